@@ -1,0 +1,459 @@
+"""Identity term lists: load, validate and describe them.
+
+A term list maps categories (gender, race, religion, age, ...) to identity terms. Each term
+carries what the matcher and the rewriter need to find it and to write another term in its
+place grammatically: its natural written form, plural and noun forms, spelling variants, an
+article override and context flags. The shipped lists live in ``textfair/term_lists/``; users
+pass their own YAML (same schema) or CSV (``category,term``) files.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from textfair.errors import TextfairError
+
+__all__ = [
+    "BUILTIN_TERM_LISTS",
+    "GenderPair",
+    "GenderPairs",
+    "Term",
+    "TermList",
+    "builtin_term_lists",
+    "load_gender_pairs",
+    "load_term_list",
+    "normalize_form",
+    "read_data_words",
+]
+
+Pos = Literal["adjective", "noun", "both"]
+
+#: Built-in lists: name -> kind ("terms" are categories of identity terms, "pairs" gender swaps).
+BUILTIN_TERM_LISTS: dict[str, str] = {"dixon2018": "terms", "gender_pairs": "pairs"}
+
+_TERM_KEYS = {
+    "term": "natural written form",
+    "pos": "adjective | noun | both",
+    "noun": "singular noun when it differs from the term",
+    "plural": "plural noun form(s)",
+    "aliases": "other spellings",
+    "article": "a | an",
+    "person_context": "true: counts only next to a person noun",
+    "nominal": "true: 'the <term>' stands for people",
+    "surname": "true: also a surname",
+    "given_name": "true: also a first name",
+}
+_LIST_KEYS = ("name", "description", "source", "licence", "categories")
+_PAIR_KEYS = ("masculine", "feminine", "when")
+_SEPARATORS = re.compile(r"[\s\-]+")
+
+
+def normalize_form(text: str) -> str:
+    """Lowercase a surface form and join its words with single spaces.
+
+    "African-American", "african  american" and "African American" all become
+    "african american": the key the matcher and term ids use.
+    """
+    return " ".join(part for part in _SEPARATORS.split(text.strip().lower()) if part)
+
+
+@dataclass(frozen=True)
+class Term:
+    """One identity term and the forms needed to find and to write it."""
+
+    text: str
+    category: str
+    pos: Pos = "both"
+    noun: str | None = None
+    plurals: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    article: Literal["a", "an"] | None = None
+    person_context: bool = False
+    nominal: bool = False
+    surname: bool = False
+    given_name: bool = False
+
+    @property
+    def id(self) -> str:
+        """Canonical id: the lowercase term with words joined by spaces ("middle aged")."""
+        return normalize_form(self.text)
+
+    @property
+    def singular_noun(self) -> str | None:
+        """The singular noun to write ("Jew", "Muslim"), or None for adjective-only terms."""
+        if self.noun:
+            return self.noun
+        return self.text if self.pos in ("noun", "both") else None
+
+    @property
+    def plural_noun(self) -> str | None:
+        """The plural noun to write ("Jews"), or None when only "<term> people" is acceptable."""
+        if self.plurals and (self.noun or self.pos in ("noun", "both")):
+            return self.plurals[0]
+        return None
+
+    def surface_forms(self) -> Iterator[tuple[str, str]]:
+        """Yield (form, role) for every written form the matcher should find.
+
+        role is "base" (the term or an alias), "noun" (a distinct singular noun) or "plural".
+        """
+        yield self.text, "base"
+        for alias in self.aliases:
+            yield alias, "base"
+        if self.noun:
+            yield self.noun, "noun"
+        for plural in self.plurals:
+            yield plural, "plural"
+
+
+@dataclass(frozen=True)
+class TermList:
+    """Categories of identity terms, with provenance."""
+
+    name: str
+    categories: Mapping[str, tuple[Term, ...]]
+    description: str = ""
+    source: str = ""
+    licence: str = ""
+    path: str = ""
+
+    def terms(self, categories: list[str] | tuple[str, ...] | None = None) -> list[Term]:
+        """All terms, or those of the given categories, in file order."""
+        names = self.category_names(categories)
+        return [term for name in names for term in self.categories[name]]
+
+    def category_names(self, categories: list[str] | tuple[str, ...] | None = None) -> list[str]:
+        """Check category names against the list; None means all of them."""
+        if categories is None:
+            return list(self.categories)
+        for name in categories:
+            if name not in self.categories:
+                raise TextfairError(
+                    f"unknown category {name!r} in term list {self.name!r}; "
+                    f"available: {', '.join(self.categories)}"
+                )
+        return list(categories)
+
+    def term(self, term_id: str) -> Term:
+        """Look a term up by its id or any of its written forms."""
+        key = normalize_form(term_id)
+        for term in self.terms():
+            if key in {normalize_form(form) for form, _ in term.surface_forms()}:
+                return term
+        raise TextfairError(
+            f"unknown term {term_id!r} in term list {self.name!r}; "
+            f"see `textfair terms show {self.name}` for its terms"
+        )
+
+    def __len__(self) -> int:
+        return sum(len(terms) for terms in self.categories.values())
+
+
+@dataclass(frozen=True)
+class GenderPair:
+    """A masculine/feminine word pair; `when` picks between several counterparts."""
+
+    masculine: str
+    feminine: str
+    when: Literal["before_noun", "not_before_noun"] | None = None
+
+
+@dataclass(frozen=True)
+class GenderPairs:
+    """The gender-swap pairs, with provenance."""
+
+    name: str
+    pairs: tuple[GenderPair, ...]
+    description: str = ""
+    source: str = ""
+    licence: str = ""
+    path: str = ""
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+
+@dataclass
+class _Source:
+    """Where a list comes from, for error messages."""
+
+    label: str
+    text: str = field(repr=False)
+
+
+def builtin_term_lists() -> dict[str, str]:
+    """Names and kinds of the term lists shipped with textfair."""
+    return dict(BUILTIN_TERM_LISTS)
+
+
+def read_data_words(filename: str) -> list[str]:
+    """Read a shipped one-entry-per-line data file, skipping blanks and '#' comments."""
+    text = resources.files("textfair.term_lists").joinpath(filename).read_text("utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def load_term_list(spec: str | Path) -> TermList:
+    """Load a built-in term list by name, or a user's YAML or CSV file by path.
+
+    Raises :class:`TextfairError` with a one-line message naming the file, the entry and the
+    fix when the list is malformed.
+    """
+    source = _read_source(spec, kind="terms")
+    if source.label.lower().endswith(".csv"):
+        return _parse_csv(source)
+    data = _parse_yaml(source)
+    return _parse_term_mapping(data, source)
+
+
+def load_gender_pairs(spec: str | Path = "gender_pairs") -> GenderPairs:
+    """Load the gender-swap pairs: the built-in list by name or a YAML file with `pairs:`."""
+    source = _read_source(spec, kind="pairs")
+    data = _parse_yaml(source)
+    pairs_raw = data.get("pairs")
+    if not isinstance(pairs_raw, list) or not pairs_raw:
+        raise TextfairError(
+            f"{source.label}: expected a non-empty `pairs:` list of "
+            "{masculine: ..., feminine: ...} entries; add one"
+        )
+    pairs = []
+    for index, entry in enumerate(pairs_raw, start=1):
+        if not isinstance(entry, dict) or not {"masculine", "feminine"} <= set(entry):
+            raise TextfairError(
+                f"{source.label}: pair {index} is {entry!r}; expected "
+                "{masculine: WORD, feminine: WORD}"
+            )
+        _reject_unknown_keys(entry, _PAIR_KEYS, source, f"pair {index}")
+        when = entry.get("when")
+        if when not in (None, "before_noun", "not_before_noun"):
+            raise TextfairError(
+                f"{source.label}: pair {index} has when: {when!r}; "
+                "expected before_noun or not_before_noun"
+            )
+        pairs.append(GenderPair(str(entry["masculine"]), str(entry["feminine"]), when))
+    return GenderPairs(
+        name=str(data.get("name", Path(source.label).stem)),
+        pairs=tuple(pairs),
+        description=str(data.get("description", "")),
+        source=str(data.get("source", "")),
+        licence=str(data.get("licence", "")),
+        path=source.label,
+    )
+
+
+def _read_source(spec: str | Path, kind: str) -> _Source:
+    name = str(spec)
+    if name in BUILTIN_TERM_LISTS:
+        if BUILTIN_TERM_LISTS[name] != kind:
+            wanted = [n for n, k in BUILTIN_TERM_LISTS.items() if k == kind]
+            raise TextfairError(
+                f"{name!r} is a list of {BUILTIN_TERM_LISTS[name]}, not of {kind}; "
+                f"use one of: {', '.join(wanted)}"
+            )
+        resource = resources.files("textfair.term_lists").joinpath(f"{name}.yaml")
+        return _Source(f"{name} (built-in)", resource.read_text("utf-8"))
+    path = Path(spec)
+    if not path.exists():
+        available = ", ".join(n for n, k in BUILTIN_TERM_LISTS.items() if k == kind)
+        raise TextfairError(
+            f"unknown term list {name!r}: no built-in list and no file by that name; "
+            f"available: {available}, or pass a path to a .yaml or .csv file"
+        )
+    if path.is_dir():
+        raise TextfairError(f"{path}: is a directory; pass a .yaml or .csv term list file")
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise TextfairError(
+            f"{path}: not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start}); "
+            "save the file as UTF-8"
+        ) from None
+    return _Source(str(path), text)
+
+
+def _parse_yaml(source: _Source) -> dict[str, Any]:
+    import yaml
+
+    try:
+        data = yaml.safe_load(source.text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(err, "problem", None) or "syntax error"
+        raise TextfairError(
+            f"{source.label}: malformed YAML ({problem}{where}); fix the syntax "
+            "or validate it with `textfair terms validate FILE`"
+        ) from None
+    if not isinstance(data, dict):
+        raise TextfairError(
+            f"{source.label}: expected a YAML mapping with a `categories:` key, "
+            f"got {type(data).__name__}; see term_lists/dixon2018.yaml for the format"
+        )
+    return data
+
+
+def _parse_term_mapping(data: dict[str, Any], source: _Source) -> TermList:
+    _reject_unknown_keys(data, _LIST_KEYS, source, "the top level")
+    categories_raw = data.get("categories")
+    if not isinstance(categories_raw, dict) or not categories_raw:
+        raise TextfairError(
+            f"{source.label}: expected `categories:` mapping each category to a list of terms; "
+            "add at least one category with two or more terms"
+        )
+    categories: dict[str, tuple[Term, ...]] = {}
+    for category, entries in categories_raw.items():
+        category = str(category)
+        if not isinstance(entries, list):
+            entries = [] if entries is None else entries
+            if not isinstance(entries, list):
+                raise TextfairError(
+                    f"{source.label}: category {category!r} is {entries!r}; "
+                    "expected a list of terms"
+                )
+        categories[category] = tuple(_parse_term(entry, category, source) for entry in entries)
+    return _validated(
+        TermList(
+            name=str(data.get("name", Path(source.label).stem)),
+            categories=categories,
+            description=str(data.get("description", "")),
+            source=str(data.get("source", "")),
+            licence=str(data.get("licence", "")),
+            path=source.label,
+        )
+    )
+
+
+def _parse_term(entry: Any, category: str, source: _Source) -> Term:
+    if isinstance(entry, str):
+        entry = {"term": entry}
+    if not isinstance(entry, dict) or not isinstance(entry.get("term"), str):
+        raise TextfairError(
+            f"{source.label}: entry {entry!r} in category {category!r} has no `term:`; "
+            "write a plain string or a mapping with a `term:` key"
+        )
+    label = f"term {entry['term']!r} (category {category!r})"
+    _reject_unknown_keys(entry, tuple(_TERM_KEYS), source, label)
+    if not entry["term"].strip():
+        raise TextfairError(f"{source.label}: empty term in category {category!r}; remove it")
+    pos = entry.get("pos", "both")
+    if pos not in ("adjective", "noun", "both"):
+        raise TextfairError(
+            f"{source.label}: {label} has pos: {pos!r}; expected adjective, noun or both"
+        )
+    article = entry.get("article")
+    if article not in (None, "a", "an"):
+        raise TextfairError(f"{source.label}: {label} has article: {article!r}; expected a or an")
+    flags = {}
+    for key in ("person_context", "nominal", "surname", "given_name"):
+        value = entry.get(key, False)
+        if not isinstance(value, bool):
+            raise TextfairError(
+                f"{source.label}: {label} has {key}: {value!r}; expected true or false"
+            )
+        flags[key] = value
+    return Term(
+        text=entry["term"].strip(),
+        category=category,
+        pos=pos,
+        noun=_optional_str(entry.get("noun"), "noun", label, source),
+        plurals=_str_tuple(entry.get("plural"), "plural", label, source),
+        aliases=_str_tuple(entry.get("aliases"), "aliases", label, source),
+        article=article,
+        **flags,
+    )
+
+
+def _parse_csv(source: _Source) -> TermList:
+    rows = list(csv.reader(io.StringIO(source.text)))
+    rows = [row for row in rows if any(cell.strip() for cell in row)]
+    header = [cell.strip().lower() for cell in rows[0]] if rows else []
+    if header != ["category", "term"]:
+        raise TextfairError(
+            f"{source.label}: CSV header is {','.join(header) or '(empty)'!r}; "
+            "expected exactly 'category,term' on the first line"
+        )
+    categories: dict[str, list[Term]] = {}
+    for line, row in enumerate(rows[1:], start=2):
+        if len(row) != 2 or not row[0].strip() or not row[1].strip():
+            raise TextfairError(
+                f"{source.label}: line {line} is {','.join(row)!r}; "
+                "expected two non-empty cells: category,term"
+            )
+        category, text = row[0].strip(), row[1].strip()
+        categories.setdefault(category, []).append(Term(text=text, category=category))
+    return _validated(
+        TermList(
+            name=Path(source.label).stem,
+            categories={name: tuple(terms) for name, terms in categories.items()},
+            path=source.label,
+        )
+    )
+
+
+def _validated(term_list: TermList) -> TermList:
+    """Reject lists that cannot yield counterfactuals or that match ambiguously."""
+    label = term_list.path or term_list.name
+    if not term_list.categories:
+        raise TextfairError(f"{label}: no categories; add at least one with two or more terms")
+    owner: dict[str, tuple[str, str]] = {}
+    for category, terms in term_list.categories.items():
+        if not terms:
+            raise TextfairError(
+                f"{label}: category {category!r} is empty; add at least two terms or remove it"
+            )
+        if len(terms) == 1:
+            raise TextfairError(
+                f"{label}: category {category!r} has one term ({terms[0].text!r}), so no "
+                "counterfactual exists; add another term or remove the category"
+            )
+        for term in terms:
+            for form, _role in term.surface_forms():
+                key = normalize_form(form)
+                if key in owner and owner[key] != (category, term.id):
+                    other_category, other_term = owner[key]
+                    where = (
+                        f"in both {other_category!r} and {category!r}"
+                        if other_category != category
+                        else f"twice in {category!r}"
+                    )
+                    raise TextfairError(
+                        f"{label}: {form!r} (term {term.id!r}) is {where} "
+                        f"(already a form of {other_term!r}); keep each form in one place"
+                    )
+                owner[key] = (category, term.id)
+    return term_list
+
+
+def _reject_unknown_keys(
+    entry: Mapping[str, Any], allowed: tuple[str, ...], source: _Source, where: str
+) -> None:
+    unknown = [str(key) for key in entry if key not in allowed]
+    if unknown:
+        raise TextfairError(
+            f"{source.label}: unknown key {unknown[0]!r} in {where}; "
+            f"expected one of: {', '.join(allowed)}"
+        )
+
+
+def _optional_str(value: Any, key: str, label: str, source: _Source) -> str | None:
+    if value is None or (isinstance(value, str) and value.strip()):
+        return value.strip() if isinstance(value, str) else None
+    raise TextfairError(f"{source.label}: {label} has {key}: {value!r}; expected a word")
+
+
+def _str_tuple(value: Any, key: str, label: str, source: _Source) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    values = [value] if isinstance(value, str) else value
+    if not isinstance(values, list) or not all(isinstance(v, str) and v.strip() for v in values):
+        raise TextfairError(
+            f"{source.label}: {label} has {key}: {value!r}; expected a word or a list of words"
+        )
+    return tuple(v.strip() for v in values)

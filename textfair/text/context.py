@@ -1,0 +1,166 @@
+"""Looking at the words around a mention: tokens, word classes and shipped word lists.
+
+The matcher's context gates and the rewriter's grammar decisions ("her" -> "his" or "him",
+"a Muslim" noun or adjective) need the few words before and after a position. They are read
+with nltk's ``RegexpTokenizer``, which needs no downloaded data, on a small window of the text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from textfair.terms import read_data_words
+
+# Function words: when one of these follows a word, that word is not modifying a noun.
+FUNCTION_WORDS = frozenset(
+    """
+    a an the this that these those some any no every each all both either neither and or but
+    nor so yet for because although though if unless while whereas of in on at to from by
+    with without about above below under over into onto upon through during before after
+    since until than as like near between among against across around behind beside besides
+    beyond inside outside toward towards via per i me my mine myself you your yours yourself
+    we us our ours ourselves they them their theirs themselves he him his himself she her
+    hers herself it its itself who whom whose which what where when why how whoever whatever
+    is am are was were be been being do does did doing done have has had having will would
+    shall should can could may might must ought not never also too very just only even still
+    already again ever soon then there here now today tonight tomorrow yesterday always
+    often sometimes usually really quite rather enough almost much more most less least such
+    same other another yes okay ok please thanks up down out off away back
+    """.split()
+)
+
+# Nouns that end in -ly, so "her family" keeps "her" as a determiner.
+_LY_NOUNS = frozenset(
+    """
+    family ally belly bully lily jelly rally reply supply assembly anomaly monopoly italy
+    folly holly melancholy homily butterfly fly
+    """.split()
+)
+
+SUBJECT_PRONOUNS = frozenset(
+    """
+    i you he she we they who
+    """.split()
+)
+COPULAS = frozenset(
+    """
+    am is are was were be been being
+    """.split()
+)
+# Contracted pronoun+copula tokens, written with a straight apostrophe (see `normalize_token`).
+COPULA_CONTRACTIONS = frozenset(
+    """
+    i'm you're he's she's we're they're who's im youre hes shes theyre
+    """.split()
+)
+# Words allowed between a copula and the term: "he is not black", "I am very old".
+DEGREE_WORDS = frozenset(
+    """
+    not also very too so really all both quite just still getting
+    """.split()
+)
+
+_TOKENIZER_PATTERN = r"\w+(?:['’]\w+)*|[^\w\s]"
+_WORD = re.compile(r"\w")
+
+
+@cache
+def _tokenizer():
+    # nltk is imported here, not at module import, so `textfair --help` stays fast.
+    from nltk.tokenize import RegexpTokenizer
+
+    return RegexpTokenizer(_TOKENIZER_PATTERN)
+
+
+def tokens_after(text: str, end: int, count: int = 4, window: int = 80) -> list[str]:
+    """The first `count` tokens (words or single punctuation marks) after position `end`."""
+    return _tokenizer().tokenize(text[end : end + window])[:count]
+
+
+def tokens_before(text: str, start: int, count: int = 3, window: int = 60) -> list[str]:
+    """The last `count` tokens before position `start`, nearest last."""
+    begin = max(0, start - window)
+    tokens = _tokenizer().tokenize(text[begin:start])
+    # A window that cuts a word in half would yield a fragment; drop it.
+    if begin > 0 and tokens and _WORD.match(text[begin - 1]) and text.startswith(tokens[0], begin):
+        tokens = tokens[1:]
+    return tokens[-count:]
+
+
+def normalize_token(token: str) -> str:
+    """Lowercase and straighten curly apostrophes, for list lookups."""
+    return token.lower().replace("’", "'")
+
+
+def is_word(token: str) -> bool:
+    """True for a word token, False for punctuation."""
+    return bool(_WORD.match(token))
+
+
+def is_content_word(token: str) -> bool:
+    """A word that can be a noun or adjective: not a function word, not an -ly adverb."""
+    if not is_word(token) or token.isdigit():
+        return False
+    lower = normalize_token(token)
+    if lower in FUNCTION_WORDS:
+        return False
+    return not (lower.endswith("ly") and lower not in _LY_NOUNS)
+
+
+def noun_follows(text: str, end: int) -> bool:
+    """Guess whether the word ending at `end` is followed by the noun it modifies.
+
+    Used where a word is either a determiner/adjective or stands alone: "her car" vs "saw her",
+    "a Muslim man" vs "a Muslim from Syria". Coordination is looked through once:
+    "Muslim and Christian leaders" modifies "leaders"; "a Muslim and a Christian" does not.
+    """
+    after = tokens_after(text, end, count=4)
+    if not after:
+        return False
+    first = normalize_token(after[0])
+    if first in ("and", "or") and len(after) >= 3 and is_content_word(after[1]):
+        return is_content_word(after[2])
+    return is_content_word(after[0])
+
+
+def is_sentence_initial(text: str, start: int) -> bool:
+    """True when `start` begins a sentence: text start, after . ! ? or a line break."""
+    index = start - 1
+    while index >= 0 and text[index] in " \t\"“‘'([*=-":
+        index -= 1
+    return index < 0 or text[index] in ".!?\n\r"
+
+
+@cache
+def person_nouns() -> frozenset[str]:
+    """Person and group nouns of the context gate (term_lists/person_nouns.txt)."""
+    return frozenset(word.lower() for word in read_data_words("person_nouns.txt"))
+
+
+@cache
+def first_names() -> frozenset[str]:
+    """First names (CheckList), to tell "Jack Black" from "black"."""
+    return frozenset(read_data_words("first_names.txt"))
+
+
+@cache
+def last_names() -> frozenset[str]:
+    """Last names (CheckList), to tell "Christian Slater" from "Christian"."""
+    return frozenset(read_data_words("last_names.txt"))
+
+
+def phrase_pattern(phrases: list[str]) -> str:
+    """One regex alternative per phrase; words may be joined by spaces or hyphens."""
+    alternatives = sorted(
+        (r"[\s\-]+".join(re.escape(word) for word in re.split(r"[\s\-]+", p)) for p in phrases),
+        key=len,
+        reverse=True,
+    )
+    return r"(?<![\w])(?:" + "|".join(alternatives) + r")(?![\w])"
+
+
+@cache
+def collocation_regex() -> re.Pattern[str]:
+    """Collocations that are never identity mentions (term_lists/collocations.txt)."""
+    return re.compile(phrase_pattern(read_data_words("collocations.txt")), re.IGNORECASE)

@@ -1,0 +1,254 @@
+"""Generators of test texts: pure functions from a seed text to its variants.
+
+Each returns :class:`Variant` objects that carry the new text and what was swapped, so
+variants can be fed to another generator, flattened into one batched model call and mapped
+back (CheckList's design), or written out as augmentation data. Every random choice takes
+an explicit ``seed``.
+
+- :func:`counterfactuals` — every text that differs from the seed only in the identity terms
+  of some categories (enumerated when there are at most ``max_variants``, sampled otherwise);
+- :func:`rule_satisfying` — TestSGD's Sample(D, R) rewrite: every mention of a category of
+  the rule set becomes the rule set's term ("I am a lesbian" -> "I am a gay person");
+- :func:`sample_rule_satisfying` — Sample(D, R) over a corpus: n random seeds, rewritten;
+- :func:`gender_swap` — the text with every gendered word swapped (he <-> she, ...).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from textfair.errors import TextfairError
+from textfair.terms import Term
+from textfair.text.matcher import Matcher, Mention, default_matcher
+from textfair.text.rewrite import Edit, Rewriter
+
+__all__ = [
+    "Swap",
+    "Variant",
+    "counterfactuals",
+    "rule_satisfying",
+    "sample_rule_satisfying",
+]
+
+DEFAULT_MAX_VARIANTS = 256
+
+
+@dataclass(frozen=True)
+class Swap:
+    """One term replaced by another everywhere it is mentioned in a text."""
+
+    category: str
+    source: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A generated text, what was swapped to get it, and the span map from the seed text."""
+
+    text: str
+    swaps: tuple[Swap, ...]
+    edits: tuple[Edit, ...] = ()
+    seed_id: int | str | None = None
+
+    def to_record(self) -> dict[str, object]:
+        """The JSON-lines record: seed_id, text, category, from, to ('+'-joined when several)."""
+        return {
+            "seed_id": self.seed_id,
+            "text": self.text,
+            "category": "+".join(s.category for s in self.swaps),
+            "from": "+".join(s.source for s in self.swaps),
+            "to": "+".join(s.target for s in self.swaps),
+            "swaps": [
+                {"category": s.category, "from": s.source, "to": s.target} for s in self.swaps
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """A distinct term of the seed text: all its mentions change together."""
+
+    category: str
+    source: Term
+    mention_indices: tuple[int, ...]
+
+
+def _slots(mentions: Sequence[Mention]) -> list[_Slot]:
+    by_term: dict[tuple[str, str], list[int]] = {}
+    terms: dict[tuple[str, str], Term] = {}
+    for index, mention in enumerate(mentions):
+        key = (mention.category, mention.term_id)
+        by_term.setdefault(key, []).append(index)
+        terms[key] = mention.term
+    return [_Slot(key[0], terms[key], tuple(ix)) for key, ix in by_term.items()]
+
+
+def _assignments(
+    slots: list[_Slot], options: Mapping[str, list[Term]], max_variants: int, seed: int
+) -> list[tuple[Term, ...]]:
+    """Target assignments for the slots: injective within a category, identity excluded.
+
+    Two distinct terms of one category never become the same term ("Christians and Muslims"
+    never becomes "Taoists and Taoists"), so each variant still names distinct groups.
+    """
+    per_category: dict[str, list[int]] = {}
+    for index, slot in enumerate(slots):
+        per_category.setdefault(slot.category, []).append(index)
+    total = (
+        math.prod(
+            math.perm(len(options[category]), len(indices))
+            for category, indices in per_category.items()
+        )
+        - 1
+    )
+    identity = tuple(slot.source for slot in slots)
+    if total <= max_variants:
+        return [a for a in _enumerate(slots, options, per_category) if a != identity]
+    rng = np.random.default_rng(seed)
+    chosen: dict[tuple[Term, ...], None] = {}
+    while len(chosen) < max_variants:
+        assignment: list[Term | None] = [None] * len(slots)
+        for category, indices in per_category.items():
+            picks = rng.choice(len(options[category]), size=len(indices), replace=False)
+            for slot_index, pick in zip(indices, picks, strict=True):
+                assignment[slot_index] = options[category][pick]
+        candidate = tuple(assignment)
+        if candidate != identity:
+            chosen.setdefault(candidate, None)  # type: ignore[arg-type]
+    return list(chosen)  # type: ignore[arg-type]
+
+
+def _enumerate(slots, options, per_category):
+    category_choices = [
+        list(itertools.permutations(options[category], len(indices)))
+        for category, indices in per_category.items()
+    ]
+    order = [index for indices in per_category.values() for index in indices]
+    for combination in itertools.product(*category_choices):
+        flat = [term for group in combination for term in group]
+        assignment: list[Term] = [None] * len(slots)  # type: ignore[list-item]
+        for slot_index, term in zip(order, flat, strict=True):
+            assignment[slot_index] = term
+        yield tuple(assignment)
+
+
+def counterfactuals(
+    text: str,
+    categories: Sequence[str] | None = None,
+    *,
+    matcher: Matcher | None = None,
+    max_variants: int = DEFAULT_MAX_VARIANTS,
+    seed: int = 0,
+    seed_id: int | str | None = None,
+    with_edits: bool = True,
+) -> list[Variant]:
+    """All texts that differ from `text` only in the identity terms of `categories`.
+
+    Every mention of one term changes together; distinct terms of a category stay distinct.
+    When more than `max_variants` variants exist, `max_variants` of them are drawn uniformly
+    without replacement with `seed`; otherwise all are returned in a fixed order.
+    An empty list means the text mentions no term of those categories.
+    """
+    if max_variants < 1:
+        raise TextfairError(f"max_variants is {max_variants}; expected a positive integer")
+    matcher = matcher or default_matcher()
+    names = matcher.term_list.category_names(list(categories) if categories else None)
+    mentions = matcher.find(text, names)
+    if not mentions:
+        return []
+    rewriter = Rewriter(text, mentions)
+    slots = _slots(rewriter.mentions)
+    options = {name: list(matcher.term_list.categories[name]) for name in names}
+    variants = []
+    for assignment in _assignments(slots, options, max_variants, seed):
+        targets = {
+            index: target
+            for slot, target in zip(slots, assignment, strict=True)
+            if target != slot.source
+            for index in slot.mention_indices
+        }
+        result = rewriter.apply(targets, with_edits=with_edits)
+        swaps = tuple(
+            Swap(slot.category, slot.source.id, target.id)
+            for slot, target in zip(slots, assignment, strict=True)
+            if target != slot.source
+        )
+        variants.append(Variant(result.text, swaps, result.edits, seed_id))
+    return variants
+
+
+def rule_satisfying(
+    text: str,
+    rule_set: Mapping[str, str],
+    *,
+    matcher: Matcher | None = None,
+    seed_id: int | str | None = None,
+) -> Variant | None:
+    """TestSGD's Sample(D, R) rewrite of one seed text.
+
+    `rule_set` maps categories to one term each ({"gender": "gay", "religion": "taoist"}).
+    Every mention of those categories becomes the rule set's term. Returns None when the text
+    does not mention every category of the rule set (it cannot be made to satisfy R).
+    """
+    matcher = matcher or default_matcher()
+    targets = _rule_targets(rule_set, matcher)
+    mentions = matcher.find(text, list(targets))
+    if {m.category for m in mentions} != set(targets):
+        return None
+    rewriter = Rewriter(text, mentions)
+    result = rewriter.apply({i: targets[m.category] for i, m in enumerate(rewriter.mentions)})
+    swaps = tuple(
+        Swap(slot.category, slot.source.id, targets[slot.category].id)
+        for slot in _slots(rewriter.mentions)
+        if slot.source != targets[slot.category]
+    )
+    return Variant(result.text, swaps, result.edits, seed_id)
+
+
+def sample_rule_satisfying(
+    texts: Sequence[str],
+    rule_set: Mapping[str, str],
+    n: int,
+    *,
+    seed: int,
+    matcher: Matcher | None = None,
+) -> list[Variant]:
+    """Sample(D, R): `n` seeds drawn with replacement among the texts that mention every
+    category of `rule_set`, each rewritten to satisfy it. `seed_id` is the text's index."""
+    matcher = matcher or default_matcher()
+    targets = _rule_targets(rule_set, matcher)
+    eligible = [
+        i
+        for i, text in enumerate(texts)
+        if {m.category for m in matcher.find(text, list(targets))} == set(targets)
+    ]
+    if not eligible:
+        raise TextfairError(
+            f"no text mentions every category of the rule set {dict(rule_set)}; "
+            "use a corpus with such texts or a rule set over fewer categories"
+        )
+    picks = np.random.default_rng(seed).choice(eligible, size=n, replace=True)
+    variants = [rule_satisfying(texts[i], rule_set, matcher=matcher, seed_id=int(i)) for i in picks]
+    return [v for v in variants if v is not None]
+
+
+def _rule_targets(rule_set: Mapping[str, str], matcher: Matcher) -> dict[str, Term]:
+    if not rule_set:
+        raise TextfairError("empty rule set; give at least one category: term pair")
+    names = matcher.term_list.category_names(list(rule_set))
+    targets = {}
+    for category in names:
+        term = matcher.term_list.term(rule_set[category])
+        if term.category != category:
+            raise TextfairError(
+                f"term {term.id!r} is in category {term.category!r}, not {category!r}; "
+                "a rule set picks one term of each of its categories"
+            )
+        targets[category] = term
+    return targets

@@ -1,0 +1,207 @@
+"""Replace identity mentions with other terms and keep the sentence grammatical.
+
+For each mention the rewriter writes the target term in the same grammatical form (adjective,
+singular noun, plural noun, "the elderly"-style collective), falling back to "<term> person" /
+"<term> people" for terms that have no noun ("a Jew" -> "an old person"); copies the writer's
+capitalisation relative to the term's natural spelling ("Muslim" -> "gay" mid-sentence,
+"GAY" -> "MUSLIM", "Gay people ..." -> "Muslim people ..."); keeps possessives ("Muslims'" ->
+"Jews'"); and fixes the indefinite article before the mention by sound ("a gay man" ->
+"an Asian man", "an Asian man" -> "a European man"). Nothing else in the text changes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from textfair.terms import Term
+from textfair.text.articles import indefinite_article
+from textfair.text.context import is_sentence_initial
+from textfair.text.matcher import Mention
+
+__all__ = ["Edit", "Rewrite", "Rewriter", "apply_case", "case_style", "rewrite"]
+
+Style = Literal["natural", "upper", "lower", "title"]
+
+_ARTICLE_BEFORE = re.compile(r"(?<![\w'’\-])(an?)(\s+)$", re.IGNORECASE)
+_NON_LETTERS = re.compile(r"[\W_]+")
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One change: `old` at [old_start, old_end) became `new` at [new_start, new_end)."""
+
+    kind: Literal["term", "article"]
+    old_start: int
+    old_end: int
+    new_start: int
+    new_end: int
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """A rewritten text and the map from old spans to new ones."""
+
+    text: str
+    edits: tuple[Edit, ...]
+
+
+def case_style(surface: str, natural: str) -> Style:
+    """How `surface` is capitalised compared with the list's `natural` spelling."""
+    written, listed = _NON_LETTERS.sub("", surface), _NON_LETTERS.sub("", natural)
+    if written == listed:
+        return "natural"
+    if written == listed.upper() and len(written) >= 2:
+        return "upper"
+    if written == listed.lower():
+        return "lower"
+    return "title" if written[:1].isupper() else "natural"
+
+
+def apply_case(phrase: str, style: Style, sentence_initial: bool) -> str:
+    """Write `phrase` (in its natural spelling) in the given case style."""
+    if style == "upper":
+        return phrase.upper()
+    if style == "lower":
+        return phrase.lower()
+    if style == "title" and not sentence_initial:
+        return " ".join(word[:1].upper() + word[1:] for word in phrase.split(" "))
+    if sentence_initial or style == "title":
+        return phrase[:1].upper() + phrase[1:]
+    return phrase
+
+
+def _target_phrase(mention: Mention, target: Term) -> str:
+    """The target in the mention's grammatical form, in its natural spelling."""
+    term_text = target.text
+    if "-" in mention.surface and "-" not in mention.natural and " " in term_text:
+        term_text = term_text.replace(" ", "-")  # the writer hyphenated: "African-American"
+    if mention.form == "noun":
+        return target.singular_noun or f"{term_text} person"
+    if mention.form == "plural":
+        return target.plural_noun or f"{term_text} people"
+    if mention.form == "collective":
+        if target.nominal:
+            return term_text
+        return target.plural_noun or f"{term_text} people"
+    return term_text
+
+
+def _with_possessive(phrase: str, possessive: str, upper: bool) -> str:
+    if not possessive:
+        return phrase
+    apostrophe, s = possessive[0], "S" if upper else "s"
+    if len(possessive) == 1 and phrase[-1:] in "sS":
+        return phrase + apostrophe  # plural possessive: "Jews'"
+    return phrase + apostrophe + s
+
+
+def _article_case(article: str, old: str, shouting: bool) -> str:
+    """Copy the old article's case; a lone "A" is upper case only in an all-caps mention."""
+    if old.isupper() and (len(old) == 2 or shouting):
+        return article.upper()
+    return article.capitalize() if old[0].isupper() else article
+
+
+class Rewriter:
+    """Rewrites one text for many target assignments, reusing what does not change.
+
+    Build it once per text with the text's mentions; `render` and `apply` are then cheap,
+    which is what makes enumerating every counterfactual of a corpus fast.
+    """
+
+    def __init__(self, text: str, mentions: Iterable[Mention]) -> None:
+        self.text = text
+        self.mentions = sorted(mentions, key=lambda m: m.start)
+        self._initial = [is_sentence_initial(text, m.start) for m in self.mentions]
+        self._styles = [case_style(m.surface, m.natural) for m in self.mentions]
+        self._articles = [
+            _ARTICLE_BEFORE.search(text, max(0, m.start - 8), m.start) for m in self.mentions
+        ]
+        self._rendered: dict[tuple[int, str], tuple[str, str]] = {}
+
+    def render(self, index: int, target: Term) -> tuple[str, str]:
+        """What replaces mention `index` (possessive included) when it becomes `target`,
+        and the indefinite article that sound requires before it."""
+        key = (index, target.id)
+        if key not in self._rendered:
+            mention, style = self.mentions[index], self._styles[index]
+            natural = _target_phrase(mention, target)
+            phrase = apply_case(natural, style, self._initial[index])
+            if target.article and natural.startswith(target.text):
+                article = target.article
+            else:
+                article = indefinite_article(natural)
+            self._rendered[key] = (
+                _with_possessive(phrase, mention.possessive, style == "upper"),
+                article,
+            )
+        return self._rendered[key]
+
+    def apply(self, targets: dict[int, Term], with_edits: bool = True) -> Rewrite:
+        """Replace mention i with targets[i] for every i given; other mentions stay."""
+        pieces: list[str] = []
+        edits: list[Edit] = []
+        cursor = 0
+        length = 0
+        for index in sorted(targets):
+            mention, target = self.mentions[index], targets[index]
+            new_term, sound_article = self.render(index, target)
+            article = self._articles[index]
+            if article is not None and article.start(1) >= cursor:
+                old_article = article.group(1)
+                new_article = _article_case(
+                    sound_article, old_article, self._styles[index] == "upper"
+                )
+                if new_article != old_article:
+                    pieces.append(self.text[cursor : article.start(1)])
+                    length += article.start(1) - cursor
+                    pieces.append(new_article)
+                    if with_edits:
+                        edits.append(
+                            Edit(
+                                "article",
+                                article.start(1),
+                                article.end(1),
+                                length,
+                                length + len(new_article),
+                                old_article,
+                                new_article,
+                            )
+                        )
+                    length += len(new_article)
+                    cursor = article.end(1)
+            pieces.append(self.text[cursor : mention.start])
+            length += mention.start - cursor
+            pieces.append(new_term)
+            if with_edits:
+                edits.append(
+                    Edit(
+                        "term",
+                        mention.start,
+                        mention.end,
+                        length,
+                        length + len(new_term),
+                        self.text[mention.start : mention.end],
+                        new_term,
+                    )
+                )
+            length += len(new_term)
+            cursor = mention.end
+        pieces.append(self.text[cursor:])
+        return Rewrite("".join(pieces), tuple(edits))
+
+
+def rewrite(text: str, replacements: Iterable[tuple[Mention, Term]]) -> Rewrite:
+    """Replace each mention with its target term, keeping the text grammatical.
+
+    Returns the new text and the span map (term edits, plus any article changed by sound).
+    """
+    pairs = list(replacements)
+    rewriter = Rewriter(text, [mention for mention, _ in pairs])
+    index = {id(mention): i for i, mention in enumerate(rewriter.mentions)}
+    return rewriter.apply({index[id(mention)]: target for mention, target in pairs})
