@@ -8,9 +8,10 @@ with nltk's ``RegexpTokenizer``, which needs no downloaded data, on a small wind
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 
-from textfair.terms import read_data_words
+from textfair.terms import normalize_form, read_data_words
 
 # Function words: when one of these follows a word, that word is not modifying a noun.
 FUNCTION_WORDS = frozenset(
@@ -38,6 +39,9 @@ _LY_NOUNS = frozenset(
     """.split()
 )
 
+DETERMINERS = frozenset(
+    "a an the one every each this that another any no my your his her its our their".split()
+)
 SUBJECT_PRONOUNS = frozenset(
     """
     i you he she we they who
@@ -124,6 +128,23 @@ def noun_follows(text: str, end: int) -> bool:
     return is_content_word(after[0])
 
 
+def determiner_before(text: str, start: int) -> bool:
+    """A determiner before the word at `start`, across up to two adjectives.
+
+    "a Christian", "the devout Catholic", "every young Muslim" are nouns if nothing follows;
+    "I'm Christian" or "Being Jewish" have no determiner: predicate adjectives.
+    """
+    skipped = 0
+    for token in reversed(tokens_before(text, start, count=3)):
+        lower = normalize_token(token)
+        if lower in DETERMINERS:
+            return True
+        if skipped == 2 or not is_content_word(token) or lower in COPULA_CONTRACTIONS:
+            return False
+        skipped += 1
+    return False
+
+
 def is_sentence_initial(text: str, start: int) -> bool:
     """True when `start` begins a sentence: text start, after . ! ? or a line break."""
     index = start - 1
@@ -150,17 +171,35 @@ def last_names() -> frozenset[str]:
     return frozenset(read_data_words("last_names.txt"))
 
 
-def phrase_pattern(phrases: list[str]) -> str:
-    """One regex alternative per phrase; words may be joined by spaces or hyphens."""
-    alternatives = sorted(
-        (r"[\s\-]+".join(re.escape(word) for word in re.split(r"[\s\-]+", p)) for p in phrases),
-        key=len,
-        reverse=True,
-    )
-    return r"(?<![\w])(?:" + "|".join(alternatives) + r")(?![\w])"
+def trie_pattern(keys: Iterable[str]) -> str:
+    """A regex matching every key, longest first, built as a prefix trie.
+
+    One compiled trie scans a text once, however many keys there are. A space inside a key
+    matches any run of spaces or hyphens ("african american" matches "African-American").
+    """
+    root: dict = {}
+    for key in keys:
+        node = root
+        for char in key:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return _trie_node(root)
+
+
+def _trie_node(node: dict) -> str:
+    branches = []
+    for char in sorted(k for k in node if k):
+        piece = r"[\s\-]+" if char == " " else re.escape(char)
+        branches.append(piece + _trie_node(node[char]))
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    # A key also ends here: the longer continuation is optional, and greedy, so tried first.
+    return f"(?:{body})?" if "" in node else body
 
 
 @cache
 def collocation_regex() -> re.Pattern[str]:
     """Collocations that are never identity mentions (term_lists/collocations.txt)."""
-    return re.compile(phrase_pattern(read_data_words("collocations.txt")), re.IGNORECASE)
+    phrases = {normalize_form(phrase) for phrase in read_data_words("collocations.txt")}
+    return re.compile(r"(?<![\w])" + trie_pattern(phrases) + r"(?![\w])", re.IGNORECASE)

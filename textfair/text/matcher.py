@@ -76,7 +76,7 @@ class Matcher:
             for form, role in term.surface_forms():
                 # The first role listed wins: "Chinese" is a base form before it is a plural.
                 self._forms.setdefault(normalize_form(form), (term, role, form))
-        trie = _trie(self._forms)
+        trie = context.trie_pattern(self._forms)
         self._pattern = re.compile(
             r"(?<![\w])(?P<m>" + trie + r")" + _POSSESSIVE + r"(?![\w+])", re.IGNORECASE
         )
@@ -134,7 +134,9 @@ class Matcher:
             return "adjective"
         if term.pos == "noun":
             return "noun"
-        return "adjective" if context.noun_follows(text, end) else "noun"
+        if context.noun_follows(text, end) or not context.determiner_before(text, start):
+            return "adjective"
+        return "noun"
 
     def _gated_form(self, text: str, start: int, end: int, term: Term) -> Form | None:
         """Keep a person-context term only when it modifies or stands for people."""
@@ -219,32 +221,6 @@ def _possessive(suffix: str | None, surface: str) -> str:
     if len(suffix) == 1 and not surface.lower().endswith("s"):
         return ""  # "'gay'": a closing quote, not a plural possessive
     return suffix
-
-
-def _trie(forms: dict[str, object]) -> str:
-    """A regex matching every key of `forms`, longest first, built as a prefix trie.
-
-    A space inside a key matches any run of spaces or hyphens.
-    """
-    root: dict = {}
-    for key in forms:
-        node = root
-        for char in key:
-            node = node.setdefault(char, {})
-        node[""] = {}
-    return _trie_node(root)
-
-
-def _trie_node(node: dict) -> str:
-    branches = []
-    for char in sorted(k for k in node if k):
-        piece = r"[\s\-]+" if char == " " else re.escape(char)
-        branches.append(piece + _trie_node(node[char]))
-    if not branches:
-        return ""
-    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-    # A key ends here too: make the longer continuation optional (greedy, so it is tried first).
-    return f"(?:{body})?" if "" in node else body
 
 
 @cache

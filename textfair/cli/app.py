@@ -1,0 +1,66 @@
+"""The typer application and the error handling every command shares.
+
+Library errors (:class:`textfair.errors.TextfairError`) become one line on stderr and exit
+code 2, never a traceback. Heavy libraries are imported inside commands, so `--help` is fast.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from typing import TypeVar
+
+import typer
+
+from textfair.errors import TextfairError
+
+F = TypeVar("F", bound=Callable[..., object])
+
+app = typer.Typer(
+    name="textfair",
+    help="Test text classifiers for discrimination against identity groups.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+terms_app = typer.Typer(help="List, show and validate identity term lists.", no_args_is_help=True)
+app.add_typer(terms_app, name="terms")
+
+
+def user_errors(command: F) -> F:
+    """Turn a TextfairError (or an unwritable output) into one line on stderr and exit 2."""
+
+    @functools.wraps(command)
+    def wrapper(*args: object, **kwargs: object) -> object:
+        try:
+            return command(*args, **kwargs)
+        except TextfairError as err:
+            typer.echo(f"error: {err}", err=True)
+            raise typer.Exit(2) from None
+        except BrokenPipeError:
+            # The reader went away (`textfair ... | head`): stop quietly, like other Unix tools.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(0) from None
+        except OSError as err:
+            where = f"{err.filename}: " if err.filename else ""
+            typer.echo(
+                f"error: {where}{err.strerror or err}; check the path and permissions", err=True
+            )
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def split_list(value: str | None) -> list[str] | None:
+    """Parse a comma-separated option ("gender,race") into a list; None stays None."""
+    if value is None:
+        return None
+    items = [item.strip() for item in value.split(",") if item.strip()]
+    return items or None
+
+
+# Register the commands (imported for their side effect on `app`).
+from textfair.cli import counterfactuals as _counterfactuals  # noqa: E402, F401
+from textfair.cli import terms as _terms  # noqa: E402, F401

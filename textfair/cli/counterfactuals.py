@@ -1,0 +1,145 @@
+"""`textfair counterfactuals`: write every identity-term variant of some texts as JSON lines."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from importlib import resources
+from pathlib import Path
+
+import typer
+
+from textfair.cli.app import app, split_list, user_errors
+
+EXAMPLE_DATA = "wiki_examples.csv"
+
+
+@app.command("counterfactuals")
+@user_errors
+def counterfactuals_command(
+    text: str | None = typer.Option(None, "--text", help="One text to generate variants of."),
+    data: Path | None = typer.Option(
+        None, "--data", help="A corpus: .csv, .tsv, .jsonl or .txt (one text per line)."
+    ),
+    text_column: str | None = typer.Option(
+        None, "--text-column", help="The column of --data that holds the texts."
+    ),
+    id_column: str | None = typer.Option(
+        None, "--id-column", help="A column of --data to use as seed_id (default: row number)."
+    ),
+    out: Path | None = typer.Option(None, "--out", help="Write JSON lines here (default: stdout)."),
+    terms: str = typer.Option("dixon2018", "--terms", help="Built-in list name or a file."),
+    categories: str | None = typer.Option(
+        None, "--categories", help="Comma-separated categories to swap (default: all, jointly)."
+    ),
+    gender_swap: bool = typer.Option(
+        False, "--gender-swap", help="Also write each text with he/she, his/her, ... swapped."
+    ),
+    max_variants: int = typer.Option(
+        256, "--max-variants", min=1, help="Per text; above this, variants are sampled."
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed for sampling when a text has many variants."),
+) -> None:
+    """Generate counterfactual texts that differ only in identity terms.
+
+    Each line is {"seed_id", "text", "category", "from", "to", "swaps"}; several swaps in
+    one variant are joined with "+". With no --text or --data, runs on bundled examples.
+    """
+    from textfair.text.matcher import Matcher
+
+    if text is not None and data is not None:
+        raise _usage("both --text and --data were given; pass one of them")
+    if text_column is not None and data is None:
+        raise _usage("--text-column was given without --data; add --data FILE")
+    matcher = Matcher(terms)
+    names = matcher.term_list.category_names(split_list(categories))
+    seeds = list(_seeds(text, data, text_column, id_column))
+    records = _records(seeds, matcher, names, gender_swap, max_variants, seed, show_progress=out)
+    if out is None:
+        _write(records, sys.stdout)
+        return
+    from textfair.io import atomic_writer
+
+    with atomic_writer(out) as handle:
+        count = _write(records, handle)
+    typer.echo(f"wrote {count} variants of {len(seeds)} texts to {out}", err=True)
+
+
+def _usage(message: str) -> Exception:
+    from textfair.errors import TextfairError
+
+    return TextfairError(message)
+
+
+def _seeds(
+    text: str | None, data: Path | None, text_column: str | None, id_column: str | None
+) -> Iterator[tuple[object, str]]:
+    if text is not None:
+        if not text.strip():
+            raise _usage("--text is empty; pass a text that mentions an identity term")
+        yield 0, text
+        return
+    from textfair.io import read_texts
+
+    if data is None:
+        data = Path(str(resources.files("textfair.datasets").joinpath(EXAMPLE_DATA)))
+        text_column = "comment"
+        id_column = id_column or "rev_id"
+    frame = read_texts(data, text_column)
+    column = text_column or "text"
+    if id_column is not None and id_column not in frame.columns:
+        raise _usage(
+            f"{data}: no column {id_column!r} for --id-column; columns are: "
+            f"{', '.join(map(str, frame.columns))}"
+        )
+    ids = frame[id_column].tolist() if id_column else range(len(frame))
+    yield from zip(ids, frame[column].tolist(), strict=True)
+
+
+def _records(seeds, matcher, names, gender_swap, max_variants, seed, show_progress):
+    from textfair.text.gender import gender_swap as swap_gender
+    from textfair.text.generate import counterfactuals
+
+    progress = None
+    if show_progress is not None:
+        from rich.progress import Progress
+
+        progress = Progress(transient=True)
+        task = progress.add_task("generating counterfactuals", total=len(seeds))
+        progress.start()
+    try:
+        for seed_id, seed_text in seeds:
+            variants = counterfactuals(
+                seed_text,
+                names,
+                matcher=matcher,
+                max_variants=max_variants,
+                seed=seed,
+                seed_id=_plain(seed_id),
+                with_edits=False,
+            )
+            for variant in variants:
+                yield variant.to_record()
+            if gender_swap:
+                swapped = swap_gender(seed_text, seed_id=_plain(seed_id))
+                if swapped is not None:
+                    yield swapped.to_record()
+            if progress is not None:
+                progress.advance(task)
+    finally:
+        if progress is not None:
+            progress.stop()
+
+
+def _plain(value: object) -> object:
+    """numpy scalars from pandas become plain Python values for JSON."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def _write(records: Iterable[dict], handle) -> int:
+    count = 0
+    for record in records:
+        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        count += 1
+    return count

@@ -1,0 +1,100 @@
+"""`textfair terms list | show | validate`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from textfair.cli.app import terms_app, user_errors
+
+
+@terms_app.command("list")
+@user_errors
+def list_command() -> None:
+    """List the built-in term lists."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from textfair.terms import builtin_term_lists, load_gender_pairs, load_term_list
+
+    table = Table(title="Built-in term lists")
+    for column in ("name", "kind", "categories", "entries", "description"):
+        table.add_column(column)
+    for name, kind in builtin_term_lists().items():
+        if kind == "terms":
+            term_list = load_term_list(name)
+            table.add_row(
+                name,
+                kind,
+                str(len(term_list.categories)),
+                f"{len(term_list)} terms",
+                term_list.description,
+            )
+        else:
+            pairs = load_gender_pairs(name)
+            table.add_row(name, kind, "-", f"{len(pairs)} pairs", pairs.description)
+    Console().print(table)
+
+
+@terms_app.command("show")
+@user_errors
+def show_command(
+    name: str = typer.Argument(..., help="A built-in list name or a .yaml/.csv file."),
+) -> None:
+    """Show every term of a list with its forms and flags."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from textfair.terms import BUILTIN_TERM_LISTS, load_gender_pairs, load_term_list
+
+    console = Console()
+    if BUILTIN_TERM_LISTS.get(name) == "pairs":
+        pairs = load_gender_pairs(name)
+        table = Table(title=f"{pairs.name}: {len(pairs)} pairs")
+        for column in ("masculine", "feminine", "when"):
+            table.add_column(column)
+        for pair in pairs.pairs:
+            table.add_row(pair.masculine, pair.feminine, pair.when or "")
+        console.print(table)
+        return
+    term_list = load_term_list(name)
+    console.print(f"[bold]{term_list.name}[/]: {term_list.description}")
+    if term_list.source:
+        console.print(f"source: {term_list.source}")
+    if term_list.licence:
+        console.print(f"licence: {term_list.licence}")
+    for category, terms in term_list.categories.items():
+        table = Table(title=f"{category} ({len(terms)} terms)")
+        for column in ("term", "pos", "noun", "plural", "aliases", "article", "flags"):
+            table.add_column(column)
+        for term in terms:
+            flags = [
+                flag
+                for flag in ("person_context", "nominal", "surname", "given_name")
+                if getattr(term, flag)
+            ]
+            table.add_row(
+                term.text,
+                term.pos,
+                term.noun or "",
+                ", ".join(term.plurals),
+                ", ".join(term.aliases),
+                term.article or "",
+                ", ".join(flags),
+            )
+        console.print(table)
+
+
+@terms_app.command("validate")
+@user_errors
+def validate_command(
+    file: Path = typer.Argument(
+        ..., help="A term list: YAML (like dixon2018) or CSV category,term."
+    ),
+) -> None:
+    """Check a term list file; print what it holds or the one problem to fix."""
+    from textfair.terms import load_term_list
+
+    term_list = load_term_list(file)
+    typer.echo(f"ok: {file}: {len(term_list.categories)} categories, {len(term_list)} terms")

@@ -1,0 +1,112 @@
+"""Reading user corpora and writing outputs safely.
+
+Outputs are written to a temporary file in the target directory and renamed into place, so a
+crash or Ctrl-C never leaves a half-written file where a finished one is expected.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from textfair.errors import TextfairError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["atomic_writer", "read_texts"]
+
+_READERS = {".csv": ",", ".tsv": "\t", ".txt": None, ".jsonl": "jsonl", ".json": "jsonl"}
+
+
+@contextlib.contextmanager
+def atomic_writer(path: str | Path) -> Iterator[IO[str]]:
+    """Open a temporary file beside `path` for writing; rename it to `path` on success."""
+    target = Path(path)
+    if target.is_dir():
+        raise TextfairError(f"{target}: is a directory; pass a file path for the output")
+    if not target.parent.exists():
+        raise TextfairError(
+            f"{target}: directory {target.parent} does not exist; create it or choose another path"
+        )
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            yield handle
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def read_texts(path: str | Path, text_column: str | None) -> pd.DataFrame:
+    """Read a CSV, TSV, JSON-lines or plain-text corpus and check its text column.
+
+    A .txt file has one text per line and its column is called "text". Raises
+    :class:`TextfairError` for a missing file, an unknown format, non-UTF-8 bytes, a missing
+    column or a column with no text.
+    """
+    import pandas as pd
+
+    source = Path(path)
+    if not source.is_file():
+        raise TextfairError(f"{source}: no such file; pass the path of a CSV, TSV or JSONL file")
+    suffix = source.suffix.lower()
+    if suffix not in _READERS:
+        raise TextfairError(
+            f"{source}: unknown format {suffix or '(no extension)'!r}; "
+            "expected .csv, .tsv, .jsonl or .txt"
+        )
+    raw = source.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise TextfairError(
+            f"{source}: not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start}); "
+            "re-save the file as UTF-8"
+        ) from None
+    frame = _parse(text, _READERS[suffix], source)
+    if suffix == ".txt":
+        text_column = text_column or "text"
+    if not text_column:
+        raise TextfairError(
+            f"{source}: no --text-column given; choose one of: {', '.join(map(str, frame.columns))}"
+        )
+    if text_column not in frame.columns:
+        raise TextfairError(
+            f"{source}: no column {text_column!r}; columns are: "
+            f"{', '.join(map(str, frame.columns))}; pass one with --text-column"
+        )
+    column = frame[text_column]
+    if column.isna().all() or not column.astype(str).str.strip().astype(bool).any():
+        raise TextfairError(
+            f"{source}: column {text_column!r} has no text in any of its {len(frame)} rows; "
+            "pick the column that holds the texts"
+        )
+    frame[text_column] = column.fillna("").astype(str)
+    return frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(frame)
+
+
+def _parse(text: str, kind: str | None, source: Path) -> pd.DataFrame:
+    import io
+
+    import pandas as pd
+
+    if not text.strip():
+        raise TextfairError(f"{source}: the file is empty; pass a corpus with at least one text")
+    try:
+        if kind is None:
+            return pd.DataFrame({"text": [line for line in text.splitlines() if line.strip()]})
+        if kind == "jsonl":
+            return pd.read_json(io.StringIO(text), lines=True)
+        return pd.read_csv(io.StringIO(text), sep=kind)
+    except (ValueError, pd.errors.ParserError) as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise TextfairError(
+            f"{source}: could not parse the file ({first}); check its format"
+        ) from None

@@ -1,0 +1,90 @@
+"""Swap gendered words: he <-> she, his -> her/hers, her -> his/him, man <-> woman, ...
+
+English has one feminine word for two masculine ones ("her" is both "his" and "him") and the
+reverse ("his" is both "her" and "hers"); the pair list says which counterpart applies before
+a noun ("her car" -> "his car") and which otherwise ("saw her." -> "saw him.").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from textfair.terms import GenderPairs, load_gender_pairs
+from textfair.text import context
+from textfair.text.generate import Swap, Variant
+from textfair.text.rewrite import Edit, apply_case, case_style
+
+__all__ = ["GenderSwapper", "gender_swap"]
+
+CATEGORY = "gender_pairs"
+
+
+class GenderSwapper:
+    """Swaps every gendered word of a pair list in a text; build once, call `swap` often."""
+
+    def __init__(self, pairs: GenderPairs | str = "gender_pairs") -> None:
+        self.pairs = load_gender_pairs(pairs) if isinstance(pairs, str) else pairs
+        self._counterparts: dict[str, list[tuple[str, str | None]]] = {}
+        for pair in self.pairs.pairs:
+            for word, other in ((pair.masculine, pair.feminine), (pair.feminine, pair.masculine)):
+                options = self._counterparts.setdefault(word.lower(), [])
+                if other.lower() not in [o for o, _ in options]:
+                    options.append((other.lower(), pair.when))
+        self._pattern = re.compile(
+            r"(?<![\w])(?P<m>"
+            + context.trie_pattern(self._counterparts)
+            + r")(?P<poss>['’]s)?(?![\w])",
+            re.IGNORECASE,
+        )
+
+    def counterpart(self, word: str, text: str, end: int) -> str:
+        """The opposite-gender word for `word` ending at `end` in `text` (lowercase)."""
+        options = self._counterparts[word.lower()]
+        if len(options) == 1:
+            return options[0][0]
+        wanted = "before_noun" if context.noun_follows(text, end) else "not_before_noun"
+        for other, when in options:
+            if when == wanted:
+                return other
+        return options[0][0]
+
+    def swap(self, text: str, seed_id: int | str | None = None) -> Variant | None:
+        """The text with every gendered word swapped, or None when it has none."""
+        pieces, edits, swaps = [], [], {}
+        cursor = length = 0
+        for match in self._pattern.finditer(text):
+            word = match.group("m")
+            other = self.counterpart(word, text, match.end("m"))
+            new = apply_case(
+                other,
+                case_style(word, word.lower()),
+                context.is_sentence_initial(text, match.start()),
+            ) + (match.group("poss") or "")
+            start, end = match.span()
+            pieces.append(text[cursor:start])
+            length += start - cursor
+            edits.append(Edit("term", start, end, length, length + len(new), text[start:end], new))
+            pieces.append(new)
+            length += len(new)
+            cursor = end
+            swaps.setdefault((word.lower(), other), None)
+        if not edits:
+            return None
+        pieces.append(text[cursor:])
+        return Variant(
+            "".join(pieces),
+            tuple(Swap(CATEGORY, source, target) for source, target in swaps),
+            tuple(edits),
+            seed_id,
+        )
+
+
+@cache
+def _default_swapper() -> GenderSwapper:
+    return GenderSwapper()
+
+
+def gender_swap(text: str, seed_id: int | str | None = None) -> Variant | None:
+    """Swap every gendered word of the built-in pair list ("He loves her" -> "She loves him")."""
+    return _default_swapper().swap(text, seed_id)
