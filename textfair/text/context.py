@@ -42,16 +42,14 @@ _LY_NOUNS = frozenset(
 DETERMINERS = frozenset(
     "a an the one every each this that another any no my your his her its our their".split()
 )
-SUBJECT_PRONOUNS = frozenset(
-    """
-    i you he she we they who
-    """.split()
-)
+SUBJECT_PRONOUNS = frozenset("i you he she we they who".split())
+# Copulas and linking verbs: "he is old", "she seems young", "they became older".
 COPULAS = frozenset(
-    """
-    am is are was were be been being
-    """.split()
+    "am is are was were be been being seem seems seemed look looks looked feel feels felt "
+    "become becomes became grow grows grew get gets got".split()
 )
+MODALS = frozenset("may might will would can could should must".split())
+COORDINATORS = frozenset(["and", "or", "&"])
 # Contracted pronoun+copula tokens, written with a straight apostrophe (see `normalize_token`).
 COPULA_CONTRACTIONS = frozenset(
     """
@@ -65,7 +63,8 @@ DEGREE_WORDS = frozenset(
     """.split()
 )
 
-_TOKENIZER_PATTERN = r"\w+(?:['’]\w+)*|[^\w\s]"
+# Words keep inner apostrophes and hyphens ("man's", "would-be"); punctuation is one token.
+_TOKENIZER_PATTERN = r"\w+(?:['’\-]\w+)*|[^\w\s]"
 _WORD = re.compile(r"\w")
 
 
@@ -92,9 +91,17 @@ def tokens_before(text: str, start: int, count: int = 3, window: int = 60) -> li
     return tokens[-count:]
 
 
-def normalize_token(token: str) -> str:
-    """Lowercase and straighten curly apostrophes, for list lookups."""
+def plain_token(token: str) -> str:
+    """Lowercase with straight apostrophes ("He’s" -> "he's")."""
     return token.lower().replace("’", "'")
+
+
+def normalize_token(token: str) -> str:
+    """Lowercase, straighten curly apostrophes and drop a possessive, for list lookups."""
+    lower = plain_token(token)
+    if lower.endswith("'s"):
+        return lower[:-2]
+    return lower[:-1] if lower.endswith("'") else lower
 
 
 def is_word(token: str) -> bool:
@@ -139,7 +146,7 @@ def determiner_before(text: str, start: int) -> bool:
         lower = normalize_token(token)
         if lower in DETERMINERS:
             return True
-        if skipped == 2 or not is_content_word(token) or lower in COPULA_CONTRACTIONS:
+        if skipped == 2 or not is_content_word(token) or plain_token(token) in COPULA_CONTRACTIONS:
             return False
         skipped += 1
     return False
@@ -157,6 +164,18 @@ def is_sentence_initial(text: str, start: int) -> bool:
 def person_nouns() -> frozenset[str]:
     """Person and group nouns of the context gate (term_lists/person_nouns.txt)."""
     return frozenset(word.lower() for word in read_data_words("person_nouns.txt"))
+
+
+def is_person_noun(word: str) -> bool:
+    """True for a person or group noun, singular or regular plural ("troopers", "ladies")."""
+    nouns = person_nouns()
+    if word in nouns:
+        return True
+    if word.endswith("ies") and word[:-3] + "y" in nouns:
+        return True
+    if word.endswith("es") and word[:-2] in nouns:
+        return True
+    return word.endswith("s") and word[:-1] in nouns
 
 
 @cache

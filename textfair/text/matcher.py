@@ -91,13 +91,17 @@ class Matcher:
                 candidates.append((match, term, role, natural))
         if not candidates:
             return []
-        blocked = [m.span() for m in context.collocation_regex().finditer(text)]
+        blocked = self._blocked_spans(text)
         mentions = []
         for match, term, role, natural in candidates:
             start, end = match.span("m")
             if any(b_start <= start and end <= b_end for b_start, b_end in blocked):
                 continue
-            if _is_name(text, start, end, term):
+            if (
+                _in_url(text, start)
+                or _is_name(text, start, end, term)
+                or self._in_title(text, start, end)
+            ):
                 continue
             form = self._form(text, start, end, term, role)
             if form is None:
@@ -120,6 +124,45 @@ class Matcher:
         """True when `token` is a written form of some term ("Americans", "male")."""
         return normalize_form(token) in self._forms
 
+    def _is_person_word(self, token: str) -> bool:
+        """A person noun, a first name, or a form of a term that needs no context ("Muslims").
+
+        A gated term ("Black") does not vouch for its neighbour: "old Black & White movies".
+        """
+        lower = context.normalize_token(token)
+        if context.is_person_noun(lower):
+            return True
+        if token[:1].isupper() and token in context.first_names():
+            return True  # "a very young Bob Saget", "the older Victoria"
+        found = self._forms.get(normalize_form(lower))
+        return found is not None and (not found[0].person_context or found[1] == "plural")
+
+    def _blocked_spans(self, text: str) -> list[tuple[int, int]]:
+        """Collocation spans. A coordination of two identity words before a person noun is
+        not blocked: "black and white film" is, "black and white audiences" is not."""
+        spans = []
+        for match in context.collocation_regex().finditer(text):
+            words = re.split(r"[\s\-]+", match.group())
+            if self.is_identity_word(words[0]) and self.is_identity_word(words[-1]):
+                after = context.tokens_after(text, match.end(), count=1)
+                if after and self._is_person_word(after[0]):
+                    continue
+            spans.append(match.span())
+        return spans
+
+    def _in_title(self, text: str, start: int, end: int) -> bool:
+        """Inside a run of capitalised words with three or more that are not terms:
+        a title or a name ("No Country For Old Men", "Wet Hot American Summer")."""
+        if not _capitalised(text[start:end]):
+            return False
+        left = _CAPITALISED_RUN_BEFORE.search(text, max(0, start - 120), start)
+        right = _CAPITALISED_RUN_AFTER.match(text, end)
+        run_start = left.start() if left else start
+        words = [*(left.group().split() if left else []), *(right.group().split() if right else [])]
+        if words and context.is_sentence_initial(text, run_start):
+            words = words[1:]  # a sentence's first word is capitalised anyway
+        return sum(not self.is_identity_word(w) for w in words) >= 3
+
     def _form(self, text: str, start: int, end: int, term: Term, role: str) -> Form | None:
         """The grammatical form of a candidate, or None when the context gate rejects it."""
         if role == "plural":
@@ -127,7 +170,7 @@ class Matcher:
         if term.nominal and self._is_collective(text, start, end):
             return "collective"
         if term.person_context:
-            return self._gated_form(text, start, end, term)
+            return self._gated_form(text, start, end)
         if role == "noun":
             return "noun"
         if term.pos == "adjective":
@@ -138,12 +181,17 @@ class Matcher:
             return "adjective"
         return "noun"
 
-    def _gated_form(self, text: str, start: int, end: int, term: Term) -> Form | None:
+    def _gated_form(self, text: str, start: int, end: int) -> Form | None:
         """Keep a person-context term only when it modifies or stands for people."""
         if self._person_follows(text, end):
             return "adjective"
-        before = [context.normalize_token(t) for t in context.tokens_before(text, start)]
-        return "adjective" if _is_predicate(before) else None
+        before = context.tokens_before(text, start, count=4)
+        if _is_predicate([context.plain_token(t) for t in before]):
+            return "adjective"
+        # Coordinated with an identity word: "people, gay and straight", "Indian or Black".
+        if len(before) >= 2 and before[-1].lower() in context.COORDINATORS:
+            return "adjective" if self.is_identity_word(before[-2]) else None
+        return None
 
     @staticmethod
     def _is_collective(text: str, start: int, end: int) -> bool:
@@ -159,40 +207,61 @@ class Matcher:
         return context.normalize_token(after[0]) in _NOMINAL_FOLLOWERS
 
     def _person_follows(self, text: str, end: int) -> bool:
-        """A person noun or identity word within the next three words ("a young, shy girl")."""
-        nouns = context.person_nouns()
+        """A person word within the next three words ("a young, shy girl"), looking through
+        a coordinated identity word ("black and white audiences")."""
+        tokens = context.tokens_after(text, end, count=8)
         words = 0
-        for token in context.tokens_after(text, end, count=6):
-            if not context.is_word(token):
-                if token in ",-":
+        index = 0
+        while index < len(tokens) and words < 3:
+            token = tokens[index]
+            lower = token.lower()
+            if lower in context.COORDINATORS:
+                if index + 1 < len(tokens) and self.is_identity_word(tokens[index + 1]):
+                    index += 2
+                    words += 1
                     continue
                 return False
-            lower = context.normalize_token(token)
-            if lower in nouns or self.is_identity_word(lower):
+            if not context.is_word(token):
+                if token in ",-":
+                    index += 1
+                    continue
+                return False
+            if self._is_person_word(token):
                 return True
-            if lower in context.FUNCTION_WORDS:
+            if context.normalize_token(token) in context.FUNCTION_WORDS:
                 return False
             words += 1
-            if words == 3:
-                return False
+            index += 1
         return False
+
+
+_CAPITALISED_RUN_BEFORE = re.compile(r"(?:[A-Z][a-z][\w'’]*[ ]+)+$")
+_CAPITALISED_RUN_AFTER = re.compile(r"(?:[ ]+[A-Z][a-z][\w'’]*)+")
+
+
+def _capitalised(token: str) -> bool:
+    return token[:1].isupper() and not (len(token) > 1 and token.isupper())
+
+
+def _in_url(text: str, start: int) -> bool:
+    """Part of a web address or file name: "www.Christian-Bible.com"."""
+    return start > 0 and text[start - 1] in ".@_"
 
 
 def _is_predicate(before: list[str]) -> bool:
-    """ "he is old", "I'm white", "they are not straight", "being black"."""
-    if not before:
-        return False
-    if before[-1] in context.DEGREE_WORDS:
+    """ "he is old", "I'm white", "she may be older", "seems young", "they are not straight"."""
+    if before and before[-1] in context.DEGREE_WORDS:
         before = before[:-1]
     if not before:
         return False
     if before[-1] in context.COPULA_CONTRACTIONS or before[-1] == "being":
         return True
-    return (
-        len(before) >= 2
-        and before[-1] in context.COPULAS
-        and before[-2] in context.SUBJECT_PRONOUNS
-    )
+    if before[-1] not in context.COPULAS or len(before) < 2:
+        return False
+    subject = before[-2]
+    if subject in context.MODALS and len(before) >= 3:
+        subject = before[-3]
+    return subject in context.SUBJECT_PRONOUNS or subject == "to"
 
 
 def _is_name(text: str, start: int, end: int, term: Term) -> bool:
@@ -209,7 +278,7 @@ def _is_name(text: str, start: int, end: int, term: Term) -> bool:
             after
             and after[0][0].isupper()
             and after[0] in context.last_names()
-            and after[0].lower() not in context.person_nouns()
+            and not context.is_person_noun(after[0].lower())
         ):
             return True
     return False
