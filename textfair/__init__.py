@@ -1,0 +1,57 @@
+"""textfair: test text classifiers for discrimination against identity groups.
+
+The public API is re-exported here; everything else is an implementation detail.
+"""
+
+from textfair.errors import TextfairError
+from textfair.terms import (
+    GenderPairs,
+    Term,
+    TermList,
+    builtin_term_lists,
+    load_gender_pairs,
+    load_term_list,
+)
+from textfair.text.gender import GenderSwapper, gender_swap
+from textfair.text.generate import (
+    Swap,
+    Variant,
+    counterfactuals,
+    rule_satisfying,
+    sample_rule_satisfying,
+    swap_term,
+)
+from textfair.text.matcher import Matcher, Mention, find_mentions
+from textfair.text.rewrite import Edit, Rewrite, rewrite
+from textfair.text.templates import TEMPLATES, Template, expand_template, expand_templates
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "TEMPLATES",
+    "Edit",
+    "GenderPairs",
+    "GenderSwapper",
+    "Matcher",
+    "Mention",
+    "Rewrite",
+    "Swap",
+    "Template",
+    "Term",
+    "TermList",
+    "TextfairError",
+    "Variant",
+    "__version__",
+    "builtin_term_lists",
+    "counterfactuals",
+    "expand_template",
+    "expand_templates",
+    "find_mentions",
+    "gender_swap",
+    "load_gender_pairs",
+    "load_term_list",
+    "rewrite",
+    "rule_satisfying",
+    "sample_rule_satisfying",
+    "swap_term",
+]

@@ -141,14 +141,11 @@ def determiner_before(text: str, start: int) -> bool:
     "a Christian", "the devout Catholic", "every young Muslim" are nouns if nothing follows;
     "I'm Christian" or "Being Jewish" have no determiner: predicate adjectives.
     """
-    skipped = 0
-    for token in reversed(tokens_before(text, start, count=3)):
-        lower = normalize_token(token)
-        if lower in DETERMINERS:
+    for skipped, token in enumerate(reversed(tokens_before(text, start, count=3))):
+        if normalize_token(token) in DETERMINERS:
             return True
         if skipped == 2 or not is_content_word(token) or plain_token(token) in COPULA_CONTRACTIONS:
             return False
-        skipped += 1
     return False
 
 

@@ -56,11 +56,9 @@ class GenderSwapper:
         for match in self._pattern.finditer(text):
             word = match.group("m")
             other = self.counterpart(word, text, match.end("m"))
-            new = apply_case(
-                other,
-                case_style(word, word.lower()),
-                context.is_sentence_initial(text, match.start()),
-            ) + (match.group("poss") or "")
+            initial = word[0].isupper() and context.is_sentence_initial(text, match.start())
+            new = apply_case(other, case_style(word, word.lower()), initial)
+            new += match.group("poss") or ""
             start, end = match.span()
             pieces.append(text[cursor:start])
             length += start - cursor

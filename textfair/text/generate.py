@@ -33,6 +33,7 @@ __all__ = [
     "counterfactuals",
     "rule_satisfying",
     "sample_rule_satisfying",
+    "swap_term",
 ]
 
 DEFAULT_MAX_VARIANTS = 256
@@ -181,6 +182,28 @@ def counterfactuals(
         )
         variants.append(Variant(result.text, swaps, result.edits, seed_id))
     return variants
+
+
+def swap_term(
+    text: str,
+    source: str,
+    target: str,
+    *,
+    matcher: Matcher | None = None,
+    seed_id: int | str | None = None,
+) -> Variant | None:
+    """Replace every mention of term `source` with term `target` ("gay" -> "Muslim").
+
+    Returns None when the text does not mention `source`.
+    """
+    matcher = matcher or default_matcher()
+    old, new = matcher.term_list.term(source), matcher.term_list.term(target)
+    mentions = [m for m in matcher.find(text) if m.term == old]
+    if not mentions:
+        return None
+    rewriter = Rewriter(text, mentions)
+    result = rewriter.apply(dict.fromkeys(range(len(mentions)), new))
+    return Variant(result.text, (Swap(old.category, old.id, new.id),), result.edits, seed_id)
 
 
 def rule_satisfying(

@@ -158,7 +158,13 @@ class Matcher:
         left = _CAPITALISED_RUN_BEFORE.search(text, max(0, start - 120), start)
         right = _CAPITALISED_RUN_AFTER.match(text, end)
         run_start = left.start() if left else start
-        words = [*(left.group().split() if left else []), *(right.group().split() if right else [])]
+        words = [
+            word
+            for part in (left, right)
+            if part
+            for word in part.group().split()
+            if word[0].isupper()
+        ]
         if words and context.is_sentence_initial(text, run_start):
             words = words[1:]  # a sentence's first word is capitalised anyway
         return sum(not self.is_identity_word(w) for w in words) >= 3
@@ -235,8 +241,12 @@ class Matcher:
         return False
 
 
-_CAPITALISED_RUN_BEFORE = re.compile(r"(?:[A-Z][a-z][\w'’]*[ ]+)+$")
-_CAPITALISED_RUN_AFTER = re.compile(r"(?:[ ]+[A-Z][a-z][\w'’]*)+")
+# A run of capitalised words, which may hold short lowercase words as titles do:
+# "No Country for Old Men", "American Association for the Advancement of Science".
+_TITLE_WORD = r"[A-Z][a-z][\w'’]*"
+_TITLE_GLUE = r"(?:(?:of|the|for|and|in|on|a|an|to|at|by)[ ]+)*"
+_CAPITALISED_RUN_BEFORE = re.compile(rf"(?:{_TITLE_WORD}[ ]+{_TITLE_GLUE})+$")
+_CAPITALISED_RUN_AFTER = re.compile(rf"(?:[ ]+{_TITLE_GLUE}{_TITLE_WORD})+")
 
 
 def _capitalised(token: str) -> bool:

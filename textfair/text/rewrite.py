@@ -117,7 +117,10 @@ class Rewriter:
     def __init__(self, text: str, mentions: Iterable[Mention]) -> None:
         self.text = text
         self.mentions = sorted(mentions, key=lambda m: m.start)
-        self._initial = [is_sentence_initial(text, m.start) for m in self.mentions]
+        # Capitalise a replacement at a sentence start only where the writer did.
+        self._initial = [
+            m.surface[:1].isupper() and is_sentence_initial(text, m.start) for m in self.mentions
+        ]
         self._styles = [case_style(m.surface, m.natural) for m in self.mentions]
         self._articles = [
             _ARTICLE_BEFORE.search(text, max(0, m.start - 8), m.start) for m in self.mentions

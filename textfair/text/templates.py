@@ -19,6 +19,7 @@ import numpy as np
 from textfair.errors import TextfairError
 from textfair.terms import Term, TermList, load_term_list
 from textfair.text.generate import Swap, Variant
+from textfair.text.context import is_sentence_initial
 from textfair.text.matcher import Mention
 from textfair.text.rewrite import Rewriter
 
@@ -95,8 +96,16 @@ def expand_template(
             "{category:noun} or {category:plural}"
         )
     options = [_slot_options(slot.group("category"), term_list, allowed) for slot in slots]
+    # A slot is written like a lowercase word, capitalised where it starts a sentence.
     mentions = [
-        Mention(s.start(), s.end(), opts[0], s.group(), s.group(), _FORMS[s.group("form")])
+        Mention(
+            s.start(),
+            s.end(),
+            opts[0],
+            "Slot" if is_sentence_initial(text, s.start()) else "slot",
+            "slot",
+            _FORMS[s.group("form")],
+        )
         for s, opts in zip(slots, options, strict=True)
     ]
     rewriter = Rewriter(text, mentions)
