@@ -413,6 +413,12 @@ def _validated(term_list: TermList) -> TermList:
                 f"{label}: category {category!r} has one term ({terms[0].text!r}), so no "
                 "counterfactual exists; add another term or remove the category"
             )
+        ids = [term.id for term in terms]
+        for term_id in ids:
+            if ids.count(term_id) > 1:
+                raise TextfairError(
+                    f"{label}: term {term_id!r} is listed twice in {category!r}; remove one"
+                )
         for term in terms:
             for form, _role in term.surface_forms():
                 key = normalize_form(form)

@@ -30,6 +30,7 @@ Form = Literal["adjective", "noun", "plural", "collective"]
 # Possessive: 's, or a bare apostrophe after a plural in s (a bare apostrophe after anything
 # else is a closing quote, handled in `_possessive`).
 _POSSESSIVE = r"(?P<poss>['’][sS](?![\w])|['’](?![\w]))?"
+_SINGULAR_DETERMINERS = frozenset("a an one every each this that another".split())
 _NOMINAL_FOLLOWERS = frozenset(
     """
     and or who whom that are were have had will would can could should must do did in of at
@@ -183,9 +184,15 @@ class Matcher:
             return "adjective"
         if term.pos == "noun":
             return "noun"
-        if context.noun_follows(text, end) or not context.determiner_before(text, start):
+        if context.noun_follows(text, end):
             return "adjective"
-        return "noun"
+        if term.id in {normalize_form(p) for p in term.plurals}:
+            # "Chinese are here", "the Japanese": a plural spelled like the term itself,
+            # unless a singular determiner says otherwise ("a Chinese").
+            before = context.tokens_before(text, start, count=1)
+            singular = before and context.normalize_token(before[0]) in _SINGULAR_DETERMINERS
+            return "noun" if singular else "plural"
+        return "noun" if context.determiner_before(text, start) else "adjective"
 
     def _gated_form(self, text: str, start: int, end: int) -> Form | None:
         """Keep a person-context term only when it modifies or stands for people."""

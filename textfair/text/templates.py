@@ -18,8 +18,8 @@ import numpy as np
 
 from textfair.errors import TextfairError
 from textfair.terms import Term, TermList, load_term_list
-from textfair.text.generate import Swap, Variant
 from textfair.text.context import is_sentence_initial
+from textfair.text.generate import Swap, Variant
 from textfair.text.matcher import Mention
 from textfair.text.rewrite import Rewriter
 

@@ -1,0 +1,124 @@
+"""Mention detection: spans, forms, context gates, and precision/recall on hand-labelled data."""
+
+import json
+
+import pytest
+from conftest import DATA
+
+from textfair.terms import load_term_list
+from textfair.text.matcher import Matcher, find_mentions
+
+
+def surfaces(text):
+    return [(m.surface, m.term_id, m.form) for m in find_mentions(text)]
+
+
+def test_longest_match_multiword_hyphen_case_and_possessives():
+    text = "An African-American met GAY Muslims and a Muslim’s AFRICAN AMERICAN friend."
+    found = find_mentions(text)
+    assert [(m.surface, m.term_id) for m in found] == [
+        ("African-American", "african american"),
+        ("GAY", "gay"),
+        ("Muslims", "muslim"),
+        ("Muslim", "muslim"),
+        ("AFRICAN AMERICAN", "african american"),
+    ]
+    possessive = found[3]
+    assert possessive.possessive == "’s" and text[possessive.start : possessive.end] == "Muslim’s"
+    assert found[2].form == "plural"
+
+
+def test_spans_categories_and_word_boundaries():
+    text = "Gayle is not gay; the Americans' flag; a straightforward Jewishness."
+    found = find_mentions(text)
+    assert [(m.term_id, m.category) for m in found] == [("gay", "gender"), ("american", "race")]
+    assert text[found[1].start : found[1].end] == "Americans'"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I drink black coffee.",
+        "A black and white film.",
+        "Pass the white wine.",
+        "My old car broke down.",
+        "Draw a straight line.",
+        "I love young adult fiction.",
+        "She is 20 years old.",
+        "The White House said no.",
+        "Jack Black and Betty White starred.",
+        "Christian Slater starred.",
+        "It is an old version of the page.",
+        "I watched Wet Hot American Summer twice.",
+        "See www.Christian-Bible.com for details.",
+        "Go straight to the point.",
+    ],
+)
+def test_gates_drop_non_identity_uses(text):
+    assert find_mentions(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Black people live here.", [("Black", "black", "adjective")]),
+        ("a black man", [("black", "black", "adjective")]),
+        ("white women", [("white", "white", "adjective")]),
+        ("the elderly", [("elderly", "elderly", "collective")]),
+        ("an old man", [("old", "old", "adjective")]),
+        ("I am old.", [("old", "old", "adjective")]),
+        ("He's straight.", [("straight", "straight", "adjective")]),
+        ("a young, shy girl", [("young", "young", "adjective")]),
+        ("a very young Bob Saget", [("young", "young", "adjective")]),
+        ("the young and the restless", [("young", "young", "collective")]),
+        (
+            "people, gay and straight",
+            [("gay", "gay", "adjective"), ("straight", "straight", "adjective")],
+        ),
+        (
+            "black and white audiences",
+            [("black", "black", "adjective"), ("white", "white", "adjective")],
+        ),
+        (
+            "white South Africans",
+            [("white", "white", "adjective"), ("Africans", "african", "plural")],
+        ),
+    ],
+)
+def test_gates_keep_people(text, expected):
+    assert surfaces(text) == expected
+
+
+def test_noun_and_adjective_readings():
+    assert surfaces("I am a Muslim.")[0][2] == "noun"
+    assert surfaces("a Muslim man")[0][2] == "adjective"
+    assert surfaces("I'm Muslim.")[0][2] == "adjective"
+    assert surfaces("a Jew")[0][2] == "noun"
+
+
+def test_category_filter_and_custom_list(write):
+    assert [m.term_id for m in find_mentions("a gay Muslim", ["religion"])] == ["muslim"]
+    custom = load_term_list(write("c.yaml", "categories:\n  diet: [vegan, carnivore]\n"))
+    assert [m.term_id for m in Matcher(custom).find("Vegans? No, a vegan.")] == ["vegan"]
+
+
+def _gold():
+    for name in ("mention_gold.jsonl", "mention_gold_heldout.jsonl"):
+        with open(DATA / name, encoding="utf-8") as handle:
+            yield from (json.loads(line) for line in handle)
+
+
+def test_precision_and_recall_on_hand_labelled_real_sentences():
+    records = list(_gold())
+    assert len(records) >= 150
+    tp = fp = fn = 0
+    for record in records:
+        found = {(m.start, m.start + len(m.surface)) for m in find_mentions(record["text"])}
+        for candidate in record["candidates"]:
+            predicted = (candidate["start"], candidate["end"]) in found
+            tp += predicted and candidate["mention"]
+            fp += predicted and not candidate["mention"]
+            fn += not predicted and candidate["mention"]
+    precision, recall = tp / (tp + fp), tp / (tp + fn)
+    assert precision >= 0.95, (precision, tp, fp)
+    assert recall >= 0.95, (recall, tp, fn)
