@@ -89,12 +89,12 @@ def test_invalid_lists_give_one_line_naming_file_entry_and_fix(write, name, cont
 
 
 def test_unknown_list_non_utf8_and_wrong_kind(write):
-    with pytest.raises(TextfairError, match="unknown term list 'nope'.*available: dixon2018"):
+    with pytest.raises(TextfairError, match=r"unknown term list 'nope'.*available: dixon2018"):
         load_term_list("nope")
     latin1 = write("latin.csv", "category,term\nreligion,caf\xe9\n".encode("latin-1"))
     with pytest.raises(TextfairError, match=r"not UTF-8 text \(byte 0xe9 at offset 26\)"):
         load_term_list(latin1)
     with pytest.raises(TextfairError, match="'gender_pairs' is a list of pairs, not of terms"):
         load_term_list("gender_pairs")
-    with pytest.raises(TextfairError, match="unknown category 'colour'.*available: gender"):
+    with pytest.raises(TextfairError, match=r"unknown category 'colour'.*available: gender"):
         load_term_list("dixon2018").category_names(["colour"])

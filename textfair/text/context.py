@@ -135,6 +135,27 @@ def noun_follows(text: str, end: int) -> bool:
     return is_content_word(after[0])
 
 
+# Frequent verbs that do not end in -ed: "A Muslim spoke", "a Christian said".
+COMMON_VERBS = frozenset(
+    """
+    said says say spoke speaks speak went goes go came comes come made makes make took takes
+    gave gives saw sees knew knows thought thinks told tells wrote writes left leaves got gets
+    became becomes found finds felt feels ran runs sat sits stood stands met meets brought
+    brings began begins kept keeps held holds won wins lost loses paid pays sent sends built
+    builds fought fights taught teaches bought buys caught catches sold sells heard hears
+    """.split()
+)
+_ED_NOUNS = frozenset("bed red hundred need seed speed breed creed greed feed shed sled".split())
+
+
+def looks_like_verb(token: str) -> bool:
+    """A frequent verb or an -ed form ("spoke", "wanted"): not a noun that a term modifies."""
+    lower = normalize_token(token)
+    return lower in COMMON_VERBS or (
+        len(lower) > 4 and lower.endswith("ed") and lower not in _ED_NOUNS
+    )
+
+
 def determiner_before(text: str, start: int) -> bool:
     """A determiner before the word at `start`, across up to two adjectives.
 

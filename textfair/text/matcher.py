@@ -184,7 +184,7 @@ class Matcher:
             return "adjective"
         if term.pos == "noun":
             return "noun"
-        if context.noun_follows(text, end):
+        if self._modifies_next(text, start, end):
             return "adjective"
         if term.id in {normalize_form(p) for p in term.plurals}:
             # "Chinese are here", "the Japanese": a plural spelled like the term itself,
@@ -205,6 +205,19 @@ class Matcher:
         if len(before) >= 2 and before[-1].lower() in context.COORDINATORS:
             return "adjective" if self.is_identity_word(before[-2]) else None
         return None
+
+    @staticmethod
+    def _modifies_next(text: str, start: int, end: int) -> bool:
+        """ "a Muslim man" (adjective), not "A Muslim spoke" or "a Muslim says" (noun)."""
+        if not context.noun_follows(text, end):
+            return False
+        following = context.tokens_after(text, end, count=1)[0]
+        if context.looks_like_verb(following):
+            return False
+        before = context.tokens_before(text, start, count=1)
+        singular = before and context.normalize_token(before[0]) in _SINGULAR_DETERMINERS
+        plural_looking = following.endswith("s") and not following.endswith(("ss", "us", "is"))
+        return not (singular and plural_looking)
 
     @staticmethod
     def _is_collective(text: str, start: int, end: int) -> bool:
@@ -251,7 +264,7 @@ class Matcher:
 # A run of capitalised words, which may hold short lowercase words as titles do:
 # "No Country for Old Men", "American Association for the Advancement of Science".
 _TITLE_WORD = r"[A-Z][a-z][\w'’]*"
-_TITLE_GLUE = r"(?:(?:of|the|for|and|in|on|a|an|to|at|by)[ ]+)*"
+_TITLE_GLUE = r"(?:(?:of|the|for|in|on|a|an|to|at|by)[ ]+)*"
 _CAPITALISED_RUN_BEFORE = re.compile(rf"(?:{_TITLE_WORD}[ ]+{_TITLE_GLUE})+$")
 _CAPITALISED_RUN_AFTER = re.compile(rf"(?:[ ]+{_TITLE_GLUE}{_TITLE_WORD})+")
 

@@ -1,0 +1,135 @@
+"""The CLI: JSON-lines output, term commands, and one-line errors with exit code 2."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from textfair.cli import app
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, list(args), env={"COLUMNS": "200"})
+
+
+def records(output):
+    return [json.loads(line) for line in output.splitlines() if line.strip()]
+
+
+def test_terms_list_shows_dixon2018_with_4_categories_and_48_terms():
+    result = run("terms", "list")
+    assert result.exit_code == 0
+    row = next(line for line in result.output.splitlines() if "dixon2018" in line)
+    assert "4" in row and "48 terms" in row
+    assert "72 pairs" in result.output
+
+
+def test_terms_show_and_validate(write):
+    shown = run("terms", "show", "dixon2018")
+    assert shown.exit_code == 0 and "Jews" in shown.output and "person_context" in shown.output
+    assert run("terms", "show", "gender_pairs").exit_code == 0
+    good = write("ok.csv", "category,term\nreligion,muslim\nreligion,jewish\n")
+    result = run("terms", "validate", str(good))
+    assert result.exit_code == 0 and "1 categories, 2 terms" in result.output
+
+
+def test_counterfactuals_of_one_text():
+    result = run(
+        "counterfactuals", "--text", "A gay man met an Asian woman.", "--categories", "race"
+    )
+    assert result.exit_code == 0
+    lines = records(result.output)
+    assert len(lines) == 16
+    assert lines[0].keys() >= {"seed_id", "text", "category", "from", "to"}
+    assert {
+        "text": "A gay man met a European woman.",
+        "from": "asian",
+        "to": "european",
+    }.items() <= next(r for r in lines if r["to"] == "european").items()
+
+
+def test_counterfactuals_default_runs_on_the_bundled_examples():
+    result = run("counterfactuals")
+    assert result.exit_code == 0
+    lines = records(result.output)
+    assert len({r["seed_id"] for r in lines}) == 7
+    assert any(r["text"].startswith("(I'm Jewish I don't like") for r in lines)
+
+
+def test_counterfactuals_of_a_file_written_atomically(write, tmp_path):
+    data = write(
+        "corpus.tsv", "id\tcomment\n1\tI am a Muslim.\n2\tNo identity here.\n3\tHe is old.\n"
+    )
+    out = tmp_path / "out.jsonl"
+    result = run(
+        "counterfactuals",
+        "--data",
+        str(data),
+        "--text-column",
+        "comment",
+        "--id-column",
+        "id",
+        "--out",
+        str(out),
+        "--gender-swap",
+    )
+    assert result.exit_code == 0, result.output
+    lines = records(out.read_text())
+    assert {r["seed_id"] for r in lines} == {1, 3}
+    assert sum(r["category"] == "religion" for r in lines) == 8
+    assert any(r["text"] == "She is old." for r in lines)
+    assert list(tmp_path.glob(".out.jsonl.*")) == []  # no temp file left behind
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["counterfactuals", "--text", "a", "--data", "x.csv"], "both --text and --data"),
+        (
+            ["counterfactuals", "--text", "a gay man", "--categories", "colour"],
+            "unknown category 'colour'",
+        ),
+        (["counterfactuals", "--text", "a gay man", "--terms", "nope"], "unknown term list 'nope'"),
+        (["counterfactuals", "--data", "missing.csv", "--text-column", "t"], "no such file"),
+        (["counterfactuals", "--text", "  "], "--text is empty"),
+        (["terms", "show", "nope"], "unknown term list 'nope'"),
+        (["terms", "validate", "missing.yaml"], "unknown term list 'missing.yaml'"),
+    ],
+)
+def test_user_mistakes_get_one_line_and_exit_2(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_bad_files_get_one_line_and_exit_2(write):
+    cases = [
+        (write("latin.csv", "text\ncaf\xe9\n".encode("latin-1")), "text", "not UTF-8"),
+        (write("empty_col.csv", "text,other\n,1\n,2\n"), "text", "has no text in any"),
+        (write("cols.csv", "a,b\n1,2\n"), "comment", "no column 'comment'; columns are: a, b"),
+        (write("data.xlsx", "x"), "text", "unknown format '.xlsx'"),
+        (write("empty.csv", ""), "text", "the file is empty"),
+    ]
+    for path, column, message in cases:
+        result = run("counterfactuals", "--data", str(path), "--text-column", column)
+        assert result.exit_code == 2, (path, result.output)
+        assert message in result.output and len(result.output.strip().splitlines()) == 1
+    bad_yaml = write("bad.yaml", "categories: [\n")
+    result = run("terms", "validate", str(bad_yaml))
+    assert result.exit_code == 2 and "malformed YAML" in result.output
+
+
+def test_cli_import_loads_no_heavy_library():
+    """What keeps `textfair --help` fast: torch, transformers, pandas and nltk load lazily."""
+    code = (
+        "import sys; import textfair.cli; print(sorted(m for m in ('torch', 'transformers', "
+        "'pandas', 'nltk') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
