@@ -123,3 +123,19 @@ def test_gender_swap_variant_records_its_swaps():
     assert record["category"] == "gender_pairs+gender_pairs"
     assert [s["from"] for s in record["swaps"]] == ["he", "her"]
     assert gender_swap("The weather is nice.") is None
+
+
+def test_sampled_targets_are_uniform_over_the_category():
+    """Chi-square over 300 seeded runs: every gender term is drawn equally often."""
+    from collections import Counter
+
+    counts = Counter()
+    for seed in range(300):
+        for variant in counterfactuals(
+            "A gay Muslim Asian elderly man.", max_variants=20, seed=seed, with_edits=False
+        ):
+            counts[next((s.target for s in variant.swaps if s.category == "gender"), "gay")] += 1
+    expected = sum(counts.values()) / 14
+    chi_square = sum((counts[t] - expected) ** 2 / expected for t in counts)
+    assert len(counts) == 14
+    assert chi_square < 34.5  # 99.9th percentile of chi-square with 13 degrees of freedom

@@ -14,6 +14,7 @@ import io
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -80,7 +81,7 @@ class Term:
     surname: bool = False
     given_name: bool = False
 
-    @property
+    @cached_property
     def id(self) -> str:
         """Canonical id: the lowercase term with words joined by spaces ("middle aged")."""
         return normalize_form(self.text)

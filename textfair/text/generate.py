@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,50 +92,52 @@ def _slots(mentions: Sequence[Mention]) -> list[_Slot]:
 
 def _assignments(
     slots: list[_Slot], options: Mapping[str, list[Term]], max_variants: int, seed: int
-) -> list[tuple[Term, ...]]:
-    """Target assignments for the slots: injective within a category, identity excluded.
+) -> list[tuple[int, ...]]:
+    """Target assignments for the slots, as indices into their category's options.
 
-    Two distinct terms of one category never become the same term ("Christians and Muslims"
-    never becomes "Taoists and Taoists"), so each variant still names distinct groups.
+    Injective within a category, identity excluded: two distinct terms of one category never
+    become the same term ("Christians and Muslims" never becomes "Taoists and Taoists"), so
+    each variant still names distinct groups.
     """
     per_category: dict[str, list[int]] = {}
     for index, slot in enumerate(slots):
         per_category.setdefault(slot.category, []).append(index)
-    total = (
-        math.prod(
-            math.perm(len(options[category]), len(indices))
-            for category, indices in per_category.items()
-        )
-        - 1
+    sizes = {category: len(options[category]) for category in per_category}
+    total = math.prod(math.perm(sizes[c], len(ix)) for c, ix in per_category.items()) - 1
+    identity = tuple(
+        next(i for i, term in enumerate(options[slot.category]) if term.id == slot.source.id)
+        for slot in slots
     )
-    identity = tuple(slot.source for slot in slots)
     if total <= max_variants:
-        return [a for a in _enumerate(slots, options, per_category) if a != identity]
+        return [a for a in _enumerate(len(slots), sizes, per_category) if a != identity]
     rng = np.random.default_rng(seed)
-    chosen: dict[tuple[Term, ...], None] = {}
+    chosen: dict[tuple[int, ...], None] = {}
     while len(chosen) < max_variants:
-        assignment: list[Term | None] = [None] * len(slots)
+        # A batch of uniform injective picks per category: the first k columns of a random
+        # permutation of the category's terms, drawn for the whole batch at once.
+        batch = 2 * max_variants
+        columns = np.empty((batch, len(slots)), dtype=np.int64)
         for category, indices in per_category.items():
-            picks = rng.choice(len(options[category]), size=len(indices), replace=False)
-            for slot_index, pick in zip(indices, picks, strict=True):
-                assignment[slot_index] = options[category][pick]
-        candidate = tuple(assignment)
-        if candidate != identity:
-            chosen.setdefault(candidate, None)  # type: ignore[arg-type]
-    return list(chosen)  # type: ignore[arg-type]
+            permutations = rng.random((batch, sizes[category])).argsort(axis=1)
+            columns[:, indices] = permutations[:, : len(indices)]
+        for row in map(tuple, columns.tolist()):
+            if row != identity:
+                chosen.setdefault(row, None)
+                if len(chosen) == max_variants:
+                    break
+    return list(chosen)
 
 
-def _enumerate(slots, options, per_category):
-    category_choices = [
-        list(itertools.permutations(options[category], len(indices)))
-        for category, indices in per_category.items()
-    ]
+def _enumerate(
+    n_slots: int, sizes: Mapping[str, int], per_category: Mapping[str, list[int]]
+) -> Iterator[tuple[int, ...]]:
     order = [index for indices in per_category.values() for index in indices]
-    for combination in itertools.product(*category_choices):
-        flat = [term for group in combination for term in group]
-        assignment: list[Term] = [None] * len(slots)  # type: ignore[list-item]
-        for slot_index, term in zip(order, flat, strict=True):
-            assignment[slot_index] = term
+    choices = [itertools.permutations(range(sizes[c]), len(ix)) for c, ix in per_category.items()]
+    for combination in itertools.product(*choices):
+        assignment = [0] * n_slots
+        flat = (pick for group in combination for pick in group)
+        for slot_index, pick in zip(order, flat, strict=False):
+            assignment[slot_index] = pick
         yield tuple(assignment)
 
 
@@ -168,19 +170,15 @@ def counterfactuals(
     options = {name: list(matcher.term_list.categories[name]) for name in names}
     variants = []
     for assignment in _assignments(slots, options, max_variants, seed):
-        targets = {
-            index: target
-            for slot, target in zip(slots, assignment, strict=True)
-            if target != slot.source
-            for index in slot.mention_indices
-        }
+        targets: dict[int, Term] = {}
+        swaps = []
+        for slot, pick in zip(slots, assignment, strict=True):
+            target = options[slot.category][pick]
+            if target.id != slot.source.id:
+                swaps.append(Swap(slot.category, slot.source.id, target.id))
+                targets.update(dict.fromkeys(slot.mention_indices, target))
         result = rewriter.apply(targets, with_edits=with_edits)
-        swaps = tuple(
-            Swap(slot.category, slot.source.id, target.id)
-            for slot, target in zip(slots, assignment, strict=True)
-            if target != slot.source
-        )
-        variants.append(Variant(result.text, swaps, result.edits, seed_id))
+        variants.append(Variant(result.text, tuple(swaps), result.edits, seed_id))
     return variants
 
 

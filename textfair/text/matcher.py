@@ -78,18 +78,31 @@ class Matcher:
                 # The first role listed wins: "Chinese" is a base form before it is a plural.
                 self._forms.setdefault(normalize_form(form), (term, role, form))
         trie = context.trie_pattern(self._forms)
+        self._last_text: str | None = None
+        self._last_mentions: list[Mention] = []
         self._pattern = re.compile(
             r"(?<![\w])(?P<m>" + trie + r")" + _POSSESSIVE + r"(?![\w+])", re.IGNORECASE
         )
 
     def find(self, text: str, categories: list[str] | None = None) -> list[Mention]:
-        """All identity mentions in `text`, left to right, optionally of some categories only."""
-        wanted = set(self.term_list.category_names(categories)) if categories else None
+        """All identity mentions in `text`, left to right, optionally of some categories only.
+
+        The mentions of the last text are remembered, so asking for one category after
+        another (as a per-category causal test does) scans the text once.
+        """
+        if self._last_text is not text and self._last_text != text:
+            self._last_mentions = self._find_all(text)
+            self._last_text = text
+        if not categories:
+            return list(self._last_mentions)
+        wanted = set(self.term_list.category_names(categories))
+        return [m for m in self._last_mentions if m.category in wanted]
+
+    def _find_all(self, text: str) -> list[Mention]:
         candidates = []
         for match in self._pattern.finditer(text):
             term, role, natural = self._forms[normalize_form(match.group("m"))]
-            if wanted is None or term.category in wanted:
-                candidates.append((match, term, role, natural))
+            candidates.append((match, term, role, natural))
         if not candidates:
             return []
         blocked = self._blocked_spans(text)

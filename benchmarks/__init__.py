@@ -1,0 +1,1 @@
+"""Reproducible speed measurements; each module prints one JSON object with --json."""
