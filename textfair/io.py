@@ -18,7 +18,7 @@ from textfair.errors import TextfairError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["atomic_writer", "read_texts"]
+__all__ = ["atomic_writer", "read_texts", "read_utf8"]
 
 _READERS = {".csv": ",", ".tsv": "\t", ".txt": None, ".jsonl": "jsonl", ".json": "jsonl"}
 
@@ -44,6 +44,18 @@ def atomic_writer(path: str | Path) -> Iterator[IO[str]]:
         raise
 
 
+def read_utf8(path: Path) -> str:
+    """A user's file as text; one-line error naming the first byte that is not UTF-8."""
+    raw = path.read_bytes()
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise TextfairError(
+            f"{path}: not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start}); "
+            "save the file as UTF-8"
+        ) from None
+
+
 def read_texts(path: str | Path, text_column: str | None) -> pd.DataFrame:
     """Read a CSV, TSV, JSON-lines or plain-text corpus and check its text column.
 
@@ -62,14 +74,7 @@ def read_texts(path: str | Path, text_column: str | None) -> pd.DataFrame:
             f"{source}: unknown format {suffix or '(no extension)'!r}; "
             "expected .csv, .tsv, .jsonl or .txt"
         )
-    raw = source.read_bytes()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise TextfairError(
-            f"{source}: not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start}); "
-            "re-save the file as UTF-8"
-        ) from None
+    text = read_utf8(source)
     frame = _parse(text, _READERS[suffix], source)
     if suffix == ".txt":
         text_column = text_column or "text"

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from textfair.errors import TextfairError
+from textfair.io import read_utf8
 
 __all__ = [
     "BUILTIN_TERM_LISTS",
@@ -268,14 +269,7 @@ def _read_source(spec: str | Path, kind: str) -> _Source:
         )
     if path.is_dir():
         raise TextfairError(f"{path}: is a directory; pass a .yaml or .csv term list file")
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise TextfairError(
-            f"{path}: not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start}); "
-            "save the file as UTF-8"
-        ) from None
+    text = read_utf8(path)
     return _Source(str(path), text)
 
 
