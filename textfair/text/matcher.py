@@ -68,7 +68,10 @@ class Mention:
 
 
 class Matcher:
-    """Finds mentions of a term list's terms in text; build once, call `find` many times."""
+    """Finds mentions of a term list's terms in text; build once, call `find` many times.
+
+    A matcher remembers the last text it scanned; give each thread its own matcher.
+    """
 
     def __init__(self, terms: TermList | str = "dixon2018") -> None:
         self.term_list = load_term_list(terms) if isinstance(terms, str) else terms
