@@ -1,0 +1,13 @@
+"""Model adapters: Hugging Face, PyTorch text models, scikit-learn, callables, and CachedModel."""
+
+from textfair.models.base import CachedModel, CacheStats, Model, check_probabilities
+from textfair.models.callable import CallableModel, load_callable
+
+__all__ = [
+    "CacheStats",
+    "CachedModel",
+    "CallableModel",
+    "Model",
+    "check_probabilities",
+    "load_callable",
+]

@@ -1,0 +1,193 @@
+"""The Model contract, output validation, and CachedModel.
+
+A model is anything with ``labels`` and ``predict_proba(inputs) -> (n, k) array`` whose rows
+are probabilities. textfair's cost is the model's forward passes, so every model an audit
+uses is wrapped in :class:`CachedModel`: it deduplicates inputs inside and across calls,
+forwards only inputs it has never seen, counts what it did, and can keep its answers in a
+SQLite file so an interrupted run resumes without asking the model again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from textfair.errors import TextfairError
+
+__all__ = ["CacheStats", "CachedModel", "Model", "check_probabilities", "favorable_index"]
+
+_TOLERANCE = 1e-4
+
+
+@runtime_checkable
+class Model(Protocol):
+    """What textfair needs from a classifier."""
+
+    labels: tuple[str, ...]
+
+    def predict_proba(self, inputs: Sequence) -> np.ndarray:
+        """Class probabilities, shape (len(inputs), len(labels)), rows summing to 1."""
+        ...
+
+
+def check_probabilities(output: object, n_inputs: int, n_labels: int, source: str) -> np.ndarray:
+    """Return `output` as a float64 (n, k) array, or raise a one-line TextfairError."""
+    array = np.asarray(output, dtype=np.float64)
+    if array.shape != (n_inputs, n_labels):
+        raise TextfairError(
+            f"{source} returned an array of shape {array.shape} for {n_inputs} inputs; "
+            f"expected ({n_inputs}, {n_labels}): one row of {n_labels} class probabilities "
+            "per input"
+        )
+    if np.isnan(array).any():
+        row = int(np.argwhere(np.isnan(array))[0][0])
+        raise TextfairError(f"{source} returned NaN probabilities (row {row}); fix the model")
+    if (array < -_TOLERANCE).any():
+        row = int(np.argwhere(array < -_TOLERANCE)[0][0])
+        raise TextfairError(
+            f"{source} returned negative probabilities (row {row}: {array[row].tolist()}); "
+            "apply a softmax to its scores"
+        )
+    sums = array.sum(axis=1)
+    bad = np.abs(sums - 1.0) > _TOLERANCE
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise TextfairError(
+            f"{source} returned rows that do not sum to 1 (row {row} sums to {sums[row]:.4f}); "
+            "return probabilities, e.g. a softmax of its scores"
+        )
+    return np.clip(array, 0.0, 1.0)
+
+
+def favorable_index(labels: Sequence[str], favorable: str) -> int:
+    """The column of the favourable label, or a one-line error listing the model's labels."""
+    names = [str(label) for label in labels]
+    if str(favorable) in names:
+        return names.index(str(favorable))
+    raise TextfairError(
+        f"favourable label {favorable!r} is not a label of the model; "
+        f"its labels are: {', '.join(names)}"
+    )
+
+
+@dataclass
+class CacheStats:
+    """What a CachedModel did: inputs asked for, unique inputs, model calls, hits."""
+
+    requested: int = 0
+    unique_inputs: int = 0
+    forwarded: int = 0
+    model_calls: int = 0
+    cache_hits: int = 0
+    disk_hits: int = 0
+
+
+class CachedModel:
+    """Wraps a model so each distinct input is forwarded at most once.
+
+    Inputs are deduplicated within a call and remembered across calls (keyed by the exact
+    input). With `cache_path`, answers are also stored in SQLite under the model's
+    `fingerprint`, so a second run with the same file asks the model nothing it already
+    answered.
+    """
+
+    def __init__(
+        self,
+        model: Model,
+        *,
+        cache_path: str | Path | None = None,
+        fingerprint: str | None = None,
+        batch_size: int | None = None,
+    ) -> None:
+        self.model = model
+        self.labels = tuple(str(label) for label in model.labels)
+        self.batch_size = batch_size
+        self.stats = CacheStats()
+        self._memory: dict[Hashable, np.ndarray] = {}
+        self._source = f"model {type(model).__name__}"
+        self._fingerprint = fingerprint or getattr(model, "fingerprint", None)
+        self._db: sqlite3.Connection | None = None
+        if cache_path is not None:
+            if not self._fingerprint:
+                raise TextfairError(
+                    "an on-disk cache needs a model fingerprint; pass fingerprint=... "
+                    "(e.g. a hash of the weights) so answers of another model are never reused"
+                )
+            self._db = sqlite3.connect(str(cache_path))
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS predictions ("
+                "model TEXT NOT NULL, input TEXT NOT NULL, probabilities BLOB NOT NULL, "
+                "PRIMARY KEY (model, input))"
+            )
+
+    def predict_proba(self, inputs: Sequence[Hashable]) -> np.ndarray:
+        """Probabilities for `inputs`, forwarding only inputs never seen before."""
+        inputs = list(inputs)
+        self.stats.requested += len(inputs)
+        missing = list(dict.fromkeys(x for x in inputs if x not in self._memory))
+        self.stats.cache_hits += len(inputs) - len(missing)  # repeats within and across calls
+        if missing and self._db is not None:
+            missing = self._load_from_disk(missing)
+        if missing:
+            self._forward(missing)
+        k = len(self.labels)
+        if not inputs:
+            return np.empty((0, k))
+        return np.stack([self._memory[x] for x in inputs])
+
+    def _forward(self, missing: list[Hashable]) -> None:
+        size = self.batch_size or len(missing)
+        for begin in range(0, len(missing), size):
+            batch = missing[begin : begin + size]
+            output = check_probabilities(
+                self.model.predict_proba(batch), len(batch), len(self.labels), self._source
+            )
+            self.stats.model_calls += 1
+            self.stats.forwarded += len(batch)
+            self.stats.unique_inputs += len(batch)
+            for item, row in zip(batch, output, strict=True):
+                self._memory[item] = row
+            if self._db is not None:
+                with self._db:
+                    self._db.executemany(
+                        "INSERT OR REPLACE INTO predictions VALUES (?, ?, ?)",
+                        [
+                            (self._fingerprint, _key(x), row.tobytes())
+                            for x, row in zip(batch, output, strict=True)
+                        ],
+                    )
+
+    def _load_from_disk(self, missing: list[Hashable]) -> list[Hashable]:
+        assert self._db is not None
+        still_missing = []
+        for item in missing:
+            row = self._db.execute(
+                "SELECT probabilities FROM predictions WHERE model = ? AND input = ?",
+                (self._fingerprint, _key(item)),
+            ).fetchone()
+            if row is None:
+                still_missing.append(item)
+                continue
+            self._memory[item] = np.frombuffer(row[0], dtype=np.float64).copy()
+            self.stats.disk_hits += 1
+            self.stats.unique_inputs += 1
+        return still_missing
+
+    def close(self) -> None:
+        """Close the on-disk cache, if any."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+def _key(item: Hashable) -> str:
+    """The on-disk key of an input: the text itself, or a hash of another input's repr."""
+    if isinstance(item, str):
+        return item
+    return "repr:" + hashlib.sha256(repr(item).encode()).hexdigest()

@@ -1,0 +1,91 @@
+"""Any Python function as a model: f(list of inputs) -> probabilities, or -> labels."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from textfair.errors import TextfairError
+from textfair.models.base import check_probabilities
+
+__all__ = ["CallableModel", "load_callable"]
+
+
+class CallableModel:
+    """Wrap `fn(inputs)`; it returns an (n, k) probability array or n labels.
+
+    Labels are turned into one-hot rows over `labels`, which must then be given. For
+    probabilities, `labels` defaults to "0", "1", ... by column.
+    """
+
+    def __init__(self, fn: Callable[[list], object], labels: Sequence[str] | None = None) -> None:
+        if not callable(fn):
+            raise TextfairError(f"{fn!r} is not callable; pass a function of a list of inputs")
+        self.fn = fn
+        self._labels = tuple(str(label) for label in labels) if labels is not None else None
+        self.name = getattr(fn, "__qualname__", type(fn).__name__)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        if self._labels is None:
+            raise TextfairError(
+                f"the labels of callable {self.name!r} are unknown until it is called; "
+                "pass labels=[...] in the order of its output columns"
+            )
+        return self._labels
+
+    def predict_proba(self, inputs: Sequence) -> np.ndarray:
+        """Call the function on a batch and return validated probabilities."""
+        output = np.asarray(self.fn(list(inputs)))
+        source = f"callable {self.name!r}"
+        if output.ndim == 1:
+            return self._one_hot(output, len(inputs), source)
+        if self._labels is None:
+            self._labels = tuple(str(i) for i in range(output.shape[1]))
+        return check_probabilities(output, len(inputs), len(self._labels), source)
+
+    def _one_hot(self, predicted: np.ndarray, n_inputs: int, source: str) -> np.ndarray:
+        if self._labels is None:
+            raise TextfairError(
+                f"{source} returned labels, not probabilities; pass labels=[...] "
+                "listing every label it can return"
+            )
+        if len(predicted) != n_inputs:
+            raise TextfairError(
+                f"{source} returned {len(predicted)} labels for {n_inputs} inputs; "
+                "expected one label per input"
+            )
+        index = {label: i for i, label in enumerate(self._labels)}
+        rows = np.zeros((n_inputs, len(self._labels)))
+        for row, label in enumerate(predicted.tolist()):
+            if str(label) not in index:
+                raise TextfairError(
+                    f"{source} returned label {label!r}, not one of: {', '.join(self._labels)}"
+                )
+            rows[row, index[str(label)]] = 1.0
+        return rows
+
+
+def load_callable(spec: str) -> Callable:
+    """Import `module:function` (the module must be importable: on sys.path or installed)."""
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise TextfairError(
+            f"callable spec {spec!r} is not module:function; write e.g. py:my_models:predict"
+        )
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as err:
+        raise TextfairError(
+            f"cannot import module {module_name!r} ({err}); run from its directory or install it"
+        ) from None
+    target = module
+    for part in attribute.split("."):
+        if not hasattr(target, part):
+            raise TextfairError(f"module {module_name!r} has no attribute {attribute!r}")
+        target = getattr(target, part)
+    if not callable(target):
+        raise TextfairError(f"{spec!r} is not callable")
+    return target
