@@ -1,0 +1,279 @@
+"""PyTorch text classifiers: CNN, bidirectional LSTM and CNN-LSTM over a word vocabulary.
+
+These are the kinds of models TestSGD audits. A model is saved as a directory holding
+``config.json`` (architecture and labels), ``vocab.json`` (the word list) and
+``model.safetensors`` (the weights) — never a pickle, so loading one runs no code.
+:func:`train_text_classifier` trains one from texts and labels with a fixed seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from textfair.errors import TextfairError
+
+__all__ = ["TextModelConfig", "TorchTextModel", "tokenize", "train_text_classifier"]
+
+ARCHITECTURES = ("cnn", "lstm", "cnn_lstm")
+PAD, UNK = "<pad>", "<unk>"
+FILES = ("config.json", "vocab.json", "model.safetensors")
+
+
+@cache
+def _tokenizer():
+    from nltk.tokenize import RegexpTokenizer
+
+    return RegexpTokenizer(r"\w+(?:['’]\w+)*|[^\w\s]")
+
+
+def tokenize(text: str) -> list[str]:
+    """Lowercased word and punctuation tokens (nltk RegexpTokenizer; no downloaded data)."""
+    return [token.lower() for token in _tokenizer().tokenize(text)]
+
+
+@dataclass
+class TextModelConfig:
+    """Everything needed to rebuild a network before its weights are loaded."""
+
+    arch: str
+    labels: list[str]
+    vocab_size: int
+    embed_dim: int = 64
+    hidden: int = 64
+    filters: int = 64
+    kernel_sizes: list[int] = field(default_factory=lambda: [3, 4, 5])
+    max_length: int = 200
+    dropout: float = 0.3
+
+
+def _build_network(config: TextModelConfig):
+    import torch
+    from torch import nn
+
+    class CNN(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.embedding = nn.Embedding(config.vocab_size, config.embed_dim, padding_idx=0)
+            self.convs = nn.ModuleList(
+                nn.Conv1d(config.embed_dim, config.filters, k, padding=k // 2)
+                for k in config.kernel_sizes
+            )
+            self.dropout = nn.Dropout(config.dropout)
+            self.out = nn.Linear(config.filters * len(config.kernel_sizes), len(config.labels))
+
+        def forward(self, ids):
+            # The padding embedding is zero, like the convolution's own padding, so real
+            # positions are unchanged by padding; padded positions are masked out of the max.
+            padded = (ids == 0).unsqueeze(1)
+            x = self.embedding(ids).transpose(1, 2)
+            width = ids.shape[1]  # an even kernel yields one extra position: drop it
+            pooled = [
+                torch.relu(conv(x)[:, :, :width]).masked_fill(padded, float("-inf")).amax(dim=2)
+                for conv in self.convs
+            ]
+            return self.out(self.dropout(torch.cat(pooled, dim=1)))
+
+    class BiLSTM(nn.Module):
+        def __init__(self, convolve: bool) -> None:
+            super().__init__()
+            self.embedding = nn.Embedding(config.vocab_size, config.embed_dim, padding_idx=0)
+            self.conv = (
+                nn.Conv1d(config.embed_dim, config.filters, 5, padding=2) if convolve else None
+            )
+            width = config.filters if convolve else config.embed_dim
+            self.lstm = nn.LSTM(width, config.hidden, batch_first=True, bidirectional=True)
+            self.dropout = nn.Dropout(config.dropout)
+            self.out = nn.Linear(2 * config.hidden, len(config.labels))
+
+        def forward(self, ids):
+            lengths = (ids != 0).sum(dim=1).clamp(min=1)
+            x = self.embedding(ids)
+            if self.conv is not None:
+                x = torch.relu(self.conv(x.transpose(1, 2))).transpose(1, 2)
+            # Packed sequences: the backward direction starts at each text's last real token,
+            # so a text gets the same prediction whatever it is batched with.
+            packed = nn.utils.rnn.pack_padded_sequence(
+                x, lengths.cpu(), batch_first=True, enforce_sorted=False
+            )
+            states, _ = nn.utils.rnn.pad_packed_sequence(
+                self.lstm(packed)[0], batch_first=True, padding_value=float("-inf")
+            )
+            return self.out(self.dropout(states.amax(dim=1)))
+
+    if config.arch == "cnn":
+        return CNN()
+    return BiLSTM(convolve=config.arch == "cnn_lstm")
+
+
+class TorchTextModel:
+    """A trained text classifier with its vocabulary; batched, length-sorted inference."""
+
+    def __init__(self, config: TextModelConfig, vocab: list[str], network, batch_size: int = 64):
+        self.config = config
+        self.vocab = vocab
+        self.network = network.eval()
+        self.batch_size = batch_size
+        self.labels = tuple(config.labels)
+        self._index = {word: i for i, word in enumerate(vocab)}
+        self.fingerprint = ""
+
+    def encode(self, text: str) -> list[int]:
+        """Token ids of a text, cut at max_length; at least one id (unknown) for an empty text."""
+        ids = [self._index.get(t, 1) for t in tokenize(text)[: self.config.max_length]]
+        return ids or [1]
+
+    def predict_proba(self, inputs: Sequence[str]) -> np.ndarray:
+        """Softmax probabilities, computed in length-sorted batches, returned in input order."""
+        import torch
+
+        encoded = [self.encode(str(text)) for text in inputs]
+        order = np.argsort([len(ids) for ids in encoded], kind="stable")
+        result = np.empty((len(inputs), len(self.labels)))
+        with torch.inference_mode():
+            for begin in range(0, len(order), self.batch_size):
+                rows = order[begin : begin + self.batch_size]
+                batch = _pad([encoded[i] for i in rows])
+                result[rows] = torch.softmax(self.network(batch), dim=1).double().numpy()
+        return result
+
+    def save(self, directory: str | Path) -> Path:
+        """Write config.json, vocab.json and model.safetensors; replace `directory` atomically."""
+        from safetensors.torch import save_file
+
+        target = Path(directory)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        try:
+            (staging / "config.json").write_text(json.dumps(asdict(self.config), indent=2) + "\n")
+            (staging / "vocab.json").write_text(json.dumps(self.vocab, ensure_ascii=False) + "\n")
+            state = {k: v.contiguous() for k, v in self.network.state_dict().items()}
+            save_file(state, str(staging / "model.safetensors"))
+            if target.exists():
+                shutil.rmtree(target)
+            os.replace(staging, target)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        self.fingerprint = _fingerprint(target)
+        return target
+
+    @classmethod
+    def load(cls, directory: str | Path, batch_size: int = 64) -> TorchTextModel:
+        """Load a model saved by :meth:`save`; a one-line error if it is not one."""
+        from safetensors.torch import load_file
+
+        path = Path(directory)
+        if not path.exists():
+            raise TextfairError(f"{path}: no such directory; pass a textfair model directory")
+        missing = [name for name in FILES if not (path / name).is_file()]
+        if missing:
+            raise TextfairError(
+                f"{path}: not a textfair text model (missing {', '.join(missing)}); "
+                "expected a directory written by train_text_classifier(...).save()"
+            )
+        try:
+            config = TextModelConfig(**json.loads((path / "config.json").read_text()))
+            vocab = json.loads((path / "vocab.json").read_text(encoding="utf-8"))
+        except (TypeError, ValueError) as err:
+            raise TextfairError(f"{path}: config.json or vocab.json is malformed ({err})") from None
+        if config.arch not in ARCHITECTURES:
+            raise TextfairError(
+                f"{path}: unknown architecture {config.arch!r}; expected one of {ARCHITECTURES}"
+            )
+        network = _build_network(config)
+        network.load_state_dict(load_file(str(path / "model.safetensors")))
+        model = cls(config, vocab, network, batch_size=batch_size)
+        model.fingerprint = _fingerprint(path)
+        return model
+
+
+def _pad(sequences: list[list[int]]):
+    import torch
+
+    width = max(len(ids) for ids in sequences)
+    batch = torch.zeros((len(sequences), width), dtype=torch.long)
+    for row, ids in enumerate(sequences):
+        batch[row, : len(ids)] = torch.tensor(ids)
+    return batch
+
+
+def _fingerprint(directory: Path) -> str:
+    digest = hashlib.sha256()
+    for name in FILES:
+        digest.update((directory / name).read_bytes())
+    return "textfair-text:" + digest.hexdigest()[:16]
+
+
+def build_vocab(texts: Sequence[str], min_count: int = 2, max_size: int = 20_000) -> list[str]:
+    """Words seen at least `min_count` times, most frequent first, after <pad> and <unk>."""
+    counts = Counter(token for text in texts for token in tokenize(text))
+    frequent = [
+        w for w, c in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if c >= min_count
+    ]
+    return [PAD, UNK, *frequent[: max_size - 2]]
+
+
+def train_text_classifier(
+    texts: Sequence[str],
+    labels: Sequence[str],
+    *,
+    arch: str = "cnn_lstm",
+    epochs: int = 8,
+    seed: int = 0,
+    batch_size: int = 32,
+    learning_rate: float = 2e-3,
+    label_order: Sequence[str] | None = None,
+    class_weights: bool = True,
+    **config_overrides,
+) -> TorchTextModel:
+    """Train a CNN, BiLSTM or CNN-LSTM text classifier; the same seed gives the same weights.
+
+    `class_weights` weighs the loss by inverse class frequency, so a rare class (toxic
+    comments are 17% of the Wikipedia sample) is not ignored.
+    """
+    import torch
+
+    if arch not in ARCHITECTURES:
+        raise TextfairError(
+            f"unknown architecture {arch!r}; choose one of: {', '.join(ARCHITECTURES)}"
+        )
+    if len(texts) != len(labels) or not texts:
+        raise TextfairError(
+            f"got {len(texts)} texts and {len(labels)} labels; expected the same non-zero number"
+        )
+    names = [str(x) for x in (label_order or sorted({str(y) for y in labels}))]
+    if len(names) < 2:
+        raise TextfairError(f"all labels are {names[0]!r}; a classifier needs two or more classes")
+    torch.manual_seed(seed)
+    vocab = build_vocab(texts)
+    config = TextModelConfig(arch=arch, labels=names, vocab_size=len(vocab), **config_overrides)
+    model = TorchTextModel(config, vocab, _build_network(config))
+    targets = torch.tensor([names.index(str(y)) for y in labels])
+    encoded = [model.encode(str(t)) for t in texts]
+    weights = None
+    if class_weights:
+        counts = torch.bincount(targets, minlength=len(names)).double()
+        weights = (counts.sum() / (len(names) * counts.clamp(min=1))).float()
+    loss_fn = torch.nn.CrossEntropyLoss(weight=weights)
+    optimizer = torch.optim.Adam(model.network.parameters(), lr=learning_rate)
+    generator = torch.Generator().manual_seed(seed)
+    model.network.train()
+    for _ in range(epochs):
+        for rows in torch.randperm(len(encoded), generator=generator).split(batch_size):
+            optimizer.zero_grad()
+            logits = model.network(_pad([encoded[i] for i in rows.tolist()]))
+            loss_fn(logits, targets[rows]).backward()
+            optimizer.step()
+    model.network.eval()
+    return model
