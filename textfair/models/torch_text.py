@@ -154,11 +154,15 @@ class TorchTextModel:
         target = Path(directory)
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        umask = os.umask(0)
+        os.umask(umask)
+        staging.chmod(0o777 & ~umask)  # mkdtemp makes 0700; a saved model is an ordinary dir
         try:
             (staging / "config.json").write_text(json.dumps(asdict(self.config), indent=2) + "\n")
             (staging / "vocab.json").write_text(json.dumps(self.vocab, ensure_ascii=False) + "\n")
             state = {k: v.contiguous() for k, v in self.network.state_dict().items()}
             save_file(state, str(staging / "model.safetensors"))
+            (staging / "model.safetensors").chmod(0o666 & ~umask)
             if target.exists():
                 shutil.rmtree(target)
             os.replace(staging, target)

@@ -1,0 +1,73 @@
+"""What the example training scripts share: data loading, a seeded split, evaluation, model cards."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+from sklearn.metrics import roc_auc_score
+
+DATA = Path(__file__).parent / "data"
+BUNDLED = Path(__file__).resolve().parents[1] / "textfair" / "bundled_models"
+
+
+def wiki_toxicity() -> tuple[list[str], list[str]]:
+    """Wikipedia comments and their labels ("toxic" / "non-toxic")."""
+    with open(DATA / "wiki_toxicity.csv", encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    return [r["comment"] for r in rows], [
+        "toxic" if r["toxic"] == "True" else "non-toxic" for r in rows
+    ]
+
+
+def imdb() -> tuple[list[str], list[str]]:
+    """IMDB reviews and their labels ("positive" / "negative")."""
+    with open(DATA / "imdb_small.tsv", encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle, delimiter="\t"))[1:]
+    return [r[1] for r in rows], ["positive" if r[0] == "1" else "negative" for r in rows]
+
+
+def split(n: int, seed: int, test_fraction: float = 0.2) -> tuple[np.ndarray, np.ndarray]:
+    """A seeded random train/test split of n rows (indices)."""
+    order = np.random.default_rng(seed).permutation(n)
+    cut = int(round(n * (1 - test_fraction)))
+    return np.sort(order[:cut]), np.sort(order[cut:])
+
+
+def evaluate(model, texts: list[str], labels: list[str], positive: str) -> dict[str, float]:
+    """Accuracy and ROC AUC of the model, and of always predicting the majority class."""
+    probabilities = model.predict_proba(texts)[:, list(model.labels).index(positive)]
+    truth = np.array([label == positive for label in labels])
+    majority = max(truth.mean(), 1 - truth.mean())
+    return {
+        "test_rows": len(texts),
+        "accuracy": round(float(((probabilities > 0.5) == truth).mean()), 4),
+        "roc_auc": round(float(roc_auc_score(truth, probabilities)), 4),
+        "majority_accuracy": round(float(majority), 4),
+        "majority_roc_auc": 0.5,
+    }
+
+
+def write_card(directory: Path, title: str, facts: dict, metrics: dict) -> None:
+    """A model card (README.md) and metrics.json from what the script measured."""
+    lines = [f"# {title}", ""]
+    lines += [f"- **{key}:** {value}" for key, value in facts.items()]
+    lines += [
+        "",
+        "## Test-set results (held-out split)",
+        "",
+        "| | accuracy | ROC AUC |",
+        "|---|---|---|",
+        f"| this model | {metrics['accuracy']} | {metrics['roc_auc']} |",
+        f"| majority class | {metrics['majority_accuracy']} | {metrics['majority_roc_auc']} |",
+        "",
+        f"{metrics['test_rows']} test rows. Reproduce with the script named above; the same "
+        "seed gives the same weights on the same torch version.",
+        "",
+        "Intended use: a small real model for textfair's tests, examples and default audit. "
+        "It is trained on little data and will have biases; finding them is the point.",
+    ]
+    (directory / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (directory / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")

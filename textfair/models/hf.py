@@ -1,0 +1,104 @@
+"""Hugging Face sequence classifiers (AutoTokenizer + AutoModelForSequenceClassification).
+
+Loads a hub id or a local directory through the same code path; with HF_HUB_OFFLINE=1 only
+local files are used. Inputs are scored in batches sorted by length (less padding), under
+``torch.inference_mode()``, truncated at the model's maximum length, and returned in input
+order. Remote code is never run unless the user asks with ``trust_remote_code=True``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from textfair.errors import TextfairError
+
+__all__ = ["HFModel", "resolve_device"]
+
+
+def resolve_device(device: str = "auto") -> str:
+    """'auto' picks CUDA when available, else CPU; anything else is checked and returned."""
+    import torch
+
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise TextfairError(f"--device {device}: no CUDA device is available; use --device cpu")
+    if device not in ("cpu", "mps") and not device.startswith("cuda"):
+        raise TextfairError(f"--device {device!r}: expected auto, cpu, cuda or cuda:N")
+    return device
+
+
+class HFModel:
+    """A transformers text classifier with batched, length-sorted inference."""
+
+    def __init__(
+        self,
+        name_or_path: str | Path,
+        *,
+        batch_size: int = 32,
+        device: str = "auto",
+        trust_remote_code: bool = False,
+        max_length: int | None = None,
+        sort_by_length: bool = True,
+    ) -> None:
+        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()  # textfair draws its own progress
+
+        source = str(name_or_path)
+        if Path(source).exists() and not (Path(source) / "config.json").is_file():
+            raise TextfairError(
+                f"{source}: not a Hugging Face model directory (no config.json); "
+                "pass a directory written by save_pretrained or a hub model id"
+            )
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(
+                source, trust_remote_code=trust_remote_code
+            )
+            self.network = AutoModelForSequenceClassification.from_pretrained(
+                source, trust_remote_code=trust_remote_code
+            )
+        except (OSError, ValueError) as err:
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise TextfairError(
+                f"cannot load Hugging Face model {source!r} ({first}); check the id or path "
+                "(with HF_HUB_OFFLINE=1 only models already on disk load)"
+            ) from None
+        self.device = resolve_device(device)
+        self.network.to(self.device).eval()
+        self.batch_size = batch_size
+        self.sort_by_length = sort_by_length
+        id2label = self.network.config.id2label
+        self.labels = tuple(str(id2label[i]) for i in range(len(id2label)))
+        limit = self.tokenizer.model_max_length
+        self.max_length = max_length or (limit if limit and limit < 100_000 else 512)
+        self.fingerprint = f"hf:{source}:{getattr(self.network.config, '_commit_hash', '')}"
+
+    def predict_proba(self, inputs: Sequence[str]) -> np.ndarray:
+        """Softmax probabilities for a batch of texts, in input order."""
+        import torch
+
+        texts = [str(text) for text in inputs]
+        order = (
+            np.argsort([len(t) for t in texts], kind="stable")
+            if self.sort_by_length
+            else np.arange(len(texts))
+        )
+        result = np.empty((len(texts), len(self.labels)))
+        with torch.inference_mode():
+            for begin in range(0, len(texts), self.batch_size):
+                rows = order[begin : begin + self.batch_size]
+                encoded = self.tokenizer(
+                    [texts[i] for i in rows],
+                    padding=True,
+                    truncation=True,
+                    max_length=self.max_length,
+                    return_tensors="pt",
+                ).to(self.device)
+                logits = self.network(**encoded).logits
+                result[rows] = torch.softmax(logits.float(), dim=-1).cpu().double().numpy()
+        return result

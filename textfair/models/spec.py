@@ -1,0 +1,92 @@
+"""One model spec for the CLI: hf:<id or dir>, textfair:<dir>, sklearn:<file>, py:<module>:<fn>.
+
+A bare path is recognised by what it holds: a textfair text model directory
+(model.safetensors + vocab.json), a Hugging Face directory (config.json), or a joblib file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textfair.errors import TextfairError
+
+__all__ = ["bundled_models", "load_model"]
+
+_PREFIXES = ("hf:", "textfair:", "sklearn:", "py:")
+
+
+def load_model(
+    spec: str,
+    *,
+    batch_size: int = 32,
+    device: str = "auto",
+    trust_remote_code: bool = False,
+    labels: list[str] | None = None,
+):
+    """Build the model a spec names; one-line TextfairError when it cannot."""
+    kind, _, rest = spec.partition(":")
+    if not spec.startswith(_PREFIXES):
+        kind, rest = _detect(spec), spec
+    else:
+        kind = kind + ":"
+    if not rest:
+        raise TextfairError(f"model spec {spec!r} names nothing after {kind!r}")
+    if kind == "hf:":
+        from textfair.models.hf import HFModel
+
+        return HFModel(
+            _resolve(rest),
+            batch_size=batch_size,
+            device=device,
+            trust_remote_code=trust_remote_code,
+        )
+    if kind == "textfair:":
+        from textfair.models.torch_text import TorchTextModel
+
+        return TorchTextModel.load(_resolve(rest), batch_size=batch_size)
+    if kind == "sklearn:":
+        from textfair.models.sklearn import SklearnModel
+
+        return SklearnModel.load(rest)
+    from textfair.models.callable import CallableModel, load_callable
+
+    return CallableModel(load_callable(rest), labels=labels)
+
+
+def _detect(spec: str) -> str:
+    path = _resolve(spec)
+    if path.is_dir():
+        if (path / "model.safetensors").is_file() and (path / "vocab.json").is_file():
+            return "textfair:"
+        if (path / "config.json").is_file():
+            return "hf:"
+        raise TextfairError(
+            f"{path}: a directory, but not a model (no model.safetensors + vocab.json, "
+            "no config.json); pass a textfair or Hugging Face model directory"
+        )
+    if path.is_file():
+        return "sklearn:"
+    raise TextfairError(
+        f"model {spec!r}: no such file or directory, and no bundled model of that name "
+        f"({', '.join(bundled_models())}); use hf:<id or dir>, textfair:<dir>, "
+        "sklearn:<file> or py:<module>:<function>"
+    )
+
+
+def bundled_models() -> list[str]:
+    """Names of the models shipped with textfair."""
+    from importlib import resources
+
+    root = resources.files("textfair").joinpath("bundled_models")
+    return sorted(entry.name for entry in root.iterdir() if entry.is_dir())
+
+
+def _resolve(spec: str) -> Path:
+    """A path as given, or the bundled model of that name."""
+    from importlib import resources
+
+    path = Path(spec)
+    if path.exists() or "/" in spec:
+        return path
+    bundled = Path(str(resources.files("textfair").joinpath("bundled_models", spec)))
+    return bundled if bundled.is_dir() else path
