@@ -1,4 +1,4 @@
-"""What the example training scripts share: data loading, a seeded split, evaluation, model cards."""
+"""Shared by the example training scripts: data, a seeded split, evaluation, model cards."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def imdb() -> tuple[list[str], list[str]]:
 def split(n: int, seed: int, test_fraction: float = 0.2) -> tuple[np.ndarray, np.ndarray]:
     """A seeded random train/test split of n rows (indices)."""
     order = np.random.default_rng(seed).permutation(n)
-    cut = int(round(n * (1 - test_fraction)))
+    cut = round(n * (1 - test_fraction))
     return np.sort(order[:cut]), np.sort(order[cut:])
 
 

@@ -27,7 +27,8 @@ def main() -> None:
         out,
         "sentiment-lstm",
         {
-            "architecture": "bidirectional LSTM (embedding 64, hidden 64, max-pool), textfair format",
+            "architecture": "bidirectional LSTM (embedding 64, hidden 64, max-pool), "
+            "textfair format",
             "labels": "negative, positive",
             "data": "Large Movie Review Dataset (Maas et al. 2011), 999-review sample "
             "(examples/data/imdb_small.tsv; research use)",

@@ -90,7 +90,8 @@ def main() -> None:
             "architecture": "BERT-style encoder from scratch: 2 layers, hidden 64, 2 heads, "
             "WordPiece vocabulary of 4,000 (tokenizers); transformers format",
             "labels": "non-toxic, toxic (config id2label)",
-            "data": "Wikipedia Talk Labels: Toxicity, identity-enriched sample of Dixon et al. 2018 "
+            "data": "Wikipedia Talk Labels: Toxicity, identity-enriched sample of "
+            "Dixon et al. 2018 "
             "(examples/data/wiki_toxicity.csv; CC BY-SA 3.0 / CC0)",
             "split": f"seeded random 80/20 (seed {SEED}); {len(train)} train, {len(test)} test",
             "training": f"12 epochs, AdamW lr 1e-3, batch 32, first {MAX_LENGTH} tokens, "

@@ -27,9 +27,11 @@ def main() -> None:
         out,
         "toxicity-cnn-lstm",
         {
-            "architecture": "CNN-LSTM (embedding 64, conv 64x5, BiLSTM 64, max-pool), textfair format",
+            "architecture": "CNN-LSTM (embedding 64, conv 64x5, BiLSTM 64, max-pool), "
+            "textfair format",
             "labels": "non-toxic, toxic",
-            "data": "Wikipedia Talk Labels: Toxicity, identity-enriched sample of Dixon et al. 2018 "
+            "data": "Wikipedia Talk Labels: Toxicity, identity-enriched sample of "
+            "Dixon et al. 2018 "
             "(1,492 comments; examples/data/wiki_toxicity.csv; CC BY-SA 3.0 / CC0)",
             "split": f"seeded random 80/20 (seed {SEED}); {len(train)} train, {len(test)} test",
             "training": f"8 epochs, Adam lr 2e-3, batch 32, class-weighted loss, seed {SEED}",
