@@ -1,11 +1,15 @@
 """Shared test helpers."""
 
+import os
 from pathlib import Path
+
+# Nothing is downloaded from a hub in tests: set before transformers is imported.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
 
 DATA = Path(__file__).parent / "data"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+EXAMPLE_DATA = Path(__file__).resolve().parents[1] / "examples" / "data"
 
 
 @pytest.fixture

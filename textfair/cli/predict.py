@@ -1,0 +1,86 @@
+"""`textfair predict`: load a model from a spec and print its probabilities as JSON lines."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+from textfair.cli.app import app, user_errors
+
+
+@app.command("predict")
+@user_errors
+def predict_command(
+    model: str = typer.Option(
+        "toxicity-cnn-lstm",
+        "--model",
+        help="hf:<id or dir>, textfair:<dir>, sklearn:<file>, py:<module>:<fn>, a path, "
+        "or a bundled model name.",
+    ),
+    text: list[str] = typer.Option(None, "--text", help="A text to score (repeatable)."),
+    data: Path | None = typer.Option(None, "--data", help="A corpus: .csv, .tsv, .jsonl, .txt."),
+    text_column: str | None = typer.Option(None, "--text-column", help="Column of --data."),
+    favorable: str | None = typer.Option(
+        None, "--favorable", help="Also print the probability of this label as `favorable`."
+    ),
+    labels: str | None = typer.Option(
+        None, "--labels", help="Comma-separated labels of a py: callable, in column order."
+    ),
+    batch_size: int = typer.Option(32, "--batch-size", min=1),
+    device: str = typer.Option("auto", "--device", help="auto, cpu, cuda or cuda:N."),
+    trust_remote_code: bool = typer.Option(
+        False, "--trust-remote-code", help="Allow a hub model's own Python code to run."
+    ),
+    out: Path | None = typer.Option(None, "--out", help="Write JSON lines here."),
+) -> None:
+    """Score texts with a model: {"text", "label", "probabilities", ...} per line."""
+    from textfair.cli.app import split_list
+    from textfair.errors import TextfairError
+    from textfair.models import CachedModel
+    from textfair.models.base import favorable_index
+    from textfair.models.spec import load_model
+
+    if text and data is not None:
+        raise TextfairError("both --text and --data were given; pass one of them")
+    if not text and data is None:
+        raise TextfairError("nothing to score; pass --text TEXT or --data FILE --text-column COL")
+    if data is not None:
+        from textfair.io import read_texts
+
+        frame = read_texts(data, text_column)
+        texts = frame[text_column or "text"].tolist()
+    else:
+        texts = list(text)
+    loaded = load_model(
+        model,
+        batch_size=batch_size,
+        device=device,
+        trust_remote_code=trust_remote_code,
+        labels=split_list(labels),
+    )
+    cached = CachedModel(loaded, batch_size=max(batch_size, 256))
+    column = favorable_index(cached.labels, favorable) if favorable is not None else None
+    probabilities = cached.predict_proba(texts)
+    lines = []
+    for item, row in zip(texts, probabilities, strict=True):
+        record = {
+            "text": item,
+            "label": cached.labels[int(row.argmax())],
+            "probabilities": dict(zip(cached.labels, map(float, row), strict=True)),
+        }
+        if column is not None:
+            record["favorable"] = float(row[column])
+        lines.append(json.dumps(record, ensure_ascii=False))
+    if out is None:
+        sys.stdout.write("\n".join(lines) + "\n")
+        return
+    from textfair.io import atomic_writer
+
+    with atomic_writer(out) as handle:
+        handle.write("\n".join(lines) + "\n")
+    typer.echo(
+        f"scored {len(texts)} texts ({cached.stats.unique_inputs} unique) with {model}", err=True
+    )
