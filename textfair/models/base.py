@@ -20,7 +20,14 @@ import numpy as np
 
 from textfair.errors import TextfairError
 
-__all__ = ["CacheStats", "CachedModel", "Model", "check_probabilities", "favorable_index"]
+__all__ = [
+    "CacheStats",
+    "CachedModel",
+    "Model",
+    "check_probabilities",
+    "favorable_index",
+    "resolve_device",
+]
 
 _TOLERANCE = 1e-4
 
@@ -63,6 +70,19 @@ def check_probabilities(output: object, n_inputs: int, n_labels: int, source: st
             "return probabilities, e.g. a softmax of its scores"
         )
     return np.clip(array, 0.0, 1.0)
+
+
+def resolve_device(device: str = "auto") -> str:
+    """'auto' picks CUDA when available, else CPU; anything else is checked and returned."""
+    import torch  # imported here: loading torch costs a second
+
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise TextfairError(f"--device {device}: no CUDA device is available; use --device cpu")
+    if device not in ("cpu", "mps") and not device.startswith("cuda"):
+        raise TextfairError(f"--device {device!r}: expected auto, cpu, cuda or cuda:N")
+    return device
 
 
 def favorable_index(labels: Sequence[str], favorable: str) -> int:

@@ -14,21 +14,9 @@ from pathlib import Path
 import numpy as np
 
 from textfair.errors import TextfairError
+from textfair.models.base import resolve_device
 
-__all__ = ["HFModel", "resolve_device"]
-
-
-def resolve_device(device: str = "auto") -> str:
-    """'auto' picks CUDA when available, else CPU; anything else is checked and returned."""
-    import torch
-
-    if device == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    if device.startswith("cuda") and not torch.cuda.is_available():
-        raise TextfairError(f"--device {device}: no CUDA device is available; use --device cpu")
-    if device not in ("cpu", "mps") and not device.startswith("cuda"):
-        raise TextfairError(f"--device {device!r}: expected auto, cpu, cuda or cuda:N")
-    return device
+__all__ = ["HFModel"]
 
 
 class HFModel:

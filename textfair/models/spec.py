@@ -43,7 +43,7 @@ def load_model(
     if kind == "textfair:":
         from textfair.models.torch_text import TorchTextModel
 
-        return TorchTextModel.load(_resolve(rest), batch_size=batch_size)
+        return TorchTextModel.load(_resolve(rest), batch_size=batch_size, device=device)
     if kind == "sklearn:":
         from textfair.models.sklearn import SklearnModel
 

@@ -119,10 +119,18 @@ def _build_network(config: TextModelConfig):
 class TorchTextModel:
     """A trained text classifier with its vocabulary; batched, length-sorted inference."""
 
-    def __init__(self, config: TextModelConfig, vocab: list[str], network, batch_size: int = 64):
+    def __init__(
+        self,
+        config: TextModelConfig,
+        vocab: list[str],
+        network,
+        batch_size: int = 64,
+        device: str = "cpu",
+    ):
         self.config = config
         self.vocab = vocab
-        self.network = network.eval()
+        self.device = device
+        self.network = network.to(device).eval()
         self.batch_size = batch_size
         self.labels = tuple(config.labels)
         self._index = {word: i for i, word in enumerate(vocab)}
@@ -143,8 +151,9 @@ class TorchTextModel:
         with torch.inference_mode():
             for begin in range(0, len(order), self.batch_size):
                 rows = order[begin : begin + self.batch_size]
-                batch = _pad([encoded[i] for i in rows])
-                result[rows] = torch.softmax(self.network(batch), dim=1).double().numpy()
+                batch = _pad([encoded[i] for i in rows]).to(self.device)
+                probabilities = torch.softmax(self.network(batch), dim=1)
+                result[rows] = probabilities.cpu().double().numpy()
         return result
 
     def save(self, directory: str | Path) -> Path:
@@ -173,9 +182,16 @@ class TorchTextModel:
         return target
 
     @classmethod
-    def load(cls, directory: str | Path, batch_size: int = 64) -> TorchTextModel:
-        """Load a model saved by :meth:`save`; a one-line error if it is not one."""
+    def load(
+        cls, directory: str | Path, batch_size: int = 64, device: str = "cpu"
+    ) -> TorchTextModel:
+        """Load a model saved by :meth:`save`; a one-line error if it is not one.
+
+        `device` is "auto" (CUDA when available), "cpu", "cuda" or "cuda:N".
+        """
         from safetensors.torch import load_file
+
+        from textfair.models.base import resolve_device
 
         path = Path(directory)
         if not path.exists():
@@ -197,7 +213,7 @@ class TorchTextModel:
             )
         network = _build_network(config)
         network.load_state_dict(load_file(str(path / "model.safetensors")))
-        model = cls(config, vocab, network, batch_size=batch_size)
+        model = cls(config, vocab, network, batch_size=batch_size, device=resolve_device(device))
         model.fingerprint = _fingerprint(path)
         return model
 
