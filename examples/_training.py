@@ -71,3 +71,28 @@ def write_card(directory: Path, title: str, facts: dict, metrics: dict) -> None:
     ]
     (directory / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (directory / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+
+
+def train_bundled(name: str, texts, labels, *, positive: str, label_order, facts: dict, **train):
+    """Train a textfair text model on a seeded split, save it as a bundled model with its card."""
+    from textfair.models.torch_text import train_text_classifier
+
+    seed = train.setdefault("seed", 0)
+    train_rows, test_rows = split(len(texts), seed)
+    model = train_text_classifier(
+        [texts[i] for i in train_rows],
+        [labels[i] for i in train_rows],
+        label_order=label_order,
+        **train,
+    )
+    metrics = evaluate(
+        model, [texts[i] for i in test_rows], [labels[i] for i in test_rows], positive
+    )
+    out = model.save(BUNDLED / name)
+    facts = {
+        **facts,
+        "split": f"seeded random 80/20 (seed {seed}); {len(train_rows)} train, "
+        f"{len(test_rows)} test",
+    }
+    write_card(out, name, facts, metrics)
+    print(metrics)
