@@ -1,0 +1,35 @@
+"""The statistics core: pure functions over counts and arrays; no model, no text."""
+
+from textfair.stats.estimate import (
+    Difference,
+    Proportion,
+    StoppingDecision,
+    difference,
+    proportion,
+    should_stop,
+    testsgd_margin,
+    z_value,
+)
+from textfair.stats.testing import (
+    Adjusted,
+    adjust,
+    benjamini_hochberg,
+    holm,
+    two_proportion_p_value,
+)
+
+__all__ = [
+    "Adjusted",
+    "Difference",
+    "Proportion",
+    "StoppingDecision",
+    "adjust",
+    "benjamini_hochberg",
+    "difference",
+    "holm",
+    "proportion",
+    "should_stop",
+    "testsgd_margin",
+    "two_proportion_p_value",
+    "z_value",
+]
