@@ -1,0 +1,128 @@
+"""TestSGD Alg. 1, FrequentRuleSets, over any Domain, with apriori pruning.
+
+A rule picks one value of one sensitive category (text: one identity term); a rule set picks
+at most one rule per category. Its support is the fraction of seed data satisfying every rule
+(text: mentioning every category of the set). Support can only fall when a rule is added, so
+a level-wise search that never extends an infrequent set finds exactly the rule sets the paper
+finds by enumerating all combinations and filtering, with far fewer support computations.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from textfair.errors import TextfairError
+
+__all__ = ["Domain", "FrequentRuleSets", "Rule", "RuleSet", "frequent_rule_sets"]
+
+
+@dataclass(frozen=True, order=True)
+class Rule:
+    """One sensitive category and the value it takes (text: a term id)."""
+
+    category: str
+    value: str
+
+
+RuleSet = tuple[Rule, ...]  # sorted by category, at most one rule per category
+
+
+class Domain(Protocol):
+    """What discovery needs from data; text and tabular domains implement it the same way."""
+
+    def categories(self) -> list[str]: ...
+
+    def single_rules(self, category: str) -> list[Rule]: ...
+
+    def support_mask(self, rule_set: RuleSet) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class FrequentRuleSets:
+    """The frequent rule sets with their supports, and how much work the search did."""
+
+    rule_sets: tuple[RuleSet, ...]
+    supports: tuple[float, ...]
+    support_computations: int
+    candidates_without_pruning: int
+
+
+def frequent_rule_sets(
+    domain: Domain,
+    *,
+    theta: float = 0.05,
+    max_order: int = 2,
+    categories: Sequence[str] | None = None,
+) -> FrequentRuleSets:
+    """All rule sets of at most `max_order` rules whose support is at least `theta`."""
+    if not 0.0 <= theta <= 1.0:
+        raise TextfairError(f"--theta is {theta}; expected a fraction between 0 and 1")
+    if max_order < 1:
+        raise TextfairError(f"--max-order is {max_order}; expected 1 or more")
+    names = list(categories) if categories is not None else domain.categories()
+    rules = {name: domain.single_rules(name) for name in names}
+    masks: dict[RuleSet, np.ndarray] = {}
+    found: list[tuple[RuleSet, float]] = []
+    computations = 0
+    level: list[RuleSet] = []
+    for name in names:
+        for rule in rules[name]:
+            mask = domain.support_mask((rule,))
+            computations += 1
+            if mask.mean() >= theta:
+                masks[(rule,)] = mask
+                level.append((rule,))
+                found.append(((rule,), float(mask.mean())))
+    for _ in range(2, max_order + 1):
+        next_level = []
+        frequent = set(level)
+        for left, right in itertools.combinations(level, 2):
+            candidate = _join(left, right) or _join(right, left)
+            if candidate is None or candidate in masks:
+                continue
+            # Apriori: every subset one rule smaller must itself be frequent.
+            if any(sub not in frequent for sub in _subsets_one_smaller(candidate)):
+                continue
+            mask = masks[candidate[:-1]] & masks[candidate[-1:]]
+            computations += 1
+            if mask.mean() >= theta:
+                masks[candidate] = mask
+                next_level.append(candidate)
+                found.append((candidate, float(mask.mean())))
+        level = next_level
+        if not level:
+            break
+    unpruned = sum(
+        _count_rule_sets([len(rules[n]) for n in combo])
+        for order in range(1, max_order + 1)
+        for combo in itertools.combinations(names, order)
+    )
+    return FrequentRuleSets(
+        rule_sets=tuple(rule_set for rule_set, _ in found),
+        supports=tuple(support for _, support in found),
+        support_computations=computations,
+        candidates_without_pruning=unpruned,
+    )
+
+
+def _join(left: RuleSet, right: RuleSet) -> RuleSet | None:
+    """Join two k-sets sharing k-1 rules into a (k+1)-set over distinct categories."""
+    if left[:-1] != right[:-1] or left[-1].category >= right[-1].category:
+        return None
+    return (*left, right[-1])
+
+
+def _subsets_one_smaller(rule_set: RuleSet) -> list[RuleSet]:
+    return [rule_set[:i] + rule_set[i + 1 :] for i in range(len(rule_set))]
+
+
+def _count_rule_sets(sizes: list[int]) -> int:
+    count = 1
+    for size in sizes:
+        count *= size
+    return count

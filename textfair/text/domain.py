@@ -1,0 +1,113 @@
+"""TextDomain: a corpus of seed texts seen through a term list, as the Domain protocol.
+
+Mentions are found once per seed text when the domain is built; rules are identity terms,
+and a text supports a rule set when it mentions every category of it (TestSGD's
+contains(d, s)). Sampling rewrites seeds with the generators of :mod:`textfair.text.generate`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.errors import TextfairError
+from textfair.terms import TermList
+from textfair.text.generate import Variant, counterfactuals, rule_satisfying
+from textfair.text.matcher import Matcher
+
+__all__ = ["TextDomain"]
+
+
+class TextDomain:
+    """Seed texts, their identity mentions, and the rules and samples built from them."""
+
+    def __init__(
+        self,
+        texts: Sequence[str],
+        terms: TermList | str = "dixon2018",
+        categories: Sequence[str] | None = None,
+    ) -> None:
+        self.matcher = Matcher(terms)
+        self.term_list = self.matcher.term_list
+        self._categories = self.term_list.category_names(list(categories) if categories else None)
+        self.texts = list(texts)
+        if not self.texts:
+            raise TextfairError("the corpus has no texts; pass a file with at least one text")
+        found = [self.matcher.find(text, self._categories) for text in self.texts]
+        self._presence = np.array(
+            [
+                [any(m.category == c for m in mentions) for c in self._categories]
+                for mentions in found
+            ],
+            dtype=bool,
+        ).reshape(len(self.texts), len(self._categories))
+
+    def categories(self) -> list[str]:
+        """The identity categories of the audit."""
+        return list(self._categories)
+
+    def single_rules(self, category: str) -> list[Rule]:
+        """One rule per term of the category."""
+        return [Rule(category, term.id) for term in self.term_list.categories[category]]
+
+    def support_mask(self, rule_set: RuleSet) -> np.ndarray:
+        """Texts mentioning every category of the rule set."""
+        columns = [self._categories.index(rule.category) for rule in rule_set]
+        return self._presence[:, columns].all(axis=1)
+
+    def seeds_for(self, rule_set: RuleSet) -> np.ndarray:
+        """Indices of the seed texts that can be rewritten to satisfy the rule set."""
+        return np.flatnonzero(self.support_mask(rule_set))
+
+    def rewrite(self, index: int, rule_set: RuleSet) -> Variant | None:
+        """Seed `index` with every mention of R's categories rewritten to R's terms."""
+        return rule_satisfying(
+            self.texts[index],
+            {rule.category: rule.value for rule in rule_set},
+            matcher=self.matcher,
+            seed_id=index,
+        )
+
+    def sample(
+        self, rule_set: RuleSet, n: int, rng: np.random.Generator, negate: bool = False
+    ) -> list[Variant]:
+        """TestSGD's Sample(D, R), or Sample(D, not R) with `negate`: seeds drawn with
+        replacement among texts mentioning R's categories, rewritten to R's terms, or to
+        another assignment of terms of the same categories."""
+        seeds = self.seeds_for(rule_set)
+        if len(seeds) == 0:
+            raise TextfairError(f"no seed text mentions every category of {_label(rule_set)}")
+        picks = rng.choice(seeds, size=n, replace=True)
+        if not negate:
+            return [v for i in picks if (v := self.rewrite(int(i), rule_set)) is not None]
+        others = []
+        for i in picks:
+            variant = self.rewrite(int(i), self._other_assignment(rule_set, rng))
+            if variant is not None:
+                others.append(variant)
+        return others
+
+    def counterfactuals(self, index: int, categories: Sequence[str], **options) -> list[Variant]:
+        """The texts that differ from seed `index` only in terms of those categories."""
+        return counterfactuals(
+            self.texts[index], list(categories), matcher=self.matcher, seed_id=index, **options
+        )
+
+    def _other_assignment(self, rule_set: RuleSet, rng: np.random.Generator) -> RuleSet:
+        """A uniform draw among the assignments of R's categories other than R itself."""
+        while True:
+            other = tuple(
+                Rule(rule.category, self._random_term(rule.category, rng)) for rule in rule_set
+            )
+            if other != rule_set:
+                return other
+
+    def _random_term(self, category: str, rng: np.random.Generator) -> str:
+        rules = self.single_rules(category)
+        return rules[int(rng.integers(len(rules)))].value
+
+
+def _label(rule_set: RuleSet) -> str:
+    return "{" + ", ".join(f"{r.category}: {r.value}" for r in rule_set) + "}"
