@@ -7,6 +7,7 @@ contains(d, s)). Sampling rewrites seeds with the generators of :mod:`textfair.t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -35,6 +36,7 @@ class TextDomain:
         self.texts = list(texts)
         if not self.texts:
             raise TextfairError("the corpus has no texts; pass a file with at least one text")
+        self._rewrite_cached = functools.lru_cache(maxsize=1 << 16)(self._rewrite)
         found = [self.matcher.find(text, self._categories) for text in self.texts]
         self._presence = np.array(
             [
@@ -62,7 +64,14 @@ class TextDomain:
         return np.flatnonzero(self.support_mask(rule_set))
 
     def rewrite(self, index: int, rule_set: RuleSet) -> Variant | None:
-        """Seed `index` with every mention of R's categories rewritten to R's terms."""
+        """Seed `index` with every mention of R's categories rewritten to R's terms.
+
+        Remembered (up to 65,536 rewrites): paired scoring asks for the same seed and
+        assignment from every rule set over the same categories.
+        """
+        return self._rewrite_cached(index, rule_set)
+
+    def _rewrite(self, index: int, rule_set: RuleSet) -> Variant | None:
         return rule_satisfying(
             self.texts[index],
             {rule.category: rule.value for rule in rule_set},

@@ -1,0 +1,171 @@
+"""TestSGD Alg. 2 on seeded synthetic corpora with models of known behaviour."""
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from textfair.discovery import Rule, frequent_rule_sets
+from textfair.discovery.groups import group_fairness
+from textfair.errors import TextfairError
+from textfair.models import CachedModel, CallableModel
+from textfair.text.domain import TextDomain
+from textfair.text.templates import expand_template
+
+FILLER = (
+    "posted the notes",
+    "asked a question",
+    "fixed the typo",
+    "wrote a reply",
+    "read the page",
+    "left a comment",
+    "joined the project",
+    "reverted an edit",
+)
+
+
+def corpus(n_per_template=40, seed=0):
+    """Real sentences: templates over gender and religion, each with a filler clause."""
+    rng = np.random.default_rng(seed)
+    texts = []
+    for template in (
+        "A {gender} {religion} editor {x}.",
+        "The {religion} user who is {gender} {x}.",
+    ):
+        for variant in expand_template(
+            template.replace("{x}", "XX"), categories=None, max_variants=n_per_template, seed=seed
+        ):
+            texts.append(variant.text.replace("XX", FILLER[int(rng.integers(len(FILLER)))]))
+    return texts
+
+
+def unit(text: str) -> float:
+    """A deterministic pseudo-random number in [0, 1) from a text."""
+    return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16) / 2**32
+
+
+def planted(texts):
+    """Unfavourable ('toxic', column 1) for gay Taoists; otherwise toxic 10% of the time."""
+    out = []
+    for text in texts:
+        lower = text.lower()
+        toxic = ("gay" in lower and "taoist" in lower) or unit(text) < 0.1
+        out.append([0.0, 1.0] if toxic else [1.0, 0.0])
+    return np.array(out)
+
+
+def test_planted_subgroup_is_found_first_and_significant():
+    domain = TextDomain(corpus(), categories=["gender", "religion"])
+    frequent = frequent_rule_sets(domain, theta=0.05, max_order=2)
+    model = CachedModel(CallableModel(planted, labels=["ok", "toxic"]))
+    findings = group_fairness(
+        domain, model, frequent.rule_sets, frequent.supports, favorable=0, max_samples=150, seed=1
+    )
+    top = findings[0]
+    assert top.rule_set == (Rule("gender", "gay"), Rule("religion", "taoist"))
+    assert top.significant and top.phi_r < 0.05 and top.phi_not_r > 0.8
+    assert top.ci[1] < 0 and top.examples
+    assert model.stats.requested == model.stats.unique_inputs + model.stats.cache_hits
+
+
+def test_each_distinct_text_is_scored_once_per_run():
+    seen = []
+
+    def counting(texts):
+        seen.extend(texts)
+        return planted(texts)
+
+    domain = TextDomain(corpus(20), categories=["gender", "religion"])
+    frequent = frequent_rule_sets(domain, theta=0.05, max_order=2)
+    group_fairness(
+        domain,
+        CachedModel(CallableModel(counting, labels=["ok", "toxic"])),
+        frequent.rule_sets,
+        frequent.supports,
+        favorable=0,
+        max_samples=60,
+        seed=2,
+    )
+    assert len(seen) == len(set(seen)) > 0
+
+
+def test_a_fair_model_is_called_fair():
+    """Outcome depends only on the non-identity clause; across seeds no finding survives Holm."""
+
+    def fair(texts):
+        clause = [next(f for f in FILLER if f in t) for t in texts]
+        return np.array([[0.0, 1.0] if unit(c) < 0.3 else [1.0, 0.0] for c in clause])
+
+    domain = TextDomain(corpus(), categories=["gender", "religion"])
+    frequent = frequent_rule_sets(domain, theta=0.05, max_order=2)
+    unfair_runs = 0
+    for seed in range(20):
+        findings = group_fairness(
+            domain,
+            CachedModel(CallableModel(fair, labels=["ok", "t"])),
+            frequent.rule_sets,
+            frequent.supports,
+            favorable=0,
+            max_samples=100,
+            seed=seed,
+        )
+        unfair_runs += any(f.significant for f in findings)
+    assert unfair_runs <= 1
+
+
+def test_paired_interval_covers_the_population_difference():
+    """A noisy model: each text favourable with its own pseudo-random chance. The truth is the
+    mean seed-level difference over every eligible seed; 200 seeded runs on 100 of them."""
+
+    def noisy(texts):
+        return np.array([[1.0, 0.0] if unit(t) < 0.5 else [0.0, 1.0] for t in texts])
+
+    domain = TextDomain(corpus(300), categories=["religion"])
+    rule_set = (Rule("religion", "muslim"),)
+    support = float(domain.support_mask(rule_set).mean())
+    everything = group_fairness(
+        domain,
+        CachedModel(CallableModel(noisy, labels=["f", "u"])),
+        [rule_set],
+        [support],
+        favorable=0,
+        max_samples=10_000,
+        min_samples=10_000,
+    )
+    truth = everything[0].phi_r - everything[0].phi_not_r
+    model = CachedModel(CallableModel(noisy, labels=["f", "u"]))
+    covered = []
+    for seed in range(200):
+        finding = group_fairness(
+            domain,
+            model,
+            [rule_set],
+            [support],
+            favorable=0,
+            max_samples=100,
+            min_samples=100,
+            seed=seed,
+        )[0]
+        covered.append(finding.ci[0] <= truth <= finding.ci[1])
+    assert np.mean(covered) >= 0.93
+
+
+def test_paper_mode_and_bad_mode():
+    domain = TextDomain(corpus(20), categories=["gender", "religion"])
+    frequent = frequent_rule_sets(domain, theta=0.05, max_order=2)
+    model = CachedModel(CallableModel(planted, labels=["ok", "toxic"]))
+    gay_taoist = (Rule("gender", "gay"), Rule("religion", "taoist"))
+    support = float(domain.support_mask(gay_taoist).mean())
+    finding = group_fairness(
+        domain, model, [gay_taoist], [support], favorable=0, mode="paper", max_samples=300, seed=3
+    )[0]
+    assert finding.phi_r < 0.05 and finding.score > 0.5 and finding.significant
+    assert finding.margin == pytest.approx(
+        1.96 * (finding.phi_r * (1 - finding.phi_r) / finding.n_r) ** 0.5
+        + 1.96 * (finding.phi_not_r * (1 - finding.phi_not_r) / finding.n_not_r) ** 0.5,
+        rel=1e-3,
+    )
+    with pytest.raises(TextfairError, match="--mode 'both'"):
+        group_fairness(
+            domain, model, frequent.rule_sets, frequent.supports, favorable=0, mode="both"
+        )

@@ -1,0 +1,326 @@
+"""TestSGD Alg. 2: the group fairness score of each rule set, with honest intervals.
+
+For a rule set R, phi_r is the rate of the favourable outcome on inputs satisfying R and
+phi_not_r the rate on inputs that do not; the score is |phi_r - phi_not_r|.
+
+* ``mode="paired"`` (default): the same seed texts are rewritten to R's terms and to every
+  other assignment of terms of R's categories, so the identity terms are the only difference
+  between the two sides. Per seed, d = y(R) - mean y(not R); the score is |mean d| and its
+  interval comes from the seed-level variance of d, which accounts for the variants of one
+  seed being correlated. All rule sets over the same categories share these texts, so each
+  distinct text is scored once for the whole run.
+* ``mode="paper"``: as TestSGD — x from Sample(D, R), x' from Sample(D, not R), independent;
+  Newcombe's interval for the difference of two proportions, and TestSGD's margin.
+
+Seeds are processed in batches; a category combination stops when every rule set over it has
+an interval at most ±`error` wide (after `min_samples` seeds), or at `max_samples`.
+Significance is corrected over all rule sets tested (Holm by default).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from statistics import NormalDist
+
+import numpy as np
+
+from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.errors import TextfairError
+from textfair.stats import adjust, difference, testsgd_margin, two_proportion_p_value, z_value
+
+__all__ = ["GroupFinding", "group_fairness"]
+
+BATCH_SEEDS = 100
+
+
+@dataclass(frozen=True)
+class GroupFinding:
+    """The score of one rule set, its interval and significance, with example pairs."""
+
+    rule_set: RuleSet
+    phi_r: float
+    phi_not_r: float
+    score: float
+    margin: float
+    ci: tuple[float, float]
+    p_value: float
+    n_r: int
+    n_not_r: int
+    support: float
+    p_adjusted: float = math.nan
+    significant: bool = False
+    examples: list[dict] = field(default_factory=list)
+
+
+def group_fairness(
+    domain,
+    model,
+    rule_sets: Sequence[RuleSet],
+    supports: Sequence[float],
+    *,
+    favorable: int,
+    mode: str = "paired",
+    confidence: float = 0.95,
+    error: float = 0.05,
+    min_samples: int = 100,
+    max_samples: int = 1000,
+    correction: str = "holm",
+    seed: int = 0,
+    n_examples: int = 3,
+) -> list[GroupFinding]:
+    """Score every rule set; return findings worst first with corrected significance.
+
+    `model` is a CachedModel (or any Model); `favorable` is the column of the favourable label.
+    """
+    if mode not in ("paired", "paper"):
+        raise TextfairError(f"--mode {mode!r}: expected paired or paper")
+    rng = np.random.default_rng(seed)
+    support_of = dict(zip(rule_sets, supports, strict=True))
+    findings: list[GroupFinding] = []
+    by_categories: dict[tuple[str, ...], list[RuleSet]] = {}
+    for rule_set in rule_sets:
+        by_categories.setdefault(tuple(r.category for r in rule_set), []).append(rule_set)
+    for categories, group in by_categories.items():
+        if mode == "paired":
+            findings += _paired(
+                domain,
+                model,
+                categories,
+                group,
+                support_of,
+                favorable,
+                rng,
+                confidence,
+                error,
+                min_samples,
+                max_samples,
+                n_examples,
+            )
+        else:
+            findings += [
+                _paper(
+                    domain,
+                    model,
+                    rule_set,
+                    support_of[rule_set],
+                    favorable,
+                    rng,
+                    confidence,
+                    error,
+                    min_samples,
+                    max_samples,
+                    n_examples,
+                )
+                for rule_set in group
+            ]
+    if not findings:
+        return []
+    adjusted = adjust([f.p_value for f in findings], correction, alpha=1 - confidence)
+    findings = [
+        _with(f, p_adjusted=float(p), significant=bool(s))
+        for f, p, s in zip(findings, adjusted.p_adjusted, adjusted.significant, strict=True)
+    ]
+    return sorted(findings, key=lambda f: (-f.score, f.rule_set))
+
+
+def _paired(
+    domain,
+    model,
+    categories,
+    group,
+    support_of,
+    favorable,
+    rng,
+    confidence,
+    error,
+    min_samples,
+    max_samples,
+    n_examples,
+):
+    """All rule sets over `categories`, from the same seeds rewritten to every assignment."""
+    options = [[r.value for r in domain.single_rules(c)] for c in categories]
+    assignments = [
+        tuple(Rule(c, v) for c, v in zip(categories, values, strict=True))
+        for values in itertools.product(*options)
+    ]
+    column = {a: i for i, a in enumerate(assignments)}
+    seeds = domain.seeds_for(group[0])
+    order = rng.permutation(seeds)[:max_samples]
+    outcomes: list[np.ndarray] = []  # one row per seed: favourable (1/0) per assignment
+    texts: list[list[str]] = []
+    z = z_value(confidence)
+    for begin in range(0, len(order), BATCH_SEEDS):
+        batch = order[begin : begin + BATCH_SEEDS]
+        variants = [[domain.rewrite(int(i), a) for a in assignments] for i in batch]
+        rows = [
+            [v.text if v is not None else domain.texts[int(i)] for v in per_seed]
+            for i, per_seed in zip(batch, variants, strict=True)
+        ]
+        flat = [text for row in rows for text in row]
+        predicted = np.asarray(model.predict_proba(flat)).argmax(axis=1) == favorable
+        outcomes += list(predicted.reshape(len(batch), len(assignments)).astype(float))
+        texts += rows
+        n = len(outcomes)
+        if n >= min_samples and all(
+            _half_width(_differences(np.array(outcomes), column[r], len(assignments)), z) <= error
+            for r in group
+        ):
+            break
+    matrix = np.array(outcomes).reshape(-1, len(assignments))
+    findings = []
+    for rule_set in group:
+        j = column[rule_set]
+        d = _differences(matrix, j, len(assignments))
+        n = len(d)
+        if n == 0:
+            continue
+        mean = float(d.mean())
+        half = _half_width(d, z)
+        phi_r = float(matrix[:, j].mean())
+        phi_not_r = phi_r - mean
+        sd = float(d.std(ddof=1)) if n > 1 else 0.0
+        p_value = _paired_p_value(mean, sd, n)
+        first = _counts(phi_r, n)
+        second = _counts(phi_not_r, n)
+        findings.append(
+            GroupFinding(
+                rule_set=rule_set,
+                phi_r=phi_r,
+                phi_not_r=phi_not_r,
+                score=abs(mean),
+                margin=testsgd_margin(first, second),
+                ci=(max(-1.0, mean - half), min(1.0, mean + half)),
+                p_value=p_value,
+                n_r=n,
+                n_not_r=n * (len(assignments) - 1),
+                support=support_of[rule_set],
+                examples=_paired_examples(texts, matrix, j, assignments, n_examples),
+            )
+        )
+    return findings
+
+
+def _differences(matrix: np.ndarray, j: int, k: int) -> np.ndarray:
+    """Per seed: outcome under R minus the mean outcome under the other k-1 assignments."""
+    if len(matrix) == 0:
+        return np.empty(0)
+    others = (matrix.sum(axis=1) - matrix[:, j]) / (k - 1)
+    return matrix[:, j] - others
+
+
+def _half_width(d: np.ndarray, z: float) -> float:
+    n = len(d)
+    if n < 2:
+        return math.inf
+    sd = float(d.std(ddof=1))
+    # With no variation seen, the normal half-width is 0; fall back to the rule of three
+    # (a 95% bound on a rate never observed) so rare discrimination is not declared absent.
+    return max(z * sd / math.sqrt(n), 3.0 / n if sd == 0 else 0.0)
+
+
+def _paired_p_value(mean: float, sd: float, n: int) -> float:
+    if n < 2 or mean == 0:
+        return 1.0
+    if sd == 0:
+        return 0.0
+    return 2 * (1 - NormalDist().cdf(abs(mean) / (sd / math.sqrt(n))))
+
+
+def _counts(rate: float, n: int):
+    from textfair.stats import proportion
+
+    return proportion(round(min(max(rate, 0.0), 1.0) * n), n)
+
+
+def _paired_examples(texts, matrix, j, assignments, n_examples):
+    """Seeds where the outcome under R differs from some other assignment."""
+    examples = []
+    for row, outcome in zip(texts, matrix, strict=True):
+        differs = [k for k in range(len(assignments)) if outcome[k] != outcome[j]]
+        if differs:
+            k = differs[0]
+            examples.append(
+                {
+                    "text": row[j],
+                    "favorable": bool(outcome[j]),
+                    "counterfactual": row[k],
+                    "counterfactual_favorable": bool(outcome[k]),
+                }
+            )
+        if len(examples) == n_examples:
+            break
+    return examples
+
+
+def _paper(
+    domain,
+    model,
+    rule_set,
+    support,
+    favorable,
+    rng,
+    confidence,
+    error,
+    min_samples,
+    max_samples,
+    n_examples,
+):
+    """TestSGD as published: independent samples from Sample(D, R) and Sample(D, not R)."""
+    from textfair.stats import should_stop
+
+    y_r: list[bool] = []
+    y_not: list[bool] = []
+    pairs: list[tuple[str, str]] = []
+    while len(y_r) < max_samples:
+        size = min(BATCH_SEEDS, max_samples - len(y_r))
+        inside = domain.sample(rule_set, size, rng)
+        outside = domain.sample(rule_set, size, rng, negate=True)
+        flat = [v.text for v in inside] + [v.text for v in outside]
+        predicted = np.asarray(model.predict_proba(flat)).argmax(axis=1) == favorable
+        y_r += predicted[: len(inside)].tolist()
+        y_not += predicted[len(inside) :].tolist()
+        pairs += [(a.text, b.text) for a, b in zip(inside, outside, strict=False)]
+        if should_stop(
+            sum(y_r),
+            len(y_r),
+            sum(y_not),
+            len(y_not),
+            error=error,
+            confidence=confidence,
+            min_samples=min_samples,
+            max_samples=max_samples,
+        ).stop:
+            break
+    diff = difference(sum(y_r), len(y_r), sum(y_not), len(y_not), confidence)
+    examples = [
+        {
+            "text": a,
+            "favorable": bool(ya),
+            "counterfactual": b,
+            "counterfactual_favorable": bool(yb),
+        }
+        for (a, b), ya, yb in zip(pairs, y_r, y_not, strict=False)
+        if ya != yb
+    ][:n_examples]
+    return GroupFinding(
+        rule_set=rule_set,
+        phi_r=diff.first.estimate,
+        phi_not_r=diff.second.estimate,
+        score=abs(diff.estimate),
+        margin=diff.margin,
+        ci=(diff.low, diff.high),
+        p_value=two_proportion_p_value(sum(y_r), len(y_r), sum(y_not), len(y_not)),
+        n_r=len(y_r),
+        n_not_r=len(y_not),
+        support=support,
+        examples=examples,
+    )
+
+
+def _with(finding: GroupFinding, **changes) -> GroupFinding:
+    from dataclasses import replace
+
+    return replace(finding, **changes)
