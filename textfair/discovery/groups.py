@@ -156,7 +156,7 @@ def _paired(
         batch = order[begin : begin + BATCH_SEEDS]
         variants = [[domain.rewrite(int(i), a) for a in assignments] for i in batch]
         rows = [
-            [v.text if v is not None else domain.texts[int(i)] for v in per_seed]
+            [v.text if v is not None else domain.input(int(i)) for v in per_seed]
             for i, per_seed in zip(batch, variants, strict=True)
         ]
         flat = [text for row in rows for text in row]

@@ -37,13 +37,13 @@ class TextDomain:
         if not self.texts:
             raise TextfairError("the corpus has no texts; pass a file with at least one text")
         self._rewrite_cached = functools.lru_cache(maxsize=1 << 16)(self._rewrite)
-        found = [self.matcher.find(text, self._categories) for text in self.texts]
+        # The distinct terms each seed mentions, per category: found once, used everywhere.
+        self._terms = [
+            {c: {m.term_id for m in mentions if m.category == c} for c in self._categories}
+            for mentions in (self.matcher.find(text, self._categories) for text in self.texts)
+        ]
         self._presence = np.array(
-            [
-                [any(m.category == c for m in mentions) for c in self._categories]
-                for mentions in found
-            ],
-            dtype=bool,
+            [[bool(found[c]) for c in self._categories] for found in self._terms], dtype=bool
         ).reshape(len(self.texts), len(self._categories))
 
     def categories(self) -> list[str]:
@@ -58,6 +58,18 @@ class TextDomain:
         """Texts mentioning every category of the rule set."""
         columns = [self._categories.index(rule.category) for rule in rule_set]
         return self._presence[:, columns].all(axis=1)
+
+    def category_mask(self, category: str) -> np.ndarray:
+        """Texts that mention the category, so a counterfactual over it exists."""
+        return self._presence[:, self._categories.index(category)].copy()
+
+    def values_of(self, index: int, category: str) -> set[str]:
+        """The distinct terms of a category that seed `index` mentions."""
+        return set(self._terms[index][category])
+
+    def input(self, index: int) -> str:
+        """Seed `index` as the model sees it."""
+        return self.texts[index]
 
     def seeds_for(self, rule_set: RuleSet) -> np.ndarray:
         """Indices of the seed texts that can be rewritten to satisfy the rule set."""

@@ -1,0 +1,228 @@
+"""Themis for text: causal discrimination, group discrimination, and term-pair shifts.
+
+* **Causal score** of a set of categories X (Themis Def. 3.7): the fraction of texts whose
+  predicted label changes under some counterfactual that swaps only terms of X. It is measured
+  on one population for every X — the texts mentioning any audited category — so it can only
+  grow when X grows (a text flipped under X is flipped under X ∪ Y). That makes Alg. 3's
+  pruning sound: once X discriminates above the threshold, no superset is tested.
+* **Group score** of a category (Def. 3.5/3.6): max minus min, over its terms, of the
+  favourable rate when every eligible text is rewritten to that term.
+* **Term pairs** (the counterfactual token fairness gap): for texts naming term s, how often
+  the label flips and how much the favourable probability moves when s becomes t.
+
+Sampling is adaptive: texts are drawn in batches until the Wilson interval is at most ±error
+wide (after min_samples) or max_samples is reached. Every text goes through the model's
+cache, so a text scored for one test is never scored again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from textfair.stats import proportion, z_value
+
+__all__ = ["CausalScore", "GroupScore", "PairShift", "ThemisResult", "themis"]
+
+BATCH = 100
+
+
+@dataclass(frozen=True)
+class CausalScore:
+    """Fraction of texts whose label some counterfactual over `categories` changes."""
+
+    categories: tuple[str, ...]
+    score: float
+    ci: tuple[float, float]
+    flips: int
+    n: int
+
+
+@dataclass(frozen=True)
+class GroupScore:
+    """Max minus min favourable rate over a category's terms."""
+
+    category: str
+    score: float
+    rates: dict[str, float]
+    n: int
+
+
+@dataclass(frozen=True)
+class PairShift:
+    """Swapping term `source` for `target`: label flip rate and mean favourable shift."""
+
+    category: str
+    source: str
+    target: str
+    flip_rate: float
+    flip_ci: tuple[float, float]
+    mean_shift: float
+    shift_ci: tuple[float, float]
+    n: int
+
+
+@dataclass(frozen=True)
+class ThemisResult:
+    """Causal scores of the tested category sets, group scores, pair shifts, pruning stats."""
+
+    causal: list[CausalScore]
+    group: list[GroupScore]
+    pairs: list[PairShift]
+    tests_run: int
+    tests_without_pruning: int
+
+
+def themis(
+    domain,
+    model,
+    *,
+    favorable: int,
+    threshold: float = 0.1,
+    max_order: int | None = None,
+    confidence: float = 0.95,
+    error: float = 0.05,
+    min_samples: int = 100,
+    max_samples: int = 1000,
+    max_variants: int = 256,
+    seed: int = 0,
+) -> ThemisResult:
+    """Causal scores with Alg. 3 pruning, group scores and term-pair shifts."""
+    rng = np.random.default_rng(seed)
+    categories = domain.categories()
+    max_order = max_order or len(categories)
+    population = np.flatnonzero(np.any([domain.category_mask(c) for c in categories], axis=0))
+    order = rng.permutation(population)
+    causal: list[CausalScore] = []
+    discriminating: list[tuple[str, ...]] = []
+    total = 0
+    for size in range(1, max_order + 1):
+        for subset in itertools.combinations(categories, size):
+            total += 1
+            if any(set(found) <= set(subset) for found in discriminating):
+                continue  # Themis Thm 4.1: a superset of a discriminating set discriminates
+            result = _causal(
+                domain,
+                model,
+                subset,
+                order,
+                favorable,
+                confidence,
+                error,
+                min_samples,
+                max_samples,
+                max_variants,
+                seed,
+            )
+            causal.append(result)
+            if result.score > threshold:
+                discriminating.append(subset)
+    group = [_group(domain, model, c, favorable, order, max_samples) for c in categories]
+    pairs = [
+        p
+        for c in categories
+        for p in _pairs(domain, model, c, favorable, order, confidence, max_samples)
+    ]
+    return ThemisResult(causal, group, pairs, len(causal), total)
+
+
+def _causal(
+    domain,
+    model,
+    subset,
+    order,
+    favorable,
+    confidence,
+    error,
+    min_samples,
+    max_samples,
+    max_variants,
+    seed,
+) -> CausalScore:
+    flips = n = 0
+    for begin in range(0, min(len(order), max_samples), BATCH):
+        batch = order[begin : min(begin + BATCH, max_samples)]
+        texts, owners = [], []
+        for i in batch:
+            variants = domain.counterfactuals(
+                int(i), subset, max_variants=max_variants, seed=seed, with_edits=False
+            )
+            texts += [domain.input(int(i)), *(v.text for v in variants)]
+            owners += [int(i)] * (len(variants) + 1)
+        labels = np.asarray(model.predict_proba(texts)).argmax(axis=1)
+        owners = np.array(owners)
+        for i in batch:
+            rows = labels[owners == int(i)]
+            flips += bool((rows != rows[0]).any())
+        n += len(batch)
+        interval = proportion(flips, n, confidence)
+        if (
+            n >= min_samples
+            and max(interval.high - interval.estimate, interval.estimate - interval.low) <= error
+        ):
+            break
+    interval = proportion(flips, n, confidence)
+    return CausalScore(
+        subset, interval.estimate if n else 0.0, (interval.low, interval.high), flips, n
+    )
+
+
+def _group(domain, model, category, favorable, order, max_samples) -> GroupScore:
+    present = domain.category_mask(category)
+    seeds = [int(i) for i in order if present[int(i)]]
+    seeds = seeds[:max_samples]
+    rates = {}
+    for rule in domain.single_rules(category):
+        texts = [v.text for i in seeds if (v := domain.rewrite(i, (rule,))) is not None]
+        if texts:
+            labels = np.asarray(model.predict_proba(texts)).argmax(axis=1)
+            rates[rule.value] = float((labels == favorable).mean())
+    score = max(rates.values()) - min(rates.values()) if rates else 0.0
+    return GroupScore(category, score, rates, len(seeds))
+
+
+def _pairs(domain, model, category, favorable, order, confidence, max_samples):
+    """Texts naming exactly one term of the category, swapped to each other term."""
+    by_term: dict[str, list[int]] = {}
+    for i in order:
+        values = domain.values_of(int(i), category)
+        if len(values) == 1:
+            by_term.setdefault(next(iter(values)), []).append(int(i))
+    z = z_value(confidence)
+    shifts = []
+    for source, seeds in by_term.items():
+        seeds = seeds[:max_samples]
+        originals = np.asarray(model.predict_proba([domain.input(i) for i in seeds]))
+        for rule in domain.single_rules(category):
+            if rule.value == source:
+                continue
+            swapped = np.asarray(
+                model.predict_proba(
+                    [
+                        v.text if (v := domain.rewrite(i, (rule,))) else domain.input(i)
+                        for i in seeds
+                    ]
+                )
+            )
+            flipped = int((swapped.argmax(axis=1) != originals.argmax(axis=1)).sum())
+            delta = swapped[:, favorable] - originals[:, favorable]
+            n = len(seeds)
+            mean = float(delta.mean())
+            half = z * float(delta.std(ddof=1)) / math.sqrt(n) if n > 1 else 2.0
+            flip = proportion(flipped, n, confidence)
+            shifts.append(
+                PairShift(
+                    category,
+                    source,
+                    rule.value,
+                    flip.estimate,
+                    (flip.low, flip.high),
+                    mean,
+                    (max(-1.0, mean - half), min(1.0, mean + half)),
+                    n,
+                )
+            )
+    return shifts
