@@ -2,13 +2,14 @@
 
 import numpy as np
 import pytest
-from synthetic import FILLER, corpus, unit
 
 from textfair.discovery import Rule, frequent_rule_sets
 from textfair.discovery.groups import group_fairness
 from textfair.errors import TextfairError
 from textfair.models import CachedModel, CallableModel
 from textfair.text.domain import TextDomain
+
+from synthetic import FILLER, corpus, unit
 
 
 def planted(texts):

@@ -3,10 +3,11 @@
 import json
 
 import pytest
-from conftest import DATA
 
 from textfair.terms import load_term_list
 from textfair.text.matcher import Matcher, find_mentions
+
+from conftest import DATA
 
 
 def surfaces(text):

@@ -6,7 +6,6 @@ import textwrap
 import joblib
 import numpy as np
 import pytest
-from conftest import EXAMPLE_DATA
 from typer.testing import CliRunner
 
 from textfair.cli import app
@@ -16,6 +15,8 @@ from textfair.models.hf import HFModel
 from textfair.models.sklearn import PickleWarning, SklearnModel
 from textfair.models.spec import bundled_models, load_model
 from textfair.models.torch_text import TorchTextModel
+
+from conftest import EXAMPLE_DATA
 
 PROBES = [
     "you are a stupid idiot",

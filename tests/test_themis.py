@@ -2,10 +2,11 @@
 
 import numpy as np
 
-from synthetic import corpus, unit
 from textfair.discovery.themis import themis
 from textfair.models import CachedModel, CallableModel
 from textfair.text.domain import TextDomain
+
+from synthetic import corpus, unit
 
 
 def gay_is_toxic(texts):
@@ -17,7 +18,7 @@ def gay_is_toxic(texts):
 
 def test_pruning_skips_supersets_of_a_discriminating_set_and_scores_are_monotone():
     domain = TextDomain(
-        corpus(30) + ["The weather is fine today."], categories=["gender", "religion"]
+        [*corpus(30), "The weather is fine today."], categories=["gender", "religion"]
     )
     model = CachedModel(CallableModel(gay_is_toxic, labels=["ok", "toxic"]))
     result = themis(domain, model, favorable=0, threshold=0.1, max_samples=200, seed=0)
@@ -41,7 +42,8 @@ def test_group_scores_and_term_pair_shifts():
     religion = next(g for g in result.group if g.category == "religion")
     assert religion.score < 0.25
     to_gay = [p for p in result.pairs if p.target == "gay"]
-    assert to_gay and all(p.mean_shift < 0 for p in to_gay)
+    assert to_gay and all(p.mean_shift <= 0 for p in to_gay)
+    assert all(p.mean_shift < 0 for p in to_gay if p.n >= 10)
     assert all(p.shift_ci[1] < 0 for p in to_gay if p.n >= 10)
     from_gay = [p for p in result.pairs if p.source == "gay"]
     assert all(p.mean_shift > 0 for p in from_gay)
