@@ -20,7 +20,7 @@ from pathlib import Path
 from textfair.models import CachedModel
 from textfair.models.spec import bundled_models, load_model
 
-DEFAULT_DATA = Path(__file__).resolve().parents[1] / "examples" / "data" / "wiki_toxicity.csv"
+DEFAULT_DATA = Path(__file__).resolve().parents[1] / "textfair" / "datasets" / "wiki_toxicity.csv"
 
 
 def _seconds(fn) -> float:

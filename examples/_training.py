@@ -10,12 +10,13 @@ import numpy as np
 from sklearn.metrics import roc_auc_score
 
 DATA = Path(__file__).parent / "data"
+PACKAGE_DATA = Path(__file__).resolve().parents[1] / "textfair" / "datasets"
 BUNDLED = Path(__file__).resolve().parents[1] / "textfair" / "bundled_models"
 
 
 def wiki_toxicity() -> tuple[list[str], list[str]]:
     """Wikipedia comments and their labels ("toxic" / "non-toxic")."""
-    with open(DATA / "wiki_toxicity.csv", encoding="utf-8", newline="") as handle:
+    with open(PACKAGE_DATA / "wiki_toxicity.csv", encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     return [r["comment"] for r in rows], [
         "toxic" if r["toxic"] == "True" else "non-toxic" for r in rows

@@ -92,7 +92,7 @@ def main() -> None:
             "labels": "non-toxic, toxic (config id2label)",
             "data": "Wikipedia Talk Labels: Toxicity, identity-enriched sample of "
             "Dixon et al. 2018 "
-            "(examples/data/wiki_toxicity.csv; CC BY-SA 3.0 / CC0)",
+            "(textfair/datasets/wiki_toxicity.csv; CC BY-SA 3.0 / CC0)",
             "split": f"seeded random 80/20 (seed {SEED}); {len(train)} train, {len(test)} test",
             "training": f"12 epochs, AdamW lr 1e-3, batch 32, first {MAX_LENGTH} tokens, "
             f"class-weighted loss, seed {SEED}",

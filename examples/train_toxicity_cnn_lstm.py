@@ -21,7 +21,7 @@ if __name__ == "__main__":
             "textfair format",
             "labels": "non-toxic, toxic",
             "data": "Wikipedia Talk Labels: Toxicity, identity-enriched sample of "
-            "Dixon et al. 2018 (1,492 comments; examples/data/wiki_toxicity.csv; "
+            "Dixon et al. 2018 (1,492 comments; textfair/datasets/wiki_toxicity.csv; "
             "CC BY-SA 3.0 / CC0)",
             "training": "8 epochs, Adam lr 2e-3, batch 32, class-weighted loss, seed 0",
             "script": "examples/train_toxicity_cnn_lstm.py",

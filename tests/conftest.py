@@ -9,7 +9,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import pytest
 
 DATA = Path(__file__).parent / "data"
-EXAMPLE_DATA = Path(__file__).resolve().parents[1] / "examples" / "data"
+PACKAGE_DATA = Path(__file__).resolve().parents[1] / "textfair" / "datasets"
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from textfair.models.sklearn import PickleWarning, SklearnModel
 from textfair.models.spec import bundled_models, load_model
 from textfair.models.torch_text import TorchTextModel
 
-from conftest import EXAMPLE_DATA
+from conftest import PACKAGE_DATA
 
 PROBES = [
     "you are a stupid idiot",
@@ -68,7 +68,7 @@ def test_sklearn_pipeline_round_trips_with_a_pickle_warning(tmp_path):
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
 
-    with open(EXAMPLE_DATA / "wiki_toxicity.csv", encoding="utf-8") as handle:
+    with open(PACKAGE_DATA / "wiki_toxicity.csv", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))[:400]
     pipeline = make_pipeline(TfidfVectorizer(), LogisticRegression(max_iter=200))
     pipeline.fit([r["comment"] for r in rows], [r["toxic"] for r in rows])

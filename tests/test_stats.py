@@ -50,6 +50,15 @@ def test_z_values_are_two_sided():
         z_value(95)
 
 
+def test_student_t_quantiles_and_p_values():
+    from textfair.stats import t_p_value, t_value
+
+    for df, exact in [(5, 2.5706), (10, 2.2281), (30, 2.0423), (100, 1.9840)]:
+        assert t_value(0.95, df) == pytest.approx(exact, abs=3e-3)
+    assert t_p_value(2.2281, 10) == pytest.approx(0.05, abs=1e-3)
+    assert t_p_value(0.0, 10) == pytest.approx(1.0)
+
+
 def test_testsgd_worked_example():
     """Paper, Alg. 2: 283/1000 vs 91/1000 -> margin 0.046, score 19.2%."""
     d = difference(283, 1000, 91, 1000)

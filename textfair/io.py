@@ -20,7 +20,14 @@ if TYPE_CHECKING:
 
 __all__ = ["atomic_writer", "read_texts", "read_utf8"]
 
-_READERS = {".csv": ",", ".tsv": "\t", ".txt": None, ".jsonl": "jsonl", ".json": "jsonl"}
+_READERS = {
+    ".csv": ",",
+    ".tsv": "\t",
+    ".txt": None,
+    ".jsonl": "jsonl",
+    ".json": "jsonl",
+    ".parquet": "parquet",
+}
 
 
 @contextlib.contextmanager
@@ -72,10 +79,12 @@ def read_texts(path: str | Path, text_column: str | None) -> pd.DataFrame:
     if suffix not in _READERS:
         raise TextfairError(
             f"{source}: unknown format {suffix or '(no extension)'!r}; "
-            "expected .csv, .tsv, .jsonl or .txt"
+            "expected .csv, .tsv, .jsonl, .parquet or .txt"
         )
-    text = read_utf8(source)
-    frame = _parse(text, _READERS[suffix], source)
+    if suffix == ".parquet":
+        frame = _read_parquet(source)
+    else:
+        frame = _parse(read_utf8(source), _READERS[suffix], source)
     if suffix == ".txt":
         text_column = text_column or "text"
     if not text_column:
@@ -95,6 +104,19 @@ def read_texts(path: str | Path, text_column: str | None) -> pd.DataFrame:
         )
     frame[text_column] = column.fillna("").astype(str)
     return frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(frame)
+
+
+def _read_parquet(source: Path) -> pd.DataFrame:
+    import pandas as pd
+
+    try:
+        return pd.read_parquet(source)
+    except ImportError:
+        raise TextfairError(
+            f"{source}: reading Parquet needs pyarrow; pip install 'textfair[parquet]'"
+        ) from None
+    except (OSError, ValueError) as err:
+        raise TextfairError(f"{source}: not a readable Parquet file ({err})") from None
 
 
 def _parse(text: str, kind: str | None, source: Path) -> pd.DataFrame:

@@ -62,6 +62,7 @@ def split_list(value: str | None) -> list[str] | None:
 
 
 # Register the commands (imported for their side effect on `app`).
+from textfair.cli import audit as _audit  # noqa: E402, F401
 from textfair.cli import counterfactuals as _counterfactuals  # noqa: E402, F401
 from textfair.cli import predict as _predict  # noqa: E402, F401
 from textfair.cli import terms as _terms  # noqa: E402, F401

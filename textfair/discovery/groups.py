@@ -23,13 +23,19 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from statistics import NormalDist
 
 import numpy as np
 
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
-from textfair.stats import adjust, difference, testsgd_margin, two_proportion_p_value, z_value
+from textfair.stats import (
+    adjust,
+    difference,
+    t_p_value,
+    t_value,
+    testsgd_margin,
+    two_proportion_p_value,
+)
 
 __all__ = ["GroupFinding", "group_fairness"]
 
@@ -147,26 +153,40 @@ def _paired(
         for values in itertools.product(*options)
     ]
     column = {a: i for i, a in enumerate(assignments)}
-    seeds = domain.seeds_for(group[0])
-    order = rng.permutation(seeds)[:max_samples]
-    outcomes: list[np.ndarray] = []  # one row per seed: favourable (1/0) per assignment
-    texts: list[list[str]] = []
-    z = z_value(confidence)
+    order = rng.permutation(domain.seeds_for(group[0]))
+    outcomes: list[np.ndarray] = []  # one row per distinct seed: favourable (1/0) per assignment
+    texts: list[tuple[str, ...]] = []
+    seen: set[tuple[str, ...]] = set()
     for begin in range(0, len(order), BATCH_SEEDS):
-        batch = order[begin : begin + BATCH_SEEDS]
-        variants = [[domain.rewrite(int(i), a) for a in assignments] for i in batch]
-        rows = [
-            [v.text if v is not None else domain.input(int(i)) for v in per_seed]
-            for i, per_seed in zip(batch, variants, strict=True)
-        ]
+        rows = []
+        for i in order[begin : begin + BATCH_SEEDS]:
+            row = tuple(
+                v.text if (v := domain.rewrite(int(i), a)) is not None else domain.input(int(i))
+                for a in assignments
+            )
+            # Seeds that differ only in these categories give the same variants: one case,
+            # counted once (else its outcome would be counted as independent evidence).
+            if row not in seen and len(texts) + len(rows) < max_samples:
+                seen.add(row)
+                rows.append(row)
+        if not rows:
+            if len(texts) >= max_samples:
+                break
+            continue
         flat = [text for row in rows for text in row]
         predicted = np.asarray(model.predict_proba(flat)).argmax(axis=1) == favorable
-        outcomes += list(predicted.reshape(len(batch), len(assignments)).astype(float))
+        outcomes += list(predicted.reshape(len(rows), len(assignments)).astype(float))
         texts += rows
         n = len(outcomes)
-        if n >= min_samples and all(
-            _half_width(_differences(np.array(outcomes), column[r], len(assignments)), z) <= error
-            for r in group
+        if n >= max_samples or (
+            n >= min_samples
+            and all(
+                _half_width(
+                    _differences(np.array(outcomes), column[r], len(assignments)), confidence
+                )
+                <= error
+                for r in group
+            )
         ):
             break
     matrix = np.array(outcomes).reshape(-1, len(assignments))
@@ -178,7 +198,7 @@ def _paired(
         if n == 0:
             continue
         mean = float(d.mean())
-        half = _half_width(d, z)
+        half = _half_width(d, confidence)
         phi_r = float(matrix[:, j].mean())
         phi_not_r = phi_r - mean
         sd = float(d.std(ddof=1)) if n > 1 else 0.0
@@ -211,22 +231,24 @@ def _differences(matrix: np.ndarray, j: int, k: int) -> np.ndarray:
     return matrix[:, j] - others
 
 
-def _half_width(d: np.ndarray, z: float) -> float:
+def _half_width(d: np.ndarray, confidence: float) -> float:
+    """Student-t half-width of the mean seed-level difference."""
     n = len(d)
     if n < 2:
         return math.inf
     sd = float(d.std(ddof=1))
-    # With no variation seen, the normal half-width is 0; fall back to the rule of three
-    # (a 95% bound on a rate never observed) so rare discrimination is not declared absent.
-    return max(z * sd / math.sqrt(n), 3.0 / n if sd == 0 else 0.0)
+    # With no variation seen, the half-width is 0; fall back to the rule of three (a 95%
+    # bound on a rate never observed) so rare discrimination is not declared absent.
+    return max(t_value(confidence, n - 1) * sd / math.sqrt(n), 3.0 / n if sd == 0 else 0.0)
 
 
 def _paired_p_value(mean: float, sd: float, n: int) -> float:
+    """Two-sided one-sample t-test of mean d = 0, consistent with the t interval."""
     if n < 2 or mean == 0:
         return 1.0
     if sd == 0:
         return 0.0
-    return 2 * (1 - NormalDist().cdf(abs(mean) / (sd / math.sqrt(n))))
+    return t_p_value(mean / (sd / math.sqrt(n)), n - 1)
 
 
 def _counts(rate: float, n: int):

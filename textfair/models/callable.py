@@ -24,6 +24,8 @@ class CallableModel:
         if not callable(fn):
             raise TextfairError(f"{fn!r} is not callable; pass a function of a list of inputs")
         self.fn = fn
+        # A function may carry its labels: `predict.labels = ["non-toxic", "toxic"]`.
+        labels = labels if labels is not None else getattr(fn, "labels", None)
         self._labels = tuple(str(label) for label in labels) if labels is not None else None
         self.name = getattr(fn, "__qualname__", type(fn).__name__)
 

@@ -7,6 +7,8 @@ from textfair.stats.estimate import (
     difference,
     proportion,
     should_stop,
+    t_p_value,
+    t_value,
     testsgd_margin,
     z_value,
 )
@@ -29,6 +31,8 @@ __all__ = [
     "holm",
     "proportion",
     "should_stop",
+    "t_p_value",
+    "t_value",
     "testsgd_margin",
     "two_proportion_p_value",
     "z_value",

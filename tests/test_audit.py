@@ -1,0 +1,248 @@
+"""The text audit: planted bias found and measured honestly, a fair model called fair, the CLI."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from textfair.audit import AuditConfig, audit_text
+from textfair.cli import app
+from textfair.discovery import Rule, frequent_rule_sets
+from textfair.discovery.groups import group_fairness
+from textfair.models import CachedModel, CallableModel
+from textfair.terms import load_term_list
+from textfair.text.domain import TextDomain
+from textfair.text.templates import expand_template
+
+from synthetic import FILLER, unit
+
+TERMS = """
+categories:
+  gender: [{term: gay, pos: adjective}, {term: lesbian, pos: both, plural: [lesbians]},
+           {term: straight, pos: adjective}]
+  religion: [{term: Taoist, pos: both}, {term: Christian, pos: both}, {term: Muslim, pos: both}]
+  race: [{term: Asian, pos: both}, {term: European, pos: both}, {term: Mexican, pos: both}]
+"""
+PAIRS = {
+    ("gender", "religion"): ("gay", "taoist"),
+    ("gender", "race"): ("lesbian", "mexican"),
+    ("race", "religion"): ("asian", "muslim"),
+}
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    path = tmp_path_factory.mktemp("terms") / "small.yaml"
+    path.write_text(TERMS)
+    terms = load_term_list(path)
+    texts = [
+        variant.text.replace("XX", filler)
+        for template in (
+            "A {gender} {religion} {race} editor XX.",
+            "The {race} user, {gender} and {religion}, XX.",
+            "My {religion} neighbour is {gender} and XX.",
+        )
+        for variant in expand_template(template, terms=terms)
+        for filler in (
+            f"{clause} {when}" for clause in FILLER for when in ("today", "yesterday", "again")
+        )
+    ]
+    return terms, texts
+
+
+def planted_model(pair_terms, salt):
+    """Toxic (column 1) with probability 0.1, or 0.3 when a text names both planted terms."""
+    first, second = pair_terms
+
+    def predict(texts):
+        out = []
+        for text in texts:
+            lower = text.lower()
+            p = 0.3 if first in lower and second in lower else 0.1
+            out.append([0.0, 1.0] if unit(f"{salt}:{text}") < p else [1.0, 0.0])
+        return np.array(out)
+
+    return CallableModel(predict, labels=["non-toxic", "toxic"])
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_planted_rule_set_is_ranked_first(setup, pair):
+    terms, texts = setup
+    report = audit_text(
+        planted_model(PAIRS[pair], salt=7),
+        texts,
+        favorable="non-toxic",
+        config=AuditConfig(terms=terms, max_order=2, causal=False, seed=3),
+    )
+    top = report["findings"][0]
+    assert sorted(r["term"] for r in top["rule_set"]) == sorted(PAIRS[pair])
+    assert top["significant"] and top["ci"][0] <= -0.2 <= top["ci"][1]
+
+
+def test_interval_covers_the_true_score_in_200_seeded_runs(setup):
+    terms, texts = setup
+    domain = TextDomain(texts, terms)
+    planted = (Rule("gender", "gay"), Rule("religion", "taoist"))
+    support = float(domain.support_mask(planted).mean())
+    covered = []
+    for run in range(200):
+        model = CachedModel(planted_model(PAIRS[("gender", "religion")], salt=run))
+        finding = group_fairness(domain, model, [planted], [support], favorable=0, seed=run)[0]
+        covered.append(finding.ci[0] <= -0.2 <= finding.ci[1])
+    assert np.mean(covered) >= 0.93
+
+
+def test_a_fair_model_is_called_fair_in_200_seeded_runs(setup):
+    terms, texts = setup
+    domain = TextDomain(texts, terms)
+    frequent = frequent_rule_sets(domain)
+    words = re.compile(
+        r"\b(gay|lesbian|straight|taoist|christian|muslim|asian|european|"
+        r"mexican)\b",
+        re.IGNORECASE,
+    )
+    unfair_runs = 0
+    for run in range(200):
+
+        def blind(batch, salt=run):  # ignores identity terms: they are masked before the draw
+            return np.array(
+                [
+                    [0.0, 1.0] if unit(f"{salt}:{words.sub('X', t)}") < 0.1 else [1.0, 0.0]
+                    for t in batch
+                ]
+            )
+
+        model = CachedModel(CallableModel(blind, labels=["non-toxic", "toxic"]))
+        findings = group_fairness(
+            domain, model, frequent.rule_sets, frequent.supports, favorable=0, seed=run
+        )
+        unfair_runs += any(f.significant for f in findings)
+    assert unfair_runs <= 10  # >= 95% of runs call it fair
+
+
+runner = CliRunner()
+
+
+def invoke(*args):
+    return runner.invoke(app, list(args), env={"COLUMNS": "200"})
+
+
+def test_default_audit_writes_the_report_and_fail_above_sets_the_exit_code(tmp_path):
+    result = invoke("audit", "--out", str(tmp_path), "--fail-above", "0.05")
+    assert result.exit_code == 1, result.output  # "gay", "lgbt" differ by more than 5 points
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert set(report) >= {
+        "textfair_version",
+        "command",
+        "seed",
+        "model",
+        "data",
+        "config",
+        "findings",
+        "counterfactual",
+        "metrics",
+        "run",
+    }
+    finding = report["findings"][0]
+    assert set(finding) >= {
+        "rule_set",
+        "phi_r",
+        "phi_not_r",
+        "score",
+        "margin",
+        "ci",
+        "p_value",
+        "p_adjusted",
+        "significant",
+        "n_r",
+        "n_not_r",
+        "support",
+        "examples",
+    }
+    assert report["model"] == {
+        "id": "toxicity-cnn-lstm",
+        "labels": ["non-toxic", "toxic"],
+        "favorable": "non-toxic",
+    }
+    assert report["run"]["model_queries"] == report["run"]["unique_inputs"]
+    assert (tmp_path / "report.md").read_text().startswith("# textfair audit")
+    assert list(tmp_path.glob(".*.tmp")) == []
+
+
+@pytest.fixture
+def small_corpus(tmp_path, monkeypatch):
+    (tmp_path / "models.py").write_text(
+        "import numpy as np\n"
+        "def flat(texts):\n    return np.tile([0.8, 0.2], (len(texts), 1))\n"
+        "flat.labels = ['non-toxic', 'toxic']\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "c.csv").write_text("id,comment\n1,I am a gay man.\n2,A Muslim woman spoke.\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--text-column", "commnt"], "no column 'commnt'; columns are: id, comment"),
+        (["--label-column", "lbl"], "no label column 'lbl'; columns are: id, comment"),
+        (["--favorable", "good"], "its labels are: non-toxic, toxic"),
+        (["--theta", "0"], "--theta is 0.0; expected a fraction in (0, 1]"),
+        (["--theta", "1.5"], "--theta is 1.5"),
+        (["--mode", "both"], "--mode 'both'"),
+    ],
+)
+def test_audit_bad_input_is_one_line_exit_2(small_corpus, args, message):
+    result = invoke(
+        "audit",
+        "--model",
+        "py:models:flat",
+        "--data",
+        str(small_corpus / "c.csv"),
+        "--text-column",
+        "comment",
+        *args,
+    )
+    assert result.exit_code == 2, result.output
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_audit_bad_files(small_corpus):
+    cases = {
+        "empty.csv": ("", "the file is empty"),
+        "latin.csv": ("comment\ncaf\xe9\n".encode("latin-1"), "not UTF-8"),
+        "none.csv": (
+            "comment\nThe weather is nice.\nNothing here.\n",
+            "none of the 2 texts read mentions a term",
+        ),
+    }
+    for name, (content, message) in cases.items():
+        path = small_corpus / name
+        path.write_bytes(content if isinstance(content, bytes) else content.encode())
+        result = invoke(
+            "audit", "--model", "toxicity-cnn-lstm", "--data", str(path), "--text-column", "comment"
+        )
+        assert result.exit_code == 2, (name, result.output)
+        assert message in result.output, (name, result.output)
+
+
+def test_audit_reads_parquet_and_counterfactual_runs_causal_tests_alone(small_corpus):
+    import pandas as pd
+
+    pd.DataFrame(
+        {"comment": ["I am a gay man.", "A Muslim woman spoke.", "An old man."]}
+    ).to_parquet(small_corpus / "c.parquet")
+    result = invoke(
+        "counterfactual",
+        "--data",
+        str(small_corpus / "c.parquet"),
+        "--text-column",
+        "comment",
+        "--out",
+        str(small_corpus / "out"),
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads((small_corpus / "out" / "report.json").read_text())
+    assert report["findings"] == [] and report["counterfactual"]["causal"]

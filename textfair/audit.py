@@ -1,0 +1,245 @@
+"""The text audit: rule sets, group fairness, causal scores and label metrics in one report.
+
+:func:`audit_text` is what `textfair audit` runs. Every model query goes through one
+CachedModel, so a text generated for a rule set and again for a causal test is scored once.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from textfair.discovery import frequent_rule_sets
+from textfair.discovery.groups import group_fairness
+from textfair.discovery.themis import themis
+from textfair.errors import TextfairError
+from textfair.models import CachedModel
+from textfair.models.base import favorable_index
+from textfair.text.domain import TextDomain
+
+__all__ = ["AuditConfig", "audit_text"]
+
+
+@dataclass
+class AuditConfig:
+    """Every setting of an audit; recorded in the report so the run can be reproduced."""
+
+    terms: str = "dixon2018"
+    categories: list[str] | None = None
+    theta: float = 0.05
+    max_order: int = 2
+    confidence: float = 0.95
+    error: float = 0.05
+    min_samples: int = 100
+    max_samples: int = 1000
+    mode: str = "paired"
+    correction: str = "holm"
+    top: int = 10
+    seed: int = 0
+    group: bool = True
+    causal: bool = True
+    causal_threshold: float = 0.1
+    examples: int = 3
+    extra: dict = field(default_factory=dict)
+
+
+def audit_text(
+    model,
+    texts: Sequence[str],
+    *,
+    favorable: str,
+    labels: Sequence[object] | None = None,
+    positive_label: str | None = None,
+    config: AuditConfig | None = None,
+    model_id: str = "",
+    data_info: dict | None = None,
+    command: str = "",
+    progress=None,
+) -> dict:
+    """Audit a text classifier on a corpus; return the report as a JSON-ready dict.
+
+    `favorable` is the label counted as the favourable outcome (e.g. "non-toxic").
+    With `labels` (the true labels of the texts), label-based metrics are added, for the
+    class `positive_label` (default: the first label that is not favourable).
+    """
+    config = config or AuditConfig()
+    if not 0.0 < config.theta <= 1.0:
+        raise TextfairError(f"--theta is {config.theta}; expected a fraction in (0, 1]")
+    if not 0.0 < config.confidence < 1.0:
+        raise TextfairError(f"--confidence is {config.confidence}; expected a number in (0, 1)")
+    if config.error <= 0:
+        raise TextfairError(f"--error is {config.error}; expected a positive number")
+    if config.min_samples > config.max_samples:
+        raise TextfairError(
+            f"--min-samples {config.min_samples} is above --max-samples {config.max_samples}"
+        )
+    started = time.perf_counter()
+    cached = model if isinstance(model, CachedModel) else CachedModel(model)
+    column = favorable_index(cached.labels, favorable)
+    domain = TextDomain(texts, config.terms, config.categories)
+    mentioning = int(np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum())
+    if mentioning == 0:
+        raise TextfairError(
+            f"none of the {len(texts)} texts read mentions a term of "
+            f"{', '.join(domain.categories())}; audit a corpus that mentions identity terms "
+            "or pass --terms with your own list"
+        )
+    findings = []
+    if config.group:
+        _step(progress, "finding frequent rule sets")
+        frequent = frequent_rule_sets(domain, theta=config.theta, max_order=config.max_order)
+        _step(progress, f"scoring {len(frequent.rule_sets)} rule sets")
+        findings = group_fairness(
+            domain,
+            cached,
+            frequent.rule_sets,
+            frequent.supports,
+            favorable=column,
+            mode=config.mode,
+            confidence=config.confidence,
+            error=config.error,
+            min_samples=config.min_samples,
+            max_samples=config.max_samples,
+            correction=config.correction,
+            seed=config.seed,
+            n_examples=config.examples,
+        )
+
+    counterfactual = None
+    if config.causal:
+        _step(progress, "causal tests")
+        counterfactual = _causal_section(
+            themis(
+                domain,
+                cached,
+                favorable=column,
+                threshold=config.causal_threshold,
+                confidence=config.confidence,
+                error=config.error,
+                min_samples=config.min_samples,
+                max_samples=config.max_samples,
+                seed=config.seed,
+            )
+        )
+    metrics = None
+    if labels is not None:
+        _step(progress, "label-based metrics")
+        metrics = _label_metrics(domain, cached, texts, labels, favorable, positive_label)
+    from textfair import __version__
+
+    return {
+        "textfair_version": __version__,
+        "command": command,
+        "seed": config.seed,
+        "model": {"id": model_id, "labels": list(cached.labels), "favorable": favorable},
+        "data": {**(data_info or {}), "rows": len(texts), "mentioning_rows": mentioning},
+        "config": {
+            "theta": config.theta,
+            "max_order": config.max_order,
+            "confidence": config.confidence,
+            "error": config.error,
+            "min_samples": config.min_samples,
+            "max_samples": config.max_samples,
+            "mode": config.mode,
+            "correction": config.correction,
+            "term_list": config.terms,
+            "categories": domain.categories(),
+            "interval": "seed-level paired differences (normal; rule-of-three floor)"
+            if config.mode == "paired"
+            else "Newcombe hybrid score (two Wilson intervals)",
+        },
+        "rule_sets_tested": len(findings),
+        "findings": [_finding(f) for f in findings],
+        "counterfactual": counterfactual,
+        "metrics": metrics,
+        "run": {
+            "model_queries": cached.stats.forwarded,
+            "model_calls": cached.stats.model_calls,
+            "unique_inputs": cached.stats.unique_inputs,
+            "cache_hits": cached.stats.cache_hits,
+            "requested": cached.stats.requested,
+            "seconds": round(time.perf_counter() - started, 3),
+        },
+    }
+
+
+def _finding(f) -> dict:
+    return {
+        "rule_set": [{"category": r.category, "term": r.value} for r in f.rule_set],
+        "phi_r": f.phi_r,
+        "phi_not_r": f.phi_not_r,
+        "score": f.score,
+        "margin": f.margin,
+        "ci": list(f.ci),
+        "p_value": f.p_value,
+        "p_adjusted": f.p_adjusted,
+        "significant": f.significant,
+        "n_r": f.n_r,
+        "n_not_r": f.n_not_r,
+        "support": f.support,
+        "examples": f.examples,
+    }
+
+
+def _causal_section(result) -> dict:
+    return {
+        "causal": [
+            {
+                "categories": list(c.categories),
+                "flip_rate": c.score,
+                "ci": list(c.ci),
+                "flips": c.flips,
+                "n": c.n,
+            }
+            for c in result.causal
+        ],
+        "group": [asdict(g) for g in result.group],
+        "term_pairs": [asdict(p) for p in sorted(result.pairs, key=lambda p: p.mean_shift)],
+        "tests_run": result.tests_run,
+        "tests_without_pruning": result.tests_without_pruning,
+    }
+
+
+def _label_metrics(domain, cached, texts, labels, favorable, positive_label) -> dict:
+    from textfair.stats.auc import bias_metrics
+
+    names = [str(label) for label in cached.labels]
+    positive = positive_label or next(n for n in names if n != favorable)
+    values = [str(label) for label in labels]
+    unknown = sorted(set(values) - set(names))
+    if unknown:
+        raise TextfairError(
+            f"label column holds {', '.join(map(repr, unknown[:5]))}, which the model does not "
+            f"predict; its labels are: {', '.join(names)}"
+        )
+    scores = cached.predict_proba(list(texts))[:, names.index(positive)]
+    truth = np.array([v == positive for v in values])
+    subgroups = {
+        rule.value: np.array([rule.value in domain.values_of(i, c) for i in range(len(texts))])
+        for c in domain.categories()
+        for rule in domain.single_rules(c)
+    }
+    result = bias_metrics(truth, scores, subgroups)
+    result["subgroups"] = [asdict(r) for r in result["subgroups"]]
+    result["positive_label"] = positive
+    return _finite(result)
+
+
+def _finite(value):
+    """JSON has no NaN: write null instead."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _step(progress, message: str) -> None:
+    if progress is not None:
+        progress(message)
