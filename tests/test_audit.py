@@ -129,9 +129,9 @@ def invoke(*args):
     return runner.invoke(app, list(args), env={"COLUMNS": "200"})
 
 
-def test_default_audit_writes_the_report_and_fail_above_sets_the_exit_code(tmp_path):
-    result = invoke("audit", "--out", str(tmp_path), "--fail-above", "0.05")
-    assert result.exit_code == 1, result.output  # "gay", "lgbt" differ by more than 5 points
+def test_default_audit_writes_a_report_that_follows_the_contract(tmp_path):
+    result = invoke("audit", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "report.json").read_text())
     assert set(report) >= {
         "textfair_version",
@@ -167,8 +167,28 @@ def test_default_audit_writes_the_report_and_fail_above_sets_the_exit_code(tmp_p
         "favorable": "non-toxic",
     }
     assert report["run"]["model_queries"] == report["run"]["unique_inputs"]
+    assert report["metrics"]["overall_auc"] > 0.9
     assert (tmp_path / "report.md").read_text().startswith("# textfair audit")
     assert list(tmp_path.glob(".*.tmp")) == []
+
+
+def test_fail_above_sets_the_exit_code(setup, tmp_path, monkeypatch):
+    _, texts = setup
+    (tmp_path / "planted.py").write_text(
+        "import hashlib\nimport numpy as np\n"
+        "def predict(texts):\n"
+        "    return np.array([[0.0, 1.0] if 'gay' in t and 'Taoist' in t else [1.0, 0.0]\n"
+        "                     for t in texts])\n"
+        "predict.labels = ['non-toxic', 'toxic']\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join(texts) + "\n")
+    args = ["audit", "--model", "py:planted:predict", "--data", str(corpus), "--max-order", "2"]
+    failing = invoke(*args, "--fail-above", "0.5")
+    assert failing.exit_code == 1, failing.output
+    assert "score above 0.5: failing" in failing.output
+    assert invoke(*args, "--fail-above", "1.0").exit_code == 0  # the planted score is 1.0
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.discovery.rulesets import Rule, RuleSet, seed_order
 from textfair.errors import TextfairError
 from textfair.stats import (
     adjust,
@@ -98,7 +98,7 @@ def group_fairness(
                 group,
                 support_of,
                 favorable,
-                rng,
+                seed,
                 confidence,
                 error,
                 min_samples,
@@ -139,7 +139,7 @@ def _paired(
     group,
     support_of,
     favorable,
-    rng,
+    seed,
     confidence,
     error,
     min_samples,
@@ -153,7 +153,8 @@ def _paired(
         for values in itertools.product(*options)
     ]
     column = {a: i for i, a in enumerate(assignments)}
-    order = rng.permutation(domain.seeds_for(group[0]))
+    everything = seed_order(domain, seed)
+    order = everything[domain.support_mask(group[0])[everything]]
     outcomes: list[np.ndarray] = []  # one row per distinct seed: favourable (1/0) per assignment
     texts: list[tuple[str, ...]] = []
     seen: set[tuple[str, ...]] = set()

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import itertools
 import math
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
 
+from textfair.discovery.rulesets import Rule, seed_order
 from textfair.stats import proportion, z_value
 
 __all__ = ["CausalScore", "GroupScore", "PairShift", "ThemisResult", "themis"]
@@ -87,15 +89,23 @@ def themis(
     error: float = 0.05,
     min_samples: int = 100,
     max_samples: int = 1000,
-    max_variants: int = 256,
+    joint_variants: int = 32,
+    term_samples: int | None = None,
     seed: int = 0,
 ) -> ThemisResult:
-    """Causal scores with Alg. 3 pruning, group scores and term-pair shifts."""
-    rng = np.random.default_rng(seed)
+    """Causal scores with Alg. 3 pruning, group scores and term-pair shifts.
+
+    Seeds are taken in the run's shared order (`seed_order`), and counterfactuals are the
+    domain's rewrites, so inputs generated for group fairness are reused here, not re-scored.
+    Group scores and term pairs use the first `term_samples` seeds that name the category
+    (default: `min_samples`, the seeds group fairness scores first).
+    """
+    term_samples = term_samples or min_samples
     categories = domain.categories()
     max_order = max_order or len(categories)
-    population = np.flatnonzero(np.any([domain.category_mask(c) for c in categories], axis=0))
-    order = rng.permutation(population)
+    masks = {c: domain.category_mask(c) for c in categories}
+    everything = seed_order(domain, seed)
+    population = everything[np.any([masks[c] for c in categories], axis=0)[everything]]
     causal: list[CausalScore] = []
     discriminating: list[tuple[str, ...]] = []
     total = 0
@@ -108,50 +118,76 @@ def themis(
                 domain,
                 model,
                 subset,
-                order,
+                masks,
+                population,
                 favorable,
                 confidence,
                 error,
                 min_samples,
                 max_samples,
-                max_variants,
+                joint_variants,
                 seed,
             )
             causal.append(result)
             if result.score > threshold:
                 discriminating.append(subset)
-    group = [_group(domain, model, c, favorable, order, max_samples) for c in categories]
-    pairs = [
-        p
-        for c in categories
-        for p in _pairs(domain, model, c, favorable, order, confidence, max_samples)
-    ]
+    group, pairs = [], []
+    for category in categories:
+        seeds = [int(i) for i in everything if masks[category][int(i)]][:term_samples]
+        group.append(_group(domain, model, category, favorable, seeds))
+        pairs += _pairs(domain, model, category, favorable, seeds, confidence)
     return ThemisResult(causal, group, pairs, len(causal), total)
+
+
+def _counterfactual_family(domain, index, subset, masks, joint_variants, seed):
+    """The rewrites of seed `index` that change the terms of a non-empty subset S of the
+    categories it mentions: every swap of one category, and for |S| >= 2 at most
+    `joint_variants` joint assignments, drawn deterministically per (seed, text, S).
+
+    The family of a category set contains the family of each of its subsets exactly, so the
+    causal score is monotone in the categories and Alg. 3's pruning stays sound.
+    """
+    mentioned = sorted(c for c in subset if masks[c][index])
+    options = {c: [r.value for r in domain.single_rules(c)] for c in mentioned}
+    family = []
+    for size in range(1, len(mentioned) + 1):
+        for chosen in itertools.combinations(mentioned, size):
+            joint = list(itertools.product(*(options[c] for c in chosen)))
+            if size > 1 and len(joint) > joint_variants:
+                key = zlib.crc32("|".join(chosen).encode())
+                rng = np.random.default_rng([seed, index, key])
+                joint = [
+                    joint[i] for i in sorted(rng.choice(len(joint), joint_variants, replace=False))
+                ]
+            family += [
+                tuple(Rule(c, v) for c, v in zip(chosen, values, strict=True)) for values in joint
+            ]
+    return family
 
 
 def _causal(
     domain,
     model,
     subset,
-    order,
+    masks,
+    population,
     favorable,
     confidence,
     error,
     min_samples,
     max_samples,
-    max_variants,
+    joint_variants,
     seed,
 ) -> CausalScore:
     flips = n = 0
-    for begin in range(0, min(len(order), max_samples), BATCH):
-        batch = order[begin : min(begin + BATCH, max_samples)]
+    for begin in range(0, min(len(population), max_samples), BATCH):
+        batch = population[begin : min(begin + BATCH, max_samples)]
         texts, owners = [], []
         for i in batch:
-            variants = domain.counterfactuals(
-                int(i), subset, max_variants=max_variants, seed=seed, with_edits=False
-            )
-            texts += [domain.input(int(i)), *(v.text for v in variants)]
-            owners += [int(i)] * (len(variants) + 1)
+            family = _counterfactual_family(domain, int(i), subset, masks, joint_variants, seed)
+            rewritten = [v.text for a in family if (v := domain.rewrite(int(i), a)) is not None]
+            texts += [domain.input(int(i)), *rewritten]
+            owners += [int(i)] * (len(rewritten) + 1)
         labels = np.asarray(model.predict_proba(texts)).argmax(axis=1)
         owners = np.array(owners)
         for i in batch:
@@ -170,10 +206,7 @@ def _causal(
     )
 
 
-def _group(domain, model, category, favorable, order, max_samples) -> GroupScore:
-    present = domain.category_mask(category)
-    seeds = [int(i) for i in order if present[int(i)]]
-    seeds = seeds[:max_samples]
+def _group(domain, model, category, favorable, seeds) -> GroupScore:
     rates = {}
     for rule in domain.single_rules(category):
         texts = [v.text for i in seeds if (v := domain.rewrite(i, (rule,))) is not None]
@@ -184,18 +217,17 @@ def _group(domain, model, category, favorable, order, max_samples) -> GroupScore
     return GroupScore(category, score, rates, len(seeds))
 
 
-def _pairs(domain, model, category, favorable, order, confidence, max_samples):
-    """Texts naming exactly one term of the category, swapped to each other term."""
+def _pairs(domain, model, category, favorable, seeds, confidence):
+    """Seeds naming exactly one term of the category, swapped to each other term."""
     by_term: dict[str, list[int]] = {}
-    for i in order:
-        values = domain.values_of(int(i), category)
+    for i in seeds:
+        values = domain.values_of(i, category)
         if len(values) == 1:
-            by_term.setdefault(next(iter(values)), []).append(int(i))
+            by_term.setdefault(next(iter(values)), []).append(i)
     z = z_value(confidence)
     shifts = []
-    for source, seeds in by_term.items():
-        seeds = seeds[:max_samples]
-        originals = np.asarray(model.predict_proba([domain.input(i) for i in seeds]))
+    for source, named in by_term.items():
+        originals = np.asarray(model.predict_proba([domain.input(i) for i in named]))
         for rule in domain.single_rules(category):
             if rule.value == source:
                 continue
@@ -203,13 +235,13 @@ def _pairs(domain, model, category, favorable, order, confidence, max_samples):
                 model.predict_proba(
                     [
                         v.text if (v := domain.rewrite(i, (rule,))) else domain.input(i)
-                        for i in seeds
+                        for i in named
                     ]
                 )
             )
             flipped = int((swapped.argmax(axis=1) != originals.argmax(axis=1)).sum())
             delta = swapped[:, favorable] - originals[:, favorable]
-            n = len(seeds)
+            n = len(named)
             mean = float(delta.mean())
             half = z * float(delta.std(ddof=1)) / math.sqrt(n) if n > 1 else 2.0
             flip = proportion(flipped, n, confidence)

@@ -15,8 +15,9 @@ import numpy as np
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.terms import TermList
-from textfair.text.generate import Variant, counterfactuals, rule_satisfying
+from textfair.text.generate import Swap, Variant, counterfactuals
 from textfair.text.matcher import Matcher
+from textfair.text.rewrite import Rewriter
 
 __all__ = ["TextDomain"]
 
@@ -37,10 +38,15 @@ class TextDomain:
         if not self.texts:
             raise TextfairError("the corpus has no texts; pass a file with at least one text")
         self._rewrite_cached = functools.lru_cache(maxsize=1 << 16)(self._rewrite)
-        # The distinct terms each seed mentions, per category: found once, used everywhere.
+        self._rewriter = functools.lru_cache(maxsize=4096)(self._make_rewriter)
+        self._term_of = {
+            (term.category, term.id): term for term in self.term_list.terms(self._categories)
+        }
+        # Mentions are found once per seed; every rewrite of the seed reuses them.
+        self._mentions = [self.matcher.find(text, self._categories) for text in self.texts]
         self._terms = [
             {c: {m.term_id for m in mentions if m.category == c} for c in self._categories}
-            for mentions in (self.matcher.find(text, self._categories) for text in self.texts)
+            for mentions in self._mentions
         ]
         self._presence = np.array(
             [[bool(found[c]) for c in self._categories] for found in self._terms], dtype=bool
@@ -83,13 +89,29 @@ class TextDomain:
         """
         return self._rewrite_cached(index, rule_set)
 
+    def _make_rewriter(self, index: int) -> Rewriter:
+        return Rewriter(self.texts[index], self._mentions[index])
+
     def _rewrite(self, index: int, rule_set: RuleSet) -> Variant | None:
-        return rule_satisfying(
-            self.texts[index],
-            {rule.category: rule.value for rule in rule_set},
-            matcher=self.matcher,
-            seed_id=index,
+        targets = {rule.category: self._term_of[(rule.category, rule.value)] for rule in rule_set}
+        if any(not self._terms[index][category] for category in targets):
+            return None  # the seed does not mention every category of R
+        rewriter = self._rewriter(index)
+        result = rewriter.apply(
+            {
+                i: targets[m.category]
+                for i, m in enumerate(rewriter.mentions)
+                if m.category in targets
+            },
+            with_edits=False,
         )
+        swaps = tuple(
+            Swap(category, source, targets[category].id)
+            for category in targets
+            for source in sorted(self._terms[index][category])
+            if source != targets[category].id
+        )
+        return Variant(result.text, swaps, (), index)
 
     def sample(
         self, rule_set: RuleSet, n: int, rng: np.random.Generator, negate: bool = False

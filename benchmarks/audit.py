@@ -1,0 +1,87 @@
+"""The default audit, timed and counted against what TestSGD's Alg. 2 would query.
+
+Runs `textfair audit`'s default (bundled CNN-LSTM, bundled Wikipedia comments) and prints:
+``rule_sets``; ``model_queries`` (texts the model scored); ``testsgd_queries`` (for the same
+rule sets at the same error bound, Alg. 2 draws pairs in chunks of sample_thr = 1000 until
+z·sqrt(p1(1-p1)/n) + z·sqrt(p2(1-p2)/n) <= error, querying 2·n texts; p1, p2 are the rates
+this audit measured); ``seconds``; and ``overhead_ratio`` = audit seconds / seconds for the
+model alone to score the same unique texts, measured right after in the same process.
+Run: ``python -m benchmarks.audit --json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import platform
+import time
+from importlib import resources
+
+from textfair.audit import AuditConfig, audit_text
+from textfair.models import CachedModel
+from textfair.models.spec import load_model
+from textfair.stats import z_value
+
+SAMPLE_THR = 1000
+
+
+def testsgd_queries(findings: list[dict], confidence: float, error: float) -> int:
+    """Texts Alg. 2 would query for these rule sets: 2·n, n a multiple of sample_thr."""
+    z = z_value(confidence)
+    total = 0
+    for finding in findings:
+        spread = sum(math.sqrt(p * (1 - p)) for p in (finding["phi_r"], finding["phi_not_r"]))
+        needed = (z * spread / error) ** 2
+        n = max(SAMPLE_THR, SAMPLE_THR * math.ceil(needed / SAMPLE_THR))
+        total += 2 * n
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    path = resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")
+    with path.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    texts = [row["comment"] for row in rows]
+    labels = ["toxic" if row["toxic"] == "True" else "non-toxic" for row in rows]
+    model = load_model("toxicity-cnn-lstm", batch_size=64, device="cpu")
+    model.predict_proba(texts[:64])  # warm-up
+    cached = CachedModel(model)
+    config = AuditConfig()
+    started = time.perf_counter()
+    report = audit_text(
+        cached,
+        texts,
+        favorable="non-toxic",
+        labels=labels,
+        config=config,
+        model_id="toxicity-cnn-lstm",
+    )
+    seconds = time.perf_counter() - started
+    unique = list(cached._memory)  # the exact texts the audit had scored
+    model_started = time.perf_counter()
+    model.predict_proba(unique)
+    model_seconds = time.perf_counter() - model_started
+    result = {
+        "benchmark": "audit",
+        "model": "toxicity-cnn-lstm",
+        "rows": len(texts),
+        "rule_sets": report["rule_sets_tested"],
+        "model_queries": report["run"]["model_queries"],
+        "testsgd_queries": testsgd_queries(report["findings"], config.confidence, config.error),
+        "requested_texts": report["run"]["requested"],
+        "seconds": round(seconds, 2),
+        "model_alone_seconds": round(model_seconds, 2),
+        "overhead_ratio": round(seconds / model_seconds, 3),
+        "python": platform.python_version(),
+    }
+    result["query_reduction"] = round(result["testsgd_queries"] / result["model_queries"], 1)
+    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
