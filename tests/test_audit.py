@@ -266,3 +266,16 @@ def test_audit_reads_parquet_and_counterfactual_runs_causal_tests_alone(small_co
     assert result.exit_code == 0, result.output
     report = json.loads((small_corpus / "out" / "report.json").read_text())
     assert report["findings"] == [] and report["counterfactual"]["causal"]
+
+
+def test_same_seed_same_report(setup):
+    terms, texts = setup
+
+    def run(seed):
+        report = audit_text(planted_model(PAIRS[("gender", "race")], salt=1), texts,
+                            favorable="non-toxic", config=AuditConfig(terms=terms, seed=seed))
+        report["run"].pop("seconds")
+        return report
+
+    assert run(5) == run(5)
+    assert run(5)["findings"] != run(6)["findings"]
