@@ -272,8 +272,12 @@ def test_same_seed_same_report(setup):
     terms, texts = setup
 
     def run(seed):
-        report = audit_text(planted_model(PAIRS[("gender", "race")], salt=1), texts,
-                            favorable="non-toxic", config=AuditConfig(terms=terms, seed=seed))
+        report = audit_text(
+            planted_model(PAIRS[("gender", "race")], salt=1),
+            texts,
+            favorable="non-toxic",
+            config=AuditConfig(terms=terms, seed=seed),
+        )
         report["run"].pop("seconds")
         return report
 
