@@ -107,7 +107,21 @@ def _audit(options: dict, group: bool) -> None:
         seed=options["seed"],
         group=group,
     )
-    with err.status("auditing") as status:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    stages = int(group) * 2 + 1 + int(labels is not None)  # rule sets, scoring, causal, labels
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("reading the corpus", total=stages + 1)
+
+        def advance(message: str) -> None:
+            bar.update(task, advance=1, description=message)
+
         report = audit_text(
             model,
             frame[column].tolist(),
@@ -117,8 +131,9 @@ def _audit(options: dict, group: bool) -> None:
             model_id=options["model"],
             command=shlex.join(["textfair", *sys.argv[1:]]),
             data_info={"path": str(data), "text_column": column, "label_column": label_column},
-            progress=lambda message: status.update(message),
+            progress=advance,
         )
+        bar.update(task, completed=stages + 1)
     render_terminal(report, top=options["top"])
     if options["out"] is not None:
         json_path, md_path = write_report(report, options["out"], top=options["top"])
