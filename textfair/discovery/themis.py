@@ -107,6 +107,7 @@ def themis(
     everything = seed_order(domain, seed)
     population = everything[np.any([masks[c] for c in categories], axis=0)[everything]]
     causal: list[CausalScore] = []
+    memo: dict = {}  # counterfactual family texts per (seed, mentioned categories), this run
     discriminating: list[tuple[str, ...]] = []
     total = 0
     for size in range(1, max_order + 1):
@@ -127,6 +128,7 @@ def themis(
                 max_samples,
                 joint_variants,
                 seed,
+                memo,
             )
             causal.append(result)
             if result.score > threshold:
@@ -139,7 +141,19 @@ def themis(
     return ThemisResult(causal, group, pairs, len(causal), total)
 
 
-def _counterfactual_family(domain, index, subset, masks, joint_variants, seed):
+def _family_texts(domain, index, mentioned, joint_variants, seed, memo) -> tuple[str, ...]:
+    """The texts of seed `index`'s counterfactual family over the categories it mentions.
+
+    The family depends only on those categories, so every category set that mentions the
+    same ones shares it; `memo` keeps it for the rest of the run."""
+    key = (index, mentioned)
+    if key not in memo:
+        family = _counterfactual_family(domain, index, mentioned, joint_variants, seed)
+        memo[key] = tuple(v.text for a in family if (v := domain.rewrite(index, a)) is not None)
+    return memo[key]
+
+
+def _counterfactual_family(domain, index, mentioned, joint_variants, seed):
     """The rewrites of seed `index` that change the terms of a non-empty subset S of the
     categories it mentions: every swap of one category, and for |S| >= 2 at most
     `joint_variants` joint assignments, drawn deterministically per (seed, text, S).
@@ -147,7 +161,6 @@ def _counterfactual_family(domain, index, subset, masks, joint_variants, seed):
     The family of a category set contains the family of each of its subsets exactly, so the
     causal score is monotone in the categories and Alg. 3's pruning stays sound.
     """
-    mentioned = sorted(c for c in subset if masks[c][index])
     options = {c: [r.value for r in domain.single_rules(c)] for c in mentioned}
     family = []
     for size in range(1, len(mentioned) + 1):
@@ -156,9 +169,8 @@ def _counterfactual_family(domain, index, subset, masks, joint_variants, seed):
             if size > 1 and len(joint) > joint_variants:
                 key = zlib.crc32("|".join(chosen).encode())
                 rng = np.random.default_rng([seed, index, key])
-                joint = [
-                    joint[i] for i in sorted(rng.choice(len(joint), joint_variants, replace=False))
-                ]
+                picks = sorted(rng.choice(len(joint), joint_variants, replace=False))
+                joint = [joint[i] for i in picks]
             family += [
                 tuple(Rule(c, v) for c, v in zip(chosen, values, strict=True)) for values in joint
             ]
@@ -178,20 +190,22 @@ def _causal(
     max_samples,
     joint_variants,
     seed,
+    memo,
 ) -> CausalScore:
     flips = n = 0
     for begin in range(0, min(len(population), max_samples), BATCH):
         batch = population[begin : min(begin + BATCH, max_samples)]
-        texts, owners = [], []
+        texts, bounds = [], [0]
         for i in batch:
-            family = _counterfactual_family(domain, int(i), subset, masks, joint_variants, seed)
-            rewritten = [v.text for a in family if (v := domain.rewrite(int(i), a)) is not None]
-            texts += [domain.input(int(i)), *rewritten]
-            owners += [int(i)] * (len(rewritten) + 1)
+            mentioned = tuple(sorted(c for c in subset if masks[c][int(i)]))
+            texts += [
+                domain.input(int(i)),
+                *_family_texts(domain, int(i), mentioned, joint_variants, seed, memo),
+            ]
+            bounds.append(len(texts))
         labels = np.asarray(model.predict_proba(texts)).argmax(axis=1)
-        owners = np.array(owners)
-        for i in batch:
-            rows = labels[owners == int(i)]
+        for begin_row, end_row in itertools.pairwise(bounds):
+            rows = labels[begin_row:end_row]  # the seed, then its counterfactuals
             flips += bool((rows != rows[0]).any())
         n += len(batch)
         interval = proportion(flips, n, confidence)

@@ -16,12 +16,12 @@ import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 
 from textfair.errors import TextfairError
+from textfair.text.tokens import word_tokenizer
 
 __all__ = ["TextModelConfig", "TorchTextModel", "tokenize", "train_text_classifier"]
 
@@ -30,16 +30,9 @@ PAD, UNK = "<pad>", "<unk>"
 FILES = ("config.json", "vocab.json", "model.safetensors")
 
 
-@cache
-def _tokenizer():
-    from nltk.tokenize import RegexpTokenizer
-
-    return RegexpTokenizer(r"\w+(?:['’]\w+)*|[^\w\s]")
-
-
 def tokenize(text: str) -> list[str]:
     """Lowercased word and punctuation tokens (nltk RegexpTokenizer; no downloaded data)."""
-    return [token.lower() for token in _tokenizer().tokenize(text)]
+    return [token.lower() for token in word_tokenizer().tokenize(text)]
 
 
 @dataclass

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from textfair.terms import normalize_form, read_data_words
+from textfair.text.tokens import word_tokenizer
 
 # Function words: when one of these follows a word, that word is not modifying a noun.
 FUNCTION_WORDS = frozenset(
@@ -68,12 +69,8 @@ _TOKENIZER_PATTERN = r"\w+(?:['’\-]\w+)*|[^\w\s]"
 _WORD = re.compile(r"\w")
 
 
-@cache
 def _tokenizer():
-    # nltk is imported here, not at module import, so `textfair --help` stays fast.
-    from nltk.tokenize import RegexpTokenizer
-
-    return RegexpTokenizer(_TOKENIZER_PATTERN)
+    return word_tokenizer(_TOKENIZER_PATTERN)
 
 
 def tokens_after(text: str, end: int, count: int = 4, window: int = 80) -> list[str]:

