@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from textfair.discovery.rulesets import Rule, RuleSet, seed_order
+from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.discovery.sampling import Sampling, seed_order
 from textfair.errors import TextfairError
 from textfair.stats import (
     adjust,
@@ -84,6 +85,7 @@ def group_fairness(
     if mode not in ("paired", "paper"):
         raise TextfairError(f"--mode {mode!r}: expected paired or paper")
     rng = np.random.default_rng(seed)
+    sampling = Sampling(confidence, error, min_samples, max_samples, seed)
     support_of = dict(zip(rule_sets, supports, strict=True))
     findings: list[GroupFinding] = []
     by_categories: dict[tuple[str, ...], list[RuleSet]] = {}
@@ -98,11 +100,7 @@ def group_fairness(
                 group,
                 support_of,
                 favorable,
-                seed,
-                confidence,
-                error,
-                min_samples,
-                max_samples,
+                sampling,
                 n_examples,
             )
         else:
@@ -114,10 +112,7 @@ def group_fairness(
                     support_of[rule_set],
                     favorable,
                     rng,
-                    confidence,
-                    error,
-                    min_samples,
-                    max_samples,
+                    sampling,
                     n_examples,
                 )
                 for rule_set in group
@@ -139,14 +134,12 @@ def _paired(
     group,
     support_of,
     favorable,
-    seed,
-    confidence,
-    error,
-    min_samples,
-    max_samples,
+    sampling,
     n_examples,
 ):
     """All rule sets over `categories`, from the same seeds rewritten to every assignment."""
+    confidence, error = sampling.confidence, sampling.error
+    min_samples, max_samples, seed = sampling.min_samples, sampling.max_samples, sampling.seed
     options = [[r.value for r in domain.single_rules(c)] for c in categories]
     assignments = [
         tuple(Rule(c, v) for c, v in zip(categories, values, strict=True))
@@ -285,14 +278,14 @@ def _paper(
     support,
     favorable,
     rng,
-    confidence,
-    error,
-    min_samples,
-    max_samples,
+    sampling,
     n_examples,
 ):
     """TestSGD as published: independent samples from Sample(D, R) and Sample(D, not R)."""
     from textfair.stats import should_stop
+
+    confidence, error = sampling.confidence, sampling.error
+    min_samples, max_samples = sampling.min_samples, sampling.max_samples
 
     y_r: list[bool] = []
     y_not: list[bool] = []

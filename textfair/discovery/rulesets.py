@@ -18,7 +18,7 @@ import numpy as np
 
 from textfair.errors import TextfairError
 
-__all__ = ["Domain", "FrequentRuleSets", "Rule", "RuleSet", "frequent_rule_sets", "seed_order"]
+__all__ = ["Domain", "FrequentRuleSets", "Rule", "RuleSet", "frequent_rule_sets"]
 
 
 @dataclass(frozen=True, order=True)
@@ -110,13 +110,6 @@ def frequent_rule_sets(
         support_computations=computations,
         candidates_without_pruning=unpruned,
     )
-
-
-def seed_order(domain: Domain, seed: int) -> np.ndarray:
-    """One random order of all seed inputs for a run. Every analysis takes its seeds in this
-    order, so they share seeds, and therefore generated inputs and model answers."""
-    n = len(domain.category_mask(domain.categories()[0]))
-    return np.random.default_rng(seed).permutation(n)
 
 
 def _join(left: RuleSet, right: RuleSet) -> RuleSet | None:

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from textfair.discovery.rulesets import Rule, seed_order
+from textfair.discovery.rulesets import Rule
+from textfair.discovery.sampling import Sampling, seed_order
 from textfair.stats import proportion, z_value
 
 __all__ = ["CausalScore", "GroupScore", "PairShift", "ThemisResult", "themis"]
@@ -108,6 +109,7 @@ def themis(
     population = everything[np.any([masks[c] for c in categories], axis=0)[everything]]
     causal: list[CausalScore] = []
     memo: dict = {}  # counterfactual family texts per (seed, mentioned categories), this run
+    sampling = Sampling(confidence, error, min_samples, max_samples, seed)
     discriminating: list[tuple[str, ...]] = []
     total = 0
     for size in range(1, max_order + 1):
@@ -116,19 +118,7 @@ def themis(
             if any(set(found) <= set(subset) for found in discriminating):
                 continue  # Themis Thm 4.1: a superset of a discriminating set discriminates
             result = _causal(
-                domain,
-                model,
-                subset,
-                masks,
-                population,
-                favorable,
-                confidence,
-                error,
-                min_samples,
-                max_samples,
-                joint_variants,
-                seed,
-                memo,
+                domain, model, subset, masks, population, favorable, sampling, joint_variants, memo
             )
             causal.append(result)
             if result.score > threshold:
@@ -178,20 +168,10 @@ def _counterfactual_family(domain, index, mentioned, joint_variants, seed):
 
 
 def _causal(
-    domain,
-    model,
-    subset,
-    masks,
-    population,
-    favorable,
-    confidence,
-    error,
-    min_samples,
-    max_samples,
-    joint_variants,
-    seed,
-    memo,
+    domain, model, subset, masks, population, favorable, sampling, joint_variants, memo
 ) -> CausalScore:
+    confidence, error = sampling.confidence, sampling.error
+    min_samples, max_samples, seed = sampling.min_samples, sampling.max_samples, sampling.seed
     flips = n = 0
     for begin in range(0, min(len(population), max_samples), BATCH):
         batch = population[begin : min(begin + BATCH, max_samples)]

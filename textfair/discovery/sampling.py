@@ -1,0 +1,27 @@
+"""How much to sample, and in which order: shared by every discovery algorithm."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Sampling", "seed_order"]
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """Interval confidence, target half-width, sample bounds and the run's seed."""
+
+    confidence: float = 0.95
+    error: float = 0.05
+    min_samples: int = 100
+    max_samples: int = 1000
+    seed: int = 0
+
+
+def seed_order(domain, seed: int) -> np.ndarray:
+    """One random order of all seed inputs for a run. Every analysis takes its seeds in this
+    order, so they share seeds, and therefore generated inputs and model answers."""
+    n = len(domain.category_mask(domain.categories()[0]))
+    return np.random.default_rng(seed).permutation(n)
