@@ -146,8 +146,13 @@ def _paired(
         for values in itertools.product(*options)
     ]
     column = {a: i for i, a in enumerate(assignments)}
+    # "Not R": the assignments that cannot satisfy R (for text every other one; for rows,
+    # rules over a column may overlap, e.g. {Black} and {Black, Other}).
+    outside = {r: [i for i, a in enumerate(assignments) if domain.disjoint(a, r)] for r in group}
     everything = seed_order(domain, seed)
-    order = everything[domain.support_mask(group[0])[everything]]
+    eligible = np.zeros(len(everything), dtype=bool)
+    eligible[domain.seeds_for(group[0])] = True  # the seeds that can be rewritten to satisfy R
+    order = everything[eligible[everything]]
     outcomes: list[np.ndarray] = []  # one row per distinct seed: favourable (1/0) per assignment
     texts: list[tuple[str, ...]] = []
     seen: set[tuple[str, ...]] = set()
@@ -155,7 +160,7 @@ def _paired(
         rows = []
         for i in order[begin : begin + BATCH_SEEDS]:
             row = tuple(
-                v.text if (v := domain.rewrite(int(i), a)) is not None else domain.input(int(i))
+                v.input if (v := domain.rewrite(int(i), a)) is not None else domain.input(int(i))
                 for a in assignments
             )
             # Seeds that differ only in these categories give the same variants: one case,
@@ -175,9 +180,7 @@ def _paired(
         if n >= max_samples or (
             n >= min_samples
             and all(
-                _half_width(
-                    _differences(np.array(outcomes), column[r], len(assignments)), confidence
-                )
+                _half_width(_differences(np.array(outcomes), column[r], outside[r]), confidence)
                 <= error
                 for r in group
             )
@@ -187,7 +190,7 @@ def _paired(
     findings = []
     for rule_set in group:
         j = column[rule_set]
-        d = _differences(matrix, j, len(assignments))
+        d = _differences(matrix, j, outside[rule_set])
         n = len(d)
         if n == 0:
             continue
@@ -209,7 +212,7 @@ def _paired(
                 ci=(max(-1.0, mean - half), min(1.0, mean + half)),
                 p_value=p_value,
                 n_r=n,
-                n_not_r=n * (len(assignments) - 1),
+                n_not_r=n * len(outside[rule_set]),
                 support=support_of[rule_set],
                 examples=_paired_examples(texts, matrix, j, assignments, n_examples),
             )
@@ -217,12 +220,12 @@ def _paired(
     return findings
 
 
-def _differences(matrix: np.ndarray, j: int, k: int) -> np.ndarray:
-    """Per seed: outcome under R minus the mean outcome under the other k-1 assignments."""
+def _differences(matrix: np.ndarray, j: int, others: list[int]) -> np.ndarray:
+    """Per seed: outcome under R (column j) minus the mean outcome under the assignments
+    that do not satisfy R (`others`)."""
     if len(matrix) == 0:
         return np.empty(0)
-    others = (matrix.sum(axis=1) - matrix[:, j]) / (k - 1)
-    return matrix[:, j] - others
+    return matrix[:, j] - matrix[:, others].mean(axis=1)
 
 
 def _half_width(d: np.ndarray, confidence: float) -> float:
@@ -294,11 +297,11 @@ def _paper(
         size = min(BATCH_SEEDS, max_samples - len(y_r))
         inside = domain.sample(rule_set, size, rng)
         outside = domain.sample(rule_set, size, rng, negate=True)
-        flat = [v.text for v in inside] + [v.text for v in outside]
+        flat = [v.input for v in inside] + [v.input for v in outside]
         predicted = np.asarray(model.predict_proba(flat)).argmax(axis=1) == favorable
         y_r += predicted[: len(inside)].tolist()
         y_not += predicted[len(inside) :].tolist()
-        pairs += [(a.text, b.text) for a, b in zip(inside, outside, strict=False)]
+        pairs += [(a.input, b.input) for a, b in zip(inside, outside, strict=False)]
         if should_stop(
             sum(y_r),
             len(y_r),

@@ -43,6 +43,8 @@ class Domain(Protocol):
 
     def category_mask(self, category: str) -> np.ndarray: ...
 
+    def disjoint(self, first: RuleSet, second: RuleSet) -> bool: ...
+
 
 @dataclass(frozen=True)
 class FrequentRuleSets:

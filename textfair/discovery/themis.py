@@ -139,7 +139,7 @@ def _family_texts(domain, index, mentioned, joint_variants, seed, memo) -> tuple
     key = (index, mentioned)
     if key not in memo:
         family = _counterfactual_family(domain, index, mentioned, joint_variants, seed)
-        memo[key] = tuple(v.text for a in family if (v := domain.rewrite(index, a)) is not None)
+        memo[key] = tuple(v.input for a in family if (v := domain.rewrite(index, a)) is not None)
     return memo[key]
 
 
@@ -203,7 +203,7 @@ def _causal(
 def _group(domain, model, category, favorable, seeds) -> GroupScore:
     rates = {}
     for rule in domain.single_rules(category):
-        texts = [v.text for i in seeds if (v := domain.rewrite(i, (rule,))) is not None]
+        texts = [v.input for i in seeds if (v := domain.rewrite(i, (rule,))) is not None]
         if texts:
             labels = np.asarray(model.predict_proba(texts)).argmax(axis=1)
             rates[rule.value] = float((labels == favorable).mean())
@@ -228,7 +228,7 @@ def _pairs(domain, model, category, favorable, seeds, confidence):
             swapped = np.asarray(
                 model.predict_proba(
                     [
-                        v.text if (v := domain.rewrite(i, (rule,))) else domain.input(i)
+                        v.input if (v := domain.rewrite(i, (rule,))) else domain.input(i)
                         for i in named
                     ]
                 )

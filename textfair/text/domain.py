@@ -69,6 +69,11 @@ class TextDomain:
         """Texts that mention the category, so a counterfactual over it exists."""
         return self._presence[:, self._categories.index(category)].copy()
 
+    def disjoint(self, first: RuleSet, second: RuleSet) -> bool:
+        """No text satisfies both: for terms, any different term of a shared category."""
+        terms = {rule.category: rule.value for rule in first}
+        return any(terms.get(rule.category, rule.value) != rule.value for rule in second)
+
     def values_of(self, index: int, category: str) -> set[str]:
         """The distinct terms of a category that seed `index` mentions."""
         return set(self._terms[index][category])

@@ -57,6 +57,11 @@ class Variant:
     edits: tuple[Edit, ...] = ()
     seed_id: int | str | None = None
 
+    @property
+    def input(self) -> str:
+        """What the model is given: the text (a tabular domain's variants give a row)."""
+        return self.text
+
     def to_record(self) -> dict[str, object]:
         """The JSON-lines record: seed_id, text, category, from, to ('+'-joined when several)."""
         return {

@@ -1,0 +1,1 @@
+"""Tabular data on the same discovery core: schema, binning and TabularDomain."""

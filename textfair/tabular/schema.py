@@ -1,0 +1,200 @@
+"""The schema of a table: feature types, domains, the sensitive features, the label.
+
+Inferred from a DataFrame or loaded from YAML (`yaml.safe_load`). Continuous sensitive
+features are cut into `bins` equal-width intervals (K = 10, as TestSGD), so a rule over them
+is a run of adjacent bins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from textfair.errors import TextfairError
+
+__all__ = ["Feature", "Schema", "infer_schema", "load_schema"]
+
+Kind = Literal["categorical", "integer", "float"]
+MAX_CATEGORIES_AS_NUMBERS = 12  # an integer column with at most this many values is categorical
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One column: its kind and domain (values, or numeric bounds), and whether it is sensitive."""
+
+    name: str
+    kind: Kind
+    values: tuple = ()
+    low: float | None = None
+    high: float | None = None
+    sensitive: bool = False
+
+    def bin_edges(self, bins: int) -> np.ndarray:
+        """Equal-width bin edges over [low, high]."""
+        return np.linspace(float(self.low), float(self.high), bins + 1)
+
+
+@dataclass(frozen=True)
+class Schema:
+    """Features, label column and favourable label."""
+
+    features: tuple[Feature, ...]
+    label: str
+    favorable: object
+    bins: int = 10
+    label_values: tuple = field(default=())
+
+    @property
+    def sensitive(self) -> list[Feature]:
+        """The sensitive features, in column order."""
+        return [f for f in self.features if f.sensitive]
+
+    def feature(self, name: str) -> Feature:
+        """A feature by name, or a one-line error listing the columns."""
+        for feature in self.features:
+            if feature.name == name:
+                return feature
+        raise TextfairError(
+            f"no column {name!r}; columns are: {', '.join(f.name for f in self.features)}"
+        )
+
+    def validate(self, frame) -> None:
+        """Check the data against the schema's columns, values and bounds."""
+        for feature in self.features:
+            if feature.name not in frame.columns:
+                raise TextfairError(
+                    f"the data has no column {feature.name!r} that the schema names; columns "
+                    f"are: {', '.join(map(str, frame.columns))}"
+                )
+            column = frame[feature.name]
+            if feature.kind == "categorical":
+                unknown = sorted(set(column.tolist()) - set(feature.values), key=str)
+                if unknown:
+                    raise TextfairError(
+                        f"column {feature.name!r} holds {unknown[0]!r}, not in the schema's "
+                        f"values ({', '.join(map(str, feature.values[:8]))}...); fix the data "
+                        "or add the value to the schema"
+                    )
+            else:
+                low, high = float(column.min()), float(column.max())
+                if low < feature.low or high > feature.high:
+                    raise TextfairError(
+                        f"column {feature.name!r} ranges over [{low:g}, {high:g}], outside the "
+                        f"schema's bounds [{feature.low:g}, {feature.high:g}]; fix the data or "
+                        "widen the bounds"
+                    )
+
+
+def infer_schema(
+    frame,
+    *,
+    label: str,
+    sensitive: Sequence[str],
+    favorable: object = None,
+    bins: int = 10,
+) -> Schema:
+    """Infer feature kinds and domains from the data; check the sensitive and label columns."""
+    columns = [str(c) for c in frame.columns]
+    for name in [*sensitive, label]:
+        if name not in columns:
+            raise TextfairError(
+                f"no column {name!r}; columns are: {', '.join(columns)}; check --sensitive "
+                "and --label"
+            )
+    if bins < 2:
+        raise TextfairError(f"--bins is {bins}; expected 2 or more")
+    label_values = tuple(sorted(set(frame[label].tolist()), key=str))
+    if favorable is None:
+        if len(label_values) != 2:
+            shown = ", ".join(map(str, label_values[:6])) + ("..." if len(label_values) > 6 else "")
+            raise TextfairError(
+                f"label {label!r} has {len(label_values)} values ({shown}); pass --favorable "
+                "with the favourable one"
+            )
+        favorable = label_values[-1]
+    elif str(favorable) not in {str(v) for v in label_values}:
+        raise TextfairError(
+            f"favourable label {favorable!r} is not a value of {label!r}; its values are: "
+            f"{', '.join(map(str, label_values))}"
+        )
+    else:
+        favorable = next(v for v in label_values if str(v) == str(favorable))
+    features = []
+    for name in columns:
+        if name == label:
+            continue
+        features.append(_infer_feature(frame[name], name, name in sensitive))
+    for feature in features:
+        if feature.sensitive and feature.kind == "categorical" and len(feature.values) < 2:
+            raise TextfairError(
+                f"sensitive feature {feature.name!r} has a single value "
+                f"({feature.values[0]!r}), so no group differs from another; drop it from "
+                "--sensitive"
+            )
+        if feature.sensitive and feature.kind != "categorical" and feature.low == feature.high:
+            raise TextfairError(
+                f"sensitive feature {feature.name!r} has a single value ({feature.low:g}); "
+                "drop it from --sensitive"
+            )
+    return Schema(tuple(features), label, favorable, bins, label_values)
+
+
+def _infer_feature(column, name: str, sensitive: bool) -> Feature:
+    values = column.dropna()
+    if values.dtype.kind in "iub" and values.nunique() <= MAX_CATEGORIES_AS_NUMBERS:
+        return Feature(
+            name, "categorical", tuple(sorted(set(values.tolist()))), sensitive=sensitive
+        )
+    if values.dtype.kind in "iu":
+        return Feature(
+            name, "integer", low=float(values.min()), high=float(values.max()), sensitive=sensitive
+        )
+    if values.dtype.kind == "f":
+        return Feature(
+            name, "float", low=float(values.min()), high=float(values.max()), sensitive=sensitive
+        )
+    return Feature(
+        name, "categorical", tuple(sorted(set(values.tolist()), key=str)), sensitive=sensitive
+    )
+
+
+def load_schema(path: str | Path) -> Schema:
+    """A schema from YAML: `label`, `favorable`, `bins`, and `features` with kind and domain."""
+    import yaml
+
+    from textfair.io import read_utf8
+
+    file = Path(path)
+    if not file.is_file():
+        raise TextfairError(f"{file}: no such schema file")
+    try:
+        data = yaml.safe_load(read_utf8(file))
+    except yaml.YAMLError as err:
+        raise TextfairError(f"{file}: malformed YAML ({getattr(err, 'problem', err)})") from None
+    if not isinstance(data, dict) or "features" not in data or "label" not in data:
+        raise TextfairError(f"{file}: expected a mapping with `label:` and `features:`")
+    features = []
+    for name, spec in data["features"].items():
+        kind = spec.get("kind")
+        if kind not in ("categorical", "integer", "float"):
+            raise TextfairError(
+                f"{file}: feature {name!r} has kind {kind!r}; expected categorical, integer "
+                "or float"
+            )
+        features.append(
+            Feature(
+                str(name),
+                kind,
+                tuple(spec.get("values", ())),
+                spec.get("low"),
+                spec.get("high"),
+                bool(spec.get("sensitive", False)),
+            )
+        )
+    return Schema(
+        tuple(features), str(data["label"]), data.get("favorable"), int(data.get("bins", 10))
+    )
