@@ -151,6 +151,25 @@ class TabularDomain:
                 variants.append(RowVariant(tuple(row), (), index))
         return variants
 
+    def sensitive_values(self, category: str) -> list:
+        """One value per single rule of the column: each value, or each bin's middle."""
+        return self._representatives(category)
+
+    def random_rows(self, n: int, rng: np.random.Generator) -> list[tuple]:
+        """Rows drawn uniformly from the schema's domain (Aequitas's global search)."""
+        columns = []
+        for feature in self.schema.features:
+            if feature.kind == "categorical":
+                values = list(feature.values)
+                columns.append([values[i] for i in rng.integers(len(values), size=n)])
+            elif feature.kind == "integer":
+                columns.append(
+                    rng.integers(int(feature.low), int(feature.high) + 1, size=n).tolist()
+                )
+            else:
+                columns.append(rng.uniform(feature.low, feature.high, size=n).tolist())
+        return list(zip(*columns, strict=True))
+
     # --- rules -------------------------------------------------------------------------
 
     def _make_rules(self, feature: Feature) -> list[Rule]:
