@@ -47,6 +47,19 @@ class AuditConfig:
     extra: dict = field(default_factory=dict)
 
 
+def _check(config: AuditConfig) -> None:
+    if not 0.0 < config.theta <= 1.0:
+        raise TextfairError(f"--theta is {config.theta}; expected a fraction in (0, 1]")
+    if not 0.0 < config.confidence < 1.0:
+        raise TextfairError(f"--confidence is {config.confidence}; expected a number in (0, 1)")
+    if config.error <= 0:
+        raise TextfairError(f"--error is {config.error}; expected a positive number")
+    if config.min_samples > config.max_samples:
+        raise TextfairError(
+            f"--min-samples {config.min_samples} is above --max-samples {config.max_samples}"
+        )
+
+
 def audit_text(
     model,
     texts: Sequence[str],
@@ -67,19 +80,10 @@ def audit_text(
     class `positive_label` (default: the first label that is not favourable).
     """
     config = config or AuditConfig()
-    if not 0.0 < config.theta <= 1.0:
-        raise TextfairError(f"--theta is {config.theta}; expected a fraction in (0, 1]")
-    if not 0.0 < config.confidence < 1.0:
-        raise TextfairError(f"--confidence is {config.confidence}; expected a number in (0, 1)")
-    if config.error <= 0:
-        raise TextfairError(f"--error is {config.error}; expected a positive number")
-    if config.min_samples > config.max_samples:
-        raise TextfairError(
-            f"--min-samples {config.min_samples} is above --max-samples {config.max_samples}"
-        )
+    _check(config)
     started = time.perf_counter()
     cached = model if isinstance(model, CachedModel) else CachedModel(model)
-    column = favorable_index(cached.labels, favorable)
+    favorable_index(cached.labels, favorable)
     domain = TextDomain(texts, config.terms, config.categories)
     mentioning = int(np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum())
     if mentioning == 0:
@@ -88,6 +92,88 @@ def audit_text(
             f"{', '.join(domain.categories())}; audit a corpus that mentions identity terms "
             "or pass --terms with your own list"
         )
+
+    def metrics() -> dict | None:
+        if labels is None:
+            return None
+        return _label_metrics(domain, cached, texts, labels, favorable, positive_label)
+
+    return audit_domain(
+        domain,
+        cached,
+        favorable=favorable,
+        config=config,
+        metrics=metrics,
+        model_id=model_id,
+        command=command,
+        progress=progress,
+        started=started,
+        data_info={**(data_info or {}), "rows": len(texts), "mentioning_rows": mentioning},
+        extra_config={"term_list": config.terms},
+    )
+
+
+def audit_table(
+    model,
+    frame,
+    schema,
+    *,
+    config: AuditConfig | None = None,
+    model_id: str = "",
+    data_info: dict | None = None,
+    command: str = "",
+    progress=None,
+) -> dict:
+    """Audit a classifier of table rows: the same discovery, plus the group-metric set.
+
+    `schema` names the sensitive features, the label column and the favourable label.
+    """
+    from textfair.tabular.domain import TabularDomain
+
+    config = config or AuditConfig()
+    _check(config)
+    started = time.perf_counter()
+    cached = model if isinstance(model, CachedModel) else CachedModel(model)
+    favorable = str(schema.favorable)
+    favorable_index(cached.labels, favorable)
+    domain = TabularDomain(frame[[f.name for f in schema.features]], schema)
+
+    def metrics() -> dict:
+        return _table_metrics(domain, cached, frame[schema.label].tolist(), favorable, config.seed)
+
+    return audit_domain(
+        domain,
+        cached,
+        favorable=favorable,
+        config=config,
+        metrics=metrics,
+        model_id=model_id,
+        command=command,
+        progress=progress,
+        started=started,
+        data_info={**(data_info or {}), "rows": len(frame), "label_column": schema.label},
+        extra_config={"bins": schema.bins},
+        rule_keys=("feature", "values"),
+    )
+
+
+def audit_domain(
+    domain,
+    cached: CachedModel,
+    *,
+    favorable: str,
+    config: AuditConfig,
+    metrics,
+    model_id: str,
+    command: str,
+    progress,
+    started: float,
+    data_info: dict,
+    extra_config: dict,
+    rule_keys: tuple[str, str] = ("category", "term"),
+) -> dict:
+    """Rule sets, group fairness, causal tests and `metrics()` over any Domain: the report."""
+    column = favorable_index(cached.labels, favorable)
     findings = []
     if config.group:
         _step(progress, "finding frequent rule sets")
@@ -108,7 +194,6 @@ def audit_text(
             seed=config.seed,
             n_examples=config.examples,
         )
-
     counterfactual = None
     if config.causal:
         _step(progress, "causal tests")
@@ -125,10 +210,8 @@ def audit_text(
                 seed=config.seed,
             )
         )
-    metrics = None
-    if labels is not None:
-        _step(progress, "label-based metrics")
-        metrics = _label_metrics(domain, cached, texts, labels, favorable, positive_label)
+    _step(progress, "metrics")
+    measured = metrics()
     from textfair import __version__
 
     return {
@@ -136,7 +219,7 @@ def audit_text(
         "command": command,
         "seed": config.seed,
         "model": {"id": model_id, "labels": list(cached.labels), "favorable": favorable},
-        "data": {**(data_info or {}), "rows": len(texts), "mentioning_rows": mentioning},
+        "data": data_info,
         "config": {
             "theta": config.theta,
             "max_order": config.max_order,
@@ -146,16 +229,16 @@ def audit_text(
             "max_samples": config.max_samples,
             "mode": config.mode,
             "correction": config.correction,
-            "term_list": config.terms,
             "categories": domain.categories(),
-            "interval": "seed-level paired differences (normal; rule-of-three floor)"
+            **extra_config,
+            "interval": "seed-level paired differences (Student t; rule-of-three floor)"
             if config.mode == "paired"
             else "Newcombe hybrid score (two Wilson intervals)",
         },
         "rule_sets_tested": len(findings),
-        "findings": [_finding(f) for f in findings],
+        "findings": [_finding(f, rule_keys) for f in findings],
         "counterfactual": counterfactual,
-        "metrics": metrics,
+        "metrics": measured,
         "run": {
             "model_queries": cached.stats.forwarded,
             "model_calls": cached.stats.model_calls,
@@ -167,9 +250,9 @@ def audit_text(
     }
 
 
-def _finding(f) -> dict:
+def _finding(f, keys: tuple[str, str] = ("category", "term")) -> dict:
     return {
-        "rule_set": [{"category": r.category, "term": r.value} for r in f.rule_set],
+        "rule_set": [{keys[0]: r.category, keys[1]: r.value} for r in f.rule_set],
         "phi_r": f.phi_r,
         "phi_not_r": f.phi_not_r,
         "score": f.score,
@@ -227,6 +310,46 @@ def _label_metrics(domain, cached, texts, labels, favorable, positive_label) -> 
     result["subgroups"] = [asdict(r) for r in result["subgroups"]]
     result["positive_label"] = positive
     return _finite(result)
+
+
+CONSISTENCY_ROWS = 5000  # exact 5-NN is quadratic: measured on a seeded sample of this size
+
+
+def _table_metrics(domain, cached, truth: list, favorable: str, seed: int) -> dict:
+    """DI, SPD, EOD, AOD, ERD for each value of each categorical sensitive feature against
+    the rest, with consistency (on a seeded sample) and the Theil index."""
+    import pandas as pd
+
+    from textfair.stats.metrics import consistency, group_metrics, theil_index
+
+    names = list(cached.labels)
+    predicted = [names[i] for i in cached.predict_proba(domain.rows).argmax(axis=1)]
+    truth = [str(v) for v in truth]
+    groups = {}
+    for feature in domain.schema.sensitive:
+        if feature.kind != "categorical":
+            continue
+        column = domain.frame[feature.name].to_numpy()
+        for value in feature.values:
+            mask = column == value
+            if mask.all() or not mask.any():
+                continue
+            groups[f"{feature.name}={value}"] = asdict(
+                group_metrics(truth, predicted, mask, favorable=favorable)
+            )
+    encoded = pd.get_dummies(domain.frame, dtype=float)
+    encoded = (encoded - encoded.mean()) / encoded.std(ddof=0).replace(0, 1)
+    rows = np.random.default_rng(seed).permutation(len(encoded))[:CONSISTENCY_ROWS]
+    return _finite(
+        {
+            "groups": groups,
+            "consistency": consistency(
+                encoded.to_numpy()[rows], np.array(predicted)[rows], favorable=favorable
+            ),
+            "consistency_rows": len(rows),
+            "theil_index": theil_index(truth, predicted, favorable=favorable),
+        }
+    )
 
 
 def _finite(value):

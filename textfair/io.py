@@ -18,7 +18,7 @@ from textfair.errors import TextfairError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["atomic_writer", "read_texts", "read_utf8"]
+__all__ = ["atomic_writer", "read_table", "read_texts", "read_utf8"]
 
 _READERS = {
     ".csv": ",",
@@ -61,6 +61,22 @@ def read_utf8(path: Path) -> str:
             f"{path}: not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start}); "
             "save the file as UTF-8"
         ) from None
+
+
+def read_table(path: str | Path) -> pd.DataFrame:
+    """A CSV, TSV, JSON-lines or Parquet table with a header row; one-line errors."""
+    source = Path(path)
+    if not source.is_file():
+        raise TextfairError(f"{source}: no such file; pass the path of a CSV, TSV or JSONL file")
+    suffix = source.suffix.lower()
+    if suffix not in _READERS or suffix == ".txt":
+        raise TextfairError(
+            f"{source}: unknown format {suffix or '(no extension)'!r}; "
+            "expected .csv, .tsv, .jsonl or .parquet"
+        )
+    if suffix == ".parquet":
+        return _read_parquet(source)
+    return _parse(read_utf8(source), _READERS[suffix], source)
 
 
 def read_texts(path: str | Path, text_column: str | None) -> pd.DataFrame:

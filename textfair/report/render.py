@@ -11,7 +11,10 @@ __all__ = ["render_markdown", "render_terminal", "write_report"]
 
 
 def _rule_set(rule_set: list[dict]) -> str:
-    return "{" + ", ".join(f'"{r["term"]}"' for r in rule_set) + "}"
+    """Text rule sets as {"gay", "taoist"}; tabular ones as {sex ∈ Female, race ∈ Black}."""
+    if rule_set and "term" in rule_set[0]:
+        return "{" + ", ".join(f'"{r["term"]}"' for r in rule_set) + "}"
+    return "{" + ", ".join(f"{r['feature']} ∈ {r['values']}" for r in rule_set) + "}"
 
 
 def _pct(value) -> str:
@@ -29,9 +32,13 @@ def render_markdown(report: dict, top: int = 10) -> str:
         "# textfair audit",
         "",
         f"Model `{report['model']['id']}` (favourable label: `{report['model']['favorable']}`) on "
-        f"`{report['data'].get('path', '')}`: {report['data']['rows']} texts, "
-        f"{report['data']['mentioning_rows']} mentioning an identity term. Seed "
-        f"{report['seed']}; `{report['command']}`.",
+        f"`{report['data'].get('path', '')}`: {report['data']['rows']} rows"
+        + (
+            f", {report['data']['mentioning_rows']} mentioning an identity term"
+            if "mentioning_rows" in report["data"]
+            else ""
+        )
+        + f". Seed {report['seed']}; `{report['command']}`.",
         "",
         f"## Group fairness ({report['rule_sets_tested']} rule sets, mode {config['mode']}, "
         f"{config['correction']} correction, {int(100 * config['confidence'])}% intervals)",
@@ -93,7 +100,9 @@ def render_markdown(report: dict, top: int = 10) -> str:
                     f"({_pct(g['rates'][low])}) | {high} ({_pct(g['rates'][high])}) |"
                 )
     metrics = report.get("metrics")
-    if metrics:
+    if metrics and "groups" in metrics:
+        lines += _group_metrics_lines(metrics)
+    elif metrics:
         means = metrics["generalized_mean"]
         lines += [
             "",
@@ -114,6 +123,32 @@ def render_markdown(report: dict, top: int = 10) -> str:
         f"{run['cache_hits']} cache hits, {run['seconds']} s.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _group_metrics_lines(metrics: dict) -> list[str]:
+    lines = [
+        "",
+        "## Group metrics (each group against the rest)",
+        "",
+        "| group | DI | SPD | EOD | AOD | ERD |",
+        "|---|---|---|---|---|---|",
+    ]
+    keys = (
+        "disparate_impact",
+        "statistical_parity_difference",
+        "equal_opportunity_difference",
+        "average_odds_difference",
+        "error_rate_difference",
+    )
+    for name, values in metrics["groups"].items():
+        cells = ["-" if values[k] is None else f"{values[k]:.3f}" for k in keys]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        f"Consistency {metrics['consistency']:.3f} (on {metrics['consistency_rows']} "
+        f"rows), Theil index {metrics['theil_index']:.4f}.",
+    ]
+    return lines
 
 
 def render_terminal(report: dict, top: int = 10, console=None) -> None:

@@ -1,0 +1,199 @@
+"""`textfair tabular audit` and `textfair tabular search`: models of table rows."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import typer
+
+from textfair.cli.app import app, split_list, user_errors
+
+tabular_app = typer.Typer(help="Audit classifiers of table rows.", no_args_is_help=True)
+app.add_typer(tabular_app, name="tabular")
+
+
+def _load(
+    model_spec: str,
+    data: Path,
+    sensitive: str,
+    label: str,
+    favorable: str | None,
+    bins: int,
+    labels: str | None,
+    schema_file: Path | None = None,
+):
+    from textfair.errors import TextfairError
+    from textfair.io import read_table
+    from textfair.tabular.models import RowModel
+    from textfair.tabular.schema import infer_schema
+
+    frame = read_table(data)
+    names = split_list(sensitive)
+    if not names:
+        raise TextfairError("--sensitive is empty; name the sensitive columns, e.g. sex,race")
+    schema = infer_schema(frame, label=label, sensitive=names, favorable=favorable, bins=bins)
+    if schema_file is not None:
+        from dataclasses import replace
+
+        from textfair.tabular.schema import load_schema
+
+        declared = load_schema(schema_file)
+        declared.validate(frame)  # bounds and values the user declared must hold
+        # Declared domains win; sensitivity comes from --sensitive.
+        by_name = {f.name: f for f in declared.features}
+        schema = replace(
+            schema,
+            features=tuple(
+                replace(by_name[f.name], sensitive=f.sensitive) if f.name in by_name else f
+                for f in schema.features
+            ),
+        )
+    columns = [f.name for f in schema.features]
+    kind, _, rest = model_spec.partition(":")
+    if kind == "sklearn":
+        from textfair.models.sklearn import SklearnModel
+
+        estimator = SklearnModel.load(rest).estimator
+        model = RowModel(estimator, columns)
+    elif kind == "py":
+        from textfair.models.callable import load_callable
+
+        fn = load_callable(rest)
+        model = RowModel(fn, columns, labels=split_list(labels) or getattr(fn, "labels", None))
+    else:
+        raise TextfairError(
+            f"model spec {model_spec!r}: expected sklearn:<joblib file> or py:<module>:<function>"
+        )
+    if str(schema.favorable) not in model.labels:
+        raise TextfairError(
+            f"favourable label {schema.favorable!r} is not a label of the model; its labels "
+            f"are: {', '.join(model.labels)}"
+        )
+    return frame, schema, model
+
+
+@tabular_app.command("audit")
+@user_errors
+def audit_command(
+    model: str = typer.Option(..., "--model", help="sklearn:<joblib file> or py:<module>:<fn>"),
+    data: Path = typer.Option(..., "--data", help="CSV, TSV, JSONL or Parquet with a header."),
+    sensitive: str = typer.Option(..., "--sensitive", help="Sensitive columns, e.g. sex,race,age"),
+    label: str = typer.Option(..., "--label", help="The label column."),
+    favorable: str | None = typer.Option(None, "--favorable", help="The favourable label."),
+    labels: str | None = typer.Option(None, "--labels", help="Labels of a py: model."),
+    bins: int = typer.Option(10, "--bins", help="Equal-width bins of numeric sensitive columns."),
+    schema_file: Path | None = typer.Option(
+        None, "--schema", help="YAML schema: feature kinds and domains the data must respect."
+    ),
+    theta: float = typer.Option(0.05, "--theta"),
+    max_order: int = typer.Option(2, "--max-order"),
+    confidence: float = typer.Option(0.95, "--confidence"),
+    error: float = typer.Option(0.05, "--error"),
+    min_samples: int = typer.Option(100, "--min-samples"),
+    max_samples: int = typer.Option(1000, "--max-samples"),
+    mode: str = typer.Option("paired", "--mode", help="paired or paper (TestSGD)."),
+    correction: str = typer.Option("holm", "--correction"),
+    top: int = typer.Option(10, "--top"),
+    seed: int = typer.Option(0, "--seed"),
+    out: Path | None = typer.Option(None, "--out", help="Write report.json and report.md."),
+    fail_above: float | None = typer.Option(None, "--fail-above"),
+) -> None:
+    """Which groups (value subsets, runs of bins) get different outcomes, causal tests, and
+    DI / SPD / EOD / AOD / ERD / consistency / Theil index."""
+    from rich.console import Console
+
+    from textfair.audit import AuditConfig, audit_table
+    from textfair.report import render_terminal, write_report
+
+    err = Console(stderr=True)
+    frame, schema, row_model = _load(
+        model, data, sensitive, label, favorable, bins, labels, schema_file
+    )
+    config = AuditConfig(
+        theta=theta,
+        max_order=max_order,
+        confidence=confidence,
+        error=error,
+        min_samples=min_samples,
+        max_samples=max_samples,
+        mode=mode,
+        correction=correction,
+        top=top,
+        seed=seed,
+    )
+    with err.status("auditing") as status:
+        report = audit_table(
+            row_model,
+            frame,
+            schema,
+            config=config,
+            model_id=model,
+            data_info={"path": str(data)},
+            command=shlex.join(["textfair", *sys.argv[1:]]),
+            progress=lambda message: status.update(message),
+        )
+    render_terminal(report, top=top)
+    if out is not None:
+        json_path, md_path = write_report(report, out, top=top)
+        err.print(f"wrote {json_path} and {md_path}")
+    if fail_above is not None and any(
+        f["significant"] and f["score"] > fail_above for f in report["findings"]
+    ):
+        err.print(f"a significant finding scores above {fail_above}: failing")
+        raise typer.Exit(1)
+
+
+@tabular_app.command("search")
+@user_errors
+def search_command(
+    model: str = typer.Option(..., "--model"),
+    data: Path = typer.Option(..., "--data"),
+    sensitive: str = typer.Option(..., "--sensitive"),
+    label: str = typer.Option(..., "--label"),
+    favorable: str | None = typer.Option(None, "--favorable"),
+    labels: str | None = typer.Option(None, "--labels"),
+    strategy: str = typer.Option("fully", "--strategy", help="random, semi or fully directed."),
+    on: str = typer.Option("label", "--on", help="label, or probability (with --gamma)."),
+    gamma: float = typer.Option(0.0, "--gamma"),
+    global_budget: int = typer.Option(1000, "--global-budget"),
+    local_budget: int = typer.Option(2000, "--local-budget"),
+    time_budget: float | None = typer.Option(None, "--time-budget", help="Seconds."),
+    seed: int = typer.Option(0, "--seed"),
+    out: Path | None = typer.Option(None, "--out", help="Write the discriminatory inputs (CSV)."),
+) -> None:
+    """Aequitas: find inputs whose outcome changes with their sensitive attributes alone."""
+    from textfair.models import CachedModel
+    from textfair.tabular.domain import TabularDomain
+    from textfair.tabular.search import aequitas_search
+
+    frame, schema, row_model = _load(model, data, sensitive, label, favorable, 10, labels)
+    domain = TabularDomain(frame[[f.name for f in schema.features]], schema)
+    result = aequitas_search(
+        domain,
+        CachedModel(row_model),
+        favorable=row_model.labels.index(str(schema.favorable)),
+        strategy=strategy,
+        on=on,
+        gamma=gamma,
+        global_budget=global_budget,
+        local_budget=local_budget,
+        time_budget=time_budget,
+        seed=seed,
+    )
+    estimate = result.estimate
+    typer.echo(
+        f"{result.found} discriminatory inputs ({result.global_found} of {result.global_tested} "
+        f"global, {result.local_found} of {result.local_tested} local) in {result.seconds:.1f} s; "
+        f"estimated discriminatory share {100 * estimate.estimate:.1f}% "
+        f"[{100 * estimate.low:.1f}%, {100 * estimate.high:.1f}%]"
+    )
+    if out is not None:
+        import pandas as pd
+
+        from textfair.io import atomic_writer
+
+        with atomic_writer(out) as handle:
+            pd.DataFrame(result.discriminatory, columns=domain.columns).to_csv(handle, index=False)
+        typer.echo(f"wrote {out}", err=True)
