@@ -57,6 +57,10 @@ def _load(
 
         estimator = SklearnModel.load(rest).estimator
         model = RowModel(estimator, columns)
+    elif kind == "textfair":
+        from textfair.tabular.mlp import TabularMLP
+
+        model = RowModel(TabularMLP.load(rest), columns)
     elif kind == "py":
         from textfair.models.callable import load_callable
 
@@ -64,7 +68,8 @@ def _load(
         model = RowModel(fn, columns, labels=split_list(labels) or getattr(fn, "labels", None))
     else:
         raise TextfairError(
-            f"model spec {model_spec!r}: expected sklearn:<joblib file> or py:<module>:<function>"
+            f"model spec {model_spec!r}: expected sklearn:<joblib file>, textfair:<dir> "
+            "or py:<module>:<function>"
         )
     if str(schema.favorable) not in model.labels:
         raise TextfairError(

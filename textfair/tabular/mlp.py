@@ -1,0 +1,169 @@
+"""TestSGD's six-layer network for table rows, in PyTorch, saved without pickle.
+
+Layers 64-32-16-8-4-k with ReLU (the census network of TestSGD and Aequitas). Categorical
+columns are one-hot encoded, numeric ones standardised; the encoder is plain JSON beside the
+weights (``config.json`` + ``model.safetensors``), so loading a model runs no code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from textfair.errors import TextfairError
+
+__all__ = ["TabularMLP"]
+
+HIDDEN = (64, 32, 16, 8, 4)
+
+
+def _network(width: int, classes: int, hidden: Sequence[int]):
+    from torch import nn
+
+    layers, previous = [], width
+    for size in hidden:
+        layers += [nn.Linear(previous, size), nn.ReLU()]
+        previous = size
+    layers.append(nn.Linear(previous, classes))
+    return nn.Sequential(*layers)
+
+
+class TabularMLP:
+    """A fitted MLP over DataFrame rows, with predict_proba and classes_ like scikit-learn."""
+
+    def __init__(self, encoder: list[dict], labels: Sequence[str], network, hidden=HIDDEN):
+        self.encoder = encoder
+        self.classes_ = np.array([str(label) for label in labels])
+        self.network = network.eval() if network is not None else None
+        self.hidden = tuple(hidden)
+
+    @property
+    def columns(self) -> list[str]:
+        """The input columns, in order."""
+        return [spec["name"] for spec in self.encoder]
+
+    def encode(self, frame) -> np.ndarray:
+        """One-hot categorical columns, standardised numeric ones (unknown values: zeros)."""
+        missing = [c for c in self.columns if c not in frame.columns]
+        if missing:
+            raise TextfairError(f"the rows lack column {missing[0]!r} the model was trained on")
+        parts = []
+        for spec in self.encoder:
+            column = frame[spec["name"]]
+            if spec["kind"] == "numeric":
+                values = column.to_numpy(dtype=np.float64)
+                parts.append(((values - spec["mean"]) / spec["std"])[:, None])
+            else:
+                index = {value: i for i, value in enumerate(spec["values"])}
+                onehot = np.zeros((len(column), len(spec["values"])))
+                for row, value in enumerate(column.astype(str).tolist()):
+                    if value in index:
+                        onehot[row, index[value]] = 1.0
+                parts.append(onehot)
+        return np.hstack(parts).astype(np.float32)
+
+    def predict_proba(self, frame) -> np.ndarray:
+        """Softmax probabilities for the rows of a DataFrame."""
+        import torch
+
+        with torch.inference_mode():
+            logits = self.network(torch.from_numpy(self.encode(frame)))
+            return torch.softmax(logits, dim=1).double().numpy()
+
+    @classmethod
+    def train(
+        cls,
+        frame,
+        labels: Sequence,
+        *,
+        epochs: int = 20,
+        seed: int = 0,
+        hidden: Sequence[int] = HIDDEN,
+        learning_rate: float = 1e-3,
+        batch_size: int = 128,
+    ) -> TabularMLP:
+        """Fit on a DataFrame of features and their labels; the same seed gives the same net."""
+        import pandas as pd
+        import torch
+
+        torch.manual_seed(seed)
+        encoder = []
+        for name in frame.columns:
+            column = frame[name]
+            if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
+                std = float(column.std(ddof=0)) or 1.0
+                encoder.append(
+                    {"name": str(name), "kind": "numeric", "mean": float(column.mean()), "std": std}
+                )
+            else:
+                values = sorted({str(v) for v in column.tolist()})
+                encoder.append({"name": str(name), "kind": "categorical", "values": values})
+        names = sorted({str(y) for y in labels})
+        if len(names) < 2:
+            raise TextfairError("all labels are the same; a classifier needs two classes")
+        model = cls(encoder, names, None, hidden)
+        x = torch.from_numpy(model.encode(frame))
+        model.network = _network(x.shape[1], len(names), hidden)
+        y = torch.tensor([names.index(str(v)) for v in labels])
+        optimizer = torch.optim.Adam(model.network.parameters(), lr=learning_rate)
+        loss_fn = torch.nn.CrossEntropyLoss()
+        generator = torch.Generator().manual_seed(seed)
+        model.network.train()
+        for _ in range(epochs):
+            for rows in torch.randperm(len(y), generator=generator).split(batch_size):
+                optimizer.zero_grad()
+                loss_fn(model.network(x[rows]), y[rows]).backward()
+                optimizer.step()
+        model.network.eval()
+        return model
+
+    def save(self, directory: str | Path) -> Path:
+        """config.json (encoder, labels, layers) and model.safetensors, replaced atomically."""
+        from safetensors.torch import save_file
+
+        target = Path(directory)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        try:
+            config = {
+                "kind": "tabular_mlp",
+                "encoder": self.encoder,
+                "labels": self.classes_.tolist(),
+                "hidden": list(self.hidden),
+            }
+            (staging / "config.json").write_text(json.dumps(config, indent=1) + "\n")
+            state = {k: v.contiguous() for k, v in self.network.state_dict().items()}
+            save_file(state, str(staging / "model.safetensors"))
+            if target.exists():
+                shutil.rmtree(target)
+            os.replace(staging, target)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        return target
+
+    @classmethod
+    def load(cls, directory: str | Path) -> TabularMLP:
+        """Load a model written by :meth:`save`."""
+        from safetensors.torch import load_file
+
+        path = Path(directory)
+        config_path = path / "config.json"
+        if not config_path.is_file() or not (path / "model.safetensors").is_file():
+            raise TextfairError(
+                f"{path}: not a textfair tabular model (needs config.json and model.safetensors)"
+            )
+        config = json.loads(config_path.read_text())
+        if config.get("kind") != "tabular_mlp":
+            raise TextfairError(f"{path}: config.json is not a tabular MLP's")
+        state = load_file(str(path / "model.safetensors"))
+        width = state["0.weight"].shape[1]
+        network = _network(width, len(config["labels"]), config["hidden"])
+        network.load_state_dict(state)
+        return cls(config["encoder"], config["labels"], network, config["hidden"])
