@@ -63,6 +63,7 @@ def split_list(value: str | None) -> list[str] | None:
 
 # Register the commands (imported for their side effect on `app`).
 from textfair.cli import audit as _audit  # noqa: E402, F401
+from textfair.cli import augment as _augment  # noqa: E402, F401
 from textfair.cli import counterfactuals as _counterfactuals  # noqa: E402, F401
 from textfair.cli import predict as _predict  # noqa: E402, F401
 from textfair.cli import tabular as _tabular  # noqa: E402, F401

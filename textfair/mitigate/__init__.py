@@ -1,0 +1,1 @@
+"""Mitigation: augmentation data from findings (retraining follows)."""

@@ -1,0 +1,115 @@
+"""Augmentation data from what an audit found, with provenance on every row.
+
+* **TestSGD** (``rule_sets``): texts satisfying the top-k significant rule sets, rewritten from
+  seed texts, labelled with the *opposite* of the disadvantaged outcome, as the paper's
+  mitigation does (a group the model treats unfavourably gets favourable examples).
+* **Counterfactual data augmentation** (``counterfactual``): every training text that mentions
+  identity terms, with each of its counterfactuals under the original text's label, so the
+  label cannot depend on which identity is named.
+
+Each row carries ``seed_id``, ``source`` (rule set or term swap), ``transformation`` and
+``label_source``, so the data can be traced back and filtered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from textfair.errors import TextfairError
+from textfair.text.generate import counterfactuals, rule_satisfying
+from textfair.text.matcher import Matcher
+
+__all__ = ["counterfactual_augmentation", "rule_set_augmentation"]
+
+
+def rule_set_augmentation(
+    report: dict,
+    texts: Sequence[str],
+    *,
+    top: int = 3,
+    per_rule_set: int = 200,
+    seed: int = 0,
+    matcher: Matcher | None = None,
+) -> list[dict]:
+    """TestSGD's mitigation data: for each of the `top` significant findings, `per_rule_set`
+    seed texts rewritten to satisfy the rule set, labelled with the outcome it was denied."""
+    matcher = matcher or Matcher(report["config"].get("term_list", "dixon2018"))
+    favorable = report["model"]["favorable"]
+    others = [label for label in report["model"]["labels"] if label != favorable]
+    if not others:
+        raise TextfairError("the report's model has a single label; nothing to augment")
+    findings = [f for f in report["findings"] if f["significant"]][:top]
+    if not findings:
+        raise TextfairError(
+            "the report has no significant finding; there is nothing to mitigate (export "
+            "counterfactual augmentation data instead with --method counterfactual)"
+        )
+    rng = np.random.default_rng(seed)
+    rows = []
+    for finding in findings:
+        rule_set = {r["category"]: r["term"] for r in finding["rule_set"]}
+        # The side with the lower favourable rate is disadvantaged; it gets the other label.
+        label = favorable if finding["phi_r"] < finding["phi_not_r"] else others[0]
+        eligible = [
+            i
+            for i, text in enumerate(texts)
+            if {m.category for m in matcher.find(text, list(rule_set))} == set(rule_set)
+        ]
+        if not eligible:
+            continue
+        for index in rng.choice(eligible, size=min(per_rule_set, len(eligible)), replace=False):
+            variant = rule_satisfying(texts[int(index)], rule_set, matcher=matcher)
+            if variant is None:
+                continue
+            rows.append(
+                {
+                    "seed_id": int(index),
+                    "text": variant.text,
+                    "label": label,
+                    "source": "+".join(f"{c}={t}" for c, t in rule_set.items()),
+                    "transformation": "rule_set_rewrite",
+                    "label_source": "opposite of the disadvantaged outcome (TestSGD)",
+                }
+            )
+    return rows
+
+
+def counterfactual_augmentation(
+    texts: Sequence[str],
+    labels: Sequence[object],
+    *,
+    categories: Sequence[str] | None = None,
+    max_per_text: int = 8,
+    seed: int = 0,
+    matcher: Matcher | None = None,
+) -> list[dict]:
+    """Counterfactual data augmentation: each training text's counterfactuals (at most
+    `max_per_text`, sampled with `seed`) under the text's own label."""
+    if len(texts) != len(labels):
+        raise TextfairError(
+            f"got {len(texts)} texts and {len(labels)} labels; expected one label per text"
+        )
+    matcher = matcher or Matcher("dixon2018")
+    rows = []
+    for index, (text, label) in enumerate(zip(texts, labels, strict=True)):
+        for variant in counterfactuals(
+            text,
+            categories,
+            matcher=matcher,
+            max_variants=max_per_text,
+            seed=seed + index,
+            with_edits=False,
+        ):
+            rows.append(
+                {
+                    "seed_id": index,
+                    "text": variant.text,
+                    "label": str(label),
+                    "source": "+".join(f"{s.source}->{s.target}" for s in variant.swaps),
+                    "transformation": "counterfactual",
+                    "label_source": "the original text's label",
+                }
+            )
+    return rows
