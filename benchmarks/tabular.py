@@ -16,13 +16,10 @@ import platform
 from pathlib import Path
 
 import pandas as pd
-from sklearn.compose import make_column_transformer
-from sklearn.linear_model import LogisticRegression
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from textfair.discovery.themis import themis
 from textfair.models import CachedModel
+from textfair.tabular.baselines import logistic_regression
 from textfair.tabular.domain import TabularDomain
 from textfair.tabular.models import RowModel
 from textfair.tabular.schema import infer_schema
@@ -42,14 +39,7 @@ def main() -> None:
     args = parser.parse_args()
     frame = pd.read_csv(args.data, header=None, names=COLUMNS, skipinitialspace=True)
     features = frame.drop(columns="income")
-    categorical = [c for c in features.columns if not pd.api.types.is_numeric_dtype(features[c])]
-    numeric = [c for c in features.columns if c not in categorical]
-    pipeline = make_pipeline(
-        make_column_transformer(
-            (OneHotEncoder(handle_unknown="ignore"), categorical), (StandardScaler(), numeric)
-        ),
-        LogisticRegression(max_iter=1000),
-    ).fit(features, frame["income"])
+    pipeline = logistic_regression(features, frame["income"])
     schema = infer_schema(frame, label="income", sensitive=["sex", "race", "age"])
     domain = TabularDomain(frame[[f.name for f in schema.features]], schema)
     model = RowModel(pipeline, domain.columns)

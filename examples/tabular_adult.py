@@ -13,11 +13,9 @@ from pathlib import Path
 
 import joblib
 import pandas as pd
-from sklearn.compose import make_column_transformer
-from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+from textfair.tabular.baselines import logistic_regression
 
 COLUMNS = (
     "age workclass fnlwgt education education_num marital_status occupation relationship "
@@ -33,18 +31,10 @@ def main() -> None:
     args = parser.parse_args()
     frame = pd.read_csv(args.data, header=None, names=COLUMNS, skipinitialspace=True)
     features, labels = frame.drop(columns="income"), frame["income"]
-    categorical = [c for c in features if not pd.api.types.is_numeric_dtype(features[c])]
-    numeric = [c for c in features if c not in categorical]
-    pipeline = make_pipeline(
-        make_column_transformer(
-            (OneHotEncoder(handle_unknown="ignore"), categorical), (StandardScaler(), numeric)
-        ),
-        LogisticRegression(max_iter=1000),
-    )
     train_x, test_x, train_y, test_y = train_test_split(
         features, labels, test_size=0.2, random_state=0, stratify=labels
     )
-    pipeline.fit(train_x, train_y)
+    pipeline = logistic_regression(train_x, train_y)
     print(
         f"test accuracy {pipeline.score(test_x, test_y):.4f} "
         f"(majority class {test_y.value_counts(normalize=True).max():.4f})"

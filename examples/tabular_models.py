@@ -15,14 +15,12 @@ import time
 from pathlib import Path
 
 import pandas as pd
-from sklearn.compose import make_column_transformer
 from sklearn.ensemble import RandomForestClassifier
-from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from textfair.audit import AuditConfig, audit_table
+from textfair.tabular.baselines import encoder, logistic_regression
 from textfair.tabular.mlp import TabularMLP
 from textfair.tabular.models import RowModel
 from textfair.tabular.schema import infer_schema
@@ -69,25 +67,10 @@ def bank(root: Path):
     return frame, "y", "yes", ["age", "marital"]
 
 
-def linear(features):
-    categorical = [c for c in features if not pd.api.types.is_numeric_dtype(features[c])]
-    numeric = [c for c in features if c not in categorical]
-    return make_column_transformer(
-        (OneHotEncoder(handle_unknown="ignore"), categorical), (StandardScaler(), numeric)
-    )
-
-
 def models(features, labels):
-    yield (
-        "logistic_regression",
-        make_pipeline(linear(features), LogisticRegression(max_iter=1000)).fit(features, labels),
-    )
-    yield (
-        "random_forest",
-        make_pipeline(
-            linear(features), RandomForestClassifier(n_estimators=100, random_state=0, n_jobs=1)
-        ).fit(features, labels),
-    )
+    yield "logistic_regression", logistic_regression(features, labels)
+    forest = RandomForestClassifier(n_estimators=100, random_state=0, n_jobs=1)
+    yield "random_forest", make_pipeline(encoder(features), forest).fit(features, labels)
     yield "mlp", TabularMLP.train(features, labels, epochs=20, seed=0)
 
 

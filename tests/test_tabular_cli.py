@@ -5,13 +5,10 @@ import json
 import joblib
 import pandas as pd
 import pytest
-from sklearn.compose import make_column_transformer
-from sklearn.linear_model import LogisticRegression
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from typer.testing import CliRunner
 
 from textfair.cli import app
+from textfair.tabular.baselines import logistic_regression
 
 from conftest import DATA
 
@@ -22,15 +19,7 @@ runner = CliRunner()
 def files(tmp_path_factory):
     out = tmp_path_factory.mktemp("adult")
     frame = pd.read_csv(DATA / "adult_sample.csv")
-    features = frame.drop(columns="income")
-    categorical = [c for c in features if not pd.api.types.is_numeric_dtype(features[c])]
-    numeric = [c for c in features if c not in categorical]
-    pipeline = make_pipeline(
-        make_column_transformer(
-            (OneHotEncoder(handle_unknown="ignore"), categorical), (StandardScaler(), numeric)
-        ),
-        LogisticRegression(max_iter=500),
-    ).fit(features, frame["income"])
+    pipeline = logistic_regression(frame.drop(columns="income"), frame["income"], max_iter=500)
     joblib.dump(pipeline, out / "lr.joblib")
     frame.to_csv(out / "adult.csv", index=False)
     return out
