@@ -81,6 +81,7 @@ def test_planted_rule_set_is_ranked_first(setup, pair):
     assert top["significant"] and top["ci"][0] <= -0.2 <= top["ci"][1]
 
 
+@pytest.mark.slow
 def test_interval_covers_the_true_score_in_200_seeded_runs(setup):
     terms, texts = setup
     domain = TextDomain(texts, terms)
@@ -94,6 +95,7 @@ def test_interval_covers_the_true_score_in_200_seeded_runs(setup):
     assert np.mean(covered) >= 0.93
 
 
+@pytest.mark.slow
 def test_a_fair_model_is_called_fair_in_200_seeded_runs(setup):
     terms, texts = setup
     domain = TextDomain(texts, terms)
@@ -129,6 +131,7 @@ def invoke(*args):
     return runner.invoke(app, list(args), env={"COLUMNS": "200"})
 
 
+@pytest.mark.slow
 def test_default_audit_writes_a_report_that_follows_the_contract(tmp_path):
     result = invoke("audit", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
@@ -172,6 +175,7 @@ def test_default_audit_writes_a_report_that_follows_the_contract(tmp_path):
     assert list(tmp_path.glob(".*.tmp")) == []
 
 
+@pytest.mark.slow
 def test_fail_above_sets_the_exit_code(setup, tmp_path, monkeypatch):
     _, texts = setup
     (tmp_path / "planted.py").write_text(
@@ -268,6 +272,7 @@ def test_audit_reads_parquet_and_counterfactual_runs_causal_tests_alone(small_co
     assert report["findings"] == [] and report["counterfactual"]["causal"]
 
 
+@pytest.mark.slow
 def test_same_seed_same_report(setup):
     terms, texts = setup
 

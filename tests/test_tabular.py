@@ -93,6 +93,7 @@ def test_planted_subgroup_is_found_first(domain):
     assert result.tests_run < result.tests_without_pruning
 
 
+@pytest.mark.slow
 def test_interval_coverage_and_a_fair_model_over_200_seeded_runs(domain):
     rule_set = (Rule("race", "Black"), Rule("sex", "Female"))
     support = float(domain.support_mask(rule_set).mean())
