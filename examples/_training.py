@@ -31,10 +31,11 @@ def imdb() -> tuple[list[str], list[str]]:
 
 
 def split(n: int, seed: int, test_fraction: float = 0.2) -> tuple[np.ndarray, np.ndarray]:
-    """A seeded random train/test split of n rows (indices)."""
-    order = np.random.default_rng(seed).permutation(n)
-    cut = round(n * (1 - test_fraction))
-    return np.sort(order[:cut]), np.sort(order[cut:])
+    """A seeded random train/test split of n rows (indices): the one `textfair mitigate`
+    uses by default, so its held-out rows are the bundled models' test rows."""
+    from textfair.mitigate.retrain import holdout_split
+
+    return holdout_split(n, test_fraction, seed)
 
 
 def evaluate(model, texts: list[str], labels: list[str], positive: str) -> dict[str, float]:

@@ -218,7 +218,12 @@ def audit_domain(
         "textfair_version": __version__,
         "command": command,
         "seed": config.seed,
-        "model": {"id": model_id, "labels": list(cached.labels), "favorable": favorable},
+        "model": {
+            "id": model_id,
+            "fingerprint": cached.fingerprint,
+            "labels": list(cached.labels),
+            "favorable": favorable,
+        },
         "data": data_info,
         "config": {
             "theta": config.theta,

@@ -31,7 +31,7 @@ _READERS = {
 
 
 @contextlib.contextmanager
-def atomic_writer(path: str | Path) -> Iterator[IO[str]]:
+def atomic_writer(path: str | Path, binary: bool = False) -> Iterator[IO]:
     """Open a temporary file beside `path` for writing; rename it to `path` on success."""
     target = Path(path)
     if target.is_dir():
@@ -42,7 +42,10 @@ def atomic_writer(path: str | Path) -> Iterator[IO[str]]:
         )
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+        handle = (
+            os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        )
+        with handle:
             yield handle
         os.replace(tmp, target)
     except BaseException:

@@ -65,6 +65,7 @@ def split_list(value: str | None) -> list[str] | None:
 from textfair.cli import audit as _audit  # noqa: E402, F401
 from textfair.cli import augment as _augment  # noqa: E402, F401
 from textfair.cli import counterfactuals as _counterfactuals  # noqa: E402, F401
+from textfair.cli import mitigate as _mitigate  # noqa: E402, F401
 from textfair.cli import predict as _predict  # noqa: E402, F401
 from textfair.cli import tabular as _tabular  # noqa: E402, F401
 from textfair.cli import terms as _terms  # noqa: E402, F401

@@ -13,6 +13,7 @@ from textfair.cli.app import app, split_list, user_errors
 
 DEFAULT_MODEL = "toxicity-cnn-lstm"
 DEFAULT_DATA = "wiki_toxicity.csv"
+DEFAULT_LABEL_COLUMN = "toxic"
 DEFAULT_LABEL_MAP = "True=toxic,False=non-toxic"
 FAVORABLE_GUESSES = ("non-toxic", "not toxic", "positive", "favorable", "favourable")
 
@@ -63,35 +64,21 @@ def _audit(options: dict, group: bool) -> None:
     from rich.console import Console
 
     from textfair.audit import AuditConfig, audit_text
-    from textfair.errors import TextfairError
-    from textfair.io import read_texts
     from textfair.models.spec import load_model
     from textfair.report import render_terminal, write_report
 
     err = Console(stderr=True)
-    data = options["data"]
-    text_column, label_column = options["text_column"], options["label_column"]
-    label_map = options["label_map"]
-    if data is None:
-        data = Path(str(resources.files("textfair.datasets").joinpath(DEFAULT_DATA)))
-        text_column = text_column or "comment"
-        if label_column is None:
-            label_column, label_map = "toxic", label_map or DEFAULT_LABEL_MAP
-    frame = read_texts(data, text_column)
-    column = text_column or "text"
-    if label_column is not None and label_column not in frame.columns:
-        raise TextfairError(
-            f"{data}: no label column {label_column!r}; columns are: "
-            f"{', '.join(map(str, frame.columns))}"
-        )
+    data, frame, column, labels = load_corpus(
+        options["data"], options["text_column"], options["label_column"], options["label_map"]
+    )
+    label_column = options["label_column"]
+    if options["data"] is None:
+        label_column = label_column or DEFAULT_LABEL_COLUMN
     with err.status("loading the model"):
         model = load_model(
             options["model"], batch_size=options["batch_size"], device=options["device"]
         )
-    favorable = options["favorable"] or _guess_favorable(model.labels)
-    labels = None
-    if label_column is not None:
-        labels = _mapped(frame[label_column].tolist(), label_map)
+    favorable = options["favorable"] or guess_favorable(model.labels)
     config = AuditConfig(
         terms=options["terms"],
         categories=split_list(options["categories"]),
@@ -146,7 +133,35 @@ def _audit(options: dict, group: bool) -> None:
             raise typer.Exit(1)
 
 
-def _guess_favorable(labels) -> str:
+def load_corpus(
+    data: Path | None, text_column: str | None, label_column: str | None, label_map: str | None
+):
+    """The corpus to audit: (path, frame, text column, mapped labels or None).
+
+    Without --data, the bundled Wikipedia comments and their toxicity labels.
+    """
+    from textfair.errors import TextfairError
+    from textfair.io import read_texts
+
+    if data is None:
+        data = Path(str(resources.files("textfair.datasets").joinpath(DEFAULT_DATA)))
+        text_column = text_column or "comment"
+        if label_column is None:
+            label_column, label_map = DEFAULT_LABEL_COLUMN, label_map or DEFAULT_LABEL_MAP
+    frame = read_texts(data, text_column)
+    if label_column is not None and label_column not in frame.columns:
+        raise TextfairError(
+            f"{data}: no label column {label_column!r}; columns are: "
+            f"{', '.join(map(str, frame.columns))}"
+        )
+    labels = None
+    if label_column is not None:
+        labels = _mapped(frame[label_column].tolist(), label_map)
+    return data, frame, text_column or "text", labels
+
+
+def guess_favorable(labels) -> str:
+    """The favourable label when the user names none: non-toxic, positive, ..."""
     from textfair.errors import TextfairError
 
     for guess in FAVORABLE_GUESSES:

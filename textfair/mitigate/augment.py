@@ -3,6 +3,10 @@
 * **TestSGD** (``rule_sets``): texts satisfying the top-k significant rule sets, rewritten from
   seed texts, labelled with the *opposite* of the disadvantaged outcome, as the paper's
   mitigation does (a group the model treats unfavourably gets favourable examples).
+* **Aequitas** (``aequitas``, tables): discriminatory inputs found by Aequitas's search, each
+  with every variant that differs only in sensitive values, all labelled with the model's
+  label for the input found (the original input), so the outcome cannot follow the
+  sensitive values.
 * **Counterfactual data augmentation** (``counterfactual``): every training text that mentions
   identity terms, with each of its counterfactuals under the original text's label, so the
   label cannot depend on which identity is named.
@@ -21,7 +25,7 @@ from textfair.errors import TextfairError
 from textfair.text.generate import counterfactuals, rule_satisfying
 from textfair.text.matcher import Matcher
 
-__all__ = ["counterfactual_augmentation", "rule_set_augmentation"]
+__all__ = ["aequitas_augmentation", "counterfactual_augmentation", "rule_set_augmentation"]
 
 
 def rule_set_augmentation(
@@ -113,3 +117,38 @@ def counterfactual_augmentation(
                 }
             )
     return rows
+
+
+def aequitas_augmentation(
+    domain,
+    model,
+    *,
+    favorable: int,
+    global_budget: int = 1000,
+    local_budget: int = 2000,
+    seed: int = 0,
+) -> tuple[list[dict], int]:
+    """Rows from Aequitas's discriminatory inputs over a TabularDomain, and how many inputs
+    were found. Each row: ``row`` (a tuple in the domain's column order), ``label``,
+    ``seed_row`` (which discriminatory input it comes from)."""
+    from textfair.tabular.search import _Search, aequitas_search
+
+    found = aequitas_search(
+        domain,
+        model,
+        favorable=favorable,
+        global_budget=global_budget,
+        local_budget=local_budget,
+        seed=seed,
+    ).discriminatory
+    if not found:
+        return [], 0
+    names = list(model.labels)
+    own = [names[i] for i in np.asarray(model.predict_proba(found)).argmax(axis=1)]
+    variants = _Search(domain, model, favorable, "label", 0.0, 256)
+    rows = [
+        {"row": variant, "label": label, "seed_row": index}
+        for index, (row, label) in enumerate(zip(found, own, strict=True))
+        for variant in variants.variants(row)
+    ]
+    return rows, len(found)

@@ -146,6 +146,11 @@ class CachedModel:
                 "PRIMARY KEY (model, input))"
             )
 
+    @property
+    def fingerprint(self) -> str | None:
+        """The wrapped model's fingerprint (None when it has none)."""
+        return self._fingerprint or None
+
     def predict_proba(self, inputs: Sequence[Hashable]) -> np.ndarray:
         """Probabilities for `inputs`, forwarding only inputs never seen before."""
         inputs = list(inputs)

@@ -48,6 +48,9 @@ class TextModelConfig:
     kernel_sizes: list[int] = field(default_factory=lambda: [3, 4, 5])
     max_length: int = 200
     dropout: float = 0.3
+    # How the weights were trained (epochs, batch_size, learning_rate, seed, class_weights),
+    # so `textfair mitigate` can retrain the same way; empty when not recorded (defaults).
+    training: dict = field(default_factory=dict)
 
 
 def _build_network(config: TextModelConfig):
@@ -270,7 +273,16 @@ def train_text_classifier(
         raise TextfairError(f"all labels are {names[0]!r}; a classifier needs two or more classes")
     torch.manual_seed(seed)
     vocab = build_vocab(texts)
-    config = TextModelConfig(arch=arch, labels=names, vocab_size=len(vocab), **config_overrides)
+    recipe = {
+        "epochs": epochs,
+        "batch_size": batch_size,
+        "learning_rate": learning_rate,
+        "seed": seed,
+        "class_weights": class_weights,
+    }
+    config = TextModelConfig(
+        arch=arch, labels=names, vocab_size=len(vocab), training=recipe, **config_overrides
+    )
     model = TorchTextModel(config, vocab, _build_network(config))
     targets = torch.tensor([names.index(str(y)) for y in labels])
     encoded = [model.encode(str(t)) for t in texts]

@@ -37,8 +37,17 @@ def _network(width: int, classes: int, hidden: Sequence[int]):
 class TabularMLP:
     """A fitted MLP over DataFrame rows, with predict_proba and classes_ like scikit-learn."""
 
-    def __init__(self, encoder: list[dict], labels: Sequence[str], network, hidden=HIDDEN):
+    def __init__(
+        self,
+        encoder: list[dict],
+        labels: Sequence[str],
+        network,
+        hidden=HIDDEN,
+        training: dict | None = None,
+    ):
         self.encoder = encoder
+        # epochs, learning_rate, batch_size and seed, so a mitigation retrains the same way
+        self.training = dict(training or {})
         self.classes_ = np.array([str(label) for label in labels])
         self.network = network.eval() if network is not None else None
         self.hidden = tuple(hidden)
@@ -107,7 +116,13 @@ class TabularMLP:
         names = sorted({str(y) for y in labels})
         if len(names) < 2:
             raise TextfairError("all labels are the same; a classifier needs two classes")
-        model = cls(encoder, names, None, hidden)
+        recipe = {
+            "epochs": epochs,
+            "learning_rate": learning_rate,
+            "batch_size": batch_size,
+            "seed": seed,
+        }
+        model = cls(encoder, names, None, hidden, recipe)
         x = torch.from_numpy(model.encode(frame))
         model.network = _network(x.shape[1], len(names), hidden)
         y = torch.tensor([names.index(str(v)) for v in labels])
@@ -136,6 +151,7 @@ class TabularMLP:
                 "encoder": self.encoder,
                 "labels": self.classes_.tolist(),
                 "hidden": list(self.hidden),
+                "training": self.training,
             }
             (staging / "config.json").write_text(json.dumps(config, indent=1) + "\n")
             state = {k: v.contiguous() for k, v in self.network.state_dict().items()}
@@ -166,4 +182,6 @@ class TabularMLP:
         width = state["0.weight"].shape[1]
         network = _network(width, len(config["labels"]), config["hidden"])
         network.load_state_dict(state)
-        return cls(config["encoder"], config["labels"], network, config["hidden"])
+        return cls(
+            config["encoder"], config["labels"], network, config["hidden"], config.get("training")
+        )

@@ -1,0 +1,333 @@
+"""`textfair mitigate` and `textfair tabular mitigate`: audit, augment, retrain, re-audit."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import typer
+
+from textfair.cli.app import app, split_list, user_errors
+from textfair.cli.tabular import tabular_app
+
+AUDIT_HELP = "Audit setting; mitigation defaults are tighter than `audit`'s to measure a change."
+
+
+@app.command("mitigate")
+@user_errors
+def mitigate_command(
+    out: Path = typer.Option(..., "--out", help="Directory for the reports and the new model."),
+    model: str = typer.Option("toxicity-cnn-lstm", "--model", help="Model spec or bundled name."),
+    data: Path | None = typer.Option(
+        None, "--data", help="Labelled texts (default: the bundled Wikipedia comments)."
+    ),
+    text_column: str | None = typer.Option(None, "--text-column"),
+    label_column: str | None = typer.Option(None, "--label-column", help="True labels."),
+    label_map: str | None = typer.Option(None, "--label-map", help='e.g. "1=toxic,0=non-toxic"'),
+    favorable: str | None = typer.Option(None, "--favorable"),
+    report: Path | None = typer.Option(
+        None, "--report", help="report.json of an audit of this model, instead of a new audit."
+    ),
+    method: str = typer.Option(
+        "counterfactual", "--method", help="counterfactual (CDA) or rule-sets (TestSGD labels)."
+    ),
+    loop: str = typer.Option("testsgd", "--loop", help="testsgd or aequitas."),
+    top: int = typer.Option(3, "--top", help="Significant findings to mitigate."),
+    holdout: float = typer.Option(0.2, "--holdout", help="Held-out share of --data."),
+    holdout_terms: float = typer.Option(
+        0.25, "--holdout-terms", help="Share of the targets' terms the augmentation never uses."
+    ),
+    max_fraction: float = typer.Option(
+        0.1, "--max-fraction", help="Most augmentation rows, as a share of the training part."
+    ),
+    max_accuracy_drop: float = typer.Option(0.01, "--max-accuracy-drop"),
+    max_per_text: int = typer.Option(8, "--max-per-text", help="Counterfactuals per text."),
+    terms: str = typer.Option("dixon2018", "--terms"),
+    categories: str | None = typer.Option(None, "--categories"),
+    error: float = typer.Option(0.02, "--error", help=AUDIT_HELP),
+    max_samples: int = typer.Option(3000, "--max-samples", help=AUDIT_HELP),
+    min_samples: int = typer.Option(100, "--min-samples"),
+    confidence: float = typer.Option(0.95, "--confidence"),
+    theta: float = typer.Option(0.05, "--theta"),
+    max_order: int = typer.Option(2, "--max-order"),
+    mode: str = typer.Option("paired", "--mode"),
+    correction: str = typer.Option("holm", "--correction"),
+    seed: int = typer.Option(0, "--seed"),
+    batch_size: int = typer.Option(64, "--batch-size", min=1),
+    device: str = typer.Option("auto", "--device"),
+) -> None:
+    """Retrain a text classifier on augmentation data until its top findings shrink, keeping
+    held-out accuracy; re-audit it, also on identity terms the augmentation never used."""
+    from textfair.audit import AuditConfig
+    from textfair.cli.audit import guess_favorable, load_corpus
+    from textfair.errors import TextfairError
+    from textfair.mitigate.pipeline import MitigationConfig, mitigate_text
+    from textfair.mitigate.retrain import retrainer_for
+    from textfair.models.spec import load_model
+
+    data_path, frame, column, labels = load_corpus(data, text_column, label_column, label_map)
+    if labels is None:
+        raise TextfairError(
+            "mitigation retrains the model, so it needs true labels: pass --label-column "
+            "(and --label-map if the values are not the model's label names)"
+        )
+    loaded = load_model(model, batch_size=batch_size, device=device)
+    retrainer_for(loaded)  # a model textfair cannot retrain fails here, before any work
+    favorable = favorable or guess_favorable(loaded.labels)
+    before = _read_report(report, loaded) if report is not None else None
+    audit_config = AuditConfig(
+        terms=terms,
+        categories=split_list(categories),
+        theta=theta,
+        max_order=max_order,
+        confidence=confidence,
+        error=error,
+        min_samples=min_samples,
+        max_samples=max_samples,
+        mode=mode,
+        correction=correction,
+        seed=seed,
+        causal=False,  # the loop targets group findings; causal tests would only add time
+    )
+    config = MitigationConfig(
+        method=method,
+        loop=loop,
+        top=top,
+        holdout=holdout,
+        holdout_terms=holdout_terms,
+        max_fraction=max_fraction,
+        max_accuracy_drop=max_accuracy_drop,
+        max_per_text=max_per_text,
+        seed=seed,
+    )
+    with _progress() as advance:
+        result = mitigate_text(
+            loaded,
+            frame[column].tolist(),
+            labels,
+            favorable=favorable,
+            audit_config=audit_config,
+            config=config,
+            before=before,
+            model_id=model,
+            command=shlex.join(["textfair", *sys.argv[1:]]),
+            progress=advance,
+        )
+    result.report["data"]["path"] = str(data_path)
+    _write(result, out, ["seed_id", "text", "label", "source", "transformation", "label_source"])
+
+
+@tabular_app.command("mitigate")
+@user_errors
+def tabular_mitigate_command(
+    model: str = typer.Option(..., "--model", help="sklearn:<joblib file> or textfair:<dir>"),
+    data: Path = typer.Option(..., "--data", help="Labelled rows (CSV, TSV, JSONL, Parquet)."),
+    sensitive: str = typer.Option(..., "--sensitive"),
+    label: str = typer.Option(..., "--label"),
+    out: Path = typer.Option(..., "--out", help="Directory for the reports and the new model."),
+    favorable: str | None = typer.Option(None, "--favorable"),
+    bins: int = typer.Option(10, "--bins"),
+    schema_file: Path | None = typer.Option(None, "--schema"),
+    report: Path | None = typer.Option(None, "--report", help="report.json of this model."),
+    loop: str = typer.Option("aequitas", "--loop", help="aequitas or testsgd."),
+    top: int = typer.Option(3, "--top"),
+    holdout: float = typer.Option(0.2, "--holdout"),
+    max_rounds: int = typer.Option(7, "--max-rounds", help="Aequitas rounds at most."),
+    patience: int = typer.Option(
+        3, "--patience", help="Stop after this many rounds without a lower score (paper: 1)."
+    ),
+    max_fraction: float = typer.Option(0.1, "--max-fraction", help="TestSGD loop's cap."),
+    max_accuracy_drop: float = typer.Option(0.01, "--max-accuracy-drop"),
+    global_budget: int = typer.Option(1000, "--global-budget"),
+    local_budget: int = typer.Option(2000, "--local-budget"),
+    error: float = typer.Option(0.05, "--error"),
+    max_samples: int = typer.Option(1000, "--max-samples"),
+    theta: float = typer.Option(0.05, "--theta"),
+    max_order: int = typer.Option(2, "--max-order"),
+    seed: int = typer.Option(0, "--seed"),
+) -> None:
+    """Retrain a table classifier on Aequitas's discriminatory inputs (labelled with the model's
+    label for the input found) until its top findings shrink; re-audit it."""
+    from textfair.audit import AuditConfig
+    from textfair.cli.tabular import _load
+    from textfair.mitigate.pipeline import MitigationConfig, mitigate_table
+    from textfair.mitigate.retrain import retrainer_for
+
+    frame, schema, row_model = _load(
+        model, data, sensitive, label, favorable, bins, None, schema_file
+    )
+    retrainer_for(row_model)  # fails here, before any work, for a model we cannot retrain
+    before = _read_report(report, row_model) if report is not None else None
+    config = MitigationConfig(
+        method="aequitas",
+        loop=loop,
+        top=top,
+        holdout=holdout,
+        max_rounds=max_rounds,
+        patience=patience,
+        max_fraction=max_fraction,
+        max_accuracy_drop=max_accuracy_drop,
+        global_budget=global_budget,
+        local_budget=local_budget,
+        seed=seed,
+    )
+    audit_config = AuditConfig(
+        error=error, max_samples=max_samples, theta=theta, max_order=max_order, seed=seed
+    )
+    with _progress() as advance:
+        result = mitigate_table(
+            row_model,
+            frame,
+            schema,
+            audit_config=audit_config,
+            config=config,
+            before=before,
+            model_id=model,
+            command=shlex.join(["textfair", *sys.argv[1:]]),
+            progress=advance,
+        )
+    result.report["data"]["path"] = str(data)
+    _write(result, out, None)
+
+
+def _read_report(path: Path, model) -> dict:
+    """An audit report, checked to be of this model."""
+    from textfair.errors import TextfairError
+    from textfair.io import read_utf8
+
+    if not path.is_file():
+        raise TextfairError(f"--report {path}: no such file; pass the report.json of an audit")
+    try:
+        loaded = json.loads(read_utf8(path))
+        recorded = loaded["model"]
+        loaded["findings"], loaded["config"]
+    except (ValueError, KeyError, TypeError):
+        raise TextfairError(
+            f"--report {path}: not a textfair audit report (expected report.json from "
+            "`textfair audit --out`)"
+        ) from None
+    mine = getattr(model, "fingerprint", None)
+    theirs = recorded.get("fingerprint")
+    if (mine and theirs and mine != theirs) or list(recorded.get("labels", [])) != [
+        str(label) for label in model.labels
+    ]:
+        raise TextfairError(
+            f"--report {path} is an audit of model {recorded.get('id')!r} "
+            f"(fingerprint {theirs}), not of this model (fingerprint {mine}); audit this model "
+            "or leave --report out"
+        )
+    return loaded
+
+
+class _progress:
+    """A progress display for the stages of a mitigation; yields advance(message)."""
+
+    def __enter__(self):
+        from rich.console import Console
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self.console = Console(stderr=True)
+        self.bar = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            TimeElapsedColumn(),
+            console=self.console,
+            transient=True,
+        )
+        self.bar.__enter__()
+        self.task = self.bar.add_task("starting", total=None)
+        self.stage = None
+
+        def advance(message: str) -> None:
+            if self.stage is not None:
+                self.console.print(f"[green]done[/green] {self.stage}")
+            self.stage = message
+            self.bar.update(self.task, description=message)
+
+        return advance
+
+    def __exit__(self, *exc) -> None:
+        self.bar.__exit__(*exc)
+        if exc[0] is None and self.stage is not None:
+            self.console.print(f"[green]done[/green] {self.stage}")
+
+
+def _write(result, out: Path, augmentation_columns: list[str] | None) -> None:
+    """The reports before and after, mitigation.json/.md, the augmentation used, the model."""
+    import pandas as pd
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from textfair.io import atomic_writer
+    from textfair.report import write_report
+    from textfair.report.mitigation import render_mitigation
+
+    out.mkdir(parents=True, exist_ok=True)
+    write_report(result.before, out / "before")
+    files = {"mitigation": out / "mitigation.json"}
+    if result.after is not None:
+        write_report(result.after, out / "after")
+    if result.model is not None:
+        files["model"] = result.retrainer.save(result.model, out / "model")
+        with atomic_writer(out / "augmentation.csv") as handle:
+            pd.DataFrame(result.augmentation, columns=augmentation_columns).to_csv(
+                handle, index=False
+            )
+        files["augmentation"] = out / "augmentation.csv"
+    result.report["files"] = {k: str(v) for k, v in files.items()}
+    with atomic_writer(out / "mitigation.json") as handle:
+        json.dump(result.report, handle, indent=2, ensure_ascii=False, default=str)
+        handle.write("\n")
+    markdown = render_mitigation(result.report)
+    with atomic_writer(out / "mitigation.md") as handle:
+        handle.write(markdown)
+    console = Console()
+    console.print(Markdown(markdown))
+    Console(stderr=True).print(f"wrote {out}/mitigation.json, mitigation.md, before/, after/")
+
+
+@tabular_app.command("augment")
+@user_errors
+def tabular_augment_command(
+    model: str = typer.Option(..., "--model"),
+    data: Path = typer.Option(..., "--data", help="The training rows."),
+    sensitive: str = typer.Option(..., "--sensitive"),
+    label: str = typer.Option(..., "--label"),
+    out: Path = typer.Option(..., "--out", help="Write the augmentation rows here (.csv)."),
+    favorable: str | None = typer.Option(None, "--favorable"),
+    labels: str | None = typer.Option(None, "--labels", help="Labels of a py: model."),
+    global_budget: int = typer.Option(1000, "--global-budget"),
+    local_budget: int = typer.Option(2000, "--local-budget"),
+    seed: int = typer.Option(0, "--seed"),
+) -> None:
+    """Aequitas augmentation data: discriminatory inputs and their sensitive variants, labelled
+    with the model's label for the input found."""
+    import pandas as pd
+
+    from textfair.cli.tabular import _load
+    from textfair.io import atomic_writer
+    from textfair.mitigate.augment import aequitas_augmentation
+    from textfair.models import CachedModel
+    from textfair.tabular.domain import TabularDomain
+
+    frame, schema, row_model = _load(model, data, sensitive, label, favorable, 10, labels)
+    columns = [f.name for f in schema.features]
+    cached = CachedModel(row_model)
+    rows, found = aequitas_augmentation(
+        TabularDomain(frame[columns], schema),
+        cached,
+        favorable=cached.labels.index(str(schema.favorable)),
+        global_budget=global_budget,
+        local_budget=local_budget,
+        seed=seed,
+    )
+    table = pd.DataFrame([r["row"] for r in rows], columns=columns)
+    table[label] = [r["label"] for r in rows]
+    table["seed_row"] = [r["seed_row"] for r in rows]
+    table["transformation"] = "aequitas_sensitive_variant"
+    table["label_source"] = "the model's label for the discriminatory input found"
+    with atomic_writer(out) as handle:
+        table.to_csv(handle, index=False)
+    typer.echo(f"wrote {len(rows)} rows from {found} discriminatory inputs to {out}", err=True)

@@ -1,0 +1,323 @@
+"""Retraining: fit a new model on the training data plus augmentation, and the two loops that
+decide how much augmentation to add.
+
+* :func:`testsgd_loop` (TestSGD, RQ3): add 50, 100, 200, ... rows, up to a fraction (10%) of
+  the training set, retrain each time, and keep the version with the lowest score whose
+  held-out accuracy drops by at most `max_accuracy_drop`.
+* :func:`aequitas_loop` (Aequitas): round i adds a random p_i in [2^i, 2^(i+1)) percent of the
+  training set size, drawn at random from the pool; stop when the estimate stops falling.
+
+A :class:`Retrainer` knows how to fit a fresh model of the same kind as the audited one and how
+to save it: textfair text models and tabular MLPs are retrained from scratch with their own
+recipe (the same seed and no augmentation reproduce the original weights), Hugging Face models
+are fine-tuned from their weights, scikit-learn estimators are cloned and refitted.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from textfair.errors import TextfairError
+
+__all__ = [
+    "LoopResult",
+    "Retrainer",
+    "Step",
+    "aequitas_loop",
+    "holdout_split",
+    "retrainer_for",
+    "testsgd_loop",
+]
+
+NOT_RETRAINABLE = (
+    "{what} cannot be retrained by textfair (it is not a textfair, Hugging Face or "
+    "scikit-learn model); export the augmentation data instead with `textfair augment` "
+    "and retrain it in your own pipeline"
+)
+
+
+def holdout_split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Seeded random train / held-out row indices (sorted).
+
+    The bundled models were trained on ``holdout_split(n, 0.2, 0)``, so the same arguments
+    give held-out rows they never saw.
+    """
+    if not 0.0 < fraction < 1.0:
+        raise TextfairError(f"--holdout is {fraction}; expected a fraction in (0, 1), e.g. 0.2")
+    order = np.random.default_rng(seed).permutation(n)
+    cut = round(n * (1 - fraction))
+    if cut == 0 or cut == n:
+        raise TextfairError(f"--holdout {fraction} of {n} rows leaves an empty side; use more rows")
+    return np.sort(order[:cut]), np.sort(order[cut:])
+
+
+@dataclass
+class Retrainer:
+    """Fits a new model of the audited model's kind, and saves one."""
+
+    kind: str
+    fit: Callable[[Sequence, Sequence[str]], object]
+    save: Callable[[object, Path], Path]
+
+
+def retrainer_for(model, *, seed: int = 0, fine_tune_epochs: int = 2) -> Retrainer:
+    """The retrainer for a loaded model; a one-line error for a model textfair cannot train."""
+    from textfair.models.callable import CallableModel
+    from textfair.models.torch_text import TorchTextModel
+    from textfair.tabular.mlp import TabularMLP
+    from textfair.tabular.models import RowModel
+
+    inner = model
+    if isinstance(model, RowModel):
+        inner = getattr(model._predict, "__self__", None)
+        if inner is None:
+            raise TextfairError(NOT_RETRAINABLE.format(what="a py: function"))
+    if isinstance(inner, TorchTextModel):
+        return _torch_text(inner, seed)
+    if isinstance(inner, TabularMLP):
+        return Retrainer(
+            "tabular-mlp",
+            lambda rows, labels: TabularMLP.train(
+                rows, labels, hidden=inner.hidden, **{"seed": seed, **inner.training}
+            ),
+            lambda fitted, directory: fitted.save(directory),
+        )
+    estimator = getattr(model, "estimator", inner)
+    if hasattr(estimator, "get_params") and hasattr(estimator, "fit"):
+        return _sklearn(estimator, text=not isinstance(model, RowModel))
+    if type(inner).__name__ == "HFModel":
+        return _hugging_face(inner, seed, fine_tune_epochs)
+    if isinstance(model, CallableModel) or callable(inner):
+        raise TextfairError(NOT_RETRAINABLE.format(what=f"model {getattr(model, 'name', model)!r}"))
+    raise TextfairError(NOT_RETRAINABLE.format(what=type(model).__name__))
+
+
+def _torch_text(model, seed: int) -> Retrainer:
+    from dataclasses import asdict
+
+    from textfair.models.torch_text import train_text_classifier
+
+    config = asdict(model.config)
+    architecture = {
+        key: config[key]
+        for key in ("embed_dim", "hidden", "filters", "kernel_sizes", "max_length", "dropout")
+    }
+    # The model's own recipe (its recorded seed included) wins over the defaults.
+    recipe = {"seed": seed, **config.get("training", {})}
+
+    def fit(texts, labels):
+        return train_text_classifier(
+            list(texts),
+            list(labels),
+            arch=config["arch"],
+            label_order=config["labels"],
+            **recipe,
+            **architecture,
+        )
+
+    return Retrainer("textfair-text", fit, lambda fitted, directory: fitted.save(directory))
+
+
+def _sklearn(estimator, text: bool) -> Retrainer:
+    from sklearn.base import clone
+
+    from textfair.models.sklearn import SklearnModel
+
+    def fit(inputs, labels):
+        fitted = clone(estimator).fit(list(inputs) if text else inputs, list(labels))
+        return SklearnModel(fitted) if text else fitted
+
+    def save(fitted, directory: Path) -> Path:
+        # scikit-learn has no code-free format; the retrained pipeline is written the way the
+        # user's own was read (joblib), and loading it warns like any joblib file.
+        import joblib
+
+        from textfair.io import atomic_writer
+
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        path = Path(directory) / "model.joblib"
+        with atomic_writer(path, binary=True) as handle:
+            joblib.dump(getattr(fitted, "estimator", fitted), handle)
+        return path
+
+    return Retrainer("scikit-learn", fit, save)
+
+
+def _hugging_face(model, seed: int, epochs: int) -> Retrainer:
+    def fit(texts, labels):
+        return fine_tune_hf(model, list(texts), list(labels), epochs=epochs, seed=seed)
+
+    def save(fitted, directory: Path) -> Path:
+        directory = Path(directory)
+        fitted.network.save_pretrained(directory, safe_serialization=True)
+        fitted.tokenizer.save_pretrained(directory)
+        return directory
+
+    return Retrainer("hugging-face", fit, save)
+
+
+def fine_tune_hf(
+    model,
+    texts: list[str],
+    labels: list[str],
+    *,
+    epochs: int = 2,
+    seed: int = 0,
+    learning_rate: float = 5e-5,
+    batch_size: int = 16,
+):
+    """A copy of a Hugging Face classifier fine-tuned on `texts` (AdamW, seeded order)."""
+    import torch
+
+    tuned = copy.copy(model)
+    tuned.network = copy.deepcopy(model.network)
+    names = list(model.labels)
+    unknown = sorted({str(y) for y in labels} - set(names))
+    if unknown:
+        raise TextfairError(
+            f"labels {unknown[:3]} are not labels of the model; its labels are {names}"
+        )
+    targets = torch.tensor([names.index(str(y)) for y in labels])
+    torch.manual_seed(seed)
+    generator = torch.Generator().manual_seed(seed)
+    optimizer = torch.optim.AdamW(tuned.network.parameters(), lr=learning_rate)
+    tuned.network.train()
+    for _ in range(epochs):
+        for rows in torch.randperm(len(texts), generator=generator).split(batch_size):
+            encoded = model.tokenizer(
+                [texts[i] for i in rows.tolist()],
+                padding=True,
+                truncation=True,
+                max_length=model.max_length,
+                return_tensors="pt",
+            ).to(model.device)
+            optimizer.zero_grad()
+            tuned.network(**encoded, labels=targets[rows].to(model.device)).loss.backward()
+            optimizer.step()
+    tuned.network.eval()
+    tuned.fingerprint = model.fingerprint + ":fine-tuned"
+    return tuned
+
+
+@dataclass
+class Step:
+    """One retraining: how many augmentation rows were added and what the model then scored."""
+
+    added: int
+    score: float
+    accuracy: float
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class LoopResult:
+    """Every step of a loop, which one was kept (None: none kept accuracy) and its model."""
+
+    steps: list[Step]
+    chosen: int | None
+    model: object | None
+
+
+Fit = Callable[[np.ndarray], object]
+Measure = Callable[[object], tuple[float, float, dict]]
+
+
+def testsgd_loop(
+    pool_size: int,
+    train_size: int,
+    fit: Fit,
+    measure: Measure,
+    *,
+    baseline_accuracy: float,
+    start: int = 50,
+    max_fraction: float = 0.1,
+    max_accuracy_drop: float = 0.01,
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+) -> LoopResult:
+    """TestSGD's loop: nested portions of a seeded shuffle of the pool, 50 doubling up to
+    `max_fraction` of the training set; keep the lowest score within the accuracy budget.
+
+    `fit(pool_rows)` trains on the training set plus those pool rows; `measure(model)` returns
+    (score, held-out accuracy, anything else to record).
+    """
+    order = np.random.default_rng(seed).permutation(pool_size)
+    cap = min(pool_size, max(start, round(max_fraction * train_size)))
+    sizes = []
+    size = min(start, cap)
+    while size < cap:
+        sizes.append(size)
+        size *= 2
+    sizes.append(cap)
+    steps, models = [], []
+    for number, size in enumerate(sizes, 1):
+        _say(progress, f"retraining with {size} augmentation rows ({number}/{len(sizes)})")
+        model = fit(order[:size])
+        score, accuracy, extra = measure(model)
+        steps.append(Step(size, score, accuracy, {**extra, "rows": order[:size]}))
+        models.append(model)
+    return _choose(steps, models, baseline_accuracy, max_accuracy_drop)
+
+
+def aequitas_loop(
+    pool_size: int,
+    train_size: int,
+    fit: Fit,
+    measure: Measure,
+    *,
+    baseline_score: float,
+    baseline_accuracy: float,
+    max_rounds: int = 7,
+    patience: int = 3,
+    max_accuracy_drop: float = 0.01,
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+) -> LoopResult:
+    """Aequitas's loop: round i adds a random p_i in [2^i, 2^(i+1)) percent of the training
+    set size, drawn from a seeded shuffle of the pool, to what earlier rounds added, and
+    retrains; keep the lowest score within the accuracy budget.
+
+    Aequitas stops at the first round whose estimate does not fall (``patience=1``). Small
+    portions move a model by less than refitting noise, so by default the loop stops only after
+    `patience` rounds in a row without a new lowest score (or when the pool or `max_rounds`
+    runs out).
+    """
+    if patience < 1:
+        raise TextfairError(f"--patience is {patience}; expected 1 or more rounds")
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(pool_size)
+    steps, models = [], []
+    best, misses, size = baseline_score, 0, 0
+    for i in range(max_rounds):
+        percent = rng.uniform(2.0**i, 2.0 ** (i + 1))
+        size = min(pool_size, size + max(1, round(percent / 100 * train_size)))
+        _say(progress, f"retraining with {size} augmentation rows (round {i + 1}/{max_rounds})")
+        model = fit(order[:size])
+        score, accuracy, extra = measure(model)
+        extra = {"percent": round(percent, 2), **extra, "rows": order[:size]}
+        steps.append(Step(size, score, accuracy, extra))
+        models.append(model)
+        misses = 0 if score < best else misses + 1
+        best = min(best, score)
+        if misses >= patience or size == pool_size:
+            break
+    return _choose(steps, models, baseline_accuracy, max_accuracy_drop)
+
+
+def _choose(steps, models, baseline_accuracy, max_accuracy_drop) -> LoopResult:
+    floor = baseline_accuracy - max_accuracy_drop - 1e-12  # 1e-12: float noise at the edge
+    allowed = [i for i, s in enumerate(steps) if s.accuracy >= floor]
+    if not allowed:
+        return LoopResult(steps, None, None)
+    best = min(allowed, key=lambda i: (steps[i].score, steps[i].added))
+    return LoopResult(steps, best, models[best])
+
+
+def _say(progress, message: str) -> None:
+    if progress is not None:
+        progress(message)
