@@ -12,6 +12,7 @@ from textfair.cli import app
 from textfair.discovery import Rule, frequent_rule_sets
 from textfair.discovery.groups import group_fairness
 from textfair.models import CachedModel, CallableModel
+from textfair.models.spec import load_model
 from textfair.terms import load_term_list
 from textfair.text.domain import TextDomain
 from textfair.text.templates import expand_template
@@ -164,6 +165,8 @@ def test_default_audit_writes_a_report_that_follows_the_contract(tmp_path):
         "support",
         "examples",
     }
+    fingerprint = report["model"].pop("fingerprint")  # what `mitigate --report` checks
+    assert fingerprint == load_model("toxicity-cnn-lstm").fingerprint
     assert report["model"] == {
         "id": "toxicity-cnn-lstm",
         "labels": ["non-toxic", "toxic"],
