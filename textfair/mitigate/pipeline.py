@@ -174,7 +174,7 @@ def mitigate_text(
             model_id=f"{model_id} (mitigated)",
             command=command,
         )
-    used = _used_rows(pool, result, config)
+    used = [pool[i] for i in _used_indices(result)]
     report = _report(
         before,
         after,
@@ -289,7 +289,7 @@ def mitigate_table(
             "transformation": "aequitas_sensitive_variant",
             "label_source": "the model's label for the discriminatory input found",
         }
-        for i in _used_indices(result, len(pool), config)
+        for i in _used_indices(result)
     ]
     report = _report(
         before,
@@ -440,14 +440,11 @@ def _run_loop(config, pool_size, train_size, fit, measure, cached, progress) -> 
     )
 
 
-def _used_indices(result: LoopResult, pool_size: int, config: MitigationConfig) -> list[int]:
+def _used_indices(result: LoopResult) -> list[int]:
+    """The pool rows the kept model was trained on."""
     if result.chosen is None:
         return []
     return [int(i) for i in result.steps[result.chosen].extra["rows"]]
-
-
-def _used_rows(pool, result, config) -> list[dict]:
-    return [pool[i] for i in _used_indices(result, len(pool), config)]
 
 
 def _support(report: dict, rule_set) -> float:
