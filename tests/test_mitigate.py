@@ -196,7 +196,7 @@ def test_text_mitigation_holds_out_terms_and_keeps_accuracy(small_model):
     report = result.report
     targets = [r for r in report["comparison"] if r["role"] == "target"]
     held_out = [r for r in report["comparison"] if r["role"] == "held-out term"]
-    assert len(targets) == 2 and held_out
+    assert 1 <= len(targets) <= 2 and held_out  # at most --top, each significant
     assert all(r["before"]["significant"] for r in targets)
     # The augmentation never writes a held-out term.
     names = {r["rule_set"].split("=")[1] for r in held_out}

@@ -53,8 +53,8 @@ def test_z_values_are_two_sided():
 def test_student_t_quantiles_and_p_values():
     from textfair.stats import t_p_value, t_value
 
-    for df, exact in [(5, 2.5706), (10, 2.2281), (30, 2.0423), (100, 1.9840)]:
-        assert t_value(0.95, df) == pytest.approx(exact, abs=3e-3)
+    for df, exact in [(1, 12.7062), (5, 2.5706), (10, 2.2281), (30, 2.0423), (100, 1.9840)]:
+        assert t_value(0.95, df) == pytest.approx(exact, abs=1e-4)
     assert t_p_value(2.2281, 10) == pytest.approx(0.05, abs=1e-3)
     assert t_p_value(0.0, 10) == pytest.approx(1.0)
 
@@ -159,3 +159,46 @@ def test_bad_counts():
     with pytest.raises(TextfairError, match="expected 0 <= successes <= n"):
         proportion(5, 3)
     assert math.isnan(proportion(0, 0).estimate)
+
+
+def exact_coverage_of_bounded_mean(n, p, low_bound):
+    """Coverage of `bounded_mean` for n values at {0, 1} with rate p (the most skewed case of
+    a seed difference), summed over every possible count: no Monte-Carlo error."""
+    from scipy import stats
+
+    from textfair.stats import bounded_mean
+
+    counts = np.arange(n + 1)
+    chance = stats.binom.pmf(counts, n, p)
+    covered = 0.0
+    for k in counts[chance > 1e-12]:
+        interval = bounded_mean(np.r_[np.ones(k), np.zeros(n - k)], low_bound, 1.0)
+        covered += chance[k] * (interval.low <= p <= interval.high)
+    return covered
+
+
+@pytest.mark.parametrize("n", [20, 100, 300])
+@pytest.mark.parametrize("low_bound", [-1.0, 0.0])
+def test_bounded_mean_covers_rare_effects_exactly(n, low_bound):
+    rates = [0.001, 0.003, 0.01, 0.02, 0.03, 0.05, 0.1, 0.3]
+    worst = min(exact_coverage_of_bounded_mean(n, p, low_bound) for p in rates)
+    assert worst >= 0.944
+
+
+def test_bounded_mean_is_a_t_interval_when_many_values_vary_and_never_zero_width():
+    from textfair.stats import bounded_mean
+
+    values = np.random.default_rng(0).normal(0.1, 0.3, 400).clip(-1, 1)
+    interval = bounded_mean(values)
+    t_half = 1.966 * values.std(ddof=1) / np.sqrt(400)
+    assert interval.estimate == pytest.approx(values.mean())
+    assert t_half < interval.half_width < 1.05 * t_half
+    nothing = bounded_mean(np.zeros(100))
+    assert nothing.low < 0 < nothing.high and nothing.half_width == pytest.approx(0.038, abs=1e-3)
+    assert nothing.p_value == 1.0 and nothing.varying == 0
+    # The p-value agrees with the interval: below 0.05 exactly when 0 lies outside it.
+    for k in range(0, 12):
+        one = bounded_mean(np.r_[np.ones(k), np.zeros(100 - k)])
+        assert (one.p_value < 0.05) == (one.low > 0)
+    with pytest.raises(TextfairError, match="outside"):
+        bounded_mean([0.5, 2.0])

@@ -236,7 +236,8 @@ def audit_domain(
             "correction": config.correction,
             "categories": domain.categories(),
             **extra_config,
-            "interval": "seed-level paired differences (Student t; rule-of-three floor)"
+            "interval": "seed-level paired differences (bounded_mean: Student t with z²/2 "
+            "pseudo-seeds at each end of [-1, 1])"
             if config.mode == "paired"
             else "Newcombe hybrid score (two Wilson intervals)",
         },
@@ -263,6 +264,7 @@ def _finding(f, keys: tuple[str, str] = ("category", "term")) -> dict:
         "score": f.score,
         "margin": f.margin,
         "ci": list(f.ci),
+        "credible_bound": f.credible_bound,
         "p_value": f.p_value,
         "p_adjusted": f.p_adjusted,
         "significant": f.significant,
@@ -289,6 +291,8 @@ def _causal_section(result) -> dict:
         "term_pairs": [asdict(p) for p in sorted(result.pairs, key=lambda p: p.mean_shift)],
         "tests_run": result.tests_run,
         "tests_without_pruning": result.tests_without_pruning,
+        # Pruned: supersets of a category set whose whole interval lies above the threshold.
+        "pruned": [list(categories) for categories in result.pruned],
     }
 
 

@@ -4,33 +4,40 @@
   predicted label changes under some counterfactual that swaps only terms of X. It is measured
   on one population for every X — the texts mentioning any audited category — so it can only
   grow when X grows (a text flipped under X is flipped under X ∪ Y). That makes Alg. 3's
-  pruning sound: once X discriminates above the threshold, no superset is tested.
+  pruning sound: once X discriminates above the threshold, no superset is tested. Alg. 3
+  prunes on the point estimate; here a superset is pruned only when X's whole interval lies
+  above the threshold, so a score near the threshold (0.112 against 0.1) does not decide by
+  chance which sets are tested.
 * **Group score** of a category (Def. 3.5/3.6): max minus min, over its terms, of the
   favourable rate when every eligible text is rewritten to that term.
 * **Term pairs** (the counterfactual token fairness gap): for texts naming term s, how often
   the label flips and how much the favourable probability moves when s becomes t.
 
-Sampling is adaptive: texts are drawn in batches until the Wilson interval is at most ±error
-wide (after min_samples) or max_samples is reached. Every text goes through the model's
-cache, so a text scored for one test is never scored again.
+What is estimated does not depend on the run's seed: a text's counterfactual family is every
+swap of one category plus joint assignments that are enumerated when there are at most
+`joint_variants`, and otherwise a sample drawn with the text itself as the seed.
+
+Sampling is adaptive: texts are drawn in batches until the interval is at most ±error wide
+(after min_samples) or max_samples is reached. Every interval (flip rates and probability
+shifts alike) is `bounded_mean`'s, which holds when only a few texts flip. Every text goes
+through the model's cache, so a text scored for one test is never scored again.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from textfair.discovery.rulesets import Rule
 from textfair.discovery.sampling import Sampling, seed_order
-from textfair.stats import proportion, z_value
+from textfair.stats import bounded_mean
 
 __all__ = ["CausalScore", "GroupScore", "PairShift", "ThemisResult", "themis"]
 
-BATCH = 100
+BATCH = 25  # texts between two checks of the stopping rule, as in group fairness
 
 
 @dataclass(frozen=True)
@@ -77,6 +84,7 @@ class ThemisResult:
     pairs: list[PairShift]
     tests_run: int
     tests_without_pruning: int
+    pruned: list[tuple[str, ...]] = field(default_factory=list)  # category sets not tested
 
 
 def themis(
@@ -111,42 +119,46 @@ def themis(
     memo: dict = {}  # counterfactual family texts per (seed, mentioned categories), this run
     sampling = Sampling(confidence, error, min_samples, max_samples, seed)
     discriminating: list[tuple[str, ...]] = []
+    pruned: list[tuple[str, ...]] = []
     total = 0
     for size in range(1, max_order + 1):
         for subset in itertools.combinations(categories, size):
             total += 1
             if any(set(found) <= set(subset) for found in discriminating):
-                continue  # Themis Thm 4.1: a superset of a discriminating set discriminates
+                pruned.append(subset)  # Themis Thm 4.1: a superset of a discriminating set
+                continue
             result = _causal(
                 domain, model, subset, masks, population, favorable, sampling, joint_variants, memo
             )
             causal.append(result)
-            if result.score > threshold:
+            if result.ci[0] > threshold:  # the whole interval, not the point estimate
                 discriminating.append(subset)
     group, pairs = [], []
     for category in categories:
         seeds = [int(i) for i in everything if masks[category][int(i)]][:term_samples]
         group.append(_group(domain, model, category, favorable, seeds))
         pairs += _pairs(domain, model, category, favorable, seeds, confidence)
-    return ThemisResult(causal, group, pairs, len(causal), total)
+    return ThemisResult(causal, group, pairs, len(causal), total, pruned)
 
 
-def _family_texts(domain, index, mentioned, joint_variants, seed, memo) -> tuple[str, ...]:
+def _family_texts(domain, index, mentioned, joint_variants, memo) -> tuple[str, ...]:
     """The texts of seed `index`'s counterfactual family over the categories it mentions.
 
     The family depends only on those categories, so every category set that mentions the
     same ones shares it; `memo` keeps it for the rest of the run."""
     key = (index, mentioned)
     if key not in memo:
-        family = _counterfactual_family(domain, index, mentioned, joint_variants, seed)
+        family = _counterfactual_family(domain, index, mentioned, joint_variants)
         memo[key] = tuple(v.input for a in family if (v := domain.rewrite(index, a)) is not None)
     return memo[key]
 
 
-def _counterfactual_family(domain, index, mentioned, joint_variants, seed):
+def _counterfactual_family(domain, index, mentioned, joint_variants):
     """The rewrites of seed `index` that change the terms of a non-empty subset S of the
-    categories it mentions: every swap of one category, and for |S| >= 2 at most
-    `joint_variants` joint assignments, drawn deterministically per (seed, text, S).
+    categories it mentions: every swap of one category, and for |S| >= 2 every joint
+    assignment when there are at most `joint_variants`, else that many drawn with the text
+    and S as the random seed — fixed by the text, never by the run's `--seed`, so the
+    causal score estimates the same quantity in every run.
 
     The family of a category set contains the family of each of its subsets exactly, so the
     causal score is monotone in the categories and Alg. 3's pruning stays sound.
@@ -157,8 +169,11 @@ def _counterfactual_family(domain, index, mentioned, joint_variants, seed):
         for chosen in itertools.combinations(mentioned, size):
             joint = list(itertools.product(*(options[c] for c in chosen)))
             if size > 1 and len(joint) > joint_variants:
-                key = zlib.crc32("|".join(chosen).encode())
-                rng = np.random.default_rng([seed, index, key])
+                # A text, or a table row (a tuple, whose repr is as stable as the row).
+                seed_input = domain.input(index)
+                text = seed_input if isinstance(seed_input, str) else repr(seed_input)
+                text_key = zlib.crc32(text.encode("utf-8", "surrogatepass"))
+                rng = np.random.default_rng([text_key, zlib.crc32("|".join(chosen).encode())])
                 picks = sorted(rng.choice(len(joint), joint_variants, replace=False))
                 joint = [joint[i] for i in picks]
             family += [
@@ -171,8 +186,8 @@ def _causal(
     domain, model, subset, masks, population, favorable, sampling, joint_variants, memo
 ) -> CausalScore:
     confidence, error = sampling.confidence, sampling.error
-    min_samples, max_samples, seed = sampling.min_samples, sampling.max_samples, sampling.seed
-    flips = n = 0
+    min_samples, max_samples = sampling.min_samples, sampling.max_samples
+    flipped: list[bool] = []
     for begin in range(0, min(len(population), max_samples), BATCH):
         batch = population[begin : min(begin + BATCH, max_samples)]
         texts, bounds = [], [0]
@@ -180,23 +195,20 @@ def _causal(
             mentioned = tuple(sorted(c for c in subset if masks[c][int(i)]))
             texts += [
                 domain.input(int(i)),
-                *_family_texts(domain, int(i), mentioned, joint_variants, seed, memo),
+                *_family_texts(domain, int(i), mentioned, joint_variants, memo),
             ]
             bounds.append(len(texts))
         labels = np.asarray(model.predict_proba(texts)).argmax(axis=1)
         for begin_row, end_row in itertools.pairwise(bounds):
             rows = labels[begin_row:end_row]  # the seed, then its counterfactuals
-            flips += bool((rows != rows[0]).any())
-        n += len(batch)
-        interval = proportion(flips, n, confidence)
-        if (
-            n >= min_samples
-            and max(interval.high - interval.estimate, interval.estimate - interval.low) <= error
-        ):
+            flipped.append(bool((rows != rows[0]).any()))
+        interval = bounded_mean(flipped, 0.0, 1.0, confidence)
+        if interval.n >= min_samples and interval.half_width <= error:
             break
-    interval = proportion(flips, n, confidence)
+    interval = bounded_mean(flipped, 0.0, 1.0, confidence)
+    n = interval.n
     return CausalScore(
-        subset, interval.estimate if n else 0.0, (interval.low, interval.high), flips, n
+        subset, interval.estimate if n else 0.0, (interval.low, interval.high), sum(flipped), n
     )
 
 
@@ -218,7 +230,6 @@ def _pairs(domain, model, category, favorable, seeds, confidence):
         values = domain.values_of(i, category)
         if len(values) == 1:
             by_term.setdefault(next(iter(values)), []).append(i)
-    z = z_value(confidence)
     shifts = []
     for source, named in by_term.items():
         originals = np.asarray(model.predict_proba([domain.input(i) for i in named]))
@@ -233,12 +244,11 @@ def _pairs(domain, model, category, favorable, seeds, confidence):
                     ]
                 )
             )
-            flipped = int((swapped.argmax(axis=1) != originals.argmax(axis=1)).sum())
-            delta = swapped[:, favorable] - originals[:, favorable]
-            n = len(named)
-            mean = float(delta.mean())
-            half = z * float(delta.std(ddof=1)) / math.sqrt(n) if n > 1 else 2.0
-            flip = proportion(flipped, n, confidence)
+            flips = swapped.argmax(axis=1) != originals.argmax(axis=1)
+            # Probabilities may overshoot [0, 1] by rounding; the shift lies in [-1, 1].
+            delta = np.clip(swapped[:, favorable] - originals[:, favorable], -1.0, 1.0)
+            flip = bounded_mean(flips, 0.0, 1.0, confidence)
+            shift = bounded_mean(delta, -1.0, 1.0, confidence)
             shifts.append(
                 PairShift(
                     category,
@@ -246,9 +256,9 @@ def _pairs(domain, model, category, favorable, seeds, confidence):
                     rule.value,
                     flip.estimate,
                     (flip.low, flip.high),
-                    mean,
-                    (max(-1.0, mean - half), min(1.0, mean + half)),
-                    n,
+                    shift.estimate,
+                    (shift.low, shift.high),
+                    len(named),
                 )
             )
     return shifts

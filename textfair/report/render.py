@@ -21,6 +21,10 @@ def _pct(value) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 
+def _signed(value) -> str:
+    return "-" if value is None else f"{100 * value:+.1f}%"
+
+
 def _interval(ci) -> str:
     return f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]"
 
@@ -43,14 +47,18 @@ def render_markdown(report: dict, top: int = 10) -> str:
         f"## Group fairness ({report['rule_sets_tested']} rule sets, mode {config['mode']}, "
         f"{config['correction']} correction, {int(100 * config['confidence'])}% intervals)",
         "",
+        "Ranked by the credible difference: the end of the interval nearest zero (0 when the "
+        "interval contains 0), then by score.",
+        "",
         "| rule set | favourable with | without | score | interval of the difference | "
-        "p (adjusted) | significant | seeds |",
-        "|---|---|---|---|---|---|---|---|",
+        "credible difference | p (adjusted) | significant | seeds |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for f in report["findings"][:top]:
         lines.append(
             f"| {_rule_set(f['rule_set'])} | {_pct(f['phi_r'])} | {_pct(f['phi_not_r'])} | "
-            f"{_pct(f['score'])} | {_interval(f['ci'])} | {f['p_adjusted']:.3g} | "
+            f"{_pct(f['score'])} | {_interval(f['ci'])} | {_signed(f.get('credible_bound'))} | "
+            f"{f['p_adjusted']:.3g} | "
             f"{'yes' if f['significant'] else 'no'} | {f['n_r']} |"
         )
     significant = [f for f in report["findings"] if f["significant"]]
@@ -86,7 +94,9 @@ def render_markdown(report: dict, top: int = 10) -> str:
         lines += [
             "",
             f"{causal['tests_run']} category sets tested of "
-            f"{causal['tests_without_pruning']} (sound pruning).",
+            f"{causal['tests_without_pruning']}; sound pruning saved "
+            f"{causal['tests_without_pruning'] - causal['tests_run']} (a superset is pruned only "
+            "when a subset's whole interval lies above the threshold).",
             "",
             "| category | group score (max − min favourable rate) | lowest | highest |",
             "|---|---|---|---|",
@@ -167,6 +177,7 @@ def render_terminal(report: dict, top: int = 10, console=None) -> None:
         "without",
         "score",
         "interval",
+        "credible",
         "p adj.",
         "significant",
     ):
@@ -178,6 +189,7 @@ def render_terminal(report: dict, top: int = 10, console=None) -> None:
             _pct(f["phi_not_r"]),
             _pct(f["score"]),
             _interval(f["ci"]),
+            _signed(f.get("credible_bound")),
             f"{f['p_adjusted']:.3g}",
             "[bold red]yes[/]" if f["significant"] else "no",
         )

@@ -1,9 +1,11 @@
 """The statistics core: pure functions over counts and arrays; no model, no text."""
 
 from textfair.stats.estimate import (
+    BoundedMean,
     Difference,
     Proportion,
     StoppingDecision,
+    bounded_mean,
     difference,
     proportion,
     should_stop,
@@ -22,11 +24,13 @@ from textfair.stats.testing import (
 
 __all__ = [
     "Adjusted",
+    "BoundedMean",
     "Difference",
     "Proportion",
     "StoppingDecision",
     "adjust",
     "benjamini_hochberg",
+    "bounded_mean",
     "difference",
     "holm",
     "proportion",

@@ -7,21 +7,32 @@ Pure functions over counts; each returns a small frozen dataclass. Two interval 
   the papers.
 * ``wilson`` (default) — the score interval; it keeps its coverage near p = 0 or 1 and for
   small n. Differences use Newcombe's hybrid score interval built from two Wilson intervals.
+
+Means of bounded per-seed values (paired differences, probability shifts, flip indicators)
+get `bounded_mean`: a Student t interval after adding pseudo-observations at both ends of the
+range, which keeps its coverage when only a few seeds vary (see its docstring).
 """
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Literal
 
+import numpy as np
+from scipy import stats as scipy_stats
+
 from textfair.errors import TextfairError
 
 __all__ = [
+    "BoundedMean",
     "Difference",
     "Proportion",
     "StoppingDecision",
+    "bounded_mean",
     "difference",
     "proportion",
     "should_stop",
@@ -41,37 +52,20 @@ def z_value(confidence: float) -> float:
     return NormalDist().inv_cdf(0.5 + confidence / 2.0)
 
 
+@functools.lru_cache(maxsize=4096)  # called at every stopping check; scipy's ppf is slow
 def t_value(confidence: float, df: int) -> float:
-    """Two-sided Student t quantile, by the Cornish-Fisher expansion around the normal one.
-
-    Within 0.003 of the exact value for df >= 5 at 95%; the normal quantile as df grows.
-    """
-    z = z_value(confidence)
+    """Two-sided Student t quantile (exact, from scipy): 12.706 at df=1, 1.984 at df=100."""
+    z_value(confidence)  # validates the confidence
     if df <= 0:
         return math.inf
-    return (
-        z
-        + (z**3 + z) / (4 * df)
-        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
-        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
-    )
+    return float(scipy_stats.t.ppf(0.5 + confidence / 2.0, df))
 
 
 def t_p_value(statistic: float, df: int) -> float:
-    """Two-sided p-value of a t statistic: the level at which t_value reaches it (bisection)."""
+    """Two-sided p-value of a t statistic with `df` degrees of freedom (exact, from scipy)."""
     if df <= 0 or math.isnan(statistic):
         return 1.0
-    target = abs(statistic)
-    low, high = 0.0, 1.0 - 1e-15  # confidence levels
-    if t_value(high, df) <= target:
-        return 1e-15
-    for _ in range(60):
-        middle = (low + high) / 2
-        if t_value(middle, df) < target:
-            low = middle
-        else:
-            high = middle
-    return 1.0 - (low + high) / 2
+    return float(2.0 * scipy_stats.t.sf(abs(statistic), df))
 
 
 @dataclass(frozen=True)
@@ -207,3 +201,85 @@ def _check_counts(successes: int, n: int) -> None:
         raise TextfairError(
             f"counts {successes}/{n}: expected 0 <= successes <= n; check the tallies"
         )
+
+
+@dataclass(frozen=True)
+class BoundedMean:
+    """The mean of values known to lie in [`low_bound`, `high_bound`], with an interval.
+
+    `estimate` is the plain sample mean; `low`/`high` the interval; `p_value` tests that the
+    mean is `null` and is consistent with the interval (p <= 1 - confidence exactly when
+    `null` lies outside it). `varying` counts the values that differ from `null`.
+    """
+
+    estimate: float
+    low: float
+    high: float
+    p_value: float
+    n: int
+    varying: int
+    confidence: float
+
+    @property
+    def half_width(self) -> float:
+        """Half the interval's width: what "±error" in a stopping rule is compared with."""
+        return (self.high - self.low) / 2.0
+
+
+def bounded_mean(
+    values: Sequence[float] | np.ndarray,
+    low_bound: float = -1.0,
+    high_bound: float = 1.0,
+    confidence: float = 0.95,
+    null: float = 0.0,
+) -> BoundedMean:
+    """Mean of bounded values with an interval that holds when few of them are non-zero.
+
+    The plain t interval, mean ± t·s/√n, fails when only a handful of n values vary (a
+    rare effect): s is then estimated from those few values, is usually too small, and the
+    interval is falsely narrow (82% coverage at nominal 95% on a real audit with 1-7 of 100
+    seeds varying). Like Agresti and Coull's interval for a proportion ("add two successes
+    and two failures"), this one adds w = z²/2 pseudo-observations at *each end* of the
+    range [a, b] (about 1.92 at 95%) before the t interval::
+
+        N = n + 2w,   m = (Σx + w·a + w·b) / N,
+        s² = (Σx² + w·a² + w·b² − N·m²) / (N − 1),
+        interval = m ± t(confidence, n − 1) · s / √N
+
+    The pseudo-observations give the variance a floor of order (b − a)²·w/N, which is what
+    the data cannot rule out: a few unseen seeds at the end of the range. With nothing
+    varying at n = 100 and range [−1, 1] the half-width is 0.038 (the rule of three gives
+    0.03). Enumerated over all outcomes of n Bernoulli values at {0, 1} (the most skewed case
+    for a difference of outcomes), the coverage is at least 0.944 for every n in 20..1000
+    and every rate in 0.0005..0.6; when many values vary it is the t interval, about 8%
+    wider at n = 100 and 4% at n = 200. The estimate stays the plain mean.
+    """
+    x = np.asarray(values, dtype=np.float64).ravel()
+    if low_bound >= high_bound:
+        raise TextfairError(f"range [{low_bound}, {high_bound}]: expected low < high")
+    if x.size and (np.isnan(x).any() or x.min() < low_bound or x.max() > high_bound):
+        raise TextfairError(
+            f"values outside [{low_bound}, {high_bound}] given to bounded_mean; "
+            "expected values in the declared range"
+        )
+    n = int(x.size)
+    if n == 0:
+        return BoundedMean(math.nan, low_bound, high_bound, 1.0, 0, 0, confidence)
+    w = z_value(confidence) ** 2 / 2.0
+    total = n + 2.0 * w
+    centre = (float(x.sum()) + w * (low_bound + high_bound)) / total
+    squares = float((x * x).sum()) + w * (low_bound**2 + high_bound**2)
+    variance = max(squares - total * centre * centre, 0.0) / (total - 1.0)
+    standard_error = math.sqrt(variance / total)
+    df = max(n - 1, 1)
+    half = t_value(confidence, df) * standard_error
+    p_value = t_p_value((centre - null) / standard_error, df) if standard_error > 0 else 1.0
+    return BoundedMean(
+        estimate=float(x.mean()),
+        low=max(low_bound, centre - half),
+        high=min(high_bound, centre + half),
+        p_value=p_value,
+        n=n,
+        varying=int(np.count_nonzero(x != null)),
+        confidence=confidence,
+    )
