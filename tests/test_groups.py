@@ -137,3 +137,45 @@ def test_paper_mode_and_bad_mode():
         group_fairness(
             domain, model, frequent.rule_sets, frequent.supports, favorable=0, mode="both"
         )
+
+
+@pytest.mark.slow
+def test_a_planted_pair_on_many_seeds_ranks_above_small_rule_sets_with_larger_estimates():
+    """The bundled Wikipedia comments at theta 0.01: 65 seeds name race and religion, many
+    gender-race pairs have 17-18. A model toxic with chance 0.4 on texts naming "black" and
+    "muslim" and 0.1 otherwise (fresh noise per run): small rule sets often get larger point
+    estimates by chance, yet the planted pair, whose interval is far from 0, must rank first."""
+    import csv
+    from importlib import resources
+
+    path = resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")
+    with path.open(encoding="utf-8", newline="") as handle:
+        texts = [row["comment"] for row in csv.DictReader(handle)]
+    domain = TextDomain(texts)
+    frequent = frequent_rule_sets(domain, theta=0.01, max_order=2)
+    planted_pair = (Rule("race", "black"), Rule("religion", "muslim"))
+
+    def planted_in_run(run):
+        def predict(batch):
+            rows = []
+            for text in batch:
+                lower = text.lower()
+                rate = 0.4 if "black" in lower and "muslim" in lower else 0.1
+                rows.append([0.0, 1.0] if unit(f"{run}:{text}") < rate else [1.0, 0.0])
+            return np.array(rows)
+
+        return predict
+
+    first = outscored = 0
+    for run in range(200):
+        model = CachedModel(CallableModel(planted_in_run(run), labels=["ok", "toxic"]))
+        findings = group_fairness(
+            domain, model, frequent.rule_sets, frequent.supports, favorable=0, seed=run
+        )
+        top = findings[0]
+        planted = next(f for f in findings if f.rule_set == planted_pair)
+        assert planted.n_r >= 60
+        first += top.rule_set == planted_pair
+        outscored += any(f.n_r < 20 and f.score > planted.score for f in findings)
+    assert first >= 190
+    assert outscored >= 20  # ranking by score alone would have put a small rule set first
