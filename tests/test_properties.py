@@ -115,3 +115,41 @@ def test_every_inserted_term_is_found_again(text, seed):
                 continue
             assert edit.kind == "article", (variant.text, edit)
         assert targets <= set(found.values()), (variant.text, targets)
+
+
+@st.composite
+def several_terms_sentence(draw):
+    """A sentence naming two or three distinct terms of one category, each before a noun."""
+    category = draw(st.sampled_from(list(TERMS.categories)))
+    choices = [t for t in SINGLE_WORD if t.category == category]
+    terms = draw(st.lists(st.sampled_from(choices), min_size=2, max_size=3, unique=True))
+    phrases = [f"{_article(t.text, t)} {t.text} {draw(st.sampled_from(PEOPLE))}" for t in terms]
+    return category, f"{draw(filler)} {' and '.join(phrases)} {draw(filler)}".strip() + "."
+
+
+def _distinct_terms(text, category):
+    return {m.term_id for m in default_matcher().find(text, [category])}
+
+
+@given(several_terms_sentence(), st.integers(0, 2**16))
+@SETTINGS
+def test_no_variant_merges_distinct_terms(case, seed):
+    """Counterfactuals map a seed's distinct terms injectively; rule-set rewrites and audit
+    rows, which need one term per category, leave such seeds out of that category."""
+    from textfair.discovery import Rule
+    from textfair.text.domain import TextDomain
+    from textfair.text.generate import rule_satisfying
+
+    category, text = case
+    named = _distinct_terms(text, category)
+    if len(named) < 2:  # a gate may drop a mention ("old", "young" need a person context)
+        return
+    for variant in counterfactuals(text, [category], max_variants=16, seed=seed):
+        # Each distinct term goes to its own term: after the swaps, as many distinct terms.
+        after = {s.source: s.target for s in variant.swaps}
+        assert len({after.get(term, term) for term in named}) == len(named), variant.text
+    some_term = next(iter(TERMS.categories[category])).id
+    assert rule_satisfying(text, {category: some_term}) is None
+    domain = TextDomain([text], categories=[category])
+    assert domain.rewrite(0, (Rule(category, some_term),)) is None
+    assert domain.several_terms == {category: 1}

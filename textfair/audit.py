@@ -108,7 +108,13 @@ def audit_text(
         command=command,
         progress=progress,
         started=started,
-        data_info={**(data_info or {}), "rows": len(texts), "mentioning_rows": mentioning},
+        data_info={
+            **(data_info or {}),
+            "rows": len(texts),
+            "mentioning_rows": mentioning,
+            # Left out of a category's rows: rewriting them to one term would merge groups.
+            "seeds_naming_several_terms": domain.several_terms,
+        },
         extra_config={"term_list": config.terms},
     )
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from textfair.errors import TextfairError
-from textfair.text.generate import counterfactuals, rule_satisfying
+from textfair.text.generate import counterfactuals, rewritable_categories, rule_satisfying
 from textfair.text.matcher import Matcher
 
 __all__ = ["aequitas_augmentation", "counterfactual_augmentation", "rule_set_augmentation"]
@@ -59,7 +59,7 @@ def rule_set_augmentation(
         eligible = [
             i
             for i, text in enumerate(texts)
-            if {m.category for m in matcher.find(text, list(rule_set))} == set(rule_set)
+            if set(rule_set) <= rewritable_categories(matcher.find(text, list(rule_set)))
         ]
         if not eligible:
             continue

@@ -48,9 +48,14 @@ class TextDomain:
             {c: {m.term_id for m in mentions if m.category == c} for c in self._categories}
             for mentions in self._mentions
         ]
+        # A seed takes part in a category's rows only when it names one distinct term of it:
+        # rewriting "Muslims, Christians" to one term would merge two groups into one.
         self._presence = np.array(
-            [[bool(found[c]) for c in self._categories] for found in self._terms], dtype=bool
+            [[len(found[c]) == 1 for c in self._categories] for found in self._terms], dtype=bool
         ).reshape(len(self.texts), len(self._categories))
+        self.several_terms = {
+            c: sum(len(found[c]) > 1 for found in self._terms) for c in self._categories
+        }
 
     def categories(self) -> list[str]:
         """The identity categories of the audit."""
@@ -61,12 +66,13 @@ class TextDomain:
         return [Rule(category, term.id) for term in self.term_list.categories[category]]
 
     def support_mask(self, rule_set: RuleSet) -> np.ndarray:
-        """Texts mentioning every category of the rule set."""
+        """Texts naming every category of the rule set, each with one distinct term."""
         columns = [self._categories.index(rule.category) for rule in rule_set]
         return self._presence[:, columns].all(axis=1)
 
     def category_mask(self, category: str) -> np.ndarray:
-        """Texts that mention the category, so a counterfactual over it exists."""
+        """Texts that name one distinct term of the category, so rewriting it merges nothing.
+        (`several_terms` counts, per category, the seeds left out for naming more.)"""
         return self._presence[:, self._categories.index(category)].copy()
 
     def disjoint(self, first: RuleSet, second: RuleSet) -> bool:
@@ -99,8 +105,8 @@ class TextDomain:
 
     def _rewrite(self, index: int, rule_set: RuleSet) -> Variant | None:
         targets = {rule.category: self._term_of[(rule.category, rule.value)] for rule in rule_set}
-        if any(not self._terms[index][category] for category in targets):
-            return None  # the seed does not mention every category of R
+        if any(len(self._terms[index][category]) != 1 for category in targets):
+            return None  # R's categories are not each named with one term: it would merge
         rewriter = self._rewriter(index)
         result = rewriter.apply(
             {

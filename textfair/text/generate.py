@@ -209,6 +209,21 @@ def swap_term(
     return Variant(result.text, (Swap(old.category, old.id, new.id),), result.edits, seed_id)
 
 
+def rewritable_categories(mentions: Sequence[Mention]) -> set[str]:
+    """The categories a text names with exactly one distinct term.
+
+    Only these can be rewritten to one term per category without merging: "split among
+    Muslims, Christians" rewritten to satisfy religion=Sikh would read "among Sikhs, Sikhs",
+    which says something the seed did not. A text naming two or more distinct terms of a
+    category therefore has no rule-set rewrite (and no paired audit row) over that category;
+    its counterfactuals map its distinct terms injectively instead (`counterfactuals`).
+    """
+    terms: dict[str, set[str]] = {}
+    for mention in mentions:
+        terms.setdefault(mention.category, set()).add(mention.term_id)
+    return {category for category, ids in terms.items() if len(ids) == 1}
+
+
 def rule_satisfying(
     text: str,
     rule_set: Mapping[str, str],
@@ -220,12 +235,13 @@ def rule_satisfying(
 
     `rule_set` maps categories to one term each ({"gender": "gay", "religion": "taoist"}).
     Every mention of those categories becomes the rule set's term. Returns None when the text
-    does not mention every category of the rule set (it cannot be made to satisfy R).
+    does not name every category of the rule set with exactly one distinct term (it cannot
+    be made to satisfy R without merging two terms into one; see `rewritable_categories`).
     """
     matcher = matcher or default_matcher()
     targets = _rule_targets(rule_set, matcher)
     mentions = matcher.find(text, list(targets))
-    if {m.category for m in mentions} != set(targets):
+    if not set(targets) <= rewritable_categories(mentions):
         return None
     rewriter = Rewriter(text, mentions)
     result = rewriter.apply({i: targets[m.category] for i, m in enumerate(rewriter.mentions)})
@@ -245,14 +261,15 @@ def sample_rule_satisfying(
     seed: int,
     matcher: Matcher | None = None,
 ) -> list[Variant]:
-    """Sample(D, R): `n` seeds drawn with replacement among the texts that mention every
-    category of `rule_set`, each rewritten to satisfy it. `seed_id` is the text's index."""
+    """Sample(D, R): `n` seeds drawn with replacement among the texts that name every
+    category of `rule_set` with one distinct term, each rewritten to satisfy it. `seed_id`
+    is the text's index."""
     matcher = matcher or default_matcher()
     targets = _rule_targets(rule_set, matcher)
     eligible = [
         i
         for i, text in enumerate(texts)
-        if {m.category for m in matcher.find(text, list(targets))} == set(targets)
+        if set(targets) <= rewritable_categories(matcher.find(text, list(targets)))
     ]
     if not eligible:
         raise TextfairError(
