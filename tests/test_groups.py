@@ -139,19 +139,35 @@ def test_paper_mode_and_bad_mode():
         )
 
 
-@pytest.mark.slow
-def test_a_planted_pair_on_many_seeds_ranks_above_small_rule_sets_with_larger_estimates():
-    """The bundled Wikipedia comments at theta 0.01: 65 seeds name race and religion, many
-    gender-race pairs have 17-18. A model toxic with chance 0.4 on texts naming "black" and
-    "muslim" and 0.1 otherwise (fresh noise per run): small rule sets often get larger point
-    estimates by chance, yet the planted pair, whose interval is far from 0, must rank first."""
+def real_comments_with_pairs():
+    """The bundled Wikipedia comments, topped up with template sentences so that one category
+    pair has 60+ seeds and others fewer than 20. (Naming one term per category, the comments
+    alone have 38 race-and-religion seeds and 11 for each gender pair.)"""
     import csv
     from importlib import resources
+
+    from textfair.text.templates import expand_template
 
     path = resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")
     with path.open(encoding="utf-8", newline="") as handle:
         texts = [row["comment"] for row in csv.DictReader(handle)]
-    domain = TextDomain(texts)
+    for template, count in [
+        ("The {race} {religion} editor XX.", 30),
+        ("A {gender} {race} editor XX.", 8),
+        ("A {gender} {religion} editor XX.", 8),
+    ]:
+        for k, variant in enumerate(expand_template(template, max_variants=count, seed=count)):
+            texts.append(variant.text.replace("XX", FILLER[k % len(FILLER)]) + f" Page {k}.")
+    return texts
+
+
+@pytest.mark.slow
+def test_a_planted_pair_on_many_seeds_ranks_above_small_rule_sets_with_larger_estimates():
+    """At theta 0.01, 68 seeds name race and religion and 19 each gender pair. A model toxic
+    with chance 0.4 on texts naming "black" and "muslim" and 0.1 otherwise (fresh noise per
+    run): small rule sets often get larger point estimates by chance, yet the planted pair,
+    whose interval is far from 0, must rank first."""
+    domain = TextDomain(real_comments_with_pairs())
     frequent = frequent_rule_sets(domain, theta=0.01, max_order=2)
     planted_pair = (Rule("race", "black"), Rule("religion", "muslim"))
 
@@ -172,10 +188,10 @@ def test_a_planted_pair_on_many_seeds_ranks_above_small_rule_sets_with_larger_es
         findings = group_fairness(
             domain, model, frequent.rule_sets, frequent.supports, favorable=0, seed=run
         )
-        top = findings[0]
         planted = next(f for f in findings if f.rule_set == planted_pair)
         assert planted.n_r >= 60
-        first += top.rule_set == planted_pair
+        first += findings[0].rule_set == planted_pair
         outscored += any(f.n_r < 20 and f.score > planted.score for f in findings)
+    print(f"planted pair first in {first} of 200 runs; outscored by a small set in {outscored}")
     assert first >= 190
     assert outscored >= 20  # ranking by score alone would have put a small rule set first

@@ -276,8 +276,11 @@ def _read_source(spec: str | Path, kind: str) -> _Source:
 def _parse_yaml(source: _Source) -> dict[str, Any]:
     import yaml
 
+    # libyaml's safe loader when installed: the same safe subset of YAML, ten times faster
+    # (every audit loads its term list).
+    safe_loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data = yaml.safe_load(source.text)
+        data = yaml.load(source.text, Loader=safe_loader)  # a safe loader, never yaml.Loader
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

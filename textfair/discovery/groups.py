@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from textfair.discovery.rulesets import Rule, RuleSet
-from textfair.discovery.sampling import Sampling, seed_order
+from textfair.discovery.sampling import Sampling, batches, seed_order
 from textfair.errors import TextfairError
 from textfair.stats import (
     adjust,
@@ -188,9 +188,9 @@ def _paired(
     outcomes: list[np.ndarray] = []  # one row per distinct seed: favourable (1/0) per assignment
     texts: list[tuple[str, ...]] = []
     seen: set[tuple[str, ...]] = set()
-    for begin in range(0, len(order), BATCH_SEEDS):
+    for begin, end in batches(len(order), min_samples, BATCH_SEEDS):
         rows = []
-        for i in order[begin : begin + BATCH_SEEDS]:
+        for i in order[begin:end]:
             row = tuple(
                 v.input if (v := domain.rewrite(int(i), a)) is not None else domain.input(int(i))
                 for a in assignments

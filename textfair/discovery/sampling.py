@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Sampling", "seed_order"]
+__all__ = ["Sampling", "batches", "seed_order"]
 
 
 @dataclass(frozen=True)
@@ -25,3 +26,12 @@ def seed_order(domain, seed: int) -> np.ndarray:
     order, so they share seeds, and therefore generated inputs and model answers."""
     n = len(domain.category_mask(domain.categories()[0]))
     return np.random.default_rng(seed).permutation(n)
+
+
+def batches(total: int, min_samples: int, step: int) -> list[tuple[int, int]]:
+    """[begin, end) ranges over `total` seeds for sequential sampling: the first covers
+    `min_samples` (no stopping check can pass before it, so it goes to the model in one
+    call), the rest `step` seeds each, with a stopping check after every range."""
+    first = min(total, max(min_samples, step))
+    bounds = [0, *range(first, total, step), total] if total else [0]
+    return [(begin, end) for begin, end in itertools.pairwise(bounds) if end > begin]

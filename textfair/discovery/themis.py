@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from textfair.discovery.rulesets import Rule
-from textfair.discovery.sampling import Sampling, seed_order
+from textfair.discovery.sampling import Sampling, batches, seed_order
 from textfair.stats import bounded_mean
 
 __all__ = ["CausalScore", "GroupScore", "PairShift", "ThemisResult", "themis"]
@@ -188,8 +188,8 @@ def _causal(
     confidence, error = sampling.confidence, sampling.error
     min_samples, max_samples = sampling.min_samples, sampling.max_samples
     flipped: list[bool] = []
-    for begin in range(0, min(len(population), max_samples), BATCH):
-        batch = population[begin : min(begin + BATCH, max_samples)]
+    for begin, end in batches(min(len(population), max_samples), min_samples, BATCH):
+        batch = population[begin:end]
         texts, bounds = [], [0]
         for i in batch:
             mentioned = tuple(sorted(c for c in subset if masks[c][int(i)]))

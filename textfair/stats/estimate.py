@@ -215,10 +215,19 @@ class BoundedMean:
     estimate: float
     low: float
     high: float
-    p_value: float
     n: int
     varying: int
     confidence: float
+    statistic: float = 0.0  # (centre - null) / standard error, on n - 1 degrees of freedom
+
+    @property
+    def p_value(self) -> float:
+        """Two-sided t-test of mean = null (computed on demand: stopping checks skip it)."""
+        if self.n == 0 or math.isnan(self.statistic):
+            return 1.0
+        if math.isinf(self.statistic):
+            return 0.0
+        return t_p_value(self.statistic, max(self.n - 1, 1))
 
     @property
     def half_width(self) -> float:
@@ -264,7 +273,7 @@ def bounded_mean(
         )
     n = int(x.size)
     if n == 0:
-        return BoundedMean(math.nan, low_bound, high_bound, 1.0, 0, 0, confidence)
+        return BoundedMean(math.nan, low_bound, high_bound, 0, 0, confidence)
     w = z_value(confidence) ** 2 / 2.0
     total = n + 2.0 * w
     centre = (float(x.sum()) + w * (low_bound + high_bound)) / total
@@ -273,13 +282,12 @@ def bounded_mean(
     standard_error = math.sqrt(variance / total)
     df = max(n - 1, 1)
     half = t_value(confidence, df) * standard_error
-    p_value = t_p_value((centre - null) / standard_error, df) if standard_error > 0 else 1.0
     return BoundedMean(
         estimate=float(x.mean()),
         low=max(low_bound, centre - half),
         high=min(high_bound, centre + half),
-        p_value=p_value,
         n=n,
         varying=int(np.count_nonzero(x != null)),
         confidence=confidence,
+        statistic=(centre - null) / standard_error if standard_error > 0 else 0.0,
     )
