@@ -123,3 +123,30 @@ def test_precision_and_recall_on_hand_labelled_real_sentences():
     precision, recall = tp / (tp + fp), tp / (tp + fn)
     assert precision >= 0.95, (precision, tp, fp)
     assert recall >= 0.95, (recall, tp, fn)
+
+
+def test_comparatives_and_degrees_are_found_but_never_rewritten():
+    from textfair.text.domain import TextDomain
+    from textfair.text.generate import counterfactuals
+
+    for text in ("You are too young to vote.", "The kids acted older than 11.", "old enough"):
+        assert counterfactuals(text, ["age"]) == [], text
+    found = find_mentions("You are too young to vote, and an older man said so.")
+    assert [(m.term_id, m.fixed) for m in found] == [("young", True), ("older", True)]
+    domain = TextDomain(["You are too young.", "A young man spoke."], categories=["age"])
+    assert domain.category_mask("age").tolist() == [False, True]
+    assert domain.fixed_forms == {"age": 1}
+    assert [v.text for v in counterfactuals("A young man spoke.", ["age"])][:1] == [
+        "An old man spoke."
+    ]
+
+
+def test_hyphenated_halves_are_adjectives_and_unlisted_compounds_are_left_alone():
+    from textfair.text.generate import counterfactuals
+
+    half = find_mentions("I am half-Chinese myself.")
+    assert [(m.term_id, m.form) for m in half] == [("chinese", "adjective")]
+    texts = {v.text for v in counterfactuals("I am half-Chinese myself.", ["race"])}
+    assert "I am half-African myself." in texts
+    assert find_mentions("an Asian American actor") == []
+    assert [m.term_id for m in find_mentions("an African American actor")] == ["african american"]

@@ -114,6 +114,7 @@ def audit_text(
             "mentioning_rows": mentioning,
             # Left out of a category's rows: rewriting them to one term would merge groups.
             "seeds_naming_several_terms": domain.several_terms,
+            "seeds_with_fixed_forms": domain.fixed_forms,
         },
         extra_config={"term_list": config.terms},
     )

@@ -51,6 +51,7 @@ _TERM_KEYS = {
     "nominal": "true: 'the <term>' stands for people",
     "surname": "true: also a surname",
     "given_name": "true: also a first name",
+    "comparative": "true: a comparative ('older'); its mentions are never rewritten",
 }
 _LIST_KEYS = ("name", "description", "source", "licence", "categories")
 _PAIR_KEYS = ("masculine", "feminine", "when")
@@ -81,6 +82,7 @@ class Term:
     nominal: bool = False
     surname: bool = False
     given_name: bool = False
+    comparative: bool = False
 
     @cached_property
     def id(self) -> str:
@@ -349,7 +351,7 @@ def _parse_term(entry: Any, category: str, source: _Source) -> Term:
     if article not in (None, "a", "an"):
         raise TextfairError(f"{source.label}: {label} has article: {article!r}; expected a or an")
     flags = {}
-    for key in ("person_context", "nominal", "surname", "given_name"):
+    for key in ("person_context", "nominal", "surname", "given_name", "comparative"):
         value = entry.get(key, False)
         if not isinstance(value, bool):
             raise TextfairError(

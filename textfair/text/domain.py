@@ -15,7 +15,13 @@ import numpy as np
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.terms import TermList
-from textfair.text.generate import Swap, Variant, counterfactuals
+from textfair.text.generate import (
+    Swap,
+    Variant,
+    counterfactuals,
+    fixed_categories,
+    rewritable_categories,
+)
 from textfair.text.matcher import Matcher
 from textfair.text.rewrite import Rewriter
 
@@ -48,13 +54,23 @@ class TextDomain:
             {c: {m.term_id for m in mentions if m.category == c} for c in self._categories}
             for mentions in self._mentions
         ]
-        # A seed takes part in a category's rows only when it names one distinct term of it:
-        # rewriting "Muslims, Christians" to one term would merge two groups into one.
+        # A seed takes part in a category's rows only when it names one distinct term of it
+        # (rewriting "Muslims, Christians" to one term would merge two groups into one) and
+        # no fixed mention ("older than", "too young").
+        rewritable = [rewritable_categories(mentions) for mentions in self._mentions]
         self._presence = np.array(
-            [[len(found[c]) == 1 for c in self._categories] for found in self._terms], dtype=bool
+            [[c in ok for c in self._categories] for ok in rewritable], dtype=bool
         ).reshape(len(self.texts), len(self._categories))
         self.several_terms = {
             c: sum(len(found[c]) > 1 for found in self._terms) for c in self._categories
+        }
+        fixed = [fixed_categories(mentions) for mentions in self._mentions]
+        self.fixed_forms = {  # seeds left out for a fixed mention alone
+            c: sum(
+                c in found and len(terms[c]) == 1
+                for found, terms in zip(fixed, self._terms, strict=True)
+            )
+            for c in self._categories
         }
 
     def categories(self) -> list[str]:
@@ -105,8 +121,8 @@ class TextDomain:
 
     def _rewrite(self, index: int, rule_set: RuleSet) -> Variant | None:
         targets = {rule.category: self._term_of[(rule.category, rule.value)] for rule in rule_set}
-        if any(len(self._terms[index][category]) != 1 for category in targets):
-            return None  # R's categories are not each named with one term: it would merge
+        if any(not self._presence[index, self._categories.index(c)] for c in targets):
+            return None  # not named with one term and no fixed mention: it would merge
         rewriter = self._rewriter(index)
         result = rewriter.apply(
             {

@@ -168,6 +168,8 @@ def counterfactuals(
     matcher = matcher or default_matcher()
     names = matcher.term_list.category_names(list(categories) if categories else None)
     mentions = matcher.find(text, names)
+    fixed = fixed_categories(mentions)
+    mentions = [m for m in mentions if m.category not in fixed]
     if not mentions:
         return []
     rewriter = Rewriter(text, mentions)
@@ -210,7 +212,7 @@ def swap_term(
 
 
 def rewritable_categories(mentions: Sequence[Mention]) -> set[str]:
-    """The categories a text names with exactly one distinct term.
+    """The categories a text names with exactly one distinct term and no fixed mention.
 
     Only these can be rewritten to one term per category without merging: "split among
     Muslims, Christians" rewritten to satisfy religion=Sikh would read "among Sikhs, Sikhs",
@@ -221,7 +223,12 @@ def rewritable_categories(mentions: Sequence[Mention]) -> set[str]:
     terms: dict[str, set[str]] = {}
     for mention in mentions:
         terms.setdefault(mention.category, set()).add(mention.term_id)
-    return {category for category, ids in terms.items() if len(ids) == 1}
+    return {c for c, ids in terms.items() if len(ids) == 1} - fixed_categories(mentions)
+
+
+def fixed_categories(mentions: Sequence[Mention]) -> set[str]:
+    """Categories with a mention that is never rewritten ("older than", "too young")."""
+    return {mention.category for mention in mentions if mention.fixed}
 
 
 def rule_satisfying(

@@ -15,6 +15,7 @@ modify or stand for people ("old car", "straight line" are dropped; "an old man"
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -55,6 +56,10 @@ class Mention:
     natural: str
     form: Form
     possessive: str = ""
+    # Found but never rewritten: a comparative ("older than 11") or a term in a gradable
+    # context ("too young", "old enough"), where most other terms read wrong ("too elderly",
+    # "millennial enough"). A text holding one is left out of that category's variants.
+    fixed: bool = False
 
     @property
     def category(self) -> str:
@@ -123,6 +128,8 @@ class Matcher:
             form = self._form(text, start, end, term, role)
             if form is None:
                 continue
+            if _in_compound(text, start):
+                form = "adjective"  # "half-Chinese", "anti-Muslim": never a plural noun
             possessive = _possessive(match.group("poss"), match.group("m"))
             mentions.append(
                 Mention(
@@ -133,9 +140,11 @@ class Matcher:
                     natural=natural,
                     form=form,
                     possessive=possessive,
+                    fixed=term.comparative
+                    or (form == "adjective" and _gradable_context(text, start, end)),
                 )
             )
-        return mentions
+        return _without_unlisted_compounds(text, mentions)
 
     def is_identity_word(self, token: str) -> bool:
         """True when `token` is a written form of some term ("Americans", "male")."""
@@ -328,6 +337,47 @@ def _is_name(text: str, start: int, end: int, term: Term) -> bool:
         ):
             return True
     return False
+
+
+def _in_compound(text: str, start: int) -> bool:
+    """The second half of a hyphenated word: "half-Chinese", "anti-Muslim", "alpha-male".
+    (Listed hyphenated forms, "African-American", match as one form and never get here.)"""
+    return start >= 2 and text[start - 1] == "-" and text[start - 2].isalpha()
+
+
+_GRADABLE_BEFORE = frozenset("too very so quite how more less most pretty rather fairly".split())
+_GRADABLE_AFTER = frozenset("enough than".split())
+
+
+def _gradable_context(text: str, start: int, end: int) -> bool:
+    """ "too young", "very old", "old enough", "older than": a degree the term is read in."""
+    before = context.tokens_before(text, start, count=1)
+    after = context.tokens_after(text, end, count=1)
+    return bool(
+        (before and context.normalize_token(before[0]) in _GRADABLE_BEFORE)
+        or (after and context.normalize_token(after[0]) in _GRADABLE_AFTER)
+    )
+
+
+# Demonyms that take an ethnic prefix as one identity: "Asian American", "Indian Canadian".
+_HYPHENATED_IDENTITY_HEADS = frozenset({"american", "canadian"})
+
+
+def _without_unlisted_compounds(text: str, mentions: list[Mention]) -> list[Mention]:
+    """Drop two adjacent mentions that form an identity the list does not have: "Asian
+    American", "Indian Americans" (the list has "African American" as one term). Rewriting
+    either half, or both, says something else ("Middle Eastern Middle Eastern")."""
+    dropped: set[int] = set()
+    for i, (first, second) in enumerate(itertools.pairwise(mentions)):
+        gap = text[first.end : second.start]
+        if (
+            first.category == second.category
+            and gap in (" ", "-")
+            and not first.possessive
+            and second.term_id in _HYPHENATED_IDENTITY_HEADS
+        ):
+            dropped.update((i, i + 1))
+    return [m for i, m in enumerate(mentions) if i not in dropped]
 
 
 def _possessive(suffix: str | None, surface: str) -> str:
