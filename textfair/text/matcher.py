@@ -31,6 +31,10 @@ Form = Literal["adjective", "noun", "plural", "collective"]
 # Possessive: 's, or a bare apostrophe after a plural in s (a bare apostrophe after anything
 # else is a closing quote, handled in `_possessive`).
 _POSSESSIVE = r"(?P<poss>['’][sS](?![\w])|['’](?![\w]))?"
+_PLURAL_SUBJECT_FOLLOWERS = frozenset(
+    "are were have had will would can could should must do did who".split()
+)
+_PLURAL_VERBS = frozenset("tend seem want say think like love hate need know live make do".split())
 _SINGULAR_DETERMINERS = frozenset("a an one every each this that another".split())
 _NOMINAL_FOLLOWERS = frozenset(
     """
@@ -56,9 +60,10 @@ class Mention:
     natural: str
     form: Form
     possessive: str = ""
-    # Found but never rewritten: a comparative ("older than 11") or a term in a gradable
+    # Found but never rewritten: a comparative ("older than 11"), a term in a gradable
     # context ("too young", "old enough"), where most other terms read wrong ("too elderly",
-    # "millennial enough"). A text holding one is left out of that category's variants.
+    # "millennial enough"), or a place where another term forms an idiom ("a young friend"
+    # -> "an old friend"). A text holding one is left out of that category's variants.
     fixed: bool = False
 
     @property
@@ -141,10 +146,26 @@ class Matcher:
                     form=form,
                     possessive=possessive,
                     fixed=term.comparative
-                    or (form == "adjective" and _gradable_context(text, start, end)),
+                    or (form == "adjective" and _gradable_context(text, start, end))
+                    or self._swap_makes_collocation(text, start, end, term),
                 )
             )
         return _without_unlisted_compounds(text, mentions)
+
+    def _swap_makes_collocation(self, text: str, start: int, end: int, term: Term) -> bool:
+        """Some other term of the category would form a collocation here ("a young friend"
+        -> "an old friend", "good young fun" -> "good old fun"): the mention has no
+        rewrite that every term can take, so it is never rewritten."""
+        before, after = text[max(0, start - 40) : start], text[end : end + 40]
+        pattern = context.collocation_regex()
+        for other in self.term_list.categories[term.category]:
+            if other.id == term.id:
+                continue
+            window = before + other.text + after
+            for match in pattern.finditer(window):
+                if match.start() < len(before) + len(other.text) and match.end() > len(before):
+                    return True
+        return False
 
     def is_identity_word(self, token: str) -> bool:
         """True when `token` is a written form of some term ("Americans", "male")."""
@@ -161,7 +182,11 @@ class Matcher:
         if token[:1].isupper() and token in context.first_names():
             return True  # "a very young Bob Saget", "the older Victoria"
         found = self._forms.get(normalize_form(lower))
-        return found is not None and (not found[0].person_context or found[1] == "plural")
+        if found is None:
+            return False
+        term, role = found[0], found[1]
+        # A demonym that is also a noun stands for a person ("a Chinese-born American").
+        return not term.person_context or role == "plural" or term.pos == "both"
 
     def _blocked_spans(self, text: str) -> list[tuple[int, int]]:
         """Collocation spans. A coordination of two identity words before a person noun is
@@ -202,7 +227,9 @@ class Matcher:
         if term.nominal and self._is_collective(text, start, end):
             return "collective"
         if term.person_context:
-            return self._gated_form(text, start, end)
+            if role == "noun":
+                return "noun"  # a distinct noun form ("Middle Easterner") names a person
+            return self._gated_form(text, start, end, term)
         if role == "noun":
             return "noun"
         if term.pos == "adjective":
@@ -219,12 +246,29 @@ class Matcher:
             return "noun" if singular else "plural"
         return "noun" if context.determiner_before(text, start) else "adjective"
 
-    def _gated_form(self, text: str, start: int, end: int) -> Form | None:
+    def _gated_form(self, text: str, start: int, end: int, term: Term) -> Form | None:
         """Keep a person-context term only when it modifies or stands for people."""
         if self._person_follows(text, end):
             return "adjective"
+        while _in_compound(text, start):  # read "half-Chinese" from where the word starts
+            start = re.search(r"[\w'’]*-$", text[:start]).start()
+        same_as_plural = term.id in {normalize_form(p) for p in term.plurals}
+        previous = context.tokens_before(text, start, count=1)
+        singular = bool(previous) and context.normalize_token(previous[0]) in _SINGULAR_DETERMINERS
+        if (
+            term.pos != "adjective"
+            and (singular if same_as_plural else context.determiner_before(text, start))
+            and not context.noun_follows(text, end)
+        ):
+            return "noun"  # "an American", "a Mexican": the noun stands for a person
+        if same_as_plural and self._the_people(text, start, end):
+            return "plural"  # "the Japanese tend to", "Chinese are": the people
         before = context.tokens_before(text, start, count=4)
-        if _is_predicate([context.plain_token(t) for t in before]):
+        plain = [context.plain_token(t) for t in before]
+        if _is_predicate(plain) or (
+            # "I am Italian American": another demonym between the copula and the term
+            len(before) >= 2 and _capitalised(before[-1]) and _is_predicate(plain[:-1])
+        ):
             return "adjective"
         # Coordinated with an identity word: "people, gay and straight", "Indian or Black".
         if len(before) >= 2 and before[-1].lower() in context.COORDINATORS:
@@ -243,6 +287,24 @@ class Matcher:
         singular = before and context.normalize_token(before[0]) in _SINGULAR_DETERMINERS
         plural_looking = following.endswith("s") and not following.endswith(("ss", "us", "is"))
         return not (singular and plural_looking)
+
+    def _the_people(self, text: str, start: int, end: int) -> bool:
+        """ "the Japanese are", "Chinese who", "the Chinese tend to": a demonym spelled like
+        its plural, standing for the people (not "the Japanese one", "original Japanese")."""
+        if self._is_collective(text, start, end):
+            return True
+        before = context.tokens_before(text, start, count=1)
+        after = context.tokens_after(text, end, count=1)
+        if not after:
+            return False
+        following = context.normalize_token(after[0])
+        if following in _PLURAL_SUBJECT_FOLLOWERS:
+            return True
+        return bool(
+            before
+            and context.normalize_token(before[0]) == "the"
+            and (context.looks_like_verb(after[0]) or following in _PLURAL_VERBS)
+        )
 
     @staticmethod
     def _is_collective(text: str, start: int, end: int) -> bool:
@@ -267,7 +329,10 @@ class Matcher:
             token = tokens[index]
             lower = token.lower()
             if lower in context.COORDINATORS:
-                if index + 1 < len(tokens) and self.is_identity_word(tokens[index + 1]):
+                following = tokens[index + 1] if index + 1 < len(tokens) else ""
+                # Coordinated with an identity word or another demonym: "black and white
+                # audiences", "American and British actors".
+                if self.is_identity_word(following) or _capitalised(following):
                     index += 2
                     words += 1
                     continue
@@ -320,9 +385,17 @@ def _is_predicate(before: list[str]) -> bool:
 
 
 def _is_name(text: str, start: int, end: int, term: Term) -> bool:
-    """ "Jack Black", "Betty White" (surname) or "Christian Slater" (first name)."""
+    """ "Jack Black", "Betty White" (surname) or "Christian Slater" (first name), or a
+    term always capitalised heading a name or title: "Christian Clavier", "American
+    Caesar", "Catholic Church" (the next word capitalised, and neither an identity term nor
+    a person noun: "Jewish Americans", "Christian Women" stay mentions)."""
     if not text[start].isupper():
         return False
+    after = context.tokens_after(text, end, count=2)
+    # Only for terms always capitalised ("Christian", "American"): a lowercase term written
+    # capitalised before another capitalised word ("Gay Rights") is title case, not a name.
+    if term.text[:1].isupper() and after and _heads_a_name(after):
+        return True
     if term.surname:
         before = context.tokens_before(text, start, count=1)
         if before and before[0] in context.first_names():
@@ -378,6 +451,18 @@ def _without_unlisted_compounds(text: str, mentions: list[Mention]) -> list[Ment
         ):
             dropped.update((i, i + 1))
     return [m for i, m in enumerate(mentions) if i not in dropped]
+
+
+def _heads_a_name(after: list[str]) -> bool:
+    """The words after a capitalised term continue a name: the next is capitalised (not
+    all capitals, not hyphenated), neither a term nor a person noun, and no person noun
+    follows it ("Old Security Guards" is a headline about people)."""
+    word = re.split(r"['’]", after[0])[0]
+    if not (word.isalpha() and word[:1].isupper() and not word.isupper()):
+        return False
+    if default_matcher().is_identity_word(word) or context.is_person_noun(word.lower()):
+        return False
+    return not (len(after) > 1 and context.is_person_noun(after[1].lower()))
 
 
 def _possessive(suffix: str | None, surface: str) -> str:
