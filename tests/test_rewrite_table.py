@@ -20,7 +20,7 @@ CASES = [
     ("The Muslim community met.", "muslim", "jewish", "The Jewish community met."),
     ("the muslim community met.", "muslim", "jewish", "the jewish community met."),
     ("Hello. muslim people came.", "muslim", "gay", "Hello. gay people came."),
-    ("I support Gay Rights.", "gay", "lesbian", "I support Lesbian Rights."),
+    ("Gay rights matter.", "gay", "lesbian", "Lesbian rights matter."),
     ("He is LGBT.", "lgbt", "gay", "He is gay."),
     ("Why? Muslims pray.", "muslim", "atheist", "Why? Atheists pray."),
     ('"Gay people," he said.', "gay", "old", '"Old people," he said.'),

@@ -135,6 +135,8 @@ class Matcher:
                 continue
             if _in_compound(text, start):
                 form = "adjective"  # "half-Chinese", "anti-Muslim": never a plural noun
+            if term.person_context and _heads_a_compound(text, end, term):
+                continue  # "black-clad", "white-haired", "a Canadian-German co-production"
             possessive = _possessive(match.group("poss"), match.group("m"))
             mentions.append(
                 Mention(
@@ -392,9 +394,11 @@ def _is_name(text: str, start: int, end: int, term: Term) -> bool:
     if not text[start].isupper():
         return False
     after = context.tokens_after(text, end, count=2)
-    # Only for terms always capitalised ("Christian", "American"): a lowercase term written
-    # capitalised before another capitalised word ("Gay Rights") is title case, not a name.
-    if term.text[:1].isupper() and after and _heads_a_name(after):
+    # A term always capitalised ("Christian Clavier", "American Caesar"), or a lowercase one
+    # capitalised mid-sentence ("Linda and Young Guy", "the Old West", "Sydney Gay and
+    # Lesbian Mardi Gras"): a sentence's first word is capitalised anyway.
+    mid_sentence = not context.is_sentence_initial(text, start)
+    if (term.text[:1].isupper() or mid_sentence) and after and _heads_a_name(after):
         return True
     if term.surname:
         before = context.tokens_before(text, start, count=1)
@@ -412,13 +416,25 @@ def _is_name(text: str, start: int, end: int, term: Term) -> bool:
     return False
 
 
+def _heads_a_compound(text: str, end: int, term: Term) -> bool:
+    """The first half of a hyphenated word that is not about people: a colour ("black-clad",
+    "white-haired": a lowercase term before a lowercase part) or a joint nationality of a
+    thing ("Canadian-German co-production"). "Chinese-born" stays a mention."""
+    following = re.match(r"-([^\W\d_])", text[end : end + 2])
+    if not following:
+        return False
+    return following.group(1).isupper() or term.text[:1].islower()
+
+
 def _in_compound(text: str, start: int) -> bool:
     """The second half of a hyphenated word: "half-Chinese", "anti-Muslim", "alpha-male".
     (Listed hyphenated forms, "African-American", match as one form and never get here.)"""
     return start >= 2 and text[start - 1] == "-" and text[start - 2].isalpha()
 
 
-_GRADABLE_BEFORE = frozenset("too very so quite how more less most pretty rather fairly".split())
+_GRADABLE_BEFORE = frozenset(
+    "too very so quite how more less most pretty rather fairly really truly extremely".split()
+)
 _GRADABLE_AFTER = frozenset("enough than".split())
 
 
