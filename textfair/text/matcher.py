@@ -235,6 +235,10 @@ class Matcher:
         if role == "noun":
             return "noun"
         if term.pos == "adjective":
+            # "a queer", "a confirmed homosexual": an adjective standing as a noun is written
+            # as one in a swap ("a gay person"), never as a bare adjective ("a gay").
+            if context.determiner_before(text, start) and not context.noun_follows(text, end):
+                return "noun"
             return "adjective"
         if term.pos == "noun":
             return "noun"
@@ -366,8 +370,16 @@ def _capitalised(token: str) -> bool:
 
 
 def _in_url(text: str, start: int) -> bool:
-    """Part of a web address or file name: "www.Christian-Bible.com"."""
-    return start > 0 and text[start - 1] in ".@_"
+    """Part of a web address or file name: "www.Christian-Bible.com",
+    ".../official-neglect-for-anglo-sikh-war-monuments2704.html"."""
+    if start > 0 and text[start - 1] in ".@_":
+        return True
+    token_start = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start)) + 1
+    token_end = min(
+        (i for i in (text.find(" ", start), text.find("\n", start)) if i >= 0), default=len(text)
+    )
+    token = text[token_start:token_end].lower()
+    return "://" in token or "www." in token or ".htm" in token or token.count("/") >= 2
 
 
 def _is_predicate(before: list[str]) -> bool:
@@ -400,10 +412,13 @@ def _is_name(text: str, start: int, end: int, term: Term) -> bool:
     mid_sentence = not context.is_sentence_initial(text, start)
     if (term.text[:1].isupper() or mid_sentence) and after and _heads_a_name(after):
         return True
-    if term.surname:
-        before = context.tokens_before(text, start, count=1)
-        if before and before[0] in context.first_names():
-            return True
+    before = context.tokens_before(text, start, count=1)
+    if (
+        before
+        and before[0] in context.first_names()
+        and before[0].lower() not in context.FUNCTION_WORDS | context.DETERMINERS  # "An"
+    ):
+        return True  # "Jack Black", "Brad Christian": a surname after a first name
     if term.given_name:
         after = context.tokens_after(text, end, count=1)
         if (
