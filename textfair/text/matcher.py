@@ -321,6 +321,8 @@ class Matcher:
         after = context.tokens_after(text, end, count=1)
         if not after:
             return True
+        if after[0] == "&" or re.match(r"\s*['’]n\b", text[end:]):
+            return False  # "the old 'n wise con": a coordination of adjectives, not people
         if not context.is_word(after[0]):
             return after[0] != ","
         return context.normalize_token(after[0]) in _NOMINAL_FOLLOWERS
@@ -379,7 +381,13 @@ def _in_url(text: str, start: int) -> bool:
         (i for i in (text.find(" ", start), text.find("\n", start)) if i >= 0), default=len(text)
     )
     token = text[token_start:token_end].lower()
-    return "://" in token or "www." in token or ".htm" in token or token.count("/") >= 2
+    return (
+        "://" in token
+        or "www." in token
+        or ".htm" in token
+        or token.count("/") >= 2
+        or re.search(r"\.(?:org|com|net|edu|gov)\b", token) is not None
+    )
 
 
 def _is_predicate(before: list[str]) -> bool:
