@@ -15,6 +15,7 @@ modify or stand for people ("old car", "straight line" are dropped; "an old man"
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ Form = Literal["adjective", "noun", "plural", "collective"]
 # Possessive: 's, or a bare apostrophe after a plural in s (a bare apostrophe after anything
 # else is a closing quote, handled in `_possessive`).
 _POSSESSIVE = r"(?P<poss>['’][sS](?![\w])|['’](?![\w]))?"
+_WORDS = re.compile(r"[^\W\d_]+")
 _PLURAL_SUBJECT_FOLLOWERS = frozenset(
     "are were have had will would can could should must do did who".split()
 )
@@ -158,16 +160,40 @@ class Matcher:
         """Some other term of the category would form a collocation here ("a young friend"
         -> "an old friend", "good young fun" -> "good old fun"): the mention has no
         rewrite that every term can take, so it is never rewritten."""
-        before, after = text[max(0, start - 40) : start], text[end : end + 40]
-        pattern = context.collocation_regex()
-        for other in self.term_list.categories[term.category]:
-            if other.id == term.id:
-                continue
-            window = before + other.text + after
-            for match in pattern.finditer(window):
-                if match.start() < len(before) + len(other.text) and match.end() > len(before):
-                    return True
-        return False
+        # Plain words on each side: cheaper than tokenizing, and enough for a comparison.
+        before = [w.lower() for w in _WORDS.findall(text, max(0, start - 40), start)[-3:]]
+        after = [w.lower() for w in _WORDS.findall(text, end, end + 40)[:3]]
+        by_neighbour = self._idiom_contexts().get(term.category, {})
+        candidates = by_neighbour.get(
+            ("after", after[0]) if after else None, ()
+        ) + by_neighbour.get(("before", before[-1]) if before else None, ())
+        return any(
+            other != term.id
+            and tuple(before[len(before) - len(left) :]) == left
+            and tuple(after[: len(right)]) == right
+            for other, left, right in candidates
+        )
+
+    @functools.cache  # noqa: B019 - one matcher per term list, kept for the process
+    def _idiom_contexts(self) -> dict[str, dict[tuple[str, str], tuple]]:
+        """Per category, the words around a term's form in each collocation, indexed by the
+        word next to it: "old friend" gives (old, (), (friend,)) under ("after", "friend")
+        for age, so "a young friend" is an idiom away."""
+        found: dict[str, dict[tuple[str, str], list]] = {}
+        for phrase in context.read_data_words("collocations.txt"):
+            words = normalize_form(phrase).split()
+            for size in (1, 2, 3):
+                for k in range(len(words) - size + 1):
+                    form = self._forms.get(" ".join(words[k : k + size]))
+                    left, right = tuple(words[:k]), tuple(words[k + size :])
+                    if form and (left or right):
+                        key = ("after", right[0]) if right else ("before", left[-1])
+                        entry = (form[0].id, left, right)
+                        found.setdefault(form[0].category, {}).setdefault(key, []).append(entry)
+        return {
+            c: {key: tuple(dict.fromkeys(v)) for key, v in by_key.items()}
+            for c, by_key in found.items()
+        }
 
     def is_identity_word(self, token: str) -> bool:
         """True when `token` is a written form of some term ("Americans", "male")."""
