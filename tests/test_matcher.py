@@ -148,12 +148,15 @@ def test_comparatives_and_degrees_are_found_but_never_rewritten():
     ]
 
 
-def test_hyphenated_halves_are_adjectives_and_unlisted_compounds_are_left_alone():
+def test_hyphenated_halves_are_adjectives_and_unlisted_compounds_are_never_rewritten():
     from textfair.text.generate import counterfactuals
 
     half = find_mentions("I am half-Chinese myself.")
     assert [(m.term_id, m.form) for m in half] == [("chinese", "adjective")]
     texts = {v.text for v in counterfactuals("I am half-Chinese myself.", ["race"])}
     assert "I am half-African myself." in texts
-    assert find_mentions("an Asian American actor") == []
+    compound = find_mentions("an Asian American actor")
+    assert [(m.term_id, m.fixed) for m in compound] == [("asian", True), ("american", True)]
+    assert counterfactuals("an Asian American actor", ["race"]) == []
+    assert counterfactuals("Many Italian Americans live here.", ["race"]) == []
     assert [m.term_id for m in find_mentions("an African American actor")] == ["african american"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Literal
 
@@ -33,6 +33,7 @@ Form = Literal["adjective", "noun", "plural", "collective"]
 # else is a closing quote, handled in `_possessive`).
 _POSSESSIVE = r"(?P<poss>['’][sS](?![\w])|['’](?![\w]))?"
 _WORDS = re.compile(r"[^\W\d_]+")
+_LANGUAGE_CUES = frozenset("original dubbed subtitled in speak speaks spoke speaking".split())
 _PLURAL_SUBJECT_FOLLOWERS = frozenset(
     "are were have had will would can could should must do did who".split()
 )
@@ -253,7 +254,10 @@ class Matcher:
         if role == "plural":
             return "plural"
         if term.nominal and self._is_collective(text, start, end):
-            return "collective"
+            # "the elderly" stays "the young"; in a list without "the" ("women, children and
+            # elderly") the people are written as a plural ("and young people").
+            before = context.tokens_before(text, start, count=1)
+            return "collective" if context.normalize_token(before[0]) == "the" else "plural"
         if term.person_context:
             if role == "noun":
                 return "noun"  # a distinct noun form ("Middle Easterner") names a person
@@ -316,7 +320,8 @@ class Matcher:
         if context.looks_like_verb(following):
             return False
         before = context.tokens_before(text, start, count=1)
-        singular = before and context.normalize_token(before[0]) in _SINGULAR_DETERMINERS
+        # "that" before a plural is a conjunction ("the claim that Christian missionaries").
+        singular = before and context.normalize_token(before[0]) in _SINGULAR_DETERMINERS - {"that"}
         plural_looking = following.endswith("s") and not following.endswith(("ss", "us", "is"))
         return not (singular and plural_looking)
 
@@ -327,8 +332,8 @@ class Matcher:
             return True
         before = context.tokens_before(text, start, count=1)
         after = context.tokens_after(text, end, count=1)
-        if not after:
-            return False
+        if not after or (before and context.normalize_token(before[0]) in _LANGUAGE_CUES):
+            return False  # "the original Japanese had", "in Chinese": the language
         following = context.normalize_token(after[0])
         if following in _PLURAL_SUBJECT_FOLLOWERS:
             return True
@@ -340,9 +345,15 @@ class Matcher:
 
     @staticmethod
     def _is_collective(text: str, start: int, end: int) -> bool:
-        """ "the elderly", "the young and the old": the adjective stands for people."""
-        before = context.tokens_before(text, start, count=1)
-        if not before or context.normalize_token(before[0]) != "the":
+        """ "the elderly", "the young and the old", "women, children and elderly": the
+        adjective stands for people."""
+        before = context.tokens_before(text, start, count=2)
+        listed = (
+            len(before) == 2
+            and context.normalize_token(before[1]) in context.COORDINATORS
+            and context.is_person_noun(context.normalize_token(before[0]))
+        )
+        if not before or (context.normalize_token(before[-1]) != "the" and not listed):
             return False
         after = context.tokens_after(text, end, count=1)
         if not after:
@@ -362,6 +373,8 @@ class Matcher:
         while index < len(tokens) and words < 3:
             token = tokens[index]
             lower = token.lower()
+            if index > 0 and token in context.first_names() and not context.is_person_noun(lower):
+                return False  # a first name counts right after the term only: "a young Bob"
             if lower in context.COORDINATORS:
                 following = tokens[index + 1] if index + 1 < len(tokens) else ""
                 # Coordinated with an identity word or another demonym: "black and white
@@ -455,6 +468,15 @@ def _is_name(text: str, start: int, end: int, term: Term) -> bool:
         return True  # "Jack Black", "Brad Christian": a surname after a first name
     if term.given_name:
         after = context.tokens_after(text, end, count=1)
+        words = _WORDS.findall(text, end, end + 40)[:2]
+        if (
+            text[start:end].lower() == term.id  # the singular: "Christians love" is no name
+            and len(words) == 2
+            and words[0].capitalize() in context.first_names()
+            and words[1].capitalize() in context.last_names()
+            and words[1].lower() not in context.FUNCTION_WORDS
+        ):
+            return True  # "Christian thomas cox": first, middle and last name
         if (
             after
             and after[0][0].isupper()
@@ -502,10 +524,11 @@ _HYPHENATED_IDENTITY_HEADS = frozenset({"american", "canadian"})
 
 
 def _without_unlisted_compounds(text: str, mentions: list[Mention]) -> list[Mention]:
-    """Drop two adjacent mentions that form an identity the list does not have: "Asian
-    American", "Indian Americans" (the list has "African American" as one term). Rewriting
-    either half, or both, says something else ("Middle Eastern Middle Eastern")."""
-    dropped: set[int] = set()
+    """Fix (find, but never rewrite) the parts of an identity the list does not have: "Asian
+    American", "Italian Americans", "Iranian-Americans", "North American" (the list has
+    "African American" as one term). Rewriting a part says something else ("Middle Eastern
+    Middle Eastern", "Italian African Americans")."""
+    fixed: set[int] = set()
     for i, (first, second) in enumerate(itertools.pairwise(mentions)):
         gap = text[first.end : second.start]
         if (
@@ -514,8 +537,19 @@ def _without_unlisted_compounds(text: str, mentions: list[Mention]) -> list[Ment
             and not first.possessive
             and second.term_id in _HYPHENATED_IDENTITY_HEADS
         ):
-            dropped.update((i, i + 1))
-    return [m for i, m in enumerate(mentions) if i not in dropped]
+            fixed.update((i, i + 1))
+    for i, mention in enumerate(mentions):
+        if mention.term_id in _HYPHENATED_IDENTITY_HEADS and mention.start > 0:
+            previous = _WORDS.findall(text, max(0, mention.start - 30), mention.start)
+            gap = text[: mention.start].rstrip(" -")
+            if (
+                previous
+                and previous[-1][:1].isupper()
+                and gap.endswith(previous[-1])
+                and not context.is_sentence_initial(text, len(gap) - len(previous[-1]))
+            ):
+                fixed.add(i)
+    return [replace(m, fixed=True) if i in fixed else m for i, m in enumerate(mentions)]
 
 
 def _heads_a_name(after: list[str]) -> bool:
