@@ -141,8 +141,9 @@ def test_paper_mode_and_bad_mode():
 
 def real_comments_with_pairs():
     """The bundled Wikipedia comments, topped up with template sentences so that one category
-    pair has 60+ seeds and others fewer than 20. (Naming one term per category, the comments
-    alone have 38 race-and-religion seeds and 11 for each gender pair.)"""
+    pair has 60+ seeds and others fewer than 20. (Naming one term per category, and race
+    words only for people, the comments alone have 23 race-and-religion seeds and 8-10 for
+    each gender pair.)"""
     import csv
     from importlib import resources
 
@@ -152,7 +153,7 @@ def real_comments_with_pairs():
     with path.open(encoding="utf-8", newline="") as handle:
         texts = [row["comment"] for row in csv.DictReader(handle)]
     for template, count in [
-        ("The {race} {religion} editor XX.", 30),
+        ("The {race} {religion} editor XX.", 40),
         ("A {gender} {race} editor XX.", 8),
         ("A {gender} {religion} editor XX.", 8),
     ]:
@@ -163,7 +164,7 @@ def real_comments_with_pairs():
 
 @pytest.mark.slow
 def test_a_planted_pair_on_many_seeds_ranks_above_small_rule_sets_with_larger_estimates():
-    """At theta 0.01, 68 seeds name race and religion and 19 each gender pair. A model toxic
+    """At theta 0.01, 62 seeds name race and religion and 16-18 each gender pair. A model toxic
     with chance 0.4 on texts naming "black" and "muslim" and 0.1 otherwise (fresh noise per
     run): small rule sets often get larger point estimates by chance, yet the planted pair,
     whose interval is far from 0, must rank first."""
