@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Literal
@@ -129,7 +130,7 @@ class Matcher:
                 continue
             if (
                 _in_url(text, start)
-                or _is_name(text, start, end, term)
+                or _is_name(text, start, end, term, self.is_identity_word)
                 or self._in_title(text, start, end)
             ):
                 continue
@@ -445,7 +446,9 @@ def _is_predicate(before: list[str]) -> bool:
     return subject in context.SUBJECT_PRONOUNS or subject == "to"
 
 
-def _is_name(text: str, start: int, end: int, term: Term) -> bool:
+def _is_name(
+    text: str, start: int, end: int, term: Term, is_identity_word: Callable[[str], bool]
+) -> bool:
     """ "Jack Black", "Betty White" (surname) or "Christian Slater" (first name), or a
     term always capitalised heading a name or title: "Christian Clavier", "American
     Caesar", "Catholic Church" (the next word capitalised, and neither an identity term nor
@@ -457,7 +460,8 @@ def _is_name(text: str, start: int, end: int, term: Term) -> bool:
     # capitalised mid-sentence ("Linda and Young Guy", "the Old West", "Sydney Gay and
     # Lesbian Mardi Gras"): a sentence's first word is capitalised anyway.
     mid_sentence = not context.is_sentence_initial(text, start)
-    if (term.text[:1].isupper() or mid_sentence) and after and _heads_a_name(after):
+    heads_a_name = bool(after) and _heads_a_name(after, is_identity_word)
+    if (term.text[:1].isupper() or mid_sentence) and heads_a_name:
         return True
     before = context.tokens_before(text, start, count=1)
     if (
@@ -552,14 +556,14 @@ def _without_unlisted_compounds(text: str, mentions: list[Mention]) -> list[Ment
     return [replace(m, fixed=True) if i in fixed else m for i, m in enumerate(mentions)]
 
 
-def _heads_a_name(after: list[str]) -> bool:
+def _heads_a_name(after: list[str], is_identity_word: Callable[[str], bool]) -> bool:
     """The words after a capitalised term continue a name: the next is capitalised (not
     all capitals, not hyphenated), neither a term nor a person noun, and no person noun
     follows it ("Old Security Guards" is a headline about people)."""
     word = re.split(r"['’]", after[0])[0]
     if not (word.isalpha() and word[:1].isupper() and not word.isupper()):
         return False
-    if default_matcher().is_identity_word(word) or context.is_person_noun(word.lower()):
+    if is_identity_word(word) or context.is_person_noun(word.lower()):
         return False
     return not (len(after) > 1 and context.is_person_noun(after[1].lower()))
 
