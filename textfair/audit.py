@@ -318,10 +318,15 @@ def _label_metrics(domain, cached, texts, labels, favorable, positive_label) -> 
     scores = cached.predict_proba(list(texts))[:, names.index(positive)]
     truth = np.array([v == positive for v in values])
     subgroups = {
-        rule.value: np.array([rule.value in domain.values_of(i, c) for i in range(len(texts))])
+        rule.value: np.zeros(len(texts), dtype=bool)
         for c in domain.categories()
         for rule in domain.single_rules(c)
     }
+    for i in range(len(texts)):
+        for c in domain.categories():
+            for term in domain.values_of(i, c):  # every mention, rewritable or not
+                if term in subgroups:
+                    subgroups[term][i] = True
     result = bias_metrics(truth, scores, subgroups)
     result["subgroups"] = [asdict(r) for r in result["subgroups"]]
     result["positive_label"] = positive

@@ -213,14 +213,27 @@ def _causal(
 
 
 def _group(domain, model, category, favorable, seeds) -> GroupScore:
-    rates = {}
-    for rule in domain.single_rules(category):
-        texts = [v.input for i in seeds if (v := domain.rewrite(i, (rule,))) is not None]
-        if texts:
-            labels = np.asarray(model.predict_proba(texts)).argmax(axis=1)
-            rates[rule.value] = float((labels == favorable).mean())
+    by_term = {
+        rule.value: [v.input for i in seeds if (v := domain.rewrite(i, (rule,))) is not None]
+        for rule in domain.single_rules(category)
+    }
+    # One model call for the whole category: the model sorts one long list by length and
+    # fills its batches, where a call per term would pad many short batches.
+    favoured = iter(_favoured(model, [t for texts in by_term.values() for t in texts], favorable))
+    rates = {
+        term: float(np.mean([next(favoured) for _ in texts]))
+        for term, texts in by_term.items()
+        if texts
+    }
     score = max(rates.values()) - min(rates.values()) if rates else 0.0
     return GroupScore(category, score, rates, len(seeds))
+
+
+def _favoured(model, texts, favorable) -> np.ndarray:
+    """Whether the model's label for each text is the favourable one."""
+    if not texts:
+        return np.zeros(0, dtype=bool)
+    return np.asarray(model.predict_proba(texts)).argmax(axis=1) == favorable
 
 
 def _pairs(domain, model, category, favorable, seeds, confidence):
@@ -230,35 +243,39 @@ def _pairs(domain, model, category, favorable, seeds, confidence):
         values = domain.values_of(i, category)
         if len(values) == 1:
             by_term.setdefault(next(iter(values)), []).append(i)
-    shifts = []
+    swaps = [
+        (source, rule.value, named)
+        for source, named in by_term.items()
+        for rule in domain.single_rules(category)
+        if rule.value != source
+    ]
+    texts = [domain.input(i) for named in by_term.values() for i in named]
+    for _, target, named in swaps:
+        rule = Rule(category, target)
+        texts += [v.input if (v := domain.rewrite(i, (rule,))) else domain.input(i) for i in named]
+    # One model call for the category (see _group), then sliced in the order built above.
+    answers = np.asarray(model.predict_proba(texts)) if texts else np.zeros((0, 0))
+    originals, at = {}, 0
     for source, named in by_term.items():
-        originals = np.asarray(model.predict_proba([domain.input(i) for i in named]))
-        for rule in domain.single_rules(category):
-            if rule.value == source:
-                continue
-            swapped = np.asarray(
-                model.predict_proba(
-                    [
-                        v.input if (v := domain.rewrite(i, (rule,))) else domain.input(i)
-                        for i in named
-                    ]
-                )
+        originals[source], at = answers[at : at + len(named)], at + len(named)
+    shifts = []
+    for source, target, named in swaps:
+        swapped, at = answers[at : at + len(named)], at + len(named)
+        flips = swapped.argmax(axis=1) != originals[source].argmax(axis=1)
+        # Probabilities may overshoot [0, 1] by rounding; the shift lies in [-1, 1].
+        delta = np.clip(swapped[:, favorable] - originals[source][:, favorable], -1.0, 1.0)
+        flip = bounded_mean(flips, 0.0, 1.0, confidence)
+        shift = bounded_mean(delta, -1.0, 1.0, confidence)
+        shifts.append(
+            PairShift(
+                category,
+                source,
+                target,
+                flip.estimate,
+                (flip.low, flip.high),
+                shift.estimate,
+                (shift.low, shift.high),
+                len(named),
             )
-            flips = swapped.argmax(axis=1) != originals.argmax(axis=1)
-            # Probabilities may overshoot [0, 1] by rounding; the shift lies in [-1, 1].
-            delta = np.clip(swapped[:, favorable] - originals[:, favorable], -1.0, 1.0)
-            flip = bounded_mean(flips, 0.0, 1.0, confidence)
-            shift = bounded_mean(delta, -1.0, 1.0, confidence)
-            shifts.append(
-                PairShift(
-                    category,
-                    source,
-                    rule.value,
-                    flip.estimate,
-                    (flip.low, flip.high),
-                    shift.estimate,
-                    (shift.low, shift.high),
-                    len(named),
-                )
-            )
+        )
     return shifts

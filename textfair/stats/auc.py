@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.stats import rankdata
 
 from textfair.errors import TextfairError
 
@@ -32,15 +33,7 @@ def auc(labels: np.ndarray, scores: np.ndarray) -> float:
     positives, negatives = int(y.sum()), int((~y).sum())
     if positives == 0 or negatives == 0:
         return math.nan
-    order = np.argsort(s, kind="mergesort")
-    ranks = np.empty(len(s))
-    sorted_scores = s[order]
-    # Average ranks over ties.
-    boundaries = np.flatnonzero(np.diff(sorted_scores)) + 1
-    starts = np.concatenate([[0], boundaries])
-    ends = np.concatenate([boundaries, [len(s)]])
-    for start, end in zip(starts, ends, strict=True):
-        ranks[order[start:end]] = (start + end + 1) / 2.0
+    ranks = rankdata(s)  # average ranks over ties
     return float((ranks[y].sum() - positives * (positives + 1) / 2) / (positives * negatives))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 from textfair.terms import normalize_form, read_data_words
 from textfair.text.tokens import word_tokenizer
@@ -75,17 +75,30 @@ def _tokenizer():
 
 def tokens_after(text: str, end: int, count: int = 4, window: int = 80) -> list[str]:
     """The first `count` tokens (words or single punctuation marks) after position `end`."""
-    return _tokenizer().tokenize(text[end : end + window])[:count]
+    return list(_window_after(text, end, window)[:count])
 
 
 def tokens_before(text: str, start: int, count: int = 3, window: int = 60) -> list[str]:
     """The last `count` tokens before position `start`, nearest last."""
+    return list(_window_before(text, start, window)[-count:])
+
+
+# The gates of one candidate ask about the same positions a dozen times; tokenizing each
+# window once per (text, position) keeps matching cheap next to the model. A text's hash is
+# computed once by Python and kept, so a lookup costs no rescan of the text.
+@lru_cache(maxsize=8192)
+def _window_after(text: str, end: int, window: int) -> tuple[str, ...]:
+    return tuple(_tokenizer().tokenize(text[end : end + window]))
+
+
+@lru_cache(maxsize=8192)
+def _window_before(text: str, start: int, window: int) -> tuple[str, ...]:
     begin = max(0, start - window)
     tokens = _tokenizer().tokenize(text[begin:start])
     # A window that cuts a word in half would yield a fragment; drop it.
     if begin > 0 and tokens and _WORD.match(text[begin - 1]) and text.startswith(tokens[0], begin):
         tokens = tokens[1:]
-    return tokens[-count:]
+    return tuple(tokens)
 
 
 def plain_token(token: str) -> str:
@@ -230,6 +243,14 @@ def _trie_node(node: dict) -> str:
     body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
     # A key also ends here: the longer continuation is optional, and greedy, so tried first.
     return f"(?:{body})?" if "" in node else body
+
+
+@cache
+def collocation_reach() -> int:
+    """How far a collocation can extend past a word inside it: its longest phrase, with room
+    for runs of spaces between its words."""
+    phrases = read_data_words("collocations.txt")
+    return 2 * max(len(phrase) for phrase in phrases) + 8
 
 
 @cache

@@ -97,9 +97,12 @@ class Matcher:
         trie = context.trie_pattern(self._forms)
         self._last_text: str | None = None
         self._last_mentions: list[Mention] = []
-        self._pattern = re.compile(
-            r"(?<![\w])(?P<m>" + trie + r")" + _POSSESSIVE + r"(?![\w+])", re.IGNORECASE
-        )
+        source = r"(?<![\w])(?P<m>" + trie + r")" + _POSSESSIVE + r"(?![\w+])"
+        self._pattern = re.compile(source, re.IGNORECASE)
+        # Case-insensitive matching of a large alternation is twice as slow as matching the
+        # lowercased text; the lowercase pattern serves every text whose length lowercasing
+        # keeps (so its offsets are the text's; "İ" lowercases to two characters).
+        self._lower_pattern = re.compile(source)
 
     def find(self, text: str, categories: list[str] | None = None) -> list[Mention]:
         """All identity mentions in `text`, left to right, optionally of some categories only.
@@ -117,16 +120,20 @@ class Matcher:
 
     def _find_all(self, text: str) -> list[Mention]:
         candidates = []
-        for match in self._pattern.finditer(text):
+        lower = text.lower()
+        if len(lower) == len(text):
+            matches = self._lower_pattern.finditer(lower)
+        else:
+            matches = self._pattern.finditer(text)
+        for match in matches:
             term, role, natural = self._forms[normalize_form(match.group("m"))]
             candidates.append((match, term, role, natural))
         if not candidates:
             return []
-        blocked = self._blocked_spans(text)
         mentions = []
         for match, term, role, natural in candidates:
             start, end = match.span("m")
-            if any(b_start <= start and end <= b_end for b_start, b_end in blocked):
+            if self._in_collocation(text, start, end):
                 continue
             if (
                 _in_url(text, start)
@@ -141,13 +148,16 @@ class Matcher:
                 form = "adjective"  # "half-Chinese", "anti-Muslim": never a plural noun
             if term.person_context and _heads_a_compound(text, end, term):
                 continue  # "black-clad", "white-haired", "a Canadian-German co-production"
-            possessive = _possessive(match.group("poss"), match.group("m"))
+            # The match may be on the lowercased text: read what was written from the text.
+            surface = text[start:end]
+            suffix = text[match.start("poss") : match.end("poss")] if match.group("poss") else None
+            possessive = _possessive(suffix, surface)
             mentions.append(
                 Mention(
                     start=start,
                     end=end + len(possessive),
                     term=term,
-                    surface=match.group("m"),
+                    surface=surface,
                     natural=natural,
                     form=form,
                     possessive=possessive,
@@ -218,18 +228,25 @@ class Matcher:
         # A demonym that is also a noun stands for a person ("a Chinese-born American").
         return not term.person_context or role == "plural" or term.pos == "both"
 
-    def _blocked_spans(self, text: str) -> list[tuple[int, int]]:
-        """Collocation spans. A coordination of two identity words before a person noun is
-        not blocked: "black and white film" is, "black and white audiences" is not."""
-        spans = []
-        for match in context.collocation_regex().finditer(text):
+    def _in_collocation(self, text: str, start: int, end: int) -> bool:
+        """Inside a collocation ("black market", "old school"). A coordination of two
+        identity words before a person noun is not one: "black and white film" is, "black
+        and white audiences" is not. Only a window around the candidate is scanned: a
+        collocation that holds it cannot reach further than the longest phrase."""
+        reach = context.collocation_reach()
+        window_end = min(len(text), end + reach)
+        for match in context.collocation_regex().finditer(text, max(0, start - reach), window_end):
+            if not (match.start() <= start and end <= match.end()):
+                continue
+            if match.end() == window_end < len(text) and context.is_word(text[window_end]):
+                continue  # the window cut a word: "(?![\w])" saw a false end
             words = re.split(r"[\s\-]+", match.group())
             if self.is_identity_word(words[0]) and self.is_identity_word(words[-1]):
                 after = context.tokens_after(text, match.end(), count=1)
                 if after and self._is_person_word(after[0]):
                     continue
-            spans.append(match.span())
-        return spans
+            return True
+        return False
 
     def _in_title(self, text: str, start: int, end: int) -> bool:
         """Inside a run of capitalised words with three or more that are not terms:
