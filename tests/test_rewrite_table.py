@@ -77,6 +77,9 @@ CASES = [
     ("Being Jewish is fine.", "jewish", "muslim", "Being Muslim is fine."),
     ("Muslim and Christian leaders", "muslim", "jewish", "Jewish and Christian leaders"),
     ("anti-gay laws", "gay", "muslim", "anti-Muslim laws"),
+    # a written plural inside a compound stays plural
+    ("non-Muslims shouldn't", "muslim", "buddhist", "non-Buddhists shouldn't"),
+    ("Non-Jews came", "jewish", "catholic", "Non-Catholics came"),
     # --- possessives, straight and curly apostrophes ---
     ("The Muslim's house", "muslim", "jewish", "The Jew's house"),
     ("The Muslims' houses", "muslim", "jewish", "The Jews' houses"),

@@ -144,8 +144,10 @@ class Matcher:
             form = self._form(text, start, end, term, role)
             if form is None:
                 continue
-            if _in_compound(text, start):
-                form = "adjective"  # "half-Chinese", "anti-Muslim": never a plural noun
+            if _in_compound(text, start) and role != "plural":
+                # "half-Chinese", "anti-Muslim" modify; a written plural stays one:
+                # "non-Muslims shouldn't" -> "non-Buddhists shouldn't", not "non-Buddhist".
+                form = "adjective"
             if term.person_context and _heads_a_compound(text, end, term):
                 continue  # "black-clad", "white-haired", "a Canadian-German co-production"
             # The match may be on the lowercased text: read what was written from the text.
