@@ -170,3 +170,68 @@ def test_predict_cli_scores_texts(user_module):
     lines = [json.loads(line) for line in result.output.splitlines()]
     assert [line["favorable"] for line in lines] == [0.75, 0.75]
     assert lines[0]["label"] == "pos"
+
+
+def test_as_model_takes_what_a_notebook_holds(tiny):
+    """A transformers pipeline, a (model, tokenizer) pair, a fitted scikit-learn Pipeline and
+    a function become Models; each scores like the object it wraps."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import Pipeline
+    from transformers import pipeline
+
+    from textfair.models import as_model
+
+    reference = tiny.predict_proba(PROBES)
+    classifier = pipeline("text-classification", model=tiny.network, tokenizer=tiny.tokenizer)
+    for obj in (classifier, (tiny.network, tiny.tokenizer)):
+        model = as_model(obj)
+        assert isinstance(model, HFModel) and model.labels == ("non-toxic", "toxic")
+        np.testing.assert_allclose(model.predict_proba(PROBES), reference, atol=1e-5)
+    # The pipeline's own top label agrees with the wrapped model's argmax.
+    top = [r["label"] for r in classifier(PROBES[:3])]
+    assert top == [model.labels[i] for i in reference[:3].argmax(axis=1)]
+
+    texts = ["you idiot", "thank you", "stupid troll", "nice work"] * 5
+    sklearn_pipeline = Pipeline([("tfidf", TfidfVectorizer()), ("lr", LogisticRegression())]).fit(
+        texts, ["toxic", "non-toxic", "toxic", "non-toxic"] * 5
+    )
+    model = as_model(sklearn_pipeline)
+    assert model.labels == ("non-toxic", "toxic")
+    assert model.predict_proba(["you idiot"])[0, 1] > 0.5
+
+    def by_rule(batch):
+        return ["toxic" if "idiot" in text else "non-toxic" for text in batch]
+
+    model = as_model(by_rule, labels=["non-toxic", "toxic"])
+    assert model.predict_proba(["an idiot", "a friend"]).tolist() == [[0, 1], [1, 0]]
+    assert as_model(tiny) is tiny
+    assert isinstance(as_model("toxicity-cnn-lstm"), TorchTextModel)
+
+
+@pytest.mark.parametrize(
+    "obj, message",
+    [
+        (42, "model is a int; expected a Hugging Face pipeline"),
+        ([1, 2], "model is a list; expected"),
+        ("no-such-model", "no such file or directory, and no bundled model"),
+    ],
+)
+def test_as_model_refuses_what_it_cannot_score(obj, message):
+    from textfair.models import as_model
+
+    with pytest.raises(TextfairError, match=message):
+        as_model(obj)
+
+
+def test_as_model_refuses_unfitted_estimators_and_other_pipelines(tiny):
+    from sklearn.linear_model import LogisticRegression
+    from transformers import pipeline
+
+    from textfair.models import as_model
+
+    with pytest.raises(TextfairError, match=r"call \.fit first"):
+        as_model(LogisticRegression())
+    extractor = pipeline("feature-extraction", model=tiny.network, tokenizer=tiny.tokenizer)
+    with pytest.raises(TextfairError, match="task is 'feature-extraction'"):
+        as_model(extractor)

@@ -4,6 +4,8 @@ The public API is re-exported here; everything else is an implementation detail.
 """
 
 from textfair.errors import TextfairError
+from textfair.models import as_model
+from textfair.models.spec import load_model
 from textfair.terms import (
     GenderPairs,
     Term,
@@ -42,6 +44,7 @@ __all__ = [
     "TextfairError",
     "Variant",
     "__version__",
+    "as_model",
     "builtin_term_lists",
     "counterfactuals",
     "expand_template",
@@ -49,6 +52,7 @@ __all__ = [
     "find_mentions",
     "gender_swap",
     "load_gender_pairs",
+    "load_model",
     "load_term_list",
     "rewrite",
     "rule_satisfying",

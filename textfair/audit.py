@@ -17,7 +17,7 @@ from textfair.discovery import frequent_rule_sets
 from textfair.discovery.groups import group_fairness
 from textfair.discovery.themis import themis
 from textfair.errors import TextfairError
-from textfair.models import CachedModel
+from textfair.models import CachedModel, as_model
 from textfair.models.base import favorable_index
 from textfair.text.domain import TextDomain
 
@@ -75,6 +75,10 @@ def audit_text(
 ) -> dict:
     """Audit a text classifier on a corpus; return the report as a JSON-ready dict.
 
+    `model` is anything `textfair.models.as_model` takes: a Hugging Face pipeline, a
+    (model, tokenizer) pair, a fitted scikit-learn classifier, a textfair model, a model
+    spec, or a function of a list of texts.
+
     `favorable` is the label counted as the favourable outcome (e.g. "non-toxic").
     With `labels` (the true labels of the texts), label-based metrics are added, for the
     class `positive_label` (default: the first label that is not favourable).
@@ -82,7 +86,7 @@ def audit_text(
     config = config or AuditConfig()
     _check(config)
     started = time.perf_counter()
-    cached = model if isinstance(model, CachedModel) else CachedModel(model)
+    cached = model if isinstance(model, CachedModel) else CachedModel(as_model(model))
     favorable_index(cached.labels, favorable)
     domain = TextDomain(texts, config.terms, config.categories)
     mentioning = int(np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum())
@@ -140,7 +144,7 @@ def audit_table(
     config = config or AuditConfig()
     _check(config)
     started = time.perf_counter()
-    cached = model if isinstance(model, CachedModel) else CachedModel(model)
+    cached = model if isinstance(model, CachedModel) else CachedModel(as_model(model))
     favorable = str(schema.favorable)
     favorable_index(cached.labels, favorable)
     domain = TabularDomain(frame[[f.name for f in schema.features]], schema)

@@ -1,5 +1,6 @@
 """Model adapters: Hugging Face, PyTorch text models, scikit-learn, callables, and CachedModel."""
 
+from textfair.models.adapt import as_model
 from textfair.models.base import CachedModel, CacheStats, Model, check_probabilities
 from textfair.models.callable import CallableModel, load_callable
 
@@ -8,6 +9,7 @@ __all__ = [
     "CachedModel",
     "CallableModel",
     "Model",
+    "as_model",
     "check_probabilities",
     "load_callable",
 ]

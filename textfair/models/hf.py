@@ -56,6 +56,29 @@ class HFModel:
                 f"cannot load Hugging Face model {source!r} ({first}); check the id or path "
                 "(with HF_HUB_OFFLINE=1 only models already on disk load)"
             ) from None
+        self._setup(source, batch_size, device, max_length, sort_by_length)
+
+    @classmethod
+    def from_objects(
+        cls,
+        network,
+        tokenizer,
+        *,
+        batch_size: int = 32,
+        device: str | None = None,
+        max_length: int | None = None,
+        sort_by_length: bool = True,
+    ) -> HFModel:
+        """Wrap a model and tokenizer already in memory (a `pipeline`'s, or a pair loaded
+        by the caller). `device` defaults to where the model already is."""
+        model = cls.__new__(cls)
+        model.tokenizer, model.network = tokenizer, network
+        where = device or str(getattr(network, "device", "cpu"))
+        source = str(getattr(network.config, "_name_or_path", "") or type(network).__name__)
+        model._setup(source, batch_size, where, max_length, sort_by_length)
+        return model
+
+    def _setup(self, source, batch_size, device, max_length, sort_by_length) -> None:
         self.device = resolve_device(device)
         self.network.to(self.device).eval()
         self.batch_size = batch_size
