@@ -32,12 +32,12 @@ from textfair.stats import z_value
 SAMPLE_THR = 1000
 
 
-def testsgd_queries(findings: list[dict], confidence: float, error: float) -> int:
+def testsgd_queries(findings, confidence: float, error: float) -> int:
     """Texts Alg. 2 would query for these rule sets: 2·n, n a multiple of sample_thr."""
     z = z_value(confidence)
     total = 0
     for finding in findings:
-        spread = sum(math.sqrt(p * (1 - p)) for p in (finding["phi_r"], finding["phi_not_r"]))
+        spread = sum(math.sqrt(p * (1 - p)) for p in (finding.phi_r, finding.phi_not_r))
         needed = (z * spread / error) ** 2
         n = max(SAMPLE_THR, SAMPLE_THR * math.ceil(needed / SAMPLE_THR))
         total += 2 * n
@@ -87,10 +87,10 @@ def main() -> None:
         "benchmark": "audit",
         "model": "toxicity-cnn-lstm",
         "rows": len(texts),
-        "rule_sets": report["rule_sets_tested"],
-        "model_queries": report["run"]["model_queries"],
-        "testsgd_queries": testsgd_queries(report["findings"], config.confidence, config.error),
-        "requested_texts": report["run"]["requested"],
+        "rule_sets": len(report.findings),
+        "model_queries": report.run.model_queries,
+        "testsgd_queries": testsgd_queries(report.findings, config.confidence, config.error),
+        "requested_texts": report.run.requested,
         "seconds": round(seconds, 2),
         "model_alone_seconds": round(model_alone, 2),
         "overhead_ratio": round(ratio, 3),
@@ -98,7 +98,7 @@ def main() -> None:
         "python": platform.python_version(),
     }
     result["query_reduction"] = round(result["testsgd_queries"] / result["model_queries"], 1)
-    result["group_fairness_queries"] = group_only["run"]["model_queries"]
+    result["group_fairness_queries"] = group_only.run.model_queries
     result["group_query_reduction"] = round(
         result["testsgd_queries"] / result["group_fairness_queries"], 1
     )

@@ -105,18 +105,18 @@ def main() -> None:
             )
             out = args.out / f"{name}-{model_name}"
             out.mkdir(parents=True, exist_ok=True)
-            (out / "report.json").write_text(json.dumps(report, indent=1, default=str))
-            top = report["findings"][0]
+            (out / "report.json").write_text(json.dumps(report.to_dict(), indent=1))
+            top = report.findings[0]
             summary.append(
                 {
                     "data": name,
                     "model": model_name,
                     "test_accuracy": round(accuracy, 4),
                     "majority": round(float(test[label].value_counts(normalize=True).max()), 4),
-                    "top_rule_set": top["rule_set"],
-                    "top_score": round(top["score"], 3),
-                    "significant_findings": sum(f["significant"] for f in report["findings"]),
-                    "rule_sets": report["rule_sets_tested"],
+                    "top_rule_set": report.label(top.rule_set),
+                    "top_score": round(top.score, 3),
+                    "significant_findings": len(report.significant),
+                    "rule_sets": len(report.findings),
                     "audit_seconds": round(time.perf_counter() - started, 1),
                 }
             )

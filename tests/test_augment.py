@@ -6,29 +6,41 @@ import pytest
 from typer.testing import CliRunner
 
 from textfair.cli import app
+from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.mitigate.augment import counterfactual_augmentation, rule_set_augmentation
+from textfair.report.model import AuditReport, Finding, ModelInfo, RunStats
 from textfair.text.matcher import default_matcher
 
 TEXTS = ["I am a gay Muslim.", "A lesbian Christian spoke.", "Nothing here.", "Muslims pray."]
 
 
-def report(significant=True):
-    return {
-        "config": {"term_list": "dixon2018"},
-        "model": {"labels": ["non-toxic", "toxic"], "favorable": "non-toxic"},
-        "findings": [
-            {
-                "rule_set": [
-                    {"category": "gender", "term": "gay"},
-                    {"category": "religion", "term": "taoist"},
-                ],
-                "phi_r": 0.2,
-                "phi_not_r": 0.9,
-                "significant": significant,
-            }
-        ],
-    }
+def report(significant=True) -> AuditReport:
+    """An audit report with one finding: {gay, taoist} gets the favourable label far less."""
+    finding = Finding(
+        rule_set=RuleSet((Rule("gender", "gay"), Rule("religion", "taoist"))),
+        phi_r=0.2,
+        phi_not_r=0.9,
+        score=0.7,
+        margin=0.1,
+        ci=(-0.8, -0.6),
+        p_value=1e-6,
+        n_r=100,
+        n_not_r=100,
+        support=0.1,
+        p_adjusted=1e-5,
+        significant=significant,
+    )
+    return AuditReport(
+        kind="text",
+        model=ModelInfo("m", None, ("non-toxic", "toxic"), "non-toxic"),
+        data={},
+        config={"term_list": "dixon2018"},
+        findings=(finding,),
+        counterfactual=None,
+        metrics=None,
+        run=RunStats(0, 0, 0, 0, 0, 0.0),
+    )
 
 
 def test_counterfactual_augmentation_keeps_labels_and_provenance():
@@ -55,7 +67,7 @@ def test_rule_set_augmentation_labels_with_the_denied_outcome():
 def test_augment_cli(tmp_path):
     data = tmp_path / "train.csv"
     data.write_text("text,label\nI am a gay Muslim.,toxic\nNothing here.,ok\n")
-    (tmp_path / "report.json").write_text(json.dumps(report()))
+    (tmp_path / "report.json").write_text(json.dumps(report().to_dict()))
     runner = CliRunner()
     result = runner.invoke(
         app,

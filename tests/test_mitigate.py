@@ -17,6 +17,7 @@ from textfair.mitigate.pipeline import MitigationConfig, mitigate_table, mitigat
 from textfair.mitigate.retrain import aequitas_loop, fine_tune_hf, holdout_split, retrainer_for
 from textfair.models.callable import CallableModel
 from textfair.models.torch_text import TorchTextModel, train_text_classifier
+from textfair.report.model import AuditReport, ModelInfo, RunStats
 from textfair.tabular.baselines import logistic_regression
 from textfair.tabular.mlp import TabularMLP
 from textfair.tabular.models import RowModel
@@ -199,7 +200,7 @@ def test_text_mitigation_holds_out_terms_and_keeps_accuracy(small_model):
     assert 1 <= len(targets) <= 2 and held_out  # at most --top, each significant
     assert all(r["before"]["significant"] for r in targets)
     # The augmentation never writes a held-out term.
-    names = {r["rule_set"].split("=")[1] for r in held_out}
+    names = {rule["term"] for r in held_out for rule in r["rules"]}
     written = {
         swap.split("->")[1] for row in result.augmentation for swap in row["source"].split("+")
     }
@@ -209,7 +210,7 @@ def test_text_mitigation_holds_out_terms_and_keeps_accuracy(small_model):
     assert report["status"] == "mitigated" and len(chosen) == 1
     assert chosen[0]["held_out_accuracy"] >= report["held_out"]["before"]["accuracy"] - 0.01
     assert len(result.augmentation) == chosen[0]["added"]
-    assert result.after is not None and result.after["seed"] == result.before["seed"]
+    assert result.after is not None and result.after.seed == result.before.seed
 
 
 def test_tabular_mitigation_uses_aequitas_inputs_labelled_by_the_model():
@@ -258,15 +259,17 @@ def test_mitigate_a_callable_says_export_the_augmentation_data(tmp_path, monkeyp
 
 def test_mitigate_rejects_a_report_of_another_model(tmp_path):
     report = tmp_path / "report.json"
-    report.write_text(
-        json.dumps(
-            {
-                "model": {"id": "sentiment-lstm", "fingerprint": "textfair-text:0", "labels": []},
-                "findings": [],
-                "config": {},
-            }
-        )
+    other = AuditReport(
+        kind="text",
+        model=ModelInfo("sentiment-lstm", "textfair-text:0", ("negative", "positive"), "positive"),
+        data={},
+        config={},
+        findings=(),
+        counterfactual=None,
+        metrics=None,
+        run=RunStats(0, 0, 0, 0, 0, 0.0),
     )
+    report.write_text(json.dumps(other.to_dict()))
     result = invoke("mitigate", "--report", str(report), "--out", str(tmp_path / "o"))
     assert result.exit_code == 2, result.output
     assert "not of this model" in result.output and "sentiment-lstm" in result.output
@@ -274,7 +277,7 @@ def test_mitigate_rejects_a_report_of_another_model(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     result = invoke("mitigate", "--report", str(bad), "--out", str(tmp_path / "o"))
-    assert result.exit_code == 2 and "not a textfair audit report" in result.output
+    assert result.exit_code == 2 and "not an audit report" in result.output
 
 
 def test_mitigate_needs_labels(tmp_path):

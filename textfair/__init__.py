@@ -3,6 +3,7 @@
 The public API is re-exported here; everything else is an implementation detail.
 """
 
+from textfair._version import __version__
 from textfair.errors import TextfairError
 from textfair.models import as_model
 from textfair.models.spec import load_model
@@ -26,8 +27,6 @@ from textfair.text.generate import (
 from textfair.text.matcher import Matcher, Mention, find_mentions
 from textfair.text.rewrite import Edit, Rewrite, rewrite
 from textfair.text.templates import TEMPLATES, Template, expand_template, expand_templates
-
-__version__ = "0.1.0"
 
 __all__ = [
     "TEMPLATES",

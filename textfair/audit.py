@@ -6,19 +6,32 @@ CachedModel, so a text generated for a rule set and again for a causal test is s
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
+import pandas as pd
 
+from textfair._version import __version__
 from textfair.discovery import frequent_rule_sets
 from textfair.discovery.groups import group_fairness
+from textfair.discovery.rulesets import RuleSet
 from textfair.discovery.themis import themis
 from textfair.errors import TextfairError
 from textfair.models import CachedModel, as_model
 from textfair.models.base import favorable_index
+from textfair.report.model import (
+    AuditReport,
+    Counterfactual,
+    LabelMetrics,
+    ModelInfo,
+    RunStats,
+    TableMetrics,
+)
+from textfair.stats.auc import bias_metrics
+from textfair.stats.metrics import consistency, group_metrics, theil_index
+from textfair.tabular.domain import TabularDomain
 from textfair.text.domain import TextDomain
 
 __all__ = ["AuditConfig", "audit_text"]
@@ -72,8 +85,8 @@ def audit_text(
     data_info: dict | None = None,
     command: str = "",
     progress=None,
-) -> dict:
-    """Audit a text classifier on a corpus; return the report as a JSON-ready dict.
+) -> AuditReport:
+    """Audit a text classifier on a corpus; return the typed report.
 
     `model` is anything `textfair.models.as_model` takes: a Hugging Face pipeline, a
     (model, tokenizer) pair, a fitted scikit-learn classifier, a textfair model, a model
@@ -134,13 +147,11 @@ def audit_table(
     data_info: dict | None = None,
     command: str = "",
     progress=None,
-) -> dict:
+) -> AuditReport:
     """Audit a classifier of table rows: the same discovery, plus the group-metric set.
 
     `schema` names the sensitive features, the label column and the favourable label.
     """
-    from textfair.tabular.domain import TabularDomain
-
     config = config or AuditConfig()
     _check(config)
     started = time.perf_counter()
@@ -164,7 +175,7 @@ def audit_table(
         started=started,
         data_info={**(data_info or {}), "rows": len(frame), "label_column": schema.label},
         extra_config={"bins": schema.bins},
-        rule_keys=("feature", "values"),
+        kind="rows",
     )
 
 
@@ -181,8 +192,8 @@ def audit_domain(
     started: float,
     data_info: dict,
     extra_config: dict,
-    rule_keys: tuple[str, str] = ("category", "term"),
-) -> dict:
+    kind: str = "text",
+) -> AuditReport:
     """Rule sets, group fairness, causal tests and `metrics()` over any Domain: the report."""
     column = favorable_index(cached.labels, favorable)
     findings = []
@@ -208,7 +219,7 @@ def audit_domain(
     counterfactual = None
     if config.causal:
         _step(progress, "causal tests")
-        counterfactual = _causal_section(
+        counterfactual = Counterfactual.from_themis(
             themis(
                 domain,
                 cached,
@@ -223,20 +234,14 @@ def audit_domain(
         )
     _step(progress, "metrics")
     measured = metrics()
-    from textfair import __version__
-
-    return {
-        "textfair_version": __version__,
-        "command": command,
-        "seed": config.seed,
-        "model": {
-            "id": model_id,
-            "fingerprint": cached.fingerprint,
-            "labels": list(cached.labels),
-            "favorable": favorable,
-        },
-        "data": data_info,
-        "config": {
+    return AuditReport(
+        kind=kind,
+        textfair_version=__version__,
+        command=command,
+        seed=config.seed,
+        model=ModelInfo(model_id, cached.fingerprint, tuple(cached.labels), favorable),
+        data=data_info,
+        config={
             "theta": config.theta,
             "max_order": config.max_order,
             "confidence": config.confidence,
@@ -252,64 +257,25 @@ def audit_domain(
             if config.mode == "paired"
             else "Newcombe hybrid score (two Wilson intervals)",
         },
-        "rule_sets_tested": len(findings),
-        "findings": [_finding(f, rule_keys) for f in findings],
-        "counterfactual": counterfactual,
-        "metrics": measured,
-        "run": {
-            "model_queries": cached.stats.forwarded,
-            "model_calls": cached.stats.model_calls,
-            "unique_inputs": cached.stats.unique_inputs,
-            "cache_hits": cached.stats.cache_hits,
-            "requested": cached.stats.requested,
-            "seconds": round(time.perf_counter() - started, 3),
-        },
-    }
+        findings=tuple(
+            # Rows in examples are tuples; the report keeps what report.json reads back.
+            replace(f, rule_set=RuleSet(f.rule_set), examples=_lists(f.examples))
+            for f in findings
+        ),
+        counterfactual=counterfactual,
+        metrics=measured,
+        run=RunStats(
+            model_queries=cached.stats.forwarded,
+            model_calls=cached.stats.model_calls,
+            unique_inputs=cached.stats.unique_inputs,
+            cache_hits=cached.stats.cache_hits,
+            requested=cached.stats.requested,
+            seconds=round(time.perf_counter() - started, 3),
+        ),
+    )
 
 
-def _finding(f, keys: tuple[str, str] = ("category", "term")) -> dict:
-    return {
-        "rule_set": [{keys[0]: r.category, keys[1]: r.value} for r in f.rule_set],
-        "phi_r": f.phi_r,
-        "phi_not_r": f.phi_not_r,
-        "score": f.score,
-        "margin": f.margin,
-        "ci": list(f.ci),
-        "credible_bound": f.credible_bound,
-        "p_value": f.p_value,
-        "p_adjusted": f.p_adjusted,
-        "significant": f.significant,
-        "n_r": f.n_r,
-        "n_not_r": f.n_not_r,
-        "support": f.support,
-        "examples": f.examples,
-    }
-
-
-def _causal_section(result) -> dict:
-    return {
-        "causal": [
-            {
-                "categories": list(c.categories),
-                "flip_rate": c.score,
-                "ci": list(c.ci),
-                "flips": c.flips,
-                "n": c.n,
-            }
-            for c in result.causal
-        ],
-        "group": [asdict(g) for g in result.group],
-        "term_pairs": [asdict(p) for p in sorted(result.pairs, key=lambda p: p.mean_shift)],
-        "tests_run": result.tests_run,
-        "tests_without_pruning": result.tests_without_pruning,
-        # Pruned: supersets of a category set whose whole interval lies above the threshold.
-        "pruned": [list(categories) for categories in result.pruned],
-    }
-
-
-def _label_metrics(domain, cached, texts, labels, favorable, positive_label) -> dict:
-    from textfair.stats.auc import bias_metrics
-
+def _label_metrics(domain, cached, texts, labels, favorable, positive_label) -> LabelMetrics:
     names = [str(label) for label in cached.labels]
     positive = positive_label or next(n for n in names if n != favorable)
     values = [str(label) for label in labels]
@@ -332,21 +298,24 @@ def _label_metrics(domain, cached, texts, labels, favorable, positive_label) -> 
                 if term in subgroups:
                     subgroups[term][i] = True
     result = bias_metrics(truth, scores, subgroups)
-    result["subgroups"] = [asdict(r) for r in result["subgroups"]]
-    result["positive_label"] = positive
-    return _finite(result)
+    return LabelMetrics(
+        overall_auc=result["overall_auc"],
+        subgroups=tuple(result["subgroups"]),
+        generalized_mean=result["generalized_mean"],
+        fpr_equality_difference=result["fpr_equality_difference"],
+        fnr_equality_difference=result["fnr_equality_difference"],
+        power=result["power"],
+        threshold=result["threshold"],
+        positive_label=positive,
+    )
 
 
 CONSISTENCY_ROWS = 5000  # exact 5-NN is quadratic: measured on a seeded sample of this size
 
 
-def _table_metrics(domain, cached, truth: list, favorable: str, seed: int) -> dict:
+def _table_metrics(domain, cached, truth: list, favorable: str, seed: int) -> TableMetrics:
     """DI, SPD, EOD, AOD, ERD for each value of each categorical sensitive feature against
     the rest, with consistency (on a seeded sample) and the Theil index."""
-    import pandas as pd
-
-    from textfair.stats.metrics import consistency, group_metrics, theil_index
-
     names = list(cached.labels)
     predicted = [names[i] for i in cached.predict_proba(domain.rows).argmax(axis=1)]
     truth = [str(v) for v in truth]
@@ -359,32 +328,28 @@ def _table_metrics(domain, cached, truth: list, favorable: str, seed: int) -> di
             mask = column == value
             if mask.all() or not mask.any():
                 continue
-            groups[f"{feature.name}={value}"] = asdict(
-                group_metrics(truth, predicted, mask, favorable=favorable)
+            groups[f"{feature.name}={value}"] = group_metrics(
+                truth, predicted, mask, favorable=favorable
             )
     encoded = pd.get_dummies(domain.frame, dtype=float)
     encoded = (encoded - encoded.mean()) / encoded.std(ddof=0).replace(0, 1)
     rows = np.random.default_rng(seed).permutation(len(encoded))[:CONSISTENCY_ROWS]
-    return _finite(
-        {
-            "groups": groups,
-            "consistency": consistency(
-                encoded.to_numpy()[rows], np.array(predicted)[rows], favorable=favorable
-            ),
-            "consistency_rows": len(rows),
-            "theil_index": theil_index(truth, predicted, favorable=favorable),
-        }
+    return TableMetrics(
+        groups=groups,
+        consistency=consistency(
+            encoded.to_numpy()[rows], np.array(predicted)[rows], favorable=favorable
+        ),
+        consistency_rows=len(rows),
+        theil_index=theil_index(truth, predicted, favorable=favorable),
     )
 
 
-def _finite(value):
-    """JSON has no NaN: write null instead."""
-    if isinstance(value, float) and math.isnan(value):
-        return None
+def _lists(value):
+    """Tuples as lists, all the way down: what JSON writes and reads back."""
     if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_finite(v) for v in value]
+        return {k: _lists(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_lists(v) for v in value]
     return value
 
 

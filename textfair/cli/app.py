@@ -61,6 +61,17 @@ def split_list(value: str | None) -> list[str] | None:
     return items or None
 
 
+def fail_if_above(report, threshold: float | None, err) -> None:
+    """--fail-above: exit 1 when a significant finding scores above the threshold. Exit 1
+    means only this; every other problem exits 2."""
+    if threshold is None:
+        return
+    failing = report.failing(threshold)
+    if failing:
+        err.print(f"{len(failing)} significant finding(s) score above {threshold}: failing")
+        raise typer.Exit(1)
+
+
 # Register the commands (imported for their side effect on `app`).
 from textfair.cli import audit as _audit  # noqa: E402, F401
 from textfair.cli import augment as _augment  # noqa: E402, F401

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from textfair.cli.app import app, split_list, user_errors
+from textfair.cli.app import app, fail_if_above, split_list, user_errors
 
 DEFAULT_MODEL = "toxicity-cnn-lstm"
 DEFAULT_DATA = "wiki_toxicity.csv"
@@ -125,12 +125,7 @@ def _audit(options: dict, group: bool) -> None:
     if options["out"] is not None:
         json_path, md_path = write_report(report, options["out"], top=options["top"])
         err.print(f"wrote {json_path} and {md_path}")
-    threshold = options["fail_above"]
-    if threshold is not None:
-        failing = [f for f in report["findings"] if f["significant"] and f["score"] > threshold]
-        if failing:
-            err.print(f"{len(failing)} significant finding(s) score above {threshold}: failing")
-            raise typer.Exit(1)
+    fail_if_above(report, options["fail_above"], err)
 
 
 def load_corpus(

@@ -53,15 +53,15 @@ def augment_command(
             seed=seed,
         )
     elif method == "rule-sets":
-        if report is None or not report.is_file():
+        if report is None:
             raise TextfairError(
                 "--method rule-sets needs --report FILE, the report.json of an audit of this model"
             )
-        try:
-            loaded = json.loads(report.read_text(encoding="utf-8"))
-        except ValueError as err:
-            raise TextfairError(f"{report}: not a JSON report ({err})") from None
-        rows = rule_set_augmentation(loaded, texts, top=top, per_rule_set=per_rule_set, seed=seed)
+        from textfair.report.model import AuditReport  # numpy and scipy: not for --help
+
+        rows = rule_set_augmentation(
+            AuditReport.read(report), texts, top=top, per_rule_set=per_rule_set, seed=seed
+        )
     else:
         raise TextfairError(f"--method {method!r}: expected counterfactual or rule-sets")
     if out.suffix.lower() not in (".csv", ".jsonl"):

@@ -6,11 +6,16 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from textfair.cli.app import app, split_list, user_errors
 from textfair.cli.tabular import tabular_app
+from textfair.errors import TextfairError
+
+if TYPE_CHECKING:
+    from textfair.report.model import AuditReport
 
 AUDIT_HELP = "Audit setting; mitigation defaults are tighter than `audit`'s to measure a change."
 
@@ -192,29 +197,21 @@ def tabular_mitigate_command(
     _write(result, out, None)
 
 
-def _read_report(path: Path, model) -> dict:
+def _read_report(path: Path, model) -> AuditReport:
     """An audit report, checked to be of this model."""
-    from textfair.errors import TextfairError
-    from textfair.io import read_utf8
+    from textfair.report.model import AuditReport  # numpy and scipy: not for --help
 
-    if not path.is_file():
-        raise TextfairError(f"--report {path}: no such file; pass the report.json of an audit")
     try:
-        loaded = json.loads(read_utf8(path))
-        recorded = loaded["model"]
-        loaded["findings"], loaded["config"]
-    except (ValueError, KeyError, TypeError):
-        raise TextfairError(
-            f"--report {path}: not a textfair audit report (expected report.json from "
-            "`textfair audit --out`)"
-        ) from None
+        loaded = AuditReport.read(path)
+    except TextfairError as err:
+        raise TextfairError(f"--report {err}") from None
     mine = getattr(model, "fingerprint", None)
-    theirs = recorded.get("fingerprint")
-    if (mine and theirs and mine != theirs) or list(recorded.get("labels", [])) != [
+    theirs = loaded.model.fingerprint
+    if (mine and theirs and mine != theirs) or list(loaded.model.labels) != [
         str(label) for label in model.labels
     ]:
         raise TextfairError(
-            f"--report {path} is an audit of model {recorded.get('id')!r} "
+            f"--report {path} is an audit of model {loaded.model.id!r} "
             f"(fingerprint {theirs}), not of this model (fingerprint {mine}); audit this model "
             "or leave --report out"
         )

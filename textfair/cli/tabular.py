@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from textfair.cli.app import app, split_list, user_errors
+from textfair.cli.app import app, fail_if_above, split_list, user_errors
 
 tabular_app = typer.Typer(help="Audit classifiers of table rows.", no_args_is_help=True)
 app.add_typer(tabular_app, name="tabular")
@@ -143,11 +143,7 @@ def audit_command(
     if out is not None:
         json_path, md_path = write_report(report, out, top=top)
         err.print(f"wrote {json_path} and {md_path}")
-    if fail_above is not None and any(
-        f["significant"] and f["score"] > fail_above for f in report["findings"]
-    ):
-        err.print(f"a significant finding scores above {fail_above}: failing")
-        raise typer.Exit(1)
+    fail_if_above(report, fail_above, err)
 
 
 @tabular_app.command("search")

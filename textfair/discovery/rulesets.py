@@ -29,7 +29,44 @@ class Rule:
     value: str
 
 
-RuleSet = tuple[Rule, ...]  # sorted by category, at most one rule per category
+class RuleSet(tuple[Rule, ...]):
+    """At most one rule per category: the one representation of a rule set, for text and
+    rows alike. A tuple, so discovery hashes, orders and indexes rule sets as it always did;
+    these methods are the only place a rule set is shown, written or read back.
+
+    In a report, a text rule set is written ``[{"category": c, "term": t}, ...]`` and a row
+    rule set ``[{"feature": f, "values": v}, ...]``; `kind` says which ("text" or "rows").
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, rules=()) -> RuleSet:
+        return super().__new__(cls, rules)
+
+    def label(self, kind: str = "text") -> str:
+        """For people: {"gay", "taoist"} for text, {sex ∈ Female, race ∈ Black} for rows."""
+        if kind == "text":
+            return "{" + ", ".join(f'"{rule.value}"' for rule in self) + "}"
+        return "{" + ", ".join(f"{rule.category} ∈ {rule.value}" for rule in self) + "}"
+
+    @property
+    def key(self) -> str:
+        """A stable one-line name, "gender=gay & religion=taoist", for files and tables."""
+        return " & ".join(f"{rule.category}={rule.value}" for rule in self)
+
+    def to_records(self, kind: str = "text") -> list[dict[str, str]]:
+        """The rule set as report.json writes it."""
+        first, second = _RECORD_KEYS[kind]
+        return [{first: rule.category, second: rule.value} for rule in self]
+
+    @classmethod
+    def from_records(cls, records, kind: str = "text") -> RuleSet:
+        """Read back what `to_records` wrote."""
+        first, second = _RECORD_KEYS[kind]
+        return cls(Rule(str(item[first]), str(item[second])) for item in records)
+
+
+_RECORD_KEYS = {"text": ("category", "term"), "rows": ("feature", "values")}
 
 
 class Domain(Protocol):
@@ -107,7 +144,7 @@ def frequent_rule_sets(
         for combo in itertools.combinations(names, order)
     )
     return FrequentRuleSets(
-        rule_sets=tuple(rule_set for rule_set, _ in found),
+        rule_sets=tuple(RuleSet(rule_set) for rule_set, _ in found),
         supports=tuple(support for _, support in found),
         support_computations=computations,
         candidates_without_pruning=unpruned,

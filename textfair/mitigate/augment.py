@@ -21,7 +21,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from textfair.discovery.rulesets import RuleSet
 from textfair.errors import TextfairError
+from textfair.report.model import AuditReport
 from textfair.text.generate import counterfactuals, rewritable_categories, rule_satisfying
 from textfair.text.matcher import Matcher
 
@@ -29,7 +31,7 @@ __all__ = ["aequitas_augmentation", "counterfactual_augmentation", "rule_set_aug
 
 
 def rule_set_augmentation(
-    report: dict,
+    report: AuditReport,
     texts: Sequence[str],
     *,
     top: int = 3,
@@ -39,12 +41,14 @@ def rule_set_augmentation(
 ) -> list[dict]:
     """TestSGD's mitigation data: for each of the `top` significant findings, `per_rule_set`
     seed texts rewritten to satisfy the rule set, labelled with the outcome it was denied."""
-    matcher = matcher or Matcher(report["config"].get("term_list", "dixon2018"))
-    favorable = report["model"]["favorable"]
-    others = [label for label in report["model"]["labels"] if label != favorable]
+    if report.kind != "text":
+        raise TextfairError("the report is an audit of table rows; rule-set rewrites need text")
+    matcher = matcher or Matcher(report.config.get("term_list", "dixon2018"))
+    favorable = report.model.favorable
+    others = [label for label in report.model.labels if label != favorable]
     if not others:
         raise TextfairError("the report's model has a single label; nothing to augment")
-    findings = [f for f in report["findings"] if f["significant"]][:top]
+    findings = report.significant[:top]
     if not findings:
         raise TextfairError(
             "the report has no significant finding; there is nothing to mitigate (export "
@@ -53,9 +57,9 @@ def rule_set_augmentation(
     rng = np.random.default_rng(seed)
     rows = []
     for finding in findings:
-        rule_set = {r["category"]: r["term"] for r in finding["rule_set"]}
+        rule_set = {rule.category: rule.value for rule in finding.rule_set}
         # The side with the lower favourable rate is disadvantaged; it gets the other label.
-        label = favorable if finding["phi_r"] < finding["phi_not_r"] else others[0]
+        label = favorable if finding.phi_r < finding.phi_not_r else others[0]
         eligible = [
             i
             for i, text in enumerate(texts)
@@ -72,7 +76,7 @@ def rule_set_augmentation(
                     "seed_id": int(index),
                     "text": variant.text,
                     "label": label,
-                    "source": "+".join(f"{c}={t}" for c, t in rule_set.items()),
+                    "source": RuleSet(finding.rule_set).key,
                     "transformation": "rule_set_rewrite",
                     "label_source": "opposite of the disadvantaged outcome (TestSGD)",
                 }

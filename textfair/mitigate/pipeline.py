@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from textfair._version import __version__
 from textfair.discovery.groups import group_fairness
-from textfair.discovery.rulesets import Rule
+from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.mitigate.retrain import (
     LoopResult,
@@ -34,6 +35,7 @@ from textfair.mitigate.retrain import (
 )
 from textfair.models import CachedModel
 from textfair.models.base import favorable_index
+from textfair.report.model import AuditReport
 
 __all__ = ["Mitigation", "MitigationConfig", "mitigate_table", "mitigate_text"]
 
@@ -65,8 +67,8 @@ class Mitigation:
     """The mitigation report, the audits before and after, and what was retrained."""
 
     report: dict
-    before: dict
-    after: dict | None
+    before: AuditReport
+    after: AuditReport | None
     model: object | None
     retrainer: Retrainer
     augmentation: list[dict]
@@ -80,7 +82,7 @@ def mitigate_text(
     favorable: str,
     audit_config,
     config: MitigationConfig | None = None,
-    before: dict | None = None,
+    before: AuditReport | None = None,
     model_id: str = "",
     command: str = "",
     progress: Callable[[str], None] | None = None,
@@ -115,7 +117,7 @@ def mitigate_text(
         model_id=model_id,
         command=command,
     )
-    targets = _targets(before, config.top, ("category", "term"))
+    targets = _targets(before, config.top)
     info = {"model_id": model_id, "command": command, "config": config, "started": started}
     if not targets:
         return _nothing_to_mitigate(before, retrainer, info)
@@ -179,7 +181,7 @@ def mitigate_text(
         before,
         after,
         targets,
-        [(Rule(c, t),) for c, t in held_out_terms],
+        [RuleSet((Rule(c, t),)) for c, t in held_out_terms],
         result,
         measure.baseline,
         retrainer,
@@ -197,7 +199,7 @@ def mitigate_table(
     *,
     audit_config,
     config: MitigationConfig | None = None,
-    before: dict | None = None,
+    before: AuditReport | None = None,
     model_id: str = "",
     command: str = "",
     progress: Callable[[str], None] | None = None,
@@ -231,7 +233,7 @@ def mitigate_table(
     before = before or audit_table(
         cached, frame, schema, config=audit_config, model_id=model_id, command=command
     )
-    targets = _targets(before, config.top, ("feature", "values"))
+    targets = _targets(before, config.top)
     info = {"model_id": model_id, "command": command, "config": config, "started": started}
     if not targets:
         return _nothing_to_mitigate(before, retrainer, info)
@@ -330,30 +332,31 @@ def _check_labels(labels: list[str], names) -> None:
         )
 
 
-def _config_of(report: dict, config_type):
+def _config_of(report: AuditReport, config_type):
     """The audit configuration a report was made with, so re-audits match it."""
-    recorded = report.get("config", {})
+    recorded = report.config
     fields = {f.name for f in dataclasses.fields(config_type)}
     values = {k: v for k, v in recorded.items() if k in fields}
     if "term_list" in recorded:
         values["terms"] = recorded["term_list"]
-    values["seed"] = report.get("seed", 0)
+    values["seed"] = report.seed
     return config_type(**values)
 
 
-def _targets(report: dict, top: int, keys: tuple[str, str]) -> list[tuple[Rule, ...]]:
-    significant = [f for f in report["findings"] if f["significant"]][:top]
-    return [tuple(Rule(r[keys[0]], r[keys[1]]) for r in f["rule_set"]) for f in significant]
+def _targets(report: AuditReport, top: int) -> list[RuleSet]:
+    return [f.rule_set for f in report.significant[:top]]
 
 
-def _held_out_terms(report: dict, targets, config: MitigationConfig) -> list[tuple[str, str]]:
+def _held_out_terms(
+    report: AuditReport, targets, config: MitigationConfig
+) -> list[tuple[str, str]]:
     """Per category of the targets, a seeded `holdout_terms` share of its audited single terms
     that no target uses; the augmentation never writes them."""
     used = {(r.category, r.value) for rs in targets for r in rs}
     singles = [
-        (f["rule_set"][0]["category"], f["rule_set"][0]["term"])
-        for f in report["findings"]
-        if len(f["rule_set"]) == 1
+        (f.rule_set[0].category, f.rule_set[0].value)
+        for f in report.findings
+        if len(f.rule_set) == 1
     ]
     rng = np.random.default_rng(config.seed)
     chosen = []
@@ -373,7 +376,9 @@ class _measurer:
         self.domain, self.targets, self.audit = domain, targets, audit
         self.favorable, self.inputs, self.truth = favorable, inputs, truth
         self.wrap = wrap or (lambda model: model)
-        self.supports = [_support(before, rs) for rs in targets]
+        self.supports = [
+            finding.support if (finding := before.finding(rs)) else 0.0 for rs in targets
+        ]
         self.baseline: dict = {}
 
     def __call__(self, model, ready: bool = False):
@@ -396,7 +401,7 @@ class _measurer:
             n_examples=0,
         )
         held = _held_out_quality(cached, self.inputs, self.truth, self.favorable)
-        scores = {_key(f.rule_set): round(f.score, 6) for f in findings}
+        scores = {RuleSet(f.rule_set).key: round(f.score, 6) for f in findings}
         extra = {"scores": scores, "roc_auc": held["roc_auc"]}
         return max(scores.values()), held["accuracy"], extra
 
@@ -447,21 +452,6 @@ def _used_indices(result: LoopResult) -> list[int]:
     return [int(i) for i in result.steps[result.chosen].extra["rows"]]
 
 
-def _support(report: dict, rule_set) -> float:
-    for finding in report["findings"]:
-        if _key_of(finding) == _key(rule_set):
-            return finding["support"]
-    return 0.0
-
-
-def _key(rule_set) -> str:
-    return " & ".join(f"{r.category}={r.value}" for r in rule_set)
-
-
-def _key_of(finding: dict) -> str:
-    return " & ".join(f"{a}={b}" for a, b in (tuple(r.values()) for r in finding["rule_set"]))
-
-
 def _nothing_to_mitigate(before: dict, retrainer: Retrainer, info: dict) -> Mitigation:
     report = _report(before, None, [], [], LoopResult([], None, None), {}, retrainer, info, {}, {})
     report["status"] = "nothing to mitigate: the audit has no significant finding"
@@ -471,18 +461,18 @@ def _nothing_to_mitigate(before: dict, retrainer: Retrainer, info: dict) -> Miti
 def _report(
     before, after, targets, held_out, result, baseline, retrainer, info, data, augmentation
 ) -> dict:
-    from textfair import __version__
-
-    def side(report, rule_set) -> dict | None:
-        if report is None:
+    def side(report: AuditReport | None, rule_set) -> dict | None:
+        finding = report.finding(rule_set) if report is not None else None
+        if finding is None:
             return None
-        for finding in report["findings"]:
-            if _key_of(finding) == _key(rule_set):
-                return {
-                    k: finding[k]
-                    for k in ("score", "ci", "phi_r", "phi_not_r", "p_adjusted", "significant")
-                }
-        return None
+        return {
+            "score": finding.score,
+            "ci": list(finding.ci),
+            "phi_r": finding.phi_r,
+            "phi_not_r": finding.phi_not_r,
+            "p_adjusted": finding.p_adjusted,
+            "significant": finding.significant,
+        }
 
     def row(rule_set, role: str) -> dict:
         first, second = side(before, rule_set), side(after, rule_set)
@@ -490,7 +480,8 @@ def _report(
         if first and second and first["score"] > 0:
             reduction = 1 - second["score"] / first["score"]
         return {
-            "rule_set": _key(rule_set),
+            "rule_set": RuleSet(rule_set).key,
+            "rules": RuleSet(rule_set).to_records(before.kind),
             "role": role,
             "before": first,
             "after": second,
@@ -510,7 +501,7 @@ def _report(
         "model": {"id": info["model_id"], "retrainer": retrainer.kind},
         "data": data,
         "config": dataclasses.asdict(info["config"]),
-        "audit_config": before.get("config", {}),
+        "audit_config": before.config,
         "comparison": comparison,
         "top_target_halved": bool(top and top["reduction"] is not None and top["reduction"] >= 0.5),
         "held_out": {

@@ -6,136 +6,165 @@ import json
 from pathlib import Path
 
 from textfair.io import atomic_writer
+from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
 
 __all__ = ["render_markdown", "render_terminal", "write_report"]
 
 
-def _rule_set(rule_set: list[dict]) -> str:
-    """Text rule sets as {"gay", "taoist"}; tabular ones as {sex ∈ Female, race ∈ Black}."""
-    if rule_set and "term" in rule_set[0]:
-        return "{" + ", ".join(f'"{r["term"]}"' for r in rule_set) + "}"
-    return "{" + ", ".join(f"{r['feature']} ∈ {r['values']}" for r in rule_set) + "}"
-
-
 def _pct(value) -> str:
-    return "-" if value is None else f"{100 * value:.1f}%"
+    return "-" if value is None or value != value else f"{100 * value:.1f}%"
 
 
 def _signed(value) -> str:
-    return "-" if value is None else f"{100 * value:+.1f}%"
+    return "-" if value is None or value != value else f"{100 * value:+.1f}%"
 
 
 def _interval(ci) -> str:
     return f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]"
 
 
-def render_markdown(report: dict, top: int = 10) -> str:
+def _number(value, digits: int = 3) -> str:
+    return "-" if value is None or value != value else f"{value:.{digits}f}"
+
+
+def render_markdown(report: AuditReport, top: int = 10) -> str:
     """The report as Markdown: findings, causal tests, label metrics, run statistics."""
-    config, run = report["config"], report["run"]
-    lines = [
+    lines = _header_lines(report) + _findings_lines(report, top)
+    if report.counterfactual is not None:
+        lines += _counterfactual_lines(report)
+    if isinstance(report.metrics, TableMetrics):
+        lines += _group_metrics_lines(report.metrics)
+    elif isinstance(report.metrics, LabelMetrics):
+        lines += _label_metrics_lines(report.metrics)
+    run = report.run
+    lines += [
+        "",
+        "## Run",
+        "",
+        f"{run.requested} texts requested, {run.unique_inputs} unique, "
+        f"{run.model_queries} model queries in {run.model_calls} calls, "
+        f"{run.cache_hits} cache hits, {run.seconds} s.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _header_lines(report: AuditReport) -> list[str]:
+    data, config = report.data, report.config
+    mentioning = (
+        f", {data['mentioning_rows']} mentioning an identity term"
+        if "mentioning_rows" in data
+        else ""
+    )
+    return [
         "# textfair audit",
         "",
-        f"Model `{report['model']['id']}` (favourable label: `{report['model']['favorable']}`) on "
-        f"`{report['data'].get('path', '')}`: {report['data']['rows']} rows"
-        + (
-            f", {report['data']['mentioning_rows']} mentioning an identity term"
-            if "mentioning_rows" in report["data"]
-            else ""
-        )
-        + f". Seed {report['seed']}; `{report['command']}`.",
+        f"Model `{report.model.id}` (favourable label: `{report.model.favorable}`) on "
+        f"`{data.get('path', '')}`: {data.get('rows', '?')} rows{mentioning}. "
+        f"Seed {report.seed}; `{report.command}`.",
         "",
-        f"## Group fairness ({report['rule_sets_tested']} rule sets, mode {config['mode']}, "
-        f"{config['correction']} correction, {int(100 * config['confidence'])}% intervals)",
+        f"## Group fairness ({len(report.findings)} rule sets, mode {config.get('mode')}, "
+        f"{config.get('correction')} correction, "
+        f"{int(100 * config.get('confidence', 0.95))}% intervals)",
         "",
         "Ranked by the credible difference: the end of the interval nearest zero (0 when the "
         "interval contains 0), then by score.",
         "",
+    ]
+
+
+def _findings_lines(report: AuditReport, top: int) -> list[str]:
+    lines = [
         "| rule set | favourable with | without | score | interval of the difference | "
         "credible difference | p (adjusted) | significant | seeds |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    for f in report["findings"][:top]:
+    for f in report.findings[:top]:
         lines.append(
-            f"| {_rule_set(f['rule_set'])} | {_pct(f['phi_r'])} | {_pct(f['phi_not_r'])} | "
-            f"{_pct(f['score'])} | {_interval(f['ci'])} | {_signed(f.get('credible_bound'))} | "
-            f"{f['p_adjusted']:.3g} | "
-            f"{'yes' if f['significant'] else 'no'} | {f['n_r']} |"
+            f"| {_cell(report.label(f.rule_set))} | {_pct(f.phi_r)} | {_pct(f.phi_not_r)} | "
+            f"{_pct(f.score)} | {_interval(f.ci)} | {_signed(f.credible_bound)} | "
+            f"{f.p_adjusted:.3g} | {'yes' if f.significant else 'no'} | {f.n_r} |"
         )
-    significant = [f for f in report["findings"] if f["significant"]]
     lines += [
         "",
-        f"{len(significant)} of {report['rule_sets_tested']} rule sets differ "
+        f"{len(report.significant)} of {len(report.findings)} rule sets differ "
         "significantly after correction.",
     ]
-    for f in significant[:3]:
-        for example in f["examples"][:1]:
+    for f in report.significant[:3]:
+        for example in f.examples[:1]:
             lines += [
                 "",
-                f"Example for {_rule_set(f['rule_set'])}:",
+                f"Example for {_cell(report.label(f.rule_set))}:",
                 "",
                 f"- {example['text'][:200]!r} → favourable: {example['favorable']}",
                 f"- {example['counterfactual'][:200]!r} → favourable: "
                 f"{example['counterfactual_favorable']}",
             ]
-    causal = report.get("counterfactual")
-    if causal:
-        lines += [
-            "",
-            "## Causal tests (share of texts whose label flips when only identity terms change)",
-            "",
-            "| categories | flip rate | interval | texts |",
-            "|---|---|---|---|",
-        ]
-        for c in causal["causal"]:
-            lines.append(
-                f"| {' + '.join(c['categories'])} | {_pct(c['flip_rate'])} | "
-                f"[{_pct(c['ci'][0])}, {_pct(c['ci'][1])}] | {c['n']} |"
-            )
-        lines += [
-            "",
-            f"{causal['tests_run']} category sets tested of "
-            f"{causal['tests_without_pruning']}; sound pruning saved "
-            f"{causal['tests_without_pruning'] - causal['tests_run']} (a superset is pruned only "
-            "when a subset's whole interval lies above the threshold).",
-            "",
-            "| category | group score (max − min favourable rate) | lowest | highest |",
-            "|---|---|---|---|",
-        ]
-        for g in causal["group"]:
-            if g["rates"]:
-                low = min(g["rates"], key=g["rates"].get)
-                high = max(g["rates"], key=g["rates"].get)
-                lines.append(
-                    f"| {g['category']} | {_pct(g['score'])} | {low} "
-                    f"({_pct(g['rates'][low])}) | {high} ({_pct(g['rates'][high])}) |"
-                )
-    metrics = report.get("metrics")
-    if metrics and "groups" in metrics:
-        lines += _group_metrics_lines(metrics)
-    elif metrics:
-        means = metrics["generalized_mean"]
-        lines += [
-            "",
-            "## Label-based metrics",
-            "",
-            f"Overall AUC {metrics['overall_auc']:.3f}; generalized means (power "
-            f"{metrics['power']}): subgroup AUC {means['subgroup_auc']:.3f}, BPSN AUC "
-            f"{means['bpsn_auc']:.3f}, BNSP AUC {means['bnsp_auc']:.3f}; FPR equality "
-            f"difference {metrics['fpr_equality_difference']:.3f}, FNR "
-            f"{metrics['fnr_equality_difference']:.3f}.",
-        ]
+    return lines
+
+
+def _counterfactual_lines(report: AuditReport) -> list[str]:
+    result = report.counterfactual
+    assert result is not None
+    lines = [
+        "",
+        "## Causal tests (share of texts whose label flips when only identity terms change)",
+        "",
+        "| categories | flip rate | interval | texts |",
+        "|---|---|---|---|",
+    ]
+    for c in result.causal:
+        lines.append(
+            f"| {' + '.join(c.categories)} | {_pct(c.score)} | "
+            f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}] | {c.n} |"
+        )
     lines += [
         "",
-        "## Run",
+        f"{result.tests_run} category sets tested of {result.tests_without_pruning}; sound "
+        f"pruning saved {result.tests_without_pruning - result.tests_run} (a superset is "
+        "pruned only when a subset's whole interval lies above the threshold).",
         "",
-        f"{run['requested']} texts requested, {run['unique_inputs']} unique, "
-        f"{run['model_queries']} model queries in {run['model_calls']} calls, "
-        f"{run['cache_hits']} cache hits, {run['seconds']} s.",
+        "| category | group score (max − min favourable rate) | lowest | highest |",
+        "|---|---|---|---|",
     ]
-    return "\n".join(lines) + "\n"
+    for g in result.group:
+        if g.rates:
+            low = min(g.rates, key=g.rates.get)
+            high = max(g.rates, key=g.rates.get)
+            lines.append(
+                f"| {g.category} | {_pct(g.score)} | {low} ({_pct(g.rates[low])}) | "
+                f"{high} ({_pct(g.rates[high])}) |"
+            )
+    return lines
 
 
-def _group_metrics_lines(metrics: dict) -> list[str]:
+def _label_metrics_lines(metrics: LabelMetrics) -> list[str]:
+    lines = [
+        "",
+        "## Label-based metrics",
+        "",
+        f"Positive class `{metrics.positive_label}`; background = all other texts.",
+        "",
+        "| subgroup | texts | subgroup AUC | BPSN AUC | BNSP AUC | FPR gap | FNR gap |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for s in sorted(metrics.subgroups, key=lambda s: -s.size):
+        lines.append(
+            f"| {s.subgroup} | {s.size} | {_number(s.subgroup_auc)} | {_number(s.bpsn_auc)} | "
+            f"{_number(s.bnsp_auc)} | {_number(s.fpr_gap)} | {_number(s.fnr_gap)} |"
+        )
+    means = metrics.generalized_mean
+    lines += [
+        "",
+        f"Overall AUC {_number(metrics.overall_auc)}; generalized means (power "
+        f"{metrics.power}): subgroup AUC {_number(means['subgroup_auc'])}, BPSN AUC "
+        f"{_number(means['bpsn_auc'])}, BNSP AUC {_number(means['bnsp_auc'])}; FPR equality "
+        f"difference {_number(metrics.fpr_equality_difference)}, FNR "
+        f"{_number(metrics.fnr_equality_difference)}.",
+    ]
+    return lines
+
+
+def _group_metrics_lines(metrics: TableMetrics) -> list[str]:
     lines = [
         "",
         "## Group metrics (each group against the rest)",
@@ -143,33 +172,37 @@ def _group_metrics_lines(metrics: dict) -> list[str]:
         "| group | DI | SPD | EOD | AOD | ERD |",
         "|---|---|---|---|---|---|",
     ]
-    keys = (
-        "disparate_impact",
-        "statistical_parity_difference",
-        "equal_opportunity_difference",
-        "average_odds_difference",
-        "error_rate_difference",
-    )
-    for name, values in metrics["groups"].items():
-        cells = ["-" if values[k] is None else f"{values[k]:.3f}" for k in keys]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    for name, g in metrics.groups.items():
+        cells = (
+            g.disparate_impact,
+            g.statistical_parity_difference,
+            g.equal_opportunity_difference,
+            g.average_odds_difference,
+            g.error_rate_difference,
+        )
+        lines.append(f"| {_cell(name)} | " + " | ".join(_number(c) for c in cells) + " |")
     lines += [
         "",
-        f"Consistency {metrics['consistency']:.3f} (on {metrics['consistency_rows']} "
-        f"rows), Theil index {metrics['theil_index']:.4f}.",
+        f"Consistency {_number(metrics.consistency)} (on {metrics.consistency_rows} "
+        f"rows), Theil index {_number(metrics.theil_index, 4)}.",
     ]
     return lines
 
 
-def render_terminal(report: dict, top: int = 10, console=None) -> None:
+def _cell(text: str) -> str:
+    """A Markdown table cell: a "|" inside a value ("Black|Other") would split the cell."""
+    return text.replace("|", "\\|")
+
+
+def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
     """A summary with rich tables."""
     from rich.console import Console
     from rich.table import Table
 
     console = console or Console()
     table = Table(
-        title=f"Group fairness: top {min(top, len(report['findings']))} of "
-        f"{report['rule_sets_tested']} rule sets"
+        title=f"Group fairness: top {min(top, len(report.findings))} of "
+        f"{len(report.findings)} rule sets"
     )
     for column in (
         "rule set",
@@ -182,45 +215,44 @@ def render_terminal(report: dict, top: int = 10, console=None) -> None:
         "significant",
     ):
         table.add_column(column)
-    for f in report["findings"][:top]:
+    for f in report.findings[:top]:
         table.add_row(
-            _rule_set(f["rule_set"]),
-            _pct(f["phi_r"]),
-            _pct(f["phi_not_r"]),
-            _pct(f["score"]),
-            _interval(f["ci"]),
-            _signed(f.get("credible_bound")),
-            f"{f['p_adjusted']:.3g}",
-            "[bold red]yes[/]" if f["significant"] else "no",
+            report.label(f.rule_set),
+            _pct(f.phi_r),
+            _pct(f.phi_not_r),
+            _pct(f.score),
+            _interval(f.ci),
+            _signed(f.credible_bound),
+            f"{f.p_adjusted:.3g}",
+            "[bold red]yes[/]" if f.significant else "no",
         )
     console.print(table)
-    causal = report.get("counterfactual")
-    if causal:
+    if report.counterfactual is not None:
         flips = Table(title="Causal tests: label flips when only identity terms change")
         for column in ("categories", "flip rate", "interval", "texts"):
             flips.add_column(column)
-        for c in causal["causal"]:
+        for c in report.counterfactual.causal:
             flips.add_row(
-                " + ".join(c["categories"]),
-                _pct(c["flip_rate"]),
-                f"[{_pct(c['ci'][0])}, {_pct(c['ci'][1])}]",
-                str(c["n"]),
+                " + ".join(c.categories),
+                _pct(c.score),
+                f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}]",
+                str(c.n),
             )
         console.print(flips)
-    run = report["run"]
+    run = report.run
     console.print(
-        f"{run['model_queries']} model queries for {run['requested']} texts requested "
-        f"({run['cache_hits']} cache hits), {run['seconds']} s."
+        f"{run.model_queries} model queries for {run.requested} texts requested "
+        f"({run.cache_hits} cache hits), {run.seconds} s."
     )
 
 
-def write_report(report: dict, directory: str | Path, top: int = 10) -> tuple[Path, Path]:
+def write_report(report: AuditReport, directory: str | Path, top: int = 10) -> tuple[Path, Path]:
     """Write report.json and report.md into `directory`, each atomically."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     json_path, md_path = out / "report.json", out / "report.md"
     with atomic_writer(json_path) as handle:
-        json.dump(report, handle, indent=2, ensure_ascii=False)
+        json.dump(report.to_dict(), handle, indent=2, ensure_ascii=False, allow_nan=False)
         handle.write("\n")
     with atomic_writer(md_path) as handle:
         handle.write(render_markdown(report, top))

@@ -1,0 +1,108 @@
+"""The typed report: real audits survive report.json unchanged, and every consumer reads it."""
+
+import csv
+import json
+from importlib import resources
+
+import pandas as pd
+import pytest
+
+from textfair.audit import AuditConfig, audit_table, audit_text
+from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.errors import TextfairError
+from textfair.models.spec import load_model
+from textfair.report import render_markdown
+from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
+from textfair.tabular.baselines import logistic_regression
+from textfair.tabular.models import RowModel
+from textfair.tabular.schema import infer_schema
+
+from conftest import DATA
+
+
+@pytest.fixture(scope="module")
+def text_report() -> AuditReport:
+    path = resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")
+    with path.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    return audit_text(
+        load_model("toxicity-cnn-lstm", device="cpu"),
+        [row["comment"] for row in rows],
+        favorable="non-toxic",
+        labels=["toxic" if row["toxic"] == "True" else "non-toxic" for row in rows],
+        config=AuditConfig(categories=["gender", "religion"], max_samples=100),
+        model_id="toxicity-cnn-lstm",
+    )
+
+
+@pytest.fixture(scope="module")
+def table_report() -> AuditReport:
+    frame = pd.read_csv(DATA / "adult_sample.csv")
+    schema = infer_schema(frame, label="income", sensitive=["sex", "race"])
+    columns = [f.name for f in schema.features]
+    fitted = logistic_regression(frame[columns], frame["income"], max_iter=500)
+    return audit_table(
+        RowModel(fitted, columns), frame, schema, config=AuditConfig(max_samples=200)
+    )
+
+
+@pytest.mark.parametrize("which", ["text_report", "table_report"])
+def test_a_real_audit_survives_report_json(which, request):
+    report = request.getfixturevalue(which)
+    written = json.dumps(report.to_dict(), allow_nan=False)  # strict JSON: NaN became null
+    again = AuditReport.from_dict(json.loads(written))
+    assert again == report
+    assert again.to_dict() == report.to_dict()
+    assert report.findings and all(isinstance(f.rule_set, RuleSet) for f in report.findings)
+
+
+def test_text_and_rows_are_told_by_the_report_not_by_its_keys(text_report, table_report):
+    assert text_report.kind == "text" and isinstance(text_report.metrics, LabelMetrics)
+    assert table_report.kind == "rows" and isinstance(table_report.metrics, TableMetrics)
+    record = table_report.to_dict()
+    assert set(record["findings"][0]["rule_set"][0]) == {"feature", "values"}
+    assert set(text_report.to_dict()["findings"][0]["rule_set"][0]) == {"category", "term"}
+    # A report written before "kind" existed is still read, and read as what it is.
+    del record["kind"], record["report_version"]
+    assert AuditReport.from_dict(record).kind == "rows"
+
+
+def test_rule_sets_show_and_round_trip_through_one_class():
+    text = RuleSet((Rule("gender", "gay"), Rule("religion", "taoist")))
+    assert text.label("text") == '{"gay", "taoist"}'
+    assert text.key == "gender=gay & religion=taoist"
+    assert RuleSet.from_records(text.to_records("text"), "text") == text
+    rows = RuleSet((Rule("race", "Black|Other"),))
+    assert rows.label("rows") == "{race ∈ Black|Other}"
+    assert RuleSet.from_records(rows.to_records("rows"), "rows") == rows
+    assert hash(text) == hash(tuple(text))  # discovery's dictionaries keep working
+
+
+def test_notebook_views_and_markdown(text_report, table_report):
+    frame = text_report.findings_frame()
+    assert list(frame["rule_set"])[0] == text_report.label(text_report.findings[0].rule_set)
+    assert len(frame) == len(text_report.findings)
+    assert text_report.summary().startswith("toxicity-cnn-lstm: ")
+    assert "<table" in text_report._repr_html_()
+    assert text_report._repr_markdown_().startswith("# textfair audit")
+    assert "## Label-based metrics" in render_markdown(text_report)
+    markdown = render_markdown(table_report)
+    assert "## Group metrics" in markdown
+    # A value holding "|" would split a Markdown cell: it is escaped.
+    assert all(
+        "\\|" in line for line in markdown.splitlines() if "Asian-Pac-Islander|" in line
+    )
+
+
+def test_what_is_not_a_report_is_one_line(tmp_path):
+    for content, message in [
+        ("[1, 2]", "a list is not an audit report"),
+        ('{"model": {}, "findings": []}', "incomplete or malformed"),
+        ("{", "not a JSON report"),
+    ]:
+        path = tmp_path / "r.json"
+        path.write_text(content)
+        with pytest.raises(TextfairError, match=message):
+            AuditReport.read(path)
+    with pytest.raises(TextfairError, match="no such file"):
+        AuditReport.read(tmp_path / "missing.json")
