@@ -80,7 +80,7 @@ def test_rule_sets_show_and_round_trip_through_one_class():
 
 def test_notebook_views_and_markdown(text_report, table_report):
     frame = text_report.findings_frame()
-    assert list(frame["rule_set"])[0] == text_report.label(text_report.findings[0].rule_set)
+    assert frame["rule_set"].iloc[0] == text_report.label(text_report.findings[0].rule_set)
     assert len(frame) == len(text_report.findings)
     assert text_report.summary().startswith("toxicity-cnn-lstm: ")
     assert "<table" in text_report._repr_html_()
