@@ -24,7 +24,7 @@ import statistics
 import time
 from importlib import resources
 
-from textfair.audit import AuditConfig, audit_text
+from textfair.auditing import AuditConfig, audit_text
 from textfair.models import CachedModel
 from textfair.models.spec import load_model
 from textfair.stats import z_value

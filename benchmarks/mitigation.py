@@ -81,7 +81,7 @@ def _side(side: dict) -> list[float]:
 
 
 def text() -> dict:
-    from textfair.audit import AuditConfig
+    from textfair.auditing import AuditConfig
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_text
     from textfair.models.spec import load_model
 
@@ -106,7 +106,7 @@ def text() -> dict:
 def table(path: Path) -> dict:
     import pandas as pd
 
-    from textfair.audit import AuditConfig
+    from textfair.auditing import AuditConfig
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_table
     from textfair.mitigate.retrain import holdout_split
     from textfair.tabular.baselines import logistic_regression

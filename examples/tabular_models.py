@@ -19,7 +19,7 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 
-from textfair.audit import AuditConfig, audit_table
+from textfair.auditing import AuditConfig, audit_table
 from textfair.tabular.baselines import encoder, logistic_regression
 from textfair.tabular.mlp import TabularMLP
 from textfair.tabular.models import RowModel

@@ -25,14 +25,14 @@ def test_subgroup_bpsn_bnsp_by_hand():
     s = np.array([0.6, 0.7, 0.8, 0.9, 0.1, 0.2, 0.5, 0.65])
     sub = np.array([True] * 4 + [False] * 4)
     result = bias_metrics(y, s, {"muslim": sub})
-    row = result["subgroups"][0]
+    row = result.subgroups[0]
     assert row.subgroup_auc == 1.0  # within the subgroup, positives outrank negatives
     # BPSN: subgroup negatives {0.6, 0.7} vs background positives {0.5, 0.65}: 1 of 4 pairs.
     assert row.bpsn_auc == pytest.approx(1 / 4)
     assert row.bnsp_auc == 1.0  # subgroup positives {0.8, 0.9} above background negatives
     # At threshold 0.5: overall FPR = 2/4, subgroup FPR = 2/2 -> gap 0.5; FNR 0 and 0.
     assert row.fpr_gap == pytest.approx(0.5) and row.fnr_gap == 0.0
-    assert result["generalized_mean"]["bpsn_auc"] == pytest.approx(0.25)
+    assert result.generalized_mean["bpsn_auc"] == pytest.approx(0.25)
 
 
 def test_generalized_mean_weights_the_worst():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from textfair.audit import AuditConfig, audit_text
+from textfair.auditing import AuditConfig, audit_text
 from textfair.cli import app
 from textfair.discovery import Rule, frequent_rule_sets
 from textfair.discovery.groups import group_fairness

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from textfair.audit import AuditConfig
+from textfair.auditing import AuditConfig
 from textfair.cli import app
 from textfair.errors import TextfairError
 from textfair.mitigate import retrain
@@ -22,6 +22,7 @@ from textfair.tabular.baselines import logistic_regression
 from textfair.tabular.mlp import TabularMLP
 from textfair.tabular.models import RowModel
 from textfair.tabular.schema import infer_schema
+from textfair.text.matcher import Matcher
 
 from conftest import DATA, PACKAGE_DATA
 
@@ -184,8 +185,13 @@ def test_tabular_mlp_records_its_recipe(tmp_path):
     assert np.array_equal(again.predict_proba(frame.head(20)), loaded.predict_proba(frame.head(20)))
 
 
-def test_text_mitigation_holds_out_terms_and_keeps_accuracy(small_model):
+def test_text_mitigation_holds_out_terms_and_keeps_accuracy(small_model, monkeypatch):
     texts, labels = wiki()
+    calls = []
+    find = Matcher.find
+    monkeypatch.setattr(
+        Matcher, "find", lambda self, text, *a: calls.append(text) or find(self, text, *a)
+    )
     result = mitigate_text(
         small_model,
         texts,
@@ -211,6 +217,9 @@ def test_text_mitigation_holds_out_terms_and_keeps_accuracy(small_model):
     assert chosen[0]["held_out_accuracy"] >= report["held_out"]["before"]["accuracy"] - 0.01
     assert len(result.augmentation) == chosen[0]["added"]
     assert result.after is not None and result.after.seed == result.before.seed
+    # One annotated corpus: two audits, the augmentation and every measurement of the loop
+    # matched each text once.
+    assert len(calls) == len(texts)
 
 
 def test_tabular_mitigation_uses_aequitas_inputs_labelled_by_the_model():

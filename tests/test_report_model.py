@@ -7,7 +7,7 @@ from importlib import resources
 import pandas as pd
 import pytest
 
-from textfair.audit import AuditConfig, audit_table, audit_text
+from textfair.auditing import AuditConfig, audit_table, audit_text
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.models.spec import load_model

@@ -28,8 +28,26 @@ from textfair.text.matcher import Matcher, Mention, find_mentions
 from textfair.text.rewrite import Edit, Rewrite, rewrite
 from textfair.text.templates import TEMPLATES, Template, expand_template, expand_templates
 
+# The audit pulls in scipy and pandas (a second to import): loaded on first use, so that
+# `import textfair` and `textfair --help` stay fast.
+_LAZY = {
+    "audit": "textfair.api",
+    "audit_table": "textfair.api",
+    "AuditReport": "textfair.report.model",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'textfair' has no attribute {name!r}")
+
+
 __all__ = [
     "TEMPLATES",
+    "AuditReport",
     "Edit",
     "GenderPairs",
     "GenderSwapper",
@@ -44,6 +62,8 @@ __all__ = [
     "Variant",
     "__version__",
     "as_model",
+    "audit",
+    "audit_table",
     "builtin_term_lists",
     "counterfactuals",
     "expand_template",

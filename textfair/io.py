@@ -89,7 +89,6 @@ def read_texts(path: str | Path, text_column: str | None) -> pd.DataFrame:
     :class:`TextfairError` for a missing file, an unknown format, non-UTF-8 bytes, a missing
     column or a column with no text.
     """
-    import pandas as pd
 
     source = Path(path)
     if not source.is_file():
@@ -106,14 +105,19 @@ def read_texts(path: str | Path, text_column: str | None) -> pd.DataFrame:
         frame = _parse(read_utf8(source), _READERS[suffix], source)
     if suffix == ".txt":
         text_column = text_column or "text"
+    return with_text_column(frame, text_column, str(source))
+
+
+def with_text_column(frame: pd.DataFrame, text_column: str | None, source: str) -> pd.DataFrame:
+    """`frame` with its text column checked and made strings (missing values become "").
+
+    One-line errors for no column named, a missing column, or a column with no text."""
+    columns = ", ".join(map(str, frame.columns))
     if not text_column:
-        raise TextfairError(
-            f"{source}: no --text-column given; choose one of: {', '.join(map(str, frame.columns))}"
-        )
+        raise TextfairError(f"{source}: no text column given; choose one of: {columns}")
     if text_column not in frame.columns:
         raise TextfairError(
-            f"{source}: no column {text_column!r}; columns are: "
-            f"{', '.join(map(str, frame.columns))}; pass one with --text-column"
+            f"{source}: no column {text_column!r}; columns are: {columns}; name the text column"
         )
     column = frame[text_column]
     if column.isna().all() or not column.astype(str).str.strip().astype(bool).any():
@@ -121,8 +125,9 @@ def read_texts(path: str | Path, text_column: str | None) -> pd.DataFrame:
             f"{source}: column {text_column!r} has no text in any of its {len(frame)} rows; "
             "pick the column that holds the texts"
         )
+    frame = frame.copy()
     frame[text_column] = column.fillna("").astype(str)
-    return frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(frame)
+    return frame
 
 
 def _read_parquet(source: Path) -> pd.DataFrame:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shlex
 import sys
-from importlib import resources
 from pathlib import Path
 
 import typer
@@ -12,10 +11,6 @@ import typer
 from textfair.cli.app import app, fail_if_above, split_list, user_errors
 
 DEFAULT_MODEL = "toxicity-cnn-lstm"
-DEFAULT_DATA = "wiki_toxicity.csv"
-DEFAULT_LABEL_COLUMN = "toxic"
-DEFAULT_LABEL_MAP = "True=toxic,False=non-toxic"
-FAVORABLE_GUESSES = ("non-toxic", "not toxic", "positive", "favorable", "favourable")
 
 
 def _options(group: bool):
@@ -63,17 +58,19 @@ def _options(group: bool):
 def _audit(options: dict, group: bool) -> None:
     from rich.console import Console
 
-    from textfair.audit import AuditConfig, audit_text
+    from textfair.auditing import AuditConfig, audit_text
+    from textfair.corpus import guess_favorable, load_corpus
     from textfair.models.spec import load_model
     from textfair.report import render_terminal, write_report
 
     err = Console(stderr=True)
-    data, frame, column, labels = load_corpus(
-        options["data"], options["text_column"], options["label_column"], options["label_map"]
+    corpus = load_corpus(
+        options["data"],
+        text_column=options["text_column"],
+        labels=options["label_column"],
+        label_map=options["label_map"],
     )
-    label_column = options["label_column"]
-    if options["data"] is None:
-        label_column = label_column or DEFAULT_LABEL_COLUMN
+    labels = corpus.labels
     with err.status("loading the model"):
         model = load_model(
             options["model"], batch_size=options["batch_size"], device=options["device"]
@@ -111,13 +108,13 @@ def _audit(options: dict, group: bool) -> None:
 
         report = audit_text(
             model,
-            frame[column].tolist(),
+            corpus.texts,
             favorable=favorable,
             labels=labels,
             config=config,
             model_id=options["model"],
             command=shlex.join(["textfair", *sys.argv[1:]]),
-            data_info={"path": str(data), "text_column": column, "label_column": label_column},
+            data_info=corpus.info(),
             progress=advance,
         )
         bar.update(task, completed=stages + 1)
@@ -126,62 +123,6 @@ def _audit(options: dict, group: bool) -> None:
         json_path, md_path = write_report(report, options["out"], top=options["top"])
         err.print(f"wrote {json_path} and {md_path}")
     fail_if_above(report, options["fail_above"], err)
-
-
-def load_corpus(
-    data: Path | None, text_column: str | None, label_column: str | None, label_map: str | None
-):
-    """The corpus to audit: (path, frame, text column, mapped labels or None).
-
-    Without --data, the bundled Wikipedia comments and their toxicity labels.
-    """
-    from textfair.errors import TextfairError
-    from textfair.io import read_texts
-
-    if data is None:
-        data = Path(str(resources.files("textfair.datasets").joinpath(DEFAULT_DATA)))
-        text_column = text_column or "comment"
-        if label_column is None:
-            label_column, label_map = DEFAULT_LABEL_COLUMN, label_map or DEFAULT_LABEL_MAP
-    frame = read_texts(data, text_column)
-    if label_column is not None and label_column not in frame.columns:
-        raise TextfairError(
-            f"{data}: no label column {label_column!r}; columns are: "
-            f"{', '.join(map(str, frame.columns))}"
-        )
-    labels = None
-    if label_column is not None:
-        labels = _mapped(frame[label_column].tolist(), label_map)
-    return data, frame, text_column or "text", labels
-
-
-def guess_favorable(labels) -> str:
-    """The favourable label when the user names none: non-toxic, positive, ..."""
-    from textfair.errors import TextfairError
-
-    for guess in FAVORABLE_GUESSES:
-        if guess in labels:
-            return guess
-    raise TextfairError(
-        f"which label is favourable? pass --favorable with one of: {', '.join(labels)}"
-    )
-
-
-def _mapped(values: list, label_map: str | None) -> list[str]:
-    from textfair.errors import TextfairError
-
-    texts = [str(v) for v in values]
-    if not label_map:
-        return texts
-    mapping = {}
-    for pair in label_map.split(","):
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise TextfairError(
-                f"--label-map entry {pair!r} is not VALUE=LABEL; write e.g. 1=toxic,0=non-toxic"
-            )
-        mapping[key.strip()] = value.strip()
-    return [mapping.get(v, v) for v in texts]
 
 
 app.command(

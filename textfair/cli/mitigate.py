@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from textfair.cli.app import app, split_list, user_errors
-from textfair.cli.tabular import tabular_app
+from textfair.cli.tabular import load_inputs, tabular_app
 from textfair.errors import TextfairError
 
 if TYPE_CHECKING:
@@ -65,15 +65,14 @@ def mitigate_command(
 ) -> None:
     """Retrain a text classifier on augmentation data until its top findings shrink, keeping
     held-out accuracy; re-audit it, also on identity terms the augmentation never used."""
-    from textfair.audit import AuditConfig
-    from textfair.cli.audit import guess_favorable, load_corpus
-    from textfair.errors import TextfairError
+    from textfair.auditing import AuditConfig
+    from textfair.corpus import guess_favorable, load_corpus
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_text
     from textfair.mitigate.retrain import retrainer_for
     from textfair.models.spec import load_model
 
-    data_path, frame, column, labels = load_corpus(data, text_column, label_column, label_map)
-    if labels is None:
+    corpus = load_corpus(data, text_column=text_column, labels=label_column, label_map=label_map)
+    if corpus.labels is None:
         raise TextfairError(
             "mitigation retrains the model, so it needs true labels: pass --label-column "
             "(and --label-map if the values are not the model's label names)"
@@ -110,8 +109,8 @@ def mitigate_command(
     with _progress() as advance:
         result = mitigate_text(
             loaded,
-            frame[column].tolist(),
-            labels,
+            corpus.texts,
+            corpus.labels,
             favorable=favorable,
             audit_config=audit_config,
             config=config,
@@ -120,7 +119,7 @@ def mitigate_command(
             command=shlex.join(["textfair", *sys.argv[1:]]),
             progress=advance,
         )
-    result.report["data"]["path"] = str(data_path)
+    result.report["data"]["path"] = corpus.source
     _write(result, out, ["seed_id", "text", "label", "source", "transformation", "label_source"])
 
 
@@ -155,12 +154,11 @@ def tabular_mitigate_command(
 ) -> None:
     """Retrain a table classifier on Aequitas's discriminatory inputs (labelled with the model's
     label for the input found) until its top findings shrink; re-audit it."""
-    from textfair.audit import AuditConfig
-    from textfair.cli.tabular import _load
+    from textfair.auditing import AuditConfig
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_table
     from textfair.mitigate.retrain import retrainer_for
 
-    frame, schema, row_model = _load(
+    frame, schema, row_model = load_inputs(
         model, data, sensitive, label, favorable, bins, None, schema_file
     )
     retrainer_for(row_model)  # fails here, before any work, for a model we cannot retrain
@@ -283,48 +281,3 @@ def _write(result, out: Path, augmentation_columns: list[str] | None) -> None:
     console = Console()
     console.print(Markdown(markdown))
     Console(stderr=True).print(f"wrote {out}/mitigation.json, mitigation.md, before/, after/")
-
-
-@tabular_app.command("augment")
-@user_errors
-def tabular_augment_command(
-    model: str = typer.Option(..., "--model"),
-    data: Path = typer.Option(..., "--data", help="The training rows."),
-    sensitive: str = typer.Option(..., "--sensitive"),
-    label: str = typer.Option(..., "--label"),
-    out: Path = typer.Option(..., "--out", help="Write the augmentation rows here (.csv)."),
-    favorable: str | None = typer.Option(None, "--favorable"),
-    labels: str | None = typer.Option(None, "--labels", help="Labels of a py: model."),
-    global_budget: int = typer.Option(1000, "--global-budget"),
-    local_budget: int = typer.Option(2000, "--local-budget"),
-    seed: int = typer.Option(0, "--seed"),
-) -> None:
-    """Aequitas augmentation data: discriminatory inputs and their sensitive variants, labelled
-    with the model's label for the input found."""
-    import pandas as pd
-
-    from textfair.cli.tabular import _load
-    from textfair.io import atomic_writer
-    from textfair.mitigate.augment import aequitas_augmentation
-    from textfair.models import CachedModel
-    from textfair.tabular.domain import TabularDomain
-
-    frame, schema, row_model = _load(model, data, sensitive, label, favorable, 10, labels)
-    columns = [f.name for f in schema.features]
-    cached = CachedModel(row_model)
-    rows, found = aequitas_augmentation(
-        TabularDomain(frame[columns], schema),
-        cached,
-        favorable=cached.labels.index(str(schema.favorable)),
-        global_budget=global_budget,
-        local_budget=local_budget,
-        seed=seed,
-    )
-    table = pd.DataFrame([r["row"] for r in rows], columns=columns)
-    table[label] = [r["label"] for r in rows]
-    table["seed_row"] = [r["seed_row"] for r in rows]
-    table["transformation"] = "aequitas_sensitive_variant"
-    table["label_source"] = "the model's label for the discriminatory input found"
-    with atomic_writer(out) as handle:
-        table.to_csv(handle, index=False)
-    typer.echo(f"wrote {len(rows)} rows from {found} discriminatory inputs to {out}", err=True)

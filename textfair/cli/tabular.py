@@ -14,7 +14,7 @@ tabular_app = typer.Typer(help="Audit classifiers of table rows.", no_args_is_he
 app.add_typer(tabular_app, name="tabular")
 
 
-def _load(
+def load_inputs(
     model_spec: str,
     data: Path,
     sensitive: str,
@@ -24,59 +24,19 @@ def _load(
     labels: str | None,
     schema_file: Path | None = None,
 ):
-    from textfair.errors import TextfairError
-    from textfair.io import read_table
-    from textfair.tabular.models import RowModel
-    from textfair.tabular.schema import infer_schema
+    """The rows, schema and model of a `tabular` command, from its options."""
+    from textfair.tabular.inputs import load_table_inputs
 
-    frame = read_table(data)
-    names = split_list(sensitive)
-    if not names:
-        raise TextfairError("--sensitive is empty; name the sensitive columns, e.g. sex,race")
-    schema = infer_schema(frame, label=label, sensitive=names, favorable=favorable, bins=bins)
-    if schema_file is not None:
-        from dataclasses import replace
-
-        from textfair.tabular.schema import load_schema
-
-        declared = load_schema(schema_file)
-        declared.validate(frame)  # bounds and values the user declared must hold
-        # Declared domains win; sensitivity comes from --sensitive.
-        by_name = {f.name: f for f in declared.features}
-        schema = replace(
-            schema,
-            features=tuple(
-                replace(by_name[f.name], sensitive=f.sensitive) if f.name in by_name else f
-                for f in schema.features
-            ),
-        )
-    columns = [f.name for f in schema.features]
-    kind, _, rest = model_spec.partition(":")
-    if kind == "sklearn":
-        from textfair.models.sklearn import SklearnModel
-
-        estimator = SklearnModel.load(rest).estimator
-        model = RowModel(estimator, columns)
-    elif kind == "textfair":
-        from textfair.tabular.mlp import TabularMLP
-
-        model = RowModel(TabularMLP.load(rest), columns)
-    elif kind == "py":
-        from textfair.models.callable import load_callable
-
-        fn = load_callable(rest)
-        model = RowModel(fn, columns, labels=split_list(labels) or getattr(fn, "labels", None))
-    else:
-        raise TextfairError(
-            f"model spec {model_spec!r}: expected sklearn:<joblib file>, textfair:<dir> "
-            "or py:<module>:<function>"
-        )
-    if str(schema.favorable) not in model.labels:
-        raise TextfairError(
-            f"favourable label {schema.favorable!r} is not a label of the model; its labels "
-            f"are: {', '.join(model.labels)}"
-        )
-    return frame, schema, model
+    return load_table_inputs(
+        model_spec,
+        data,
+        split_list(sensitive),
+        label,
+        favorable=favorable,
+        bins=bins,
+        labels=split_list(labels),
+        schema_file=schema_file,
+    )
 
 
 @tabular_app.command("audit")
@@ -109,11 +69,11 @@ def audit_command(
     DI / SPD / EOD / AOD / ERD / consistency / Theil index."""
     from rich.console import Console
 
-    from textfair.audit import AuditConfig, audit_table
+    from textfair.auditing import AuditConfig, audit_table
     from textfair.report import render_terminal, write_report
 
     err = Console(stderr=True)
-    frame, schema, row_model = _load(
+    frame, schema, row_model = load_inputs(
         model, data, sensitive, label, favorable, bins, labels, schema_file
     )
     config = AuditConfig(
@@ -169,7 +129,7 @@ def search_command(
     from textfair.tabular.domain import TabularDomain
     from textfair.tabular.search import aequitas_search
 
-    frame, schema, row_model = _load(model, data, sensitive, label, favorable, 10, labels)
+    frame, schema, row_model = load_inputs(model, data, sensitive, label, favorable, 10, labels)
     domain = TabularDomain(frame[[f.name for f in schema.features]], schema)
     result = aequitas_search(
         domain,
@@ -198,3 +158,47 @@ def search_command(
         with atomic_writer(out) as handle:
             pd.DataFrame(result.discriminatory, columns=domain.columns).to_csv(handle, index=False)
         typer.echo(f"wrote {out}", err=True)
+
+
+@tabular_app.command("augment")
+@user_errors
+def tabular_augment_command(
+    model: str = typer.Option(..., "--model"),
+    data: Path = typer.Option(..., "--data", help="The training rows."),
+    sensitive: str = typer.Option(..., "--sensitive"),
+    label: str = typer.Option(..., "--label"),
+    out: Path = typer.Option(..., "--out", help="Write the augmentation rows here (.csv)."),
+    favorable: str | None = typer.Option(None, "--favorable"),
+    labels: str | None = typer.Option(None, "--labels", help="Labels of a py: model."),
+    global_budget: int = typer.Option(1000, "--global-budget"),
+    local_budget: int = typer.Option(2000, "--local-budget"),
+    seed: int = typer.Option(0, "--seed"),
+) -> None:
+    """Aequitas augmentation data: discriminatory inputs and their sensitive variants, labelled
+    with the model's label for the input found."""
+    import pandas as pd
+
+    from textfair.io import atomic_writer
+    from textfair.mitigate.augment import aequitas_augmentation
+    from textfair.models import CachedModel
+    from textfair.tabular.domain import TabularDomain
+
+    frame, schema, row_model = load_inputs(model, data, sensitive, label, favorable, 10, labels)
+    columns = [f.name for f in schema.features]
+    cached = CachedModel(row_model)
+    rows, found = aequitas_augmentation(
+        TabularDomain(frame[columns], schema),
+        cached,
+        favorable=cached.labels.index(str(schema.favorable)),
+        global_budget=global_budget,
+        local_budget=local_budget,
+        seed=seed,
+    )
+    table = pd.DataFrame([r["row"] for r in rows], columns=columns)
+    table[label] = [r["label"] for r in rows]
+    table["seed_row"] = [r["seed_row"] for r in rows]
+    table["transformation"] = "aequitas_sensitive_variant"
+    table["label_source"] = "the model's label for the discriminatory input found"
+    with atomic_writer(out) as handle:
+        table.to_csv(handle, index=False)
+    typer.echo(f"wrote {len(rows)} rows from {found} discriminatory inputs to {out}", err=True)

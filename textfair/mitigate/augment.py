@@ -17,7 +17,7 @@ Each row carries ``seed_id``, ``source`` (rule set or term swap), ``transformati
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from textfair.discovery.rulesets import RuleSet
 from textfair.errors import TextfairError
 from textfair.report.model import AuditReport
 from textfair.text.generate import counterfactuals, rewritable_categories, rule_satisfying
-from textfair.text.matcher import Matcher
+from textfair.text.matcher import Matcher, Mention
 
 __all__ = ["aequitas_augmentation", "counterfactual_augmentation", "rule_set_augmentation"]
 
@@ -38,9 +38,11 @@ def rule_set_augmentation(
     per_rule_set: int = 200,
     seed: int = 0,
     matcher: Matcher | None = None,
+    mentions: Sequence[Sequence[Mention]] | None = None,
 ) -> list[dict]:
     """TestSGD's mitigation data: for each of the `top` significant findings, `per_rule_set`
-    seed texts rewritten to satisfy the rule set, labelled with the outcome it was denied."""
+    seed texts rewritten to satisfy the rule set, labelled with the outcome it was denied.
+    `mentions` (one list per text) reuses mentions already found."""
     if report.kind != "text":
         raise TextfairError("the report is an audit of table rows; rule-set rewrites need text")
     matcher = matcher or Matcher(report.config.get("term_list", "dixon2018"))
@@ -60,15 +62,18 @@ def rule_set_augmentation(
         rule_set = {rule.category: rule.value for rule in finding.rule_set}
         # The side with the lower favourable rate is disadvantaged; it gets the other label.
         label = favorable if finding.phi_r < finding.phi_not_r else others[0]
+        found = mentions or [matcher.find(text, list(rule_set)) for text in texts]
         eligible = [
             i
-            for i, text in enumerate(texts)
-            if set(rule_set) <= rewritable_categories(matcher.find(text, list(rule_set)))
+            for i, seed_mentions in enumerate(found)
+            if set(rule_set) <= rewritable_categories(seed_mentions)
         ]
         if not eligible:
             continue
         for index in rng.choice(eligible, size=min(per_rule_set, len(eligible)), replace=False):
-            variant = rule_satisfying(texts[int(index)], rule_set, matcher=matcher)
+            variant = rule_satisfying(
+                texts[int(index)], rule_set, matcher=matcher, mentions=found[int(index)]
+            )
             if variant is None:
                 continue
             rows.append(
@@ -92,9 +97,14 @@ def counterfactual_augmentation(
     max_per_text: int = 8,
     seed: int = 0,
     matcher: Matcher | None = None,
+    mentions: Sequence[Sequence[Mention]] | None = None,
+    exclude: Collection[str] = (),
 ) -> list[dict]:
     """Counterfactual data augmentation: each training text's counterfactuals (at most
-    `max_per_text`, sampled with `seed`) under the text's own label."""
+    `max_per_text`, sampled with `seed`) under the text's own label.
+
+    `mentions` (one list per text) reuses mentions already found; terms in `exclude` are
+    never written (held-out terms)."""
     if len(texts) != len(labels):
         raise TextfairError(
             f"got {len(texts)} texts and {len(labels)} labels; expected one label per text"
@@ -109,6 +119,8 @@ def counterfactual_augmentation(
             max_variants=max_per_text,
             seed=seed + index,
             with_edits=False,
+            mentions=None if mentions is None else mentions[index],
+            exclude=exclude,
         ):
             rows.append(
                 {

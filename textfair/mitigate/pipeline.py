@@ -92,10 +92,9 @@ def mitigate_text(
     `labels` are the texts' true labels, in the model's label names. `before` reuses an audit
     report of this model (its configuration is then used for every re-audit).
     """
-    from textfair.audit import AuditConfig, audit_text
+    from textfair.auditing import AuditConfig, audit_text
     from textfair.mitigate.augment import counterfactual_augmentation, rule_set_augmentation
     from textfair.text.domain import TextDomain
-    from textfair.text.matcher import Matcher
 
     config = config or MitigationConfig()
     _check(config, ("counterfactual", "rule-sets"))
@@ -107,6 +106,9 @@ def mitigate_text(
         audit_config = _config_of(before, AuditConfig)
     train, held = holdout_split(len(texts), config.holdout, config.seed)
     cached = CachedModel(model)
+    # One annotated corpus: each text's mentions are found here, once, and every stage
+    # (both audits, the augmentation, the measurements of the loop) reads them.
+    domain = TextDomain(texts, audit_config.terms, audit_config.categories)
     _say(progress, "auditing the model")
     before = before or audit_text(
         cached,
@@ -116,6 +118,7 @@ def mitigate_text(
         config=audit_config,
         model_id=model_id,
         command=command,
+        domain=domain,
     )
     targets = _targets(before, config.top)
     info = {"model_id": model_id, "command": command, "config": config, "started": started}
@@ -125,19 +128,17 @@ def mitigate_text(
     train_texts = [texts[i] for i in train]
     train_labels = [labels[i] for i in train]
     _say(progress, "generating augmentation data")
+    train_mentions = [domain.mentions(i) for i in train]
     if config.method == "counterfactual":
-        term_list = Matcher(audit_config.terms).term_list
-        kept = {
-            category: tuple(t for t in terms if (category, t.id) not in set(held_out_terms))
-            for category, terms in term_list.categories.items()
-        }
         pool = counterfactual_augmentation(
             train_texts,
             train_labels,
             categories=sorted({r.category for rs in targets for r in rs}),
             max_per_text=config.max_per_text,
             seed=config.seed,
-            matcher=Matcher(dataclasses.replace(term_list, categories=kept)),
+            matcher=domain.matcher,
+            mentions=train_mentions,
+            exclude={term for _, term in held_out_terms},
         )
     else:
         pool = rule_set_augmentation(
@@ -146,14 +147,14 @@ def mitigate_text(
             top=config.top,
             per_rule_set=config.per_rule_set,
             seed=config.seed,
-            matcher=Matcher(audit_config.terms),
+            matcher=domain.matcher,
+            mentions=train_mentions,
         )
     if not pool:
         raise TextfairError(
             "the training part mentions no identity term of the findings' categories, so there "
             "is no augmentation data; pass a training corpus that mentions them"
         )
-    domain = TextDomain(texts, audit_config.terms, audit_config.categories)
     held_texts, held_labels = [texts[i] for i in held], [labels[i] for i in held]
 
     def fit(rows: np.ndarray):
@@ -175,6 +176,7 @@ def mitigate_text(
             config=audit_config,
             model_id=f"{model_id} (mitigated)",
             command=command,
+            domain=domain,
         )
     used = [pool[i] for i in _used_indices(result)]
     report = _report(
@@ -212,7 +214,7 @@ def mitigate_table(
     """
     import pandas as pd
 
-    from textfair.audit import AuditConfig, audit_table
+    from textfair.auditing import AuditConfig, audit_table
     from textfair.mitigate.augment import aequitas_augmentation
     from textfair.tabular.domain import TabularDomain
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from textfair.errors import TextfairError
 
-__all__ = ["bundled_models", "load_model"]
+__all__ = ["bundled_models", "load_model", "load_row_model"]
 
 _PREFIXES = ("hf:", "textfair:", "sklearn:", "py:")
 
@@ -51,6 +51,31 @@ def load_model(
     from textfair.models.callable import CallableModel, load_callable
 
     return CallableModel(load_callable(rest), labels=labels)
+
+
+def load_row_model(spec: str, columns: list[str], *, labels: list[str] | None = None):
+    """A model of table rows from a spec: sklearn:<joblib file> (a pipeline over a DataFrame
+    of `columns`), textfair:<dir> (TestSGD's MLP) or py:<module>:<function>."""
+    from textfair.tabular.models import RowModel
+
+    kind, _, rest = spec.partition(":")
+    if kind == "sklearn":
+        from textfair.models.sklearn import SklearnModel
+
+        return RowModel(SklearnModel.load(rest).estimator, columns)
+    if kind == "textfair":
+        from textfair.tabular.mlp import TabularMLP
+
+        return RowModel(TabularMLP.load(rest), columns)
+    if kind == "py":
+        from textfair.models.callable import load_callable
+
+        fn = load_callable(rest)
+        return RowModel(fn, columns, labels=labels or getattr(fn, "labels", None))
+    raise TextfairError(
+        f"model spec {spec!r}: expected sklearn:<joblib file>, textfair:<dir> "
+        "or py:<module>:<function>"
+    )
 
 
 def _detect(spec: str) -> str:

@@ -21,7 +21,7 @@ from textfair.discovery.rulesets import RuleSet
 from textfair.discovery.themis import CausalScore, GroupScore, PairShift, ThemisResult
 from textfair.errors import TextfairError
 from textfair.io import read_utf8
-from textfair.stats.auc import SubgroupMetrics
+from textfair.stats.auc import BiasMetrics, SubgroupMetrics
 from textfair.stats.metrics import GroupMetrics
 
 __all__ = [
@@ -87,19 +87,9 @@ class Counterfactual:
         )
 
 
-@dataclass(frozen=True)
-class LabelMetrics:
-    """Label-based metrics of a text classifier (Borkan et al. 2019): per-subgroup AUCs and
-    error-rate gaps, their generalized means, and the overall AUC."""
-
-    overall_auc: float
-    subgroups: tuple[SubgroupMetrics, ...]
-    generalized_mean: dict[str, float]
-    fpr_equality_difference: float
-    fnr_equality_difference: float
-    power: float
-    threshold: float
-    positive_label: str
+# Label-based metrics of a text classifier (Borkan et al. 2019): per-subgroup AUCs and
+# error-rate gaps, their generalized means, and the overall AUC (see stats.auc).
+LabelMetrics = BiasMetrics
 
 
 @dataclass(frozen=True)

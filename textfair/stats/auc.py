@@ -23,7 +23,7 @@ from scipy.stats import rankdata
 
 from textfair.errors import TextfairError
 
-__all__ = ["SubgroupMetrics", "auc", "bias_metrics", "generalized_mean"]
+__all__ = ["BiasMetrics", "SubgroupMetrics", "auc", "bias_metrics", "generalized_mean"]
 
 
 def auc(labels: np.ndarray, scores: np.ndarray) -> float:
@@ -60,6 +60,20 @@ class SubgroupMetrics:
     fnr_gap: float
 
 
+@dataclass(frozen=True)
+class BiasMetrics:
+    """Per-subgroup AUCs and error-rate gaps, their generalized means, and the overall AUC."""
+
+    overall_auc: float
+    subgroups: tuple[SubgroupMetrics, ...]
+    generalized_mean: dict[str, float]
+    fpr_equality_difference: float
+    fnr_equality_difference: float
+    power: float
+    threshold: float
+    positive_label: str = ""  # the class whose score is ranked (e.g. "toxic")
+
+
 def bias_metrics(
     labels: np.ndarray,
     scores: np.ndarray,
@@ -67,7 +81,7 @@ def bias_metrics(
     *,
     threshold: float = 0.5,
     power: float = -5.0,
-) -> dict[str, object]:
+) -> BiasMetrics:
     """Per-subgroup AUCs and error-rate gaps, their generalized means, and the overall AUC.
 
     `labels` are the true positive-class labels (e.g. toxic), `scores` the model's
@@ -99,18 +113,18 @@ def bias_metrics(
                 fnr_gap=abs(fnr - sub_fnr) if not math.isnan(sub_fnr) else math.nan,
             )
         )
-    return {
-        "overall_auc": auc(y, s),
-        "subgroups": rows,
-        "generalized_mean": {
+    return BiasMetrics(
+        overall_auc=auc(y, s),
+        subgroups=tuple(rows),
+        generalized_mean={
             key: generalized_mean([getattr(r, key) for r in rows], power)
             for key in ("subgroup_auc", "bpsn_auc", "bnsp_auc")
         },
-        "fpr_equality_difference": float(np.nansum([r.fpr_gap for r in rows])),
-        "fnr_equality_difference": float(np.nansum([r.fnr_gap for r in rows])),
-        "power": power,
-        "threshold": threshold,
-    }
+        fpr_equality_difference=float(np.nansum([r.fpr_gap for r in rows])),
+        fnr_equality_difference=float(np.nansum([r.fnr_gap for r in rows])),
+        power=power,
+        threshold=threshold,
+    )
 
 
 def _rates(y: np.ndarray, predicted: np.ndarray) -> tuple[float, float]:

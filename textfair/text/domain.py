@@ -22,7 +22,7 @@ from textfair.text.generate import (
     fixed_categories,
     rewritable_categories,
 )
-from textfair.text.matcher import Matcher
+from textfair.text.matcher import Matcher, Mention
 from textfair.text.rewrite import Rewriter
 
 __all__ = ["TextDomain"]
@@ -95,6 +95,11 @@ class TextDomain:
         """No text satisfies both: for terms, any different term of a shared category."""
         terms = {rule.category: rule.value for rule in first}
         return any(terms.get(rule.category, rule.value) != rule.value for rule in second)
+
+    def mentions(self, index: int) -> list[Mention]:
+        """The identity mentions of seed `index`, found once when the domain was built;
+        augmentation and mitigation read them here instead of matching the text again."""
+        return list(self._mentions[index])
 
     def values_of(self, index: int, category: str) -> set[str]:
         """The distinct terms of a category that seed `index` mentions."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -155,6 +155,8 @@ def counterfactuals(
     seed: int = 0,
     seed_id: int | str | None = None,
     with_edits: bool = True,
+    mentions: Sequence[Mention] | None = None,
+    exclude: Collection[str] = (),
 ) -> list[Variant]:
     """All texts that differ from `text` only in the identity terms of `categories`.
 
@@ -162,19 +164,27 @@ def counterfactuals(
     When more than `max_variants` variants exist, `max_variants` of them are drawn uniformly
     without replacement with `seed`; otherwise all are returned in a fixed order.
     An empty list means the text mentions no term of those categories.
+
+    `mentions` are the text's mentions when they were found already (an annotated corpus);
+    terms in `exclude` (ids) are neither rewritten nor written, as if not in the list.
     """
     if max_variants < 1:
         raise TextfairError(f"max_variants is {max_variants}; expected a positive integer")
     matcher = matcher or default_matcher()
     names = matcher.term_list.category_names(list(categories) if categories else None)
-    mentions = matcher.find(text, names)
+    if mentions is None:
+        mentions = matcher.find(text, names)
+    mentions = [m for m in mentions if m.category in names and m.term_id not in exclude]
     fixed = fixed_categories(mentions)
     mentions = [m for m in mentions if m.category not in fixed]
     if not mentions:
         return []
     rewriter = Rewriter(text, mentions)
     slots = _slots(rewriter.mentions)
-    options = {name: list(matcher.term_list.categories[name]) for name in names}
+    options = {
+        name: [t for t in matcher.term_list.categories[name] if t.id not in exclude]
+        for name in names
+    }
     variants = []
     for assignment in _assignments(slots, options, max_variants, seed):
         targets: dict[int, Term] = {}
@@ -237,6 +247,7 @@ def rule_satisfying(
     *,
     matcher: Matcher | None = None,
     seed_id: int | str | None = None,
+    mentions: Sequence[Mention] | None = None,
 ) -> Variant | None:
     """TestSGD's Sample(D, R) rewrite of one seed text.
 
@@ -244,10 +255,13 @@ def rule_satisfying(
     Every mention of those categories becomes the rule set's term. Returns None when the text
     does not name every category of the rule set with exactly one distinct term (it cannot
     be made to satisfy R without merging two terms into one; see `rewritable_categories`).
+    `mentions` are the text's mentions when they were found already.
     """
     matcher = matcher or default_matcher()
     targets = _rule_targets(rule_set, matcher)
-    mentions = matcher.find(text, list(targets))
+    if mentions is None:
+        mentions = matcher.find(text, list(targets))
+    mentions = [m for m in mentions if m.category in targets]
     if not set(targets) <= rewritable_categories(mentions):
         return None
     rewriter = Rewriter(text, mentions)

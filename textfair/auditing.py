@@ -7,7 +7,7 @@ CachedModel, so a text generated for a rule set and again for a causal test is s
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -60,6 +60,16 @@ class AuditConfig:
     extra: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class _Run:
+    """Who asked for the audit and how to report on it: recorded, not audited."""
+
+    model_id: str
+    command: str
+    progress: Callable[[str], None] | None
+    started: float
+
+
 def _check(config: AuditConfig) -> None:
     if not 0.0 < config.theta <= 1.0:
         raise TextfairError(f"--theta is {config.theta}; expected a fraction in (0, 1]")
@@ -85,6 +95,7 @@ def audit_text(
     data_info: dict | None = None,
     command: str = "",
     progress=None,
+    domain: TextDomain | None = None,
 ) -> AuditReport:
     """Audit a text classifier on a corpus; return the typed report.
 
@@ -95,13 +106,18 @@ def audit_text(
     `favorable` is the label counted as the favourable outcome (e.g. "non-toxic").
     With `labels` (the true labels of the texts), label-based metrics are added, for the
     class `positive_label` (default: the first label that is not favourable).
+    `domain` is the corpus already annotated (its mentions found) for these texts, so that
+    a second audit of the same texts, as mitigation runs, does not match them again.
     """
     config = config or AuditConfig()
     _check(config)
     started = time.perf_counter()
     cached = model if isinstance(model, CachedModel) else CachedModel(as_model(model))
     favorable_index(cached.labels, favorable)
-    domain = TextDomain(texts, config.terms, config.categories)
+    if domain is None:
+        domain = TextDomain(texts, config.terms, config.categories)
+    elif domain.texts != list(texts):
+        raise TextfairError("domain annotates other texts than the texts given; build it from them")
     mentioning = int(np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum())
     if mentioning == 0:
         raise TextfairError(
@@ -121,10 +137,7 @@ def audit_text(
         favorable=favorable,
         config=config,
         metrics=metrics,
-        model_id=model_id,
-        command=command,
-        progress=progress,
-        started=started,
+        run=_Run(model_id, command, progress, started),
         data_info={
             **(data_info or {}),
             "rows": len(texts),
@@ -169,10 +182,7 @@ def audit_table(
         favorable=favorable,
         config=config,
         metrics=metrics,
-        model_id=model_id,
-        command=command,
-        progress=progress,
-        started=started,
+        run=_Run(model_id, command, progress, started),
         data_info={**(data_info or {}), "rows": len(frame), "label_column": schema.label},
         extra_config={"bins": schema.bins},
         kind="rows",
@@ -185,16 +195,14 @@ def audit_domain(
     *,
     favorable: str,
     config: AuditConfig,
-    metrics,
-    model_id: str,
-    command: str,
-    progress,
-    started: float,
+    metrics: Callable[[], LabelMetrics | TableMetrics | None],
+    run: _Run,
     data_info: dict,
     extra_config: dict,
     kind: str = "text",
 ) -> AuditReport:
     """Rule sets, group fairness, causal tests and `metrics()` over any Domain: the report."""
+    progress = run.progress
     column = favorable_index(cached.labels, favorable)
     findings = []
     if config.group:
@@ -237,9 +245,9 @@ def audit_domain(
     return AuditReport(
         kind=kind,
         textfair_version=__version__,
-        command=command,
+        command=run.command,
         seed=config.seed,
-        model=ModelInfo(model_id, cached.fingerprint, tuple(cached.labels), favorable),
+        model=ModelInfo(run.model_id, cached.fingerprint, tuple(cached.labels), favorable),
         data=data_info,
         config={
             "theta": config.theta,
@@ -270,7 +278,7 @@ def audit_domain(
             unique_inputs=cached.stats.unique_inputs,
             cache_hits=cached.stats.cache_hits,
             requested=cached.stats.requested,
-            seconds=round(time.perf_counter() - started, 3),
+            seconds=round(time.perf_counter() - run.started, 3),
         ),
     )
 
@@ -297,17 +305,7 @@ def _label_metrics(domain, cached, texts, labels, favorable, positive_label) -> 
             for term in domain.values_of(i, c):  # every mention, rewritable or not
                 if term in subgroups:
                     subgroups[term][i] = True
-    result = bias_metrics(truth, scores, subgroups)
-    return LabelMetrics(
-        overall_auc=result["overall_auc"],
-        subgroups=tuple(result["subgroups"]),
-        generalized_mean=result["generalized_mean"],
-        fpr_equality_difference=result["fpr_equality_difference"],
-        fnr_equality_difference=result["fnr_equality_difference"],
-        power=result["power"],
-        threshold=result["threshold"],
-        positive_label=positive,
-    )
+    return replace(bias_metrics(truth, scores, subgroups), positive_label=positive)
 
 
 CONSISTENCY_ROWS = 5000  # exact 5-NN is quadratic: measured on a seeded sample of this size

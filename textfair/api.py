@@ -1,0 +1,117 @@
+"""textfair from a notebook: `textfair.audit(model, data)` and `textfair.audit_table(...)`.
+
+Both take the model as a notebook holds it (see `textfair.models.as_model`) and the data as
+it is (a path, a DataFrame, or a list of texts), run the same audit as the CLI, and return the
+typed `AuditReport`. The settings are `AuditConfig`'s fields, as keyword arguments:
+
+    report = textfair.audit(classifier, comments, text_column="comment", labels="toxic",
+                            label_map={"True": "toxic", "False": "non-toxic"}, seed=0)
+    report.findings_frame()
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from textfair.auditing import AuditConfig, audit_text
+from textfair.auditing import audit_table as _audit_rows
+from textfair.corpus import guess_favorable, load_corpus
+from textfair.errors import TextfairError
+from textfair.io import read_table
+from textfair.models import as_model
+from textfair.report.model import AuditReport
+from textfair.tabular.models import RowModel
+from textfair.tabular.schema import infer_schema
+
+__all__ = ["audit", "audit_table"]
+
+
+def audit(
+    model: object,
+    data: str | Path | pd.DataFrame | Sequence[str] | None = None,
+    *,
+    text_column: str | None = None,
+    labels: str | Sequence[object] | None = None,
+    label_map: Mapping[str, str] | str | None = None,
+    favorable: str | None = None,
+    model_id: str = "",
+    progress=None,
+    **settings: object,
+) -> AuditReport:
+    """Audit a text classifier; the same report `textfair audit` writes.
+
+    `labels` (a column name, or one label per text) adds the label-based metrics;
+    `favorable` defaults to "non-toxic" or "positive" when the model has such a label;
+    `settings` are AuditConfig's fields (theta, max_order, error, seed, categories, ...).
+    With no `data`, the bundled Wikipedia comments and their labels are audited.
+    """
+    config = _config(settings)
+    corpus = load_corpus(data, text_column=text_column, labels=labels, label_map=label_map)
+    wrapped = as_model(model)
+    return audit_text(
+        wrapped,
+        corpus.texts,
+        favorable=favorable or guess_favorable(list(wrapped.labels)),
+        labels=corpus.labels,
+        config=config,
+        model_id=model_id or _model_id(model),
+        data_info=corpus.info(),
+        progress=progress,
+    )
+
+
+def audit_table(
+    model: object,
+    data: str | Path | pd.DataFrame,
+    *,
+    label: str,
+    sensitive: Sequence[str],
+    favorable: str | None = None,
+    bins: int = 10,
+    model_id: str = "",
+    progress=None,
+    **settings: object,
+) -> AuditReport:
+    """Audit a classifier of table rows; the same report `textfair tabular audit` writes.
+
+    `model` is a fitted scikit-learn pipeline over a DataFrame of the feature columns, a
+    function of such a DataFrame, or a textfair RowModel; `label` is the true-label column
+    and `sensitive` the sensitive features.
+    """
+    config = _config(settings)
+    frame = data if isinstance(data, pd.DataFrame) else read_table(data)
+    schema = infer_schema(
+        frame, label=label, sensitive=list(sensitive), favorable=favorable, bins=bins
+    )
+    columns = [f.name for f in schema.features]
+    rows = model if isinstance(model, RowModel) else RowModel(model, columns)
+    source = "a DataFrame" if isinstance(data, pd.DataFrame) else str(data)
+    return _audit_rows(
+        rows,
+        frame,
+        schema,
+        config=config,
+        model_id=model_id or _model_id(model),
+        data_info={"path": source},
+        progress=progress,
+    )
+
+
+def _config(settings: Mapping[str, object]) -> AuditConfig:
+    names = [f.name for f in dataclasses.fields(AuditConfig) if f.name != "extra"]
+    unknown = sorted(set(settings) - set(names))
+    if unknown:
+        raise TextfairError(
+            f"unknown setting {', '.join(map(repr, unknown))}; settings are: {', '.join(names)}"
+        )
+    return AuditConfig(**settings)  # type: ignore[arg-type]
+
+
+def _model_id(model: object) -> str:
+    """What the caller passed, by name: "keywords" for a function, else the class."""
+    name = getattr(model, "__name__", None) or getattr(model, "name", None)  # CallableModel
+    return str(name) if isinstance(name, str) else type(model).__name__

@@ -1,0 +1,129 @@
+"""The texts to audit and their true labels, from whatever the caller holds.
+
+`load_corpus` is the one corpus loader of the CLI and the Python API. `data` is a path (CSV,
+TSV, JSON lines, Parquet or one text per line), a pandas DataFrame, or a list of strings; with
+no data, the bundled Wikipedia comments and their toxicity labels. `labels` is the name of
+a label column, or one label per text. `label_map` renames label values to the model's label
+names (`{"1": "toxic"}` or `"1=toxic,0=non-toxic"`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import pandas as pd
+
+from textfair.errors import TextfairError
+from textfair.io import read_texts, with_text_column
+
+__all__ = ["BUNDLED_CORPUS", "Corpus", "guess_favorable", "load_corpus", "parse_label_map"]
+
+BUNDLED_CORPUS = "wiki_toxicity.csv"
+_BUNDLED_COLUMNS = ("comment", "toxic", {"True": "toxic", "False": "non-toxic"})
+FAVORABLE_GUESSES = ("non-toxic", "not toxic", "positive", "favorable", "favourable")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Texts, their labels in the model's label names (or None), and where they came from."""
+
+    texts: list[str]
+    labels: list[str] | None
+    source: str
+    text_column: str | None = None
+    label_column: str | None = None
+
+    def info(self) -> dict[str, object]:
+        """What report.json records under "data"."""
+        return {
+            "path": self.source,
+            "text_column": self.text_column,
+            "label_column": self.label_column,
+        }
+
+
+def load_corpus(
+    data: str | Path | pd.DataFrame | Sequence[str] | None = None,
+    *,
+    text_column: str | None = None,
+    labels: str | Sequence[object] | None = None,
+    label_map: Mapping[str, str] | str | None = None,
+) -> Corpus:
+    """Read the corpus; one-line TextfairError naming the parameter at fault."""
+    if data is None:
+        path = Path(str(resources.files("textfair.datasets").joinpath(BUNDLED_CORPUS)))
+        column, label_column, bundled_map = _BUNDLED_COLUMNS
+        if labels is None:
+            labels, label_map = label_column, label_map or bundled_map
+        data, text_column = path, text_column or column
+    if isinstance(data, str | Path):
+        frame, source = read_texts(data, text_column), str(data)
+        text_column = text_column or "text"  # read_texts named it, or it is a .txt file
+    elif isinstance(data, pd.DataFrame):
+        source = "a DataFrame"
+        if text_column is None and len(data.columns) == 1:
+            text_column = str(data.columns[0])
+        frame = with_text_column(data, text_column, source)
+    elif isinstance(data, Sequence) and all(isinstance(t, str) for t in data):
+        if text_column is not None:
+            raise TextfairError("text_column names a column, but data is a list of texts")
+        frame, source, text_column = pd.DataFrame({"text": list(data)}), "a list of texts", None
+    else:
+        raise TextfairError(
+            f"data is a {type(data).__name__}; expected a file path, a pandas DataFrame or "
+            "a list of strings"
+        )
+    texts = frame[text_column or "text"].tolist()
+    if not texts:
+        raise TextfairError(f"{source}: no texts; pass a corpus with at least one text")
+    label_column, values = _labels(frame, labels, len(texts), source)
+    mapping = parse_label_map(label_map)
+    mapped = None if values is None else [mapping.get(str(v), str(v)) for v in values]
+    return Corpus(texts, mapped, source, text_column, label_column)
+
+
+def _labels(frame, labels, count: int, source: str) -> tuple[str | None, list | None]:
+    if labels is None:
+        return None, None
+    if isinstance(labels, str):
+        if labels not in frame.columns:
+            raise TextfairError(
+                f"{source}: no label column {labels!r}; columns are: "
+                f"{', '.join(map(str, frame.columns))}"
+            )
+        return labels, frame[labels].tolist()
+    values = list(labels)
+    if len(values) != count:
+        raise TextfairError(f"labels has {len(values)} values for {count} texts; expected one each")
+    return None, values
+
+
+def parse_label_map(label_map: Mapping[str, str] | str | None) -> dict[str, str]:
+    """{"1": "toxic"} as it is, or "1=toxic,0=non-toxic" parsed; {} for None."""
+    if label_map is None:
+        return {}
+    if isinstance(label_map, Mapping):
+        return {str(k): str(v) for k, v in label_map.items()}
+    mapping = {}
+    for pair in label_map.split(","):
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise TextfairError(
+                f"label map entry {pair!r} is not VALUE=LABEL; write e.g. 1=toxic,0=non-toxic"
+            )
+        mapping[key.strip()] = value.strip()
+    return mapping
+
+
+def guess_favorable(labels: Sequence[str]) -> str:
+    """The favourable label when none is named: non-toxic, positive, ..."""
+    for guess in FAVORABLE_GUESSES:
+        if guess in labels:
+            return guess
+    raise TextfairError(
+        f"which label is favourable? name it (favorable=... or --favorable) with one of: "
+        f"{', '.join(labels)}"
+    )
