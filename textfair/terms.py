@@ -3,7 +3,7 @@
 A term list maps categories (gender, race, religion, age, ...) to identity terms. Each term
 carries what the matcher and the rewriter need to find it and to write another term in its
 place grammatically: its natural written form, plural and noun forms, spelling variants, an
-article override and context flags. The shipped lists live in ``textfair/term_lists/``; users
+article override and context flags. The shipped lists live in ``term_lists/``; users
 pass their own YAML (same schema) or CSV (``category,term``) files.
 """
 
@@ -197,9 +197,24 @@ def builtin_term_lists() -> dict[str, str]:
     return dict(BUILTIN_TERM_LISTS)
 
 
+def shipped_text(filename: str) -> str:
+    """A file of the shipped term lists (the repository's top-level `term_lists/`, installed
+    as the package `textfair.term_lists`).
+
+    A source checkout imported without installing it editable (the tests of a non-editable
+    install run from the repository root) has no `textfair.term_lists`; its files are then
+    read from the checkout's `term_lists/` beside the `textfair/` package.
+    """
+    try:
+        return resources.files("textfair.term_lists").joinpath(filename).read_text("utf-8")
+    except ModuleNotFoundError:
+        checkout = Path(__file__).resolve().parent.parent / "term_lists"
+        return (checkout / filename).read_text("utf-8")
+
+
 def read_data_words(filename: str) -> list[str]:
     """Read a shipped one-entry-per-line data file, skipping blanks and '#' comments."""
-    text = resources.files("textfair.term_lists").joinpath(filename).read_text("utf-8")
+    text = shipped_text(filename)
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
@@ -260,8 +275,7 @@ def _read_source(spec: str | Path, kind: str) -> _Source:
                 f"{name!r} is a list of {BUILTIN_TERM_LISTS[name]}, not of {kind}; "
                 f"use one of: {', '.join(wanted)}"
             )
-        resource = resources.files("textfair.term_lists").joinpath(f"{name}.yaml")
-        return _Source(f"{name} (built-in)", resource.read_text("utf-8"))
+        return _Source(f"{name} (built-in)", shipped_text(f"{name}.yaml"))
     path = Path(spec)
     if not path.exists():
         available = ", ".join(n for n, k in BUILTIN_TERM_LISTS.items() if k == kind)
