@@ -204,26 +204,7 @@ def audit_domain(
     """Rule sets, group fairness, causal tests and `metrics()` over any Domain: the report."""
     progress = run.progress
     column = favorable_index(cached.labels, favorable)
-    findings = []
-    if config.group:
-        _step(progress, "finding frequent rule sets")
-        frequent = frequent_rule_sets(domain, theta=config.theta, max_order=config.max_order)
-        _step(progress, f"scoring {len(frequent.rule_sets)} rule sets")
-        findings = group_fairness(
-            domain,
-            cached,
-            frequent.rule_sets,
-            frequent.supports,
-            favorable=column,
-            mode=config.mode,
-            confidence=config.confidence,
-            error=config.error,
-            min_samples=config.min_samples,
-            max_samples=config.max_samples,
-            correction=config.correction,
-            seed=config.seed,
-            n_examples=config.examples,
-        )
+    findings = _group_findings(domain, cached, config, column, progress) if config.group else []
     counterfactual = None
     if config.causal:
         _step(progress, "causal tests")
@@ -249,22 +230,7 @@ def audit_domain(
         seed=config.seed,
         model=ModelInfo(run.model_id, cached.fingerprint, tuple(cached.labels), favorable),
         data=data_info,
-        config={
-            "theta": config.theta,
-            "max_order": config.max_order,
-            "confidence": config.confidence,
-            "error": config.error,
-            "min_samples": config.min_samples,
-            "max_samples": config.max_samples,
-            "mode": config.mode,
-            "correction": config.correction,
-            "categories": domain.categories(),
-            **extra_config,
-            "interval": "seed-level paired differences (bounded_mean: Student t with z²/2 "
-            "pseudo-seeds at each end of [-1, 1])"
-            if config.mode == "paired"
-            else "Newcombe hybrid score (two Wilson intervals)",
-        },
+        config=_config_record(config, domain, extra_config),
         findings=tuple(
             # Rows in examples are tuples; the report keeps what report.json reads back.
             replace(f, rule_set=RuleSet(f.rule_set), examples=_lists(f.examples))
@@ -281,6 +247,48 @@ def audit_domain(
             seconds=round(time.perf_counter() - run.started, 3),
         ),
     )
+
+
+def _group_findings(domain, cached, config: AuditConfig, column: int, progress) -> list:
+    """TestSGD: the frequent rule sets, each scored with its interval, corrected."""
+    _step(progress, "finding frequent rule sets")
+    frequent = frequent_rule_sets(domain, theta=config.theta, max_order=config.max_order)
+    _step(progress, f"scoring {len(frequent.rule_sets)} rule sets")
+    return group_fairness(
+        domain,
+        cached,
+        frequent.rule_sets,
+        frequent.supports,
+        favorable=column,
+        mode=config.mode,
+        confidence=config.confidence,
+        error=config.error,
+        min_samples=config.min_samples,
+        max_samples=config.max_samples,
+        correction=config.correction,
+        seed=config.seed,
+        n_examples=config.examples,
+    )
+
+
+def _config_record(config: AuditConfig, domain, extra: dict) -> dict:
+    """The settings report.json records, so that the run can be repeated."""
+    return {
+        "theta": config.theta,
+        "max_order": config.max_order,
+        "confidence": config.confidence,
+        "error": config.error,
+        "min_samples": config.min_samples,
+        "max_samples": config.max_samples,
+        "mode": config.mode,
+        "correction": config.correction,
+        "categories": domain.categories(),
+        **extra,
+        "interval": "seed-level paired differences (bounded_mean: Student t with z²/2 "
+        "pseudo-seeds at each end of [-1, 1])"
+        if config.mode == "paired"
+        else "Newcombe hybrid score (two Wilson intervals)",
+    }
 
 
 def _label_metrics(domain, cached, texts, labels, favorable, positive_label) -> LabelMetrics:

@@ -61,6 +61,18 @@ def split_list(value: str | None) -> list[str] | None:
     return items or None
 
 
+def settings_of(config_type, options: dict, **overrides):
+    """A settings dataclass (AuditConfig, MitigationConfig) from a command's options: the
+    options named like its fields, "categories" split at commas, then `overrides`."""
+    import dataclasses
+
+    names = {f.name for f in dataclasses.fields(config_type)}
+    values = {k: v for k, v in options.items() if k in names}
+    if isinstance(values.get("categories"), str):
+        values["categories"] = split_list(values["categories"])
+    return config_type(**{**values, **overrides})
+
+
 def fail_if_above(report, threshold: float | None, err) -> None:
     """--fail-above: exit 1 when a significant finding scores above the threshold. Exit 1
     means only this; every other problem exits 2."""

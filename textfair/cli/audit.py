@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from textfair.cli.app import app, fail_if_above, split_list, user_errors
+from textfair.cli.app import app, fail_if_above, settings_of, user_errors
 
 DEFAULT_MODEL = "toxicity-cnn-lstm"
 
@@ -76,21 +76,7 @@ def _audit(options: dict, group: bool) -> None:
             options["model"], batch_size=options["batch_size"], device=options["device"]
         )
     favorable = options["favorable"] or guess_favorable(model.labels)
-    config = AuditConfig(
-        terms=options["terms"],
-        categories=split_list(options["categories"]),
-        theta=options["theta"],
-        max_order=options["max_order"],
-        confidence=options["confidence"],
-        error=options["error"],
-        min_samples=options["min_samples"],
-        max_samples=options["max_samples"],
-        mode=options["mode"],
-        correction=options["correction"],
-        top=options["top"],
-        seed=options["seed"],
-        group=group,
-    )
+    config = settings_of(AuditConfig, options, group=group)
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     stages = int(group) * 2 + 1 + int(labels is not None)  # rule sets, scoring, causal, labels

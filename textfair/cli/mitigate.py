@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from textfair.cli.app import app, split_list, user_errors
+from textfair.cli.app import app, settings_of, user_errors
 from textfair.cli.tabular import load_inputs, tabular_app
 from textfair.errors import TextfairError
 
@@ -81,31 +81,10 @@ def mitigate_command(
     retrainer_for(loaded)  # a model textfair cannot retrain fails here, before any work
     favorable = favorable or guess_favorable(loaded.labels)
     before = _read_report(report, loaded) if report is not None else None
-    audit_config = AuditConfig(
-        terms=terms,
-        categories=split_list(categories),
-        theta=theta,
-        max_order=max_order,
-        confidence=confidence,
-        error=error,
-        min_samples=min_samples,
-        max_samples=max_samples,
-        mode=mode,
-        correction=correction,
-        seed=seed,
-        causal=False,  # the loop targets group findings; causal tests would only add time
-    )
-    config = MitigationConfig(
-        method=method,
-        loop=loop,
-        top=top,
-        holdout=holdout,
-        holdout_terms=holdout_terms,
-        max_fraction=max_fraction,
-        max_accuracy_drop=max_accuracy_drop,
-        max_per_text=max_per_text,
-        seed=seed,
-    )
+    options = locals()
+    # The loop targets group findings; causal tests would only add time.
+    audit_config = settings_of(AuditConfig, options, causal=False)
+    config = settings_of(MitigationConfig, options)
     with _progress() as advance:
         result = mitigate_text(
             loaded,
@@ -163,22 +142,9 @@ def tabular_mitigate_command(
     )
     retrainer_for(row_model)  # fails here, before any work, for a model we cannot retrain
     before = _read_report(report, row_model) if report is not None else None
-    config = MitigationConfig(
-        method="aequitas",
-        loop=loop,
-        top=top,
-        holdout=holdout,
-        max_rounds=max_rounds,
-        patience=patience,
-        max_fraction=max_fraction,
-        max_accuracy_drop=max_accuracy_drop,
-        global_budget=global_budget,
-        local_budget=local_budget,
-        seed=seed,
-    )
-    audit_config = AuditConfig(
-        error=error, max_samples=max_samples, theta=theta, max_order=max_order, seed=seed
-    )
+    options = locals()
+    config = settings_of(MitigationConfig, options, method="aequitas")
+    audit_config = settings_of(AuditConfig, options)
     with _progress() as advance:
         result = mitigate_table(
             row_model,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from textfair.cli.app import app, fail_if_above, split_list, user_errors
+from textfair.cli.app import app, fail_if_above, settings_of, split_list, user_errors
 
 tabular_app = typer.Typer(help="Audit classifiers of table rows.", no_args_is_help=True)
 app.add_typer(tabular_app, name="tabular")
@@ -76,18 +76,7 @@ def audit_command(
     frame, schema, row_model = load_inputs(
         model, data, sensitive, label, favorable, bins, labels, schema_file
     )
-    config = AuditConfig(
-        theta=theta,
-        max_order=max_order,
-        confidence=confidence,
-        error=error,
-        min_samples=min_samples,
-        max_samples=max_samples,
-        mode=mode,
-        correction=correction,
-        top=top,
-        seed=seed,
-    )
+    config = settings_of(AuditConfig, locals())
     with err.status("auditing") as status:
         report = audit_table(
             row_model,

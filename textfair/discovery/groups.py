@@ -170,8 +170,6 @@ def _paired(
     n_examples,
 ):
     """All rule sets over `categories`, from the same seeds rewritten to every assignment."""
-    confidence, error = sampling.confidence, sampling.error
-    min_samples, max_samples, seed = sampling.min_samples, sampling.max_samples, sampling.seed
     options = [[r.value for r in domain.single_rules(c)] for c in categories]
     assignments = [
         tuple(Rule(c, v) for c, v in zip(categories, values, strict=True))
@@ -181,7 +179,48 @@ def _paired(
     # "Not R": the assignments that cannot satisfy R (for text every other one; for rows,
     # rules over a column may overlap, e.g. {Black} and {Black, Other}).
     outside = {r: [i for i, a in enumerate(assignments) if domain.disjoint(a, r)] for r in group}
-    everything = seed_order(domain, seed)
+    texts, outcomes = _paired_rows(
+        domain, model, group, assignments, favorable, sampling, column, outside
+    )
+    matrix = np.array(outcomes).reshape(-1, len(assignments))
+    findings = []
+    for rule_set in group:
+        j = column[rule_set]
+        d = _differences(matrix, j, outside[rule_set])
+        n = len(d)
+        if n == 0:
+            continue
+        interval = bounded_mean(d, confidence=sampling.confidence)
+        mean = interval.estimate
+        phi_r = float(matrix[:, j].mean())
+        phi_not_r = phi_r - mean
+        first = _counts(phi_r, n)
+        second = _counts(phi_not_r, n)
+        findings.append(
+            GroupFinding(
+                rule_set=rule_set,
+                phi_r=phi_r,
+                phi_not_r=phi_not_r,
+                score=abs(mean),
+                margin=testsgd_margin(first, second),
+                ci=(interval.low, interval.high),
+                p_value=interval.p_value,
+                n_r=n,
+                n_not_r=n * len(outside[rule_set]),
+                support=support_of[rule_set],
+                examples=_paired_examples(texts, matrix, j, assignments, n_examples),
+            )
+        )
+    return findings
+
+
+def _paired_rows(domain, model, group, assignments, favorable, sampling, column, outside):
+    """Seeds in the run's order, each rewritten to every assignment and scored, batch by
+    batch, until every rule set's interval is at most ±error wide (after min_samples) or
+    max_samples distinct rows are in. Returns the rows' texts and outcomes (1/0)."""
+    confidence, error = sampling.confidence, sampling.error
+    min_samples, max_samples = sampling.min_samples, sampling.max_samples
+    everything = seed_order(domain, sampling.seed)
     eligible = np.zeros(len(everything), dtype=bool)
     eligible[domain.seeds_for(group[0])] = True  # the seeds that can be rewritten to satisfy R
     order = everything[eligible[everything]]
@@ -220,36 +259,7 @@ def _paired(
             )
         ):
             break
-    matrix = np.array(outcomes).reshape(-1, len(assignments))
-    findings = []
-    for rule_set in group:
-        j = column[rule_set]
-        d = _differences(matrix, j, outside[rule_set])
-        n = len(d)
-        if n == 0:
-            continue
-        interval = bounded_mean(d, confidence=confidence)
-        mean = interval.estimate
-        phi_r = float(matrix[:, j].mean())
-        phi_not_r = phi_r - mean
-        first = _counts(phi_r, n)
-        second = _counts(phi_not_r, n)
-        findings.append(
-            GroupFinding(
-                rule_set=rule_set,
-                phi_r=phi_r,
-                phi_not_r=phi_not_r,
-                score=abs(mean),
-                margin=testsgd_margin(first, second),
-                ci=(interval.low, interval.high),
-                p_value=interval.p_value,
-                n_r=n,
-                n_not_r=n * len(outside[rule_set]),
-                support=support_of[rule_set],
-                examples=_paired_examples(texts, matrix, j, assignments, n_examples),
-            )
-        )
-    return findings
+    return texts, outcomes
 
 
 def _differences(matrix: np.ndarray, j: int, others: list[int]) -> np.ndarray:

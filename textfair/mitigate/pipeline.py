@@ -17,14 +17,15 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from textfair._version import __version__
-from textfair.discovery.groups import group_fairness
+from textfair.auditing import AuditConfig
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
+from textfair.mitigate.measure import Measurement, Measurer
 from textfair.mitigate.retrain import (
     LoopResult,
     Retrainer,
@@ -33,8 +34,8 @@ from textfair.mitigate.retrain import (
     retrainer_for,
     testsgd_loop,
 )
+from textfair.mitigate.strategies import TableStrategy, TextStrategy, target_rule_sets
 from textfair.models import CachedModel
-from textfair.models.base import favorable_index
 from textfair.report.model import AuditReport
 
 __all__ = ["Mitigation", "MitigationConfig", "mitigate_table", "mitigate_text"]
@@ -80,7 +81,7 @@ def mitigate_text(
     labels: Sequence[str],
     *,
     favorable: str,
-    audit_config,
+    audit_config: AuditConfig,
     config: MitigationConfig | None = None,
     before: AuditReport | None = None,
     model_id: str = "",
@@ -92,106 +93,28 @@ def mitigate_text(
     `labels` are the texts' true labels, in the model's label names. `before` reuses an audit
     report of this model (its configuration is then used for every re-audit).
     """
-    from textfair.auditing import AuditConfig, audit_text
-    from textfair.mitigate.augment import counterfactual_augmentation, rule_set_augmentation
-    from textfair.text.domain import TextDomain
-
     config = config or MitigationConfig()
     _check(config, ("counterfactual", "rule-sets"))
-    started = time.perf_counter()
-    retrainer = retrainer_for(model, seed=config.seed)  # fail before any work if we cannot
     labels = [str(y) for y in labels]
     _check_labels(labels, model.labels)
-    if before is not None:
-        audit_config = _config_of(before, AuditConfig)
     train, held = holdout_split(len(texts), config.holdout, config.seed)
-    cached = CachedModel(model)
-    # One annotated corpus: each text's mentions are found here, once, and every stage
-    # (both audits, the augmentation, the measurements of the loop) reads them.
-    domain = TextDomain(texts, audit_config.terms, audit_config.categories)
-    _say(progress, "auditing the model")
-    before = before or audit_text(
-        cached,
+    strategy = TextStrategy(
         texts,
-        favorable=favorable,
-        labels=labels,
-        config=audit_config,
-        model_id=model_id,
-        command=command,
-        domain=domain,
+        labels,
+        favorable,
+        _config_of(before) if before is not None else audit_config,
+        config.method,
+        train,
+        held,
+        retrainer_for(model, seed=config.seed),  # fail before any work if we cannot
+        options={
+            "max_per_text": config.max_per_text,
+            "per_rule_set": config.per_rule_set,
+            "top": config.top,
+            "seed": config.seed,
+        },
     )
-    targets = _targets(before, config.top)
-    info = {"model_id": model_id, "command": command, "config": config, "started": started}
-    if not targets:
-        return _nothing_to_mitigate(before, retrainer, info)
-    held_out_terms = _held_out_terms(before, targets, config)
-    train_texts = [texts[i] for i in train]
-    train_labels = [labels[i] for i in train]
-    _say(progress, "generating augmentation data")
-    train_mentions = [domain.mentions(i) for i in train]
-    if config.method == "counterfactual":
-        pool = counterfactual_augmentation(
-            train_texts,
-            train_labels,
-            categories=sorted({r.category for rs in targets for r in rs}),
-            max_per_text=config.max_per_text,
-            seed=config.seed,
-            matcher=domain.matcher,
-            mentions=train_mentions,
-            exclude={term for _, term in held_out_terms},
-        )
-    else:
-        pool = rule_set_augmentation(
-            before,
-            train_texts,
-            top=config.top,
-            per_rule_set=config.per_rule_set,
-            seed=config.seed,
-            matcher=domain.matcher,
-            mentions=train_mentions,
-        )
-    if not pool:
-        raise TextfairError(
-            "the training part mentions no identity term of the findings' categories, so there "
-            "is no augmentation data; pass a training corpus that mentions them"
-        )
-    held_texts, held_labels = [texts[i] for i in held], [labels[i] for i in held]
-
-    def fit(rows: np.ndarray):
-        return retrainer.fit(
-            train_texts + [pool[i]["text"] for i in rows],
-            train_labels + [pool[i]["label"] for i in rows],
-        )
-
-    measure = _measurer(domain, targets, before, favorable, audit_config, held_texts, held_labels)
-    result = _run_loop(config, len(pool), len(train), fit, measure, cached, progress)
-    after = None
-    if result.model is not None:
-        _say(progress, "auditing the retrained model")
-        after = audit_text(
-            result.model,
-            texts,
-            favorable=favorable,
-            labels=labels,
-            config=audit_config,
-            model_id=f"{model_id} (mitigated)",
-            command=command,
-            domain=domain,
-        )
-    used = [pool[i] for i in _used_indices(result)]
-    report = _report(
-        before,
-        after,
-        targets,
-        [RuleSet((Rule(c, t),)) for c, t in held_out_terms],
-        result,
-        measure.baseline,
-        retrainer,
-        info,
-        data={"rows": len(texts), "train_rows": len(train), "held_out_rows": len(held)},
-        augmentation={"pool": len(pool), "added": len(used)},
-    )
-    return Mitigation(report, before, after, result.model, retrainer, used)
+    return _mitigate(strategy, model, config, before, _Run(model_id, command, progress))
 
 
 def mitigate_table(
@@ -199,7 +122,7 @@ def mitigate_table(
     frame,
     schema,
     *,
-    audit_config,
+    audit_config: AuditConfig,
     config: MitigationConfig | None = None,
     before: AuditReport | None = None,
     model_id: str = "",
@@ -212,102 +135,91 @@ def mitigate_table(
     only in sensitive values, is labelled with the model's label for the input itself, so the
     retrained model learns that the sensitive values do not change the outcome.
     """
-    import pandas as pd
-
-    from textfair.auditing import AuditConfig, audit_table
-    from textfair.mitigate.augment import aequitas_augmentation
-    from textfair.tabular.domain import TabularDomain
-
     config = config or MitigationConfig(loop="aequitas", method="aequitas")
     _check(config, ("aequitas",))
-    started = time.perf_counter()
-    retrainer = retrainer_for(model, seed=config.seed)
-    if before is not None:
-        audit_config = _config_of(before, AuditConfig)
-    columns = [f.name for f in schema.features]
-    truth = frame[schema.label].astype(str).tolist()
-    _check_labels(truth, model.labels)
+    _check_labels(frame[schema.label].astype(str).tolist(), model.labels)
     train, held = holdout_split(len(frame), config.holdout, config.seed)
+    strategy = TableStrategy(
+        frame,
+        schema,
+        _config_of(before) if before is not None else audit_config,
+        train,
+        held,
+        retrainer_for(model, seed=config.seed),
+        options={
+            "global_budget": config.global_budget,
+            "local_budget": config.local_budget,
+            "seed": config.seed,
+        },
+    )
+    return _mitigate(strategy, model, config, before, _Run(model_id, command, progress))
+
+
+@dataclass(frozen=True)
+class _Run:
+    model_id: str
+    command: str
+    progress: Callable[[str], None] | None
+    started: float = field(default_factory=time.perf_counter)
+
+    def say(self, message: str) -> None:
+        if self.progress is not None:
+            self.progress(message)
+
+
+def _mitigate(strategy, model, config: MitigationConfig, before, run: _Run) -> Mitigation:
+    """The one loop: audit, take targets, augment, retrain until the targets shrink within
+    the accuracy budget, re-audit the kept model."""
     cached = CachedModel(model)
-    favorable = str(schema.favorable)
-    column = favorable_index(cached.labels, favorable)
-    _say(progress, "auditing the model")
-    before = before or audit_table(
-        cached, frame, schema, config=audit_config, model_id=model_id, command=command
-    )
-    targets = _targets(before, config.top)
-    info = {"model_id": model_id, "command": command, "config": config, "started": started}
+    run.say("auditing the model")
+    before = before or strategy.audit(cached, run.model_id, run.command)
+    targets = target_rule_sets(before, config.top)
     if not targets:
-        return _nothing_to_mitigate(before, retrainer, info)
-    _say(progress, "searching for discriminatory inputs (Aequitas)")
-    pool, found = aequitas_augmentation(
-        TabularDomain(frame.iloc[train][columns], schema),
+        return _nothing_to_mitigate(before, strategy, config, run)
+    held_out = _held_out_terms(before, targets, config) if strategy.kind == "text" else []
+    run.say("building augmentation data")
+    pool = strategy.augmentation(before, targets, {t for _, t in held_out}, cached)
+    measure = Measurer(
+        strategy.domain,
+        targets,
+        before,
+        strategy.audit_config,
+        strategy.held_inputs,
+        strategy.held_truth,
         cached,
-        favorable=column,
-        global_budget=config.global_budget,
-        local_budget=config.local_budget,
-        seed=config.seed,
+        strategy.wrap,
     )
-    if not pool:
-        raise TextfairError(
-            "Aequitas found no discriminatory input to learn from; raise --global-budget "
-            "and --local-budget"
-        )
-    features = frame[columns].iloc[train].reset_index(drop=True)
-    train_truth = [truth[i] for i in train]
-    domain = TabularDomain(frame[columns], schema)
-    held_rows = list(frame[columns].iloc[held].itertuples(index=False, name=None))
-
-    def fit(rows: np.ndarray):
-        extra = pd.DataFrame([pool[i]["row"] for i in rows], columns=columns)
-        extra = extra.astype(features.dtypes.to_dict())
-        return retrainer.fit(
-            pd.concat([features, extra], ignore_index=True),
-            train_truth + [pool[i]["label"] for i in rows],
-        )
-
-    def wrap(fitted):
-        from textfair.tabular.models import RowModel
-
-        return RowModel(fitted, columns)
-
-    measure = _measurer(
-        domain, targets, before, favorable, audit_config, held_rows, [truth[i] for i in held], wrap
+    result = _run_loop(
+        config, len(pool), len(strategy.train), lambda rows: strategy.fit(pool, rows), measure, run
     )
-    result = _run_loop(config, len(pool), len(train), fit, measure, cached, progress)
     after = None
     if result.model is not None:
-        _say(progress, "auditing the retrained model")
-        after = audit_table(
-            wrap(result.model),
-            frame,
-            schema,
-            config=audit_config,
-            model_id=f"{model_id} (mitigated)",
-            command=command,
+        run.say("auditing the retrained model")
+        after = strategy.audit(
+            strategy.wrap(result.model), f"{run.model_id} (mitigated)", run.command
         )
-    used = [
-        {**dict(zip(columns, pool[i]["row"], strict=True)), schema.label: pool[i]["label"]}
-        | {
-            "seed_row": pool[i]["seed_row"],
-            "transformation": "aequitas_sensitive_variant",
-            "label_source": "the model's label for the discriminatory input found",
-        }
-        for i in _used_indices(result)
-    ]
-    report = _report(
+    used = strategy.used(pool, _used_indices(result))
+    augmentation = {"pool": len(pool), "added": len(used)}
+    if strategy.kind == "rows":
+        augmentation["discriminatory_inputs"] = strategy.found
+    outcome = _Outcome(
         before,
         after,
         targets,
-        [],
+        [RuleSet((Rule(c, t),)) for c, t in held_out],
         result,
         measure.baseline,
-        retrainer,
-        info,
-        data={"rows": len(frame), "train_rows": len(train), "held_out_rows": len(held)},
-        augmentation={"pool": len(pool), "discriminatory_inputs": found, "added": len(used)},
+        strategy.retrainer,
+        {
+            "rows": len(strategy.train) + len(strategy.held),
+            "train_rows": len(strategy.train),
+            "held_out_rows": len(strategy.held),
+        },
+        augmentation,
     )
-    return Mitigation(report, before, after, result.model, retrainer, used)
+    return Mitigation(
+        _report(outcome, config, run), before, after, result.model, strategy.retrainer, used
+    )
 
 
 def _check(config: MitigationConfig, methods: tuple[str, ...]) -> None:
@@ -345,8 +257,15 @@ def _config_of(report: AuditReport, config_type):
     return config_type(**values)
 
 
-def _targets(report: AuditReport, top: int) -> list[RuleSet]:
-    return [f.rule_set for f in report.significant[:top]]
+def _config_of(report: AuditReport) -> AuditConfig:
+    """The audit configuration a report was made with, so re-audits match it."""
+    recorded = report.config
+    fields = {f.name for f in dataclasses.fields(AuditConfig)}
+    values = {k: v for k, v in recorded.items() if k in fields}
+    if "term_list" in recorded:
+        values["terms"] = recorded["term_list"]
+    values["seed"] = report.seed
+    return AuditConfig(**values)
 
 
 def _held_out_terms(
@@ -371,65 +290,12 @@ def _held_out_terms(
     return chosen
 
 
-class _measurer:
-    """measure(model) -> (worst target score, held-out accuracy, extras) for the loops."""
-
-    def __init__(self, domain, targets, before, favorable, audit, inputs, truth, wrap=None):
-        self.domain, self.targets, self.audit = domain, targets, audit
-        self.favorable, self.inputs, self.truth = favorable, inputs, truth
-        self.wrap = wrap or (lambda model: model)
-        self.supports = [
-            finding.support if (finding := before.finding(rs)) else 0.0 for rs in targets
-        ]
-        self.baseline: dict = {}
-
-    def __call__(self, model, ready: bool = False):
-        # The loops hand a freshly fitted model (wrapped for rows); the baseline comes ready.
-        cached = model if ready else CachedModel(self.wrap(model))
-        column = favorable_index(cached.labels, self.favorable)
-        findings = group_fairness(
-            self.domain,
-            cached,
-            self.targets,
-            self.supports,
-            favorable=column,
-            mode=self.audit.mode,
-            confidence=self.audit.confidence,
-            error=self.audit.error,
-            min_samples=self.audit.min_samples,
-            max_samples=self.audit.max_samples,
-            correction="none",
-            seed=self.audit.seed,
-            n_examples=0,
-        )
-        held = _held_out_quality(cached, self.inputs, self.truth, self.favorable)
-        scores = {RuleSet(f.rule_set).key: round(f.score, 6) for f in findings}
-        extra = {"scores": scores, "roc_auc": held["roc_auc"]}
-        return max(scores.values()), held["accuracy"], extra
-
-
-def _held_out_quality(model, inputs, truth, favorable) -> dict:
-    from sklearn.metrics import roc_auc_score
-
-    names = list(model.labels)
-    probabilities = model.predict_proba(list(inputs))
-    predicted = [names[i] for i in probabilities.argmax(axis=1)]
-    accuracy = float(np.mean([p == t for p, t in zip(predicted, truth, strict=True)]))
-    unfavourable = np.array([t != favorable for t in truth])
-    auc = None
-    if 0 < unfavourable.sum() < len(truth):  # AUC of the unfavourable class (e.g. toxic)
-        auc = float(roc_auc_score(unfavourable, 1 - probabilities[:, names.index(favorable)]))
-    return {"accuracy": accuracy, "roc_auc": auc, "rows": len(truth)}
-
-
-def _run_loop(config, pool_size, train_size, fit, measure, cached, progress) -> LoopResult:
-    baseline_score, baseline_accuracy, extra = measure(cached, ready=True)
-    measure.baseline = {"score": baseline_score, "accuracy": baseline_accuracy, **extra}
+def _run_loop(config, pool_size, train_size, fit, measure: Measurer, run: _Run) -> LoopResult:
     common = {
         "max_accuracy_drop": config.max_accuracy_drop,
         "seed": config.seed,
-        "progress": progress,
-        "baseline_accuracy": baseline_accuracy,
+        "progress": run.progress,
+        "baseline_accuracy": measure.baseline.accuracy,
     }
     if config.loop == "testsgd":
         return testsgd_loop(
@@ -440,7 +306,7 @@ def _run_loop(config, pool_size, train_size, fit, measure, cached, progress) -> 
         train_size,
         fit,
         measure,
-        baseline_score=baseline_score,
+        baseline_score=measure.baseline.score,
         max_rounds=config.max_rounds,
         patience=config.patience,
         **common,
@@ -454,66 +320,97 @@ def _used_indices(result: LoopResult) -> list[int]:
     return [int(i) for i in result.steps[result.chosen].extra["rows"]]
 
 
-def _nothing_to_mitigate(before: dict, retrainer: Retrainer, info: dict) -> Mitigation:
-    report = _report(before, None, [], [], LoopResult([], None, None), {}, retrainer, info, {}, {})
+@dataclass(frozen=True)
+class _Outcome:
+    """Everything the mitigation report is made of."""
+
+    before: AuditReport
+    after: AuditReport | None
+    targets: list[RuleSet]
+    held_out: list[RuleSet]
+    result: LoopResult
+    baseline: Measurement | None
+    retrainer: Retrainer
+    data: dict
+    augmentation: dict
+
+
+def _nothing_to_mitigate(before, strategy, config, run: _Run) -> Mitigation:
+    outcome = _Outcome(
+        before,
+        None,
+        [],
+        [],
+        LoopResult([], None, None),
+        None,
+        strategy.retrainer,
+        {},
+        {},
+    )
+    report = _report(outcome, config, run)
     report["status"] = "nothing to mitigate: the audit has no significant finding"
-    return Mitigation(report, before, None, None, retrainer, [])
+    return Mitigation(report, before, None, None, strategy.retrainer, [])
 
 
-def _report(
-    before, after, targets, held_out, result, baseline, retrainer, info, data, augmentation
-) -> dict:
-    def side(report: AuditReport | None, rule_set) -> dict | None:
-        finding = report.finding(rule_set) if report is not None else None
-        if finding is None:
-            return None
-        return {
-            "score": finding.score,
-            "ci": list(finding.ci),
-            "phi_r": finding.phi_r,
-            "phi_not_r": finding.phi_not_r,
-            "p_adjusted": finding.p_adjusted,
-            "significant": finding.significant,
-        }
+def _side(report: AuditReport | None, rule_set) -> dict | None:
+    finding = report.finding(rule_set) if report is not None else None
+    if finding is None:
+        return None
+    return {
+        "score": finding.score,
+        "ci": list(finding.ci),
+        "phi_r": finding.phi_r,
+        "phi_not_r": finding.phi_not_r,
+        "p_adjusted": finding.p_adjusted,
+        "significant": finding.significant,
+    }
 
-    def row(rule_set, role: str) -> dict:
-        first, second = side(before, rule_set), side(after, rule_set)
-        reduction = None
-        if first and second and first["score"] > 0:
-            reduction = 1 - second["score"] / first["score"]
-        return {
-            "rule_set": RuleSet(rule_set).key,
-            "rules": RuleSet(rule_set).to_records(before.kind),
-            "role": role,
-            "before": first,
-            "after": second,
-            "reduction": reduction,
-        }
 
+def _comparison_row(outcome: _Outcome, rule_set: RuleSet, role: str) -> dict:
+    first, second = _side(outcome.before, rule_set), _side(outcome.after, rule_set)
+    reduction = None
+    if first and second and first["score"] > 0:
+        reduction = 1 - second["score"] / first["score"]
+    return {
+        "rule_set": rule_set.key,
+        "rules": rule_set.to_records(outcome.before.kind),
+        "role": role,
+        "before": first,
+        "after": second,
+        "reduction": reduction,
+    }
+
+
+def _report(outcome: _Outcome, config: MitigationConfig, run: _Run) -> dict:
+    """mitigation.json: targets and held-out terms before and after, each loop step."""
+    result = outcome.result
     chosen = None if result.chosen is None else result.steps[result.chosen]
-    status = "mitigated" if chosen is not None else "no retrained version kept the accuracy"
-    comparison = [row(rs, "target") for rs in targets] + [
-        row(rs, "held-out term") for rs in held_out
+    comparison = [_comparison_row(outcome, rs, "target") for rs in outcome.targets] + [
+        _comparison_row(outcome, rs, "held-out term") for rs in outcome.held_out
     ]
     top = comparison[0] if comparison else None
+    baseline = outcome.baseline
     return {
         "textfair_version": __version__,
-        "command": info["command"],
-        "status": status,
-        "model": {"id": info["model_id"], "retrainer": retrainer.kind},
-        "data": data,
-        "config": dataclasses.asdict(info["config"]),
-        "audit_config": before.config,
+        "command": run.command,
+        "status": "mitigated" if chosen is not None else "no retrained version kept the accuracy",
+        "model": {"id": run.model_id, "retrainer": outcome.retrainer.kind},
+        "data": outcome.data,
+        "config": dataclasses.asdict(config),
+        "audit_config": outcome.before.config,
         "comparison": comparison,
         "top_target_halved": bool(top and top["reduction"] is not None and top["reduction"] >= 0.5),
         "held_out": {
-            "rows": data.get("held_out_rows"),
-            "before": {k: baseline.get(k) for k in ("accuracy", "roc_auc")},
+            "rows": outcome.data.get("held_out_rows"),
+            "before": {
+                "accuracy": baseline.accuracy if baseline else None,
+                "roc_auc": baseline.extra.get("roc_auc") if baseline else None,
+            },
             "after": None
             if chosen is None
             else {"accuracy": chosen.accuracy, "roc_auc": chosen.extra.get("roc_auc")},
         },
-        "augmentation": augmentation,
+        "augmentation": outcome.augmentation,
         "steps": [
             {
                 "added": s.added,
@@ -524,10 +421,5 @@ def _report(
             }
             for i, s in enumerate(result.steps)
         ],
-        "run": {"seconds": round(time.perf_counter() - info["started"], 1)},
+        "run": {"seconds": round(time.perf_counter() - run.started, 1)},
     }
-
-
-def _say(progress, message: str) -> None:
-    if progress is not None:
-        progress(message)

@@ -1,0 +1,203 @@
+"""What differs between mitigating a text classifier and a table classifier.
+
+The loop (`pipeline._mitigate`) is one; a strategy supplies its domain-specific steps: how to
+audit, which augmentation data to build from the training part, how to fit a new model on the
+training part plus chosen augmentation rows, and how to describe the rows it used.
+
+* `TextStrategy`: counterfactual data augmentation (or TestSGD's rule-set rewrites) from the
+  one annotated corpus, with some identity terms held out of the augmentation so that their
+  before/after scores show whether the fix generalises.
+* `TableStrategy`: Aequitas's discriminatory inputs and their sensitive variants, labelled
+  with the model's label for the input found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from textfair.auditing import AuditConfig, audit_table, audit_text
+from textfair.discovery.rulesets import RuleSet
+from textfair.errors import TextfairError
+from textfair.mitigate.augment import (
+    aequitas_augmentation,
+    counterfactual_augmentation,
+    rule_set_augmentation,
+)
+from textfair.mitigate.retrain import Retrainer
+from textfair.models import CachedModel
+from textfair.models.base import favorable_index
+from textfair.report.model import AuditReport
+from textfair.tabular.domain import TabularDomain
+from textfair.tabular.models import RowModel
+from textfair.text.domain import TextDomain
+
+__all__ = ["TableStrategy", "TextStrategy"]
+
+TEXT_COLUMNS = ["seed_id", "text", "label", "source", "transformation", "label_source"]
+
+
+@dataclass
+class TextStrategy:
+    """Texts and their true labels (in the model's label names)."""
+
+    texts: Sequence[str]
+    labels: Sequence[str]
+    favorable: str
+    audit_config: AuditConfig
+    method: str
+    train: np.ndarray
+    held: np.ndarray
+    retrainer: Retrainer
+    options: dict = field(default_factory=dict)  # max_per_text, per_rule_set, top, seed
+    kind = "text"
+
+    def __post_init__(self) -> None:
+        # One annotated corpus: each text's mentions are found here, once, and every stage
+        # (both audits, the augmentation, the measurements of the loop) reads them.
+        self.domain = TextDomain(self.texts, self.audit_config.terms, self.audit_config.categories)
+        self.train_texts = [self.texts[i] for i in self.train]
+        self.train_labels = [self.labels[i] for i in self.train]
+        self.held_inputs = [self.texts[i] for i in self.held]
+        self.held_truth = [self.labels[i] for i in self.held]
+
+    def audit(self, model, model_id: str, command: str) -> AuditReport:
+        return audit_text(
+            model,
+            self.texts,
+            favorable=self.favorable,
+            labels=self.labels,
+            config=self.audit_config,
+            model_id=model_id,
+            command=command,
+            domain=self.domain,
+        )
+
+    def augmentation(
+        self, before: AuditReport, targets, held_out: set[str], model: CachedModel
+    ) -> list[dict]:
+        mentions = [self.domain.mentions(int(i)) for i in self.train]
+        if self.method == "counterfactual":
+            pool = counterfactual_augmentation(
+                self.train_texts,
+                self.train_labels,
+                categories=sorted({r.category for rs in targets for r in rs}),
+                max_per_text=self.options["max_per_text"],
+                seed=self.options["seed"],
+                matcher=self.domain.matcher,
+                mentions=mentions,
+                exclude=held_out,
+            )
+        else:
+            pool = rule_set_augmentation(
+                before,
+                self.train_texts,
+                top=self.options["top"],
+                per_rule_set=self.options["per_rule_set"],
+                seed=self.options["seed"],
+                matcher=self.domain.matcher,
+                mentions=mentions,
+            )
+        if not pool:
+            raise TextfairError(
+                "the training part mentions no identity term of the findings' categories, so "
+                "there is no augmentation data; pass a training corpus that mentions them"
+            )
+        return pool
+
+    def fit(self, pool: list[dict], rows: np.ndarray):
+        return self.retrainer.fit(
+            self.train_texts + [pool[i]["text"] for i in rows],
+            self.train_labels + [pool[i]["label"] for i in rows],
+        )
+
+    def wrap(self, fitted):
+        return fitted
+
+    def used(self, pool: list[dict], indices: list[int]) -> list[dict]:
+        return [pool[i] for i in indices]
+
+
+@dataclass
+class TableStrategy:
+    """Rows with their true labels in `schema.label`."""
+
+    frame: pd.DataFrame
+    schema: object
+    audit_config: AuditConfig
+    train: np.ndarray
+    held: np.ndarray
+    retrainer: Retrainer
+    options: dict = field(default_factory=dict)  # global_budget, local_budget, seed
+    kind = "rows"
+
+    def __post_init__(self) -> None:
+        self.columns = [f.name for f in self.schema.features]
+        self.favorable = str(self.schema.favorable)
+        truth = self.frame[self.schema.label].astype(str).tolist()
+        self.domain = TabularDomain(self.frame[self.columns], self.schema)
+        self.features = self.frame[self.columns].iloc[self.train].reset_index(drop=True)
+        self.train_truth = [truth[i] for i in self.train]
+        rows = self.frame[self.columns].iloc[self.held]
+        self.held_inputs = list(rows.itertuples(index=False, name=None))
+        self.held_truth = [truth[i] for i in self.held]
+        self.found = 0
+
+    def audit(self, model, model_id: str, command: str) -> AuditReport:
+        return audit_table(
+            model,
+            self.frame,
+            self.schema,
+            config=self.audit_config,
+            model_id=model_id,
+            command=command,
+        )
+
+    def augmentation(
+        self, before: AuditReport, targets, held_out: set[str], model: CachedModel
+    ) -> list[dict]:
+        pool, self.found = aequitas_augmentation(
+            TabularDomain(self.frame.iloc[self.train][self.columns], self.schema),
+            model,
+            favorable=favorable_index(model.labels, self.favorable),
+            global_budget=self.options["global_budget"],
+            local_budget=self.options["local_budget"],
+            seed=self.options["seed"],
+        )
+        if not pool:
+            raise TextfairError(
+                "Aequitas found no discriminatory input to learn from; raise the global and "
+                "local budgets"
+            )
+        return pool
+
+    def fit(self, pool: list[dict], rows: np.ndarray):
+        extra = pd.DataFrame([pool[i]["row"] for i in rows], columns=self.columns)
+        extra = extra.astype(self.features.dtypes.to_dict())
+        return self.retrainer.fit(
+            pd.concat([self.features, extra], ignore_index=True),
+            self.train_truth + [pool[i]["label"] for i in rows],
+        )
+
+    def wrap(self, fitted):
+        return RowModel(fitted, self.columns)
+
+    def used(self, pool: list[dict], indices: list[int]) -> list[dict]:
+        return [
+            {
+                **dict(zip(self.columns, pool[i]["row"], strict=True)),
+                self.schema.label: pool[i]["label"],
+                "seed_row": pool[i]["seed_row"],
+                "transformation": "aequitas_sensitive_variant",
+                "label_source": "the model's label for the discriminatory input found",
+            }
+            for i in indices
+        ]
+
+
+def target_rule_sets(report: AuditReport, top: int) -> list[RuleSet]:
+    """The top significant findings' rule sets: what the mitigation aims at."""
+    return [f.rule_set for f in report.significant[:top]]
