@@ -133,7 +133,7 @@ def test_paper_mode_and_bad_mode():
         + 1.96 * (finding.phi_not_r * (1 - finding.phi_not_r) / finding.n_not_r) ** 0.5,
         rel=1e-3,
     )
-    with pytest.raises(TextfairError, match="--mode 'both'"):
+    with pytest.raises(TextfairError, match="mode 'both'"):
         group_fairness(
             domain, model, frequent.rule_sets, frequent.supports, favorable=0, mode="both"
         )

@@ -99,5 +99,5 @@ def test_bad_arguments(setup):
     domain, model = setup
     with pytest.raises(TextfairError, match="unknown strategy 'directed'"):
         aequitas_search(domain, model, favorable=1, strategy="directed")
-    with pytest.raises(TextfairError, match="--on 'score'"):
+    with pytest.raises(TextfairError, match="on 'score'"):
         aequitas_search(domain, model, favorable=1, on="score")

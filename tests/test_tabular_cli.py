@@ -82,7 +82,7 @@ def test_tabular_search_exports_discriminatory_inputs(files):
     ("args", "message"),
     [
         (["--sensitive", "gender"], "no column 'gender'; columns are: age"),
-        (["--sensitive", "sex", "--label", "education"], "pass --favorable"),
+        (["--sensitive", "sex", "--label", "education"], "name the favourable one (--favorable)"),
         (["--sensitive", "sex", "--favorable", "rich"], "not a value of 'income'"),
     ],
 )

@@ -72,14 +72,16 @@ class _Run:
 
 def _check(config: AuditConfig) -> None:
     if not 0.0 < config.theta <= 1.0:
-        raise TextfairError(f"--theta is {config.theta}; expected a fraction in (0, 1]")
+        raise TextfairError.bad("theta", f"is {config.theta}; expected a fraction in (0, 1]")
     if not 0.0 < config.confidence < 1.0:
-        raise TextfairError(f"--confidence is {config.confidence}; expected a number in (0, 1)")
+        raise TextfairError.bad(
+            "confidence", f"is {config.confidence}; expected a number in (0, 1)"
+        )
     if config.error <= 0:
-        raise TextfairError(f"--error is {config.error}; expected a positive number")
+        raise TextfairError.bad("error", f"is {config.error}; expected a positive number")
     if config.min_samples > config.max_samples:
-        raise TextfairError(
-            f"--min-samples {config.min_samples} is above --max-samples {config.max_samples}"
+        raise TextfairError.bad(
+            "min_samples", f"{config.min_samples} is above max_samples {config.max_samples}"
         )
 
 
@@ -123,7 +125,7 @@ def audit_text(
         raise TextfairError(
             f"none of the {len(texts)} texts read mentions a term of "
             f"{', '.join(domain.categories())}; audit a corpus that mentions identity terms "
-            "or pass --terms with your own list"
+            "or use your own term list (terms)"
         )
 
     def metrics() -> dict | None:

@@ -3,6 +3,9 @@
 Every mistake a user can make (a bad file, an unknown name, an empty column) is raised as
 :class:`TextfairError` with a single-line message saying what was received, what was expected
 and how to fix it. The CLI prints that line and exits with code 2; library callers can catch it.
+
+A mistake in one parameter names it as the library spells it (`theta is 1.5; ...`) and says
+so in `parameter`; the CLI shows the command-line flag instead (`--theta is 1.5; ...`).
 """
 
 from __future__ import annotations
@@ -10,3 +13,12 @@ from __future__ import annotations
 
 class TextfairError(ValueError):
     """A user-facing error whose message is one line: received, expected, fix."""
+
+    def __init__(self, message: str, *, parameter: str | None = None) -> None:
+        super().__init__(message)
+        self.parameter = parameter
+
+    @classmethod
+    def bad(cls, parameter: str, message: str) -> TextfairError:
+        """An error about one parameter; `message` follows its name: bad("theta", "is 2")."""
+        return cls(f"{parameter} {message}", parameter=parameter)

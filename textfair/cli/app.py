@@ -37,7 +37,7 @@ def user_errors(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except TextfairError as err:
-            typer.echo(f"error: {err}", err=True)
+            typer.echo(f"error: {_with_flags(err)}", err=True)
             raise typer.Exit(2) from None
         except BrokenPipeError:
             # The reader went away (`textfair ... | head`): stop quietly, like other Unix tools.
@@ -51,6 +51,28 @@ def user_errors(command: F) -> F:
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _with_flags(err: TextfairError) -> str:
+    """The library names a parameter ("theta is 1.5"); the command line names its flag."""
+    message = str(err)
+    if not err.parameter:
+        return message
+    flag = _flag_of(err.parameter)
+    if message.startswith(err.parameter + " "):
+        return flag + message[len(err.parameter) :]
+    return f"{message} ({flag})"
+
+
+def _flag_of(parameter: str) -> str:
+    """The running command's flag for a parameter (--max-order for max_order)."""
+    import click
+
+    context = click.get_current_context(silent=True)
+    for param in context.command.params if context else ():
+        if param.name == parameter and getattr(param, "opts", None):
+            return max(param.opts, key=len)
+    return "--" + parameter.replace("_", "-")
 
 
 def split_list(value: str | None) -> list[str] | None:

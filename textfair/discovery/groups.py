@@ -115,7 +115,7 @@ def group_fairness(
     `model` is a CachedModel (or any Model); `favorable` is the column of the favourable label.
     """
     if mode not in ("paired", "paper"):
-        raise TextfairError(f"--mode {mode!r}: expected paired or paper")
+        raise TextfairError.bad("mode", f"{mode!r}: expected paired or paper")
     rng = np.random.default_rng(seed)
     sampling = Sampling(confidence, error, min_samples, max_samples, seed)
     support_of = dict(zip(rule_sets, supports, strict=True))

@@ -102,9 +102,9 @@ def frequent_rule_sets(
 ) -> FrequentRuleSets:
     """All rule sets of at most `max_order` rules whose support is at least `theta`."""
     if not 0.0 <= theta <= 1.0:
-        raise TextfairError(f"--theta is {theta}; expected a fraction between 0 and 1")
+        raise TextfairError.bad("theta", f"is {theta}; expected a fraction between 0 and 1")
     if max_order < 1:
-        raise TextfairError(f"--max-order is {max_order}; expected 1 or more")
+        raise TextfairError.bad("max_order", f"is {max_order}; expected 1 or more")
     names = list(categories) if categories is not None else domain.categories()
     rules = {name: domain.single_rules(name) for name in names}
     masks: dict[RuleSet, np.ndarray] = {}

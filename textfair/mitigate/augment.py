@@ -54,7 +54,7 @@ def rule_set_augmentation(
     if not findings:
         raise TextfairError(
             "the report has no significant finding; there is nothing to mitigate (export "
-            "counterfactual augmentation data instead with --method counterfactual)"
+            "counterfactual augmentation data instead: method counterfactual)"
         )
     rng = np.random.default_rng(seed)
     rows = []

@@ -224,17 +224,17 @@ def _mitigate(strategy, model, config: MitigationConfig, before, run: _Run) -> M
 
 def _check(config: MitigationConfig, methods: tuple[str, ...]) -> None:
     if config.method not in methods:
-        raise TextfairError(f"--method {config.method!r}: expected {' or '.join(methods)}")
+        raise TextfairError.bad("method", f"{config.method!r}: expected {' or '.join(methods)}")
     if config.loop not in LOOPS:
-        raise TextfairError(f"--loop {config.loop!r}: expected testsgd or aequitas")
+        raise TextfairError.bad("loop", f"{config.loop!r}: expected testsgd or aequitas")
     if config.top < 1:
-        raise TextfairError(f"--top is {config.top}; expected 1 or more findings to mitigate")
+        raise TextfairError.bad("top", f"is {config.top}; expected 1 or more findings to mitigate")
     if not 0.0 <= config.holdout_terms < 1.0:
-        raise TextfairError(
-            f"--holdout-terms is {config.holdout_terms}; expected a fraction in [0, 1)"
+        raise TextfairError.bad(
+            "holdout_terms", f"is {config.holdout_terms}; expected a fraction in [0, 1)"
         )
     if config.max_fraction <= 0.0:
-        raise TextfairError(f"--max-fraction is {config.max_fraction}; expected above 0")
+        raise TextfairError.bad("max_fraction", f"is {config.max_fraction}; expected above 0")
 
 
 def _check_labels(labels: list[str], names) -> None:
@@ -242,7 +242,7 @@ def _check_labels(labels: list[str], names) -> None:
     if unknown:
         raise TextfairError(
             f"the labels hold {', '.join(map(repr, unknown[:5]))}, which the model does not "
-            f"predict; its labels are: {', '.join(map(str, names))} (map them with --label-map)"
+            f"predict; its labels are: {', '.join(map(str, names))} (map them with a label map)"
         )
 
 

@@ -48,11 +48,15 @@ def holdout_split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.nd
     give held-out rows they never saw.
     """
     if not 0.0 < fraction < 1.0:
-        raise TextfairError(f"--holdout is {fraction}; expected a fraction in (0, 1), e.g. 0.2")
+        raise TextfairError.bad(
+            "holdout", f"is {fraction}; expected a fraction in (0, 1), e.g. 0.2"
+        )
     order = np.random.default_rng(seed).permutation(n)
     cut = round(n * (1 - fraction))
     if cut == 0 or cut == n:
-        raise TextfairError(f"--holdout {fraction} of {n} rows leaves an empty side; use more rows")
+        raise TextfairError.bad(
+            "holdout", f"{fraction} of {n} rows leaves an empty side; use more rows"
+        )
     return np.sort(order[:cut]), np.sort(order[cut:])
 
 
@@ -288,7 +292,7 @@ def aequitas_loop(
     runs out).
     """
     if patience < 1:
-        raise TextfairError(f"--patience is {patience}; expected 1 or more rounds")
+        raise TextfairError.bad("patience", f"is {patience}; expected 1 or more rounds")
     rng = np.random.default_rng(seed)
     order = rng.permutation(pool_size)
     steps, models = [], []

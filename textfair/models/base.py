@@ -79,9 +79,9 @@ def resolve_device(device: str = "auto") -> str:
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
     if device.startswith("cuda") and not torch.cuda.is_available():
-        raise TextfairError(f"--device {device}: no CUDA device is available; use --device cpu")
+        raise TextfairError.bad("device", f"{device}: no CUDA device is available; use cpu")
     if device not in ("cpu", "mps") and not device.startswith("cuda"):
-        raise TextfairError(f"--device {device!r}: expected auto, cpu, cuda or cuda:N")
+        raise TextfairError.bad("device", f"{device!r}: expected auto, cpu, cuda or cuda:N")
     return device
 
 

@@ -46,7 +46,7 @@ class TabularDomain:
     def __init__(self, frame, schema: Schema, max_subset_values: int = 6) -> None:
         schema.validate(frame)
         if not schema.sensitive:
-            raise TextfairError("no sensitive feature; name at least one with --sensitive")
+            raise TextfairError("no sensitive feature; name at least one sensitive column")
         self.schema = schema
         self.columns = [f.name for f in schema.features]
         self.frame = frame[self.columns].reset_index(drop=True)

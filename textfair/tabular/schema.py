@@ -102,18 +102,19 @@ def infer_schema(
     for name in [*sensitive, label]:
         if name not in columns:
             raise TextfairError(
-                f"no column {name!r}; columns are: {', '.join(columns)}; check --sensitive "
-                "and --label"
+                f"no column {name!r}; columns are: {', '.join(columns)}; check the sensitive "
+                "and label columns named"
             )
     if bins < 2:
-        raise TextfairError(f"--bins is {bins}; expected 2 or more")
+        raise TextfairError.bad("bins", f"is {bins}; expected 2 or more")
     label_values = tuple(sorted(set(frame[label].tolist()), key=str))
     if favorable is None:
         if len(label_values) != 2:
             shown = ", ".join(map(str, label_values[:6])) + ("..." if len(label_values) > 6 else "")
             raise TextfairError(
-                f"label {label!r} has {len(label_values)} values ({shown}); pass --favorable "
-                "with the favourable one"
+                f"label {label!r} has {len(label_values)} values ({shown}); name the "
+                "favourable one",
+                parameter="favorable",
             )
         favorable = label_values[-1]
     elif str(favorable) not in {str(v) for v in label_values}:
@@ -133,12 +134,12 @@ def infer_schema(
             raise TextfairError(
                 f"sensitive feature {feature.name!r} has a single value "
                 f"({feature.values[0]!r}), so no group differs from another; drop it from "
-                "--sensitive"
+                "the sensitive columns"
             )
         if feature.sensitive and feature.kind != "categorical" and feature.low == feature.high:
             raise TextfairError(
                 f"sensitive feature {feature.name!r} has a single value ({feature.low:g}); "
-                "drop it from --sensitive"
+                "drop it from the sensitive columns"
             )
     return Schema(tuple(features), label, favorable, bins, label_values)
 

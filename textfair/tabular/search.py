@@ -76,7 +76,7 @@ def aequitas_search(
     if strategy not in STRATEGIES:
         raise TextfairError(f"unknown strategy {strategy!r}; expected one of {STRATEGIES}")
     if on not in ("label", "probability"):
-        raise TextfairError(f"--on {on!r}: expected label or probability")
+        raise TextfairError.bad("on", f"{on!r}: expected label or probability")
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
     search = _Search(domain, model, favorable, on, gamma, batch_size)
