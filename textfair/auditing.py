@@ -16,7 +16,7 @@ import pandas as pd
 from textfair._version import __version__
 from textfair.discovery import frequent_rule_sets
 from textfair.discovery.groups import group_fairness
-from textfair.discovery.rulesets import RuleSet
+from textfair.discovery.rulesets import Domain, RuleSet
 from textfair.discovery.themis import themis
 from textfair.errors import TextfairError
 from textfair.models import CachedModel, as_model
@@ -192,7 +192,7 @@ def audit_table(
 
 
 def audit_domain(
-    domain,
+    domain: Domain,
     cached: CachedModel,
     *,
     favorable: str,

@@ -33,9 +33,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.discovery.rulesets import Domain, Rule, RuleSet
 from textfair.discovery.sampling import Sampling, batches, seed_order
 from textfair.errors import TextfairError
+from textfair.models.base import Model
 from textfair.stats import (
     adjust,
     bounded_mean,
@@ -95,8 +96,8 @@ def by_credibility(finding: GroupFinding) -> tuple:
 
 
 def group_fairness(
-    domain,
-    model,
+    domain: Domain,
+    model: Model,
     rule_sets: Sequence[RuleSet],
     supports: Sequence[float],
     *,

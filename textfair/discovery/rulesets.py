@@ -10,7 +10,7 @@ finds by enumerating all combinations and filtering, with far fewer support comp
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -70,17 +70,49 @@ _RECORD_KEYS = {"text": ("category", "term"), "rows": ("feature", "values")}
 
 
 class Domain(Protocol):
-    """What discovery needs from data; text and tabular domains implement it the same way."""
+    """What discovery needs from data; text and tabular domains implement it the same way.
 
-    def categories(self) -> list[str]: ...
+    A seed is one input of the data (a text, a row), addressed by its index."""
 
-    def single_rules(self, category: str) -> list[Rule]: ...
+    def categories(self) -> list[str]:
+        """The sensitive categories (identity categories, sensitive columns)."""
+        ...
 
-    def support_mask(self, rule_set: RuleSet) -> np.ndarray: ...
+    def single_rules(self, category: str) -> list[Rule]:
+        """One rule per value a category can take."""
+        ...
 
-    def category_mask(self, category: str) -> np.ndarray: ...
+    def support_mask(self, rule_set: RuleSet) -> np.ndarray:
+        """Seeds that can be rewritten to satisfy the rule set."""
+        ...
 
-    def disjoint(self, first: RuleSet, second: RuleSet) -> bool: ...
+    def category_mask(self, category: str) -> np.ndarray:
+        """Seeds that can be rewritten in this category."""
+        ...
+
+    def seeds_for(self, rule_set: RuleSet) -> np.ndarray:
+        """Indices of the seeds in `support_mask`."""
+        ...
+
+    def disjoint(self, first: RuleSet, second: RuleSet) -> bool:
+        """No input satisfies both rule sets."""
+        ...
+
+    def input(self, index: int) -> Hashable:
+        """Seed `index` as the model sees it."""
+        ...
+
+    def rewrite(self, index: int, rule_set: RuleSet):
+        """Seed `index` rewritten to satisfy the rule set (a Variant), or None."""
+        ...
+
+    def values_of(self, index: int, category: str) -> set[str]:
+        """The values seed `index` has in a category."""
+        ...
+
+    def sample(self, rule_set: RuleSet, n: int, rng: np.random.Generator, negate: bool = False):
+        """TestSGD's Sample(D, R) (or Sample(D, not R)): `n` rewritten seeds."""
+        ...
 
 
 @dataclass(frozen=True)

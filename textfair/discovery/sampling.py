@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from textfair.discovery.rulesets import Domain
+
 __all__ = ["Sampling", "batches", "seed_order"]
 
 
@@ -21,7 +23,7 @@ class Sampling:
     seed: int = 0
 
 
-def seed_order(domain, seed: int) -> np.ndarray:
+def seed_order(domain: Domain, seed: int) -> np.ndarray:
     """One random order of all seed inputs for a run. Every analysis takes its seeds in this
     order, so they share seeds, and therefore generated inputs and model answers."""
     n = len(domain.category_mask(domain.categories()[0]))

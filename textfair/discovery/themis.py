@@ -31,8 +31,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from textfair.discovery.rulesets import Rule
+from textfair.discovery.rulesets import Domain, Rule
 from textfair.discovery.sampling import Sampling, batches, seed_order
+from textfair.models.base import Model
 from textfair.stats import bounded_mean
 
 __all__ = ["CausalScore", "GroupScore", "PairShift", "ThemisResult", "themis"]
@@ -88,8 +89,8 @@ class ThemisResult:
 
 
 def themis(
-    domain,
-    model,
+    domain: Domain,
+    model: Model,
     *,
     favorable: int,
     threshold: float = 0.1,

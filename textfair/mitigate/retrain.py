@@ -23,6 +23,9 @@ from pathlib import Path
 import numpy as np
 
 from textfair.errors import TextfairError
+from textfair.models.callable import CallableModel
+from textfair.models.hf import HFModel
+from textfair.tabular.models import RowModel
 
 __all__ = [
     "LoopResult",
@@ -71,15 +74,13 @@ class Retrainer:
 
 def retrainer_for(model, *, seed: int = 0, fine_tune_epochs: int = 2) -> Retrainer:
     """The retrainer for a loaded model; a one-line error for a model textfair cannot train."""
-    from textfair.models.callable import CallableModel
-    from textfair.models.torch_text import TorchTextModel
+    from textfair.models.torch_text import TorchTextModel  # torch: loaded when retraining
     from textfair.tabular.mlp import TabularMLP
-    from textfair.tabular.models import RowModel
 
     inner = model
     if isinstance(model, RowModel):
-        inner = getattr(model._predict, "__self__", None)
-        if inner is None:
+        inner = model.source
+        if not hasattr(inner, "predict_proba"):
             raise TextfairError(NOT_RETRAINABLE.format(what="a py: function"))
     if isinstance(inner, TorchTextModel):
         return _torch_text(inner, seed)
@@ -94,7 +95,7 @@ def retrainer_for(model, *, seed: int = 0, fine_tune_epochs: int = 2) -> Retrain
     estimator = getattr(model, "estimator", inner)
     if hasattr(estimator, "get_params") and hasattr(estimator, "fit"):
         return _sklearn(estimator, text=not isinstance(model, RowModel))
-    if type(inner).__name__ == "HFModel":
+    if isinstance(inner, HFModel):
         return _hugging_face(inner, seed, fine_tune_epochs)
     if isinstance(model, CallableModel) or callable(inner):
         raise TextfairError(NOT_RETRAINABLE.format(what=f"model {getattr(model, 'name', model)!r}"))

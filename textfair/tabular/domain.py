@@ -1,6 +1,6 @@
 """TabularDomain: rows of a table as the Domain protocol of discovery.
 
-Exactly what differs from text, and nothing more (DESIGN.md):
+Exactly what differs from text, and nothing more:
 
 * categories are the sensitive columns;
 * a rule is a subset of a categorical feature's values (1 to |L|-1 of them; single values only

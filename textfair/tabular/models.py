@@ -20,6 +20,7 @@ class RowModel:
 
     def __init__(self, model, columns: Sequence[str], labels: Sequence[str] | None = None):
         self.columns = list(columns)
+        self.source = model  # the estimator or function wrapped, for retraining
         if hasattr(model, "predict_proba"):
             self._predict: Callable = model.predict_proba
             classes = getattr(model, "classes_", None)
