@@ -21,11 +21,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from textfair._version import __version__
 from textfair.auditing import AuditConfig
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
-from textfair.mitigate.measure import Measurement, Measurer
+from textfair.mitigate.measure import Measurer
 from textfair.mitigate.retrain import (
     LoopResult,
     Retrainer,
@@ -35,6 +34,7 @@ from textfair.mitigate.retrain import (
     testsgd_loop,
 )
 from textfair.mitigate.strategies import TableStrategy, TextStrategy, target_rule_sets
+from textfair.mitigate.summary import Outcome, mitigation_report
 from textfair.models import CachedModel
 from textfair.report.model import AuditReport
 
@@ -202,7 +202,7 @@ def _mitigate(strategy, model, config: MitigationConfig, before, run: _Run) -> M
     augmentation = {"pool": len(pool), "added": len(used)}
     if strategy.kind == "rows":
         augmentation["discriminatory_inputs"] = strategy.found
-    outcome = _Outcome(
+    outcome = Outcome(
         before,
         after,
         targets,
@@ -218,7 +218,12 @@ def _mitigate(strategy, model, config: MitigationConfig, before, run: _Run) -> M
         augmentation,
     )
     return Mitigation(
-        _report(outcome, config, run), before, after, result.model, strategy.retrainer, used
+        mitigation_report(outcome, config, run),
+        before,
+        after,
+        result.model,
+        strategy.retrainer,
+        used,
     )
 
 
@@ -320,23 +325,8 @@ def _used_indices(result: LoopResult) -> list[int]:
     return [int(i) for i in result.steps[result.chosen].extra["rows"]]
 
 
-@dataclass(frozen=True)
-class _Outcome:
-    """Everything the mitigation report is made of."""
-
-    before: AuditReport
-    after: AuditReport | None
-    targets: list[RuleSet]
-    held_out: list[RuleSet]
-    result: LoopResult
-    baseline: Measurement | None
-    retrainer: Retrainer
-    data: dict
-    augmentation: dict
-
-
 def _nothing_to_mitigate(before, strategy, config, run: _Run) -> Mitigation:
-    outcome = _Outcome(
+    outcome = Outcome(
         before,
         None,
         [],
@@ -347,79 +337,6 @@ def _nothing_to_mitigate(before, strategy, config, run: _Run) -> Mitigation:
         {},
         {},
     )
-    report = _report(outcome, config, run)
+    report = mitigation_report(outcome, config, run)
     report["status"] = "nothing to mitigate: the audit has no significant finding"
     return Mitigation(report, before, None, None, strategy.retrainer, [])
-
-
-def _side(report: AuditReport | None, rule_set) -> dict | None:
-    finding = report.finding(rule_set) if report is not None else None
-    if finding is None:
-        return None
-    return {
-        "score": finding.score,
-        "ci": list(finding.ci),
-        "phi_r": finding.phi_r,
-        "phi_not_r": finding.phi_not_r,
-        "p_adjusted": finding.p_adjusted,
-        "significant": finding.significant,
-    }
-
-
-def _comparison_row(outcome: _Outcome, rule_set: RuleSet, role: str) -> dict:
-    first, second = _side(outcome.before, rule_set), _side(outcome.after, rule_set)
-    reduction = None
-    if first and second and first["score"] > 0:
-        reduction = 1 - second["score"] / first["score"]
-    return {
-        "rule_set": rule_set.key,
-        "rules": rule_set.to_records(outcome.before.kind),
-        "role": role,
-        "before": first,
-        "after": second,
-        "reduction": reduction,
-    }
-
-
-def _report(outcome: _Outcome, config: MitigationConfig, run: _Run) -> dict:
-    """mitigation.json: targets and held-out terms before and after, each loop step."""
-    result = outcome.result
-    chosen = None if result.chosen is None else result.steps[result.chosen]
-    comparison = [_comparison_row(outcome, rs, "target") for rs in outcome.targets] + [
-        _comparison_row(outcome, rs, "held-out term") for rs in outcome.held_out
-    ]
-    top = comparison[0] if comparison else None
-    baseline = outcome.baseline
-    return {
-        "textfair_version": __version__,
-        "command": run.command,
-        "status": "mitigated" if chosen is not None else "no retrained version kept the accuracy",
-        "model": {"id": run.model_id, "retrainer": outcome.retrainer.kind},
-        "data": outcome.data,
-        "config": dataclasses.asdict(config),
-        "audit_config": outcome.before.config,
-        "comparison": comparison,
-        "top_target_halved": bool(top and top["reduction"] is not None and top["reduction"] >= 0.5),
-        "held_out": {
-            "rows": outcome.data.get("held_out_rows"),
-            "before": {
-                "accuracy": baseline.accuracy if baseline else None,
-                "roc_auc": baseline.extra.get("roc_auc") if baseline else None,
-            },
-            "after": None
-            if chosen is None
-            else {"accuracy": chosen.accuracy, "roc_auc": chosen.extra.get("roc_auc")},
-        },
-        "augmentation": outcome.augmentation,
-        "steps": [
-            {
-                "added": s.added,
-                "worst_target_score": s.score,
-                "held_out_accuracy": s.accuracy,
-                "kept": i == result.chosen,
-                **{k: v for k, v in s.extra.items() if k != "rows"},
-            }
-            for i, s in enumerate(result.steps)
-        ],
-        "run": {"seconds": round(time.perf_counter() - run.started, 1)},
-    }

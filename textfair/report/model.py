@@ -11,18 +11,23 @@ so `AuditReport.from_dict(report.to_dict()) == report`.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from textfair.discovery.groups import GroupFinding
 from textfair.discovery.rulesets import RuleSet
-from textfair.discovery.themis import CausalScore, GroupScore, PairShift, ThemisResult
 from textfair.errors import TextfairError
 from textfair.io import read_utf8
-from textfair.stats.auc import BiasMetrics, SubgroupMetrics
-from textfair.stats.metrics import GroupMetrics
+from textfair.report import records
+from textfair.report.parts import (
+    Counterfactual,
+    Finding,
+    Kind,
+    LabelMetrics,
+    ModelInfo,
+    RunStats,
+    TableMetrics,
+)
 
 __all__ = [
     "REPORT_VERSION",
@@ -37,69 +42,6 @@ __all__ = [
 
 # 2: "kind" and "report_version" written; rule sets read back through RuleSet.
 REPORT_VERSION = 2
-
-Kind = Literal["text", "rows"]
-Finding = GroupFinding  # one rule set's group fairness result (see discovery.groups)
-
-
-@dataclass(frozen=True)
-class ModelInfo:
-    """Which model was audited and which of its labels is the favourable outcome."""
-
-    id: str
-    fingerprint: str | None
-    labels: tuple[str, ...]
-    favorable: str
-
-
-@dataclass(frozen=True)
-class RunStats:
-    """What the run cost: texts asked for, model queries and calls, cache hits, seconds."""
-
-    model_queries: int
-    model_calls: int
-    unique_inputs: int
-    cache_hits: int
-    requested: int
-    seconds: float
-
-
-@dataclass(frozen=True)
-class Counterfactual:
-    """Themis's results: causal scores of category sets, group scores, term-pair shifts."""
-
-    causal: tuple[CausalScore, ...]
-    group: tuple[GroupScore, ...]
-    term_pairs: tuple[PairShift, ...]  # most negative mean shift first
-    tests_run: int
-    tests_without_pruning: int
-    pruned: tuple[tuple[str, ...], ...] = ()  # supersets of a set wholly above the threshold
-
-    @classmethod
-    def from_themis(cls, result: ThemisResult) -> Counterfactual:
-        return cls(
-            causal=tuple(result.causal),
-            group=tuple(result.group),
-            term_pairs=tuple(sorted(result.pairs, key=lambda p: p.mean_shift)),
-            tests_run=result.tests_run,
-            tests_without_pruning=result.tests_without_pruning,
-            pruned=tuple(tuple(c) for c in result.pruned),
-        )
-
-
-# Label-based metrics of a text classifier (Borkan et al. 2019): per-subgroup AUCs and
-# error-rate gaps, their generalized means, and the overall AUC (see stats.auc).
-LabelMetrics = BiasMetrics
-
-
-@dataclass(frozen=True)
-class TableMetrics:
-    """AIF360's group metrics per sensitive value against the rest, consistency, Theil."""
-
-    groups: dict[str, GroupMetrics]
-    consistency: float
-    consistency_rows: int
-    theil_index: float
 
 
 @dataclass(frozen=True)
@@ -141,7 +83,7 @@ class AuditReport:
 
     def to_dict(self) -> dict[str, Any]:
         """report.json as a JSON-ready dict (NaN written as null)."""
-        return _finite(
+        return records.finite(
             {
                 "report_version": self.report_version,
                 "kind": self.kind,
@@ -152,9 +94,9 @@ class AuditReport:
                 "data": self.data,
                 "config": self.config,
                 "rule_sets_tested": len(self.findings),
-                "findings": [_finding_record(f, self.kind) for f in self.findings],
-                "counterfactual": _counterfactual_record(self.counterfactual),
-                "metrics": _metrics_record(self.metrics),
+                "findings": [records.finding_record(f, self.kind) for f in self.findings],
+                "counterfactual": records.counterfactual_record(self.counterfactual),
+                "metrics": records.metrics_record(self.metrics),
                 "run": asdict(self.run),
                 **self.extra,
             }
@@ -169,7 +111,7 @@ class AuditReport:
                 "a report.json written by textfair audit"
             )
         try:
-            kind = record.get("kind") or _kind_of_version_1(record)
+            kind = record.get("kind") or records.kind_of_version_1(record)
             known = {f.name for f in fields(cls)} | {"rule_sets_tested"}
             model = record["model"]
             return cls(
@@ -182,9 +124,9 @@ class AuditReport:
                 ),
                 data=dict(record.get("data") or {}),
                 config=dict(record.get("config") or {}),
-                findings=tuple(_read_finding(f, kind) for f in record["findings"]),
-                counterfactual=_read_counterfactual(record.get("counterfactual")),
-                metrics=_read_metrics(record.get("metrics")),
+                findings=tuple(records.read_finding(f, kind) for f in record["findings"]),
+                counterfactual=records.read_counterfactual(record.get("counterfactual")),
+                metrics=records.read_metrics(record.get("metrics")),
                 run=RunStats(**record["run"]),
                 seed=int(record.get("seed", 0)),
                 command=record.get("command", ""),
@@ -264,166 +206,3 @@ class AuditReport:
 
         table = self.findings_frame().head(10).to_html(index=False, float_format="{:.3f}".format)
         return f"<p>{html.escape(self.summary())}</p>{table}"
-
-
-def _kind_of_version_1(record: dict) -> Kind:
-    """Reports written before version 2 say nothing of their kind: rows name features."""
-    for finding in record["findings"]:
-        return "rows" if "feature" in finding["rule_set"][0] else "text"
-    return "rows" if "label_column" in (record.get("data") or {}) else "text"
-
-
-def _finding_record(finding: Finding, kind: Kind) -> dict[str, Any]:
-    return {
-        "rule_set": RuleSet(finding.rule_set).to_records(kind),
-        "phi_r": finding.phi_r,
-        "phi_not_r": finding.phi_not_r,
-        "score": finding.score,
-        "margin": finding.margin,
-        "ci": list(finding.ci),
-        "credible_bound": finding.credible_bound,
-        "p_value": finding.p_value,
-        "p_adjusted": finding.p_adjusted,
-        "significant": finding.significant,
-        "n_r": finding.n_r,
-        "n_not_r": finding.n_not_r,
-        "support": finding.support,
-        "examples": finding.examples,
-    }
-
-
-def _read_finding(record: dict, kind: Kind) -> Finding:
-    return Finding(
-        rule_set=RuleSet.from_records(record["rule_set"], kind),
-        phi_r=_number(record["phi_r"]),
-        phi_not_r=_number(record["phi_not_r"]),
-        score=_number(record["score"]),
-        margin=_number(record["margin"]),
-        ci=tuple(_number(x) for x in record["ci"]),
-        p_value=_number(record["p_value"]),
-        n_r=int(record["n_r"]),
-        n_not_r=int(record["n_not_r"]),
-        support=_number(record["support"]),
-        p_adjusted=_number(record["p_adjusted"]),
-        significant=bool(record["significant"]),
-        examples=list(record.get("examples", [])),
-    )
-
-
-def _counterfactual_record(result: Counterfactual | None) -> dict | None:
-    if result is None:
-        return None
-    return {
-        "causal": [
-            {
-                "categories": list(c.categories),
-                "flip_rate": c.score,
-                "ci": list(c.ci),
-                "flips": c.flips,
-                "n": c.n,
-            }
-            for c in result.causal
-        ],
-        "group": [asdict(g) for g in result.group],
-        "term_pairs": [asdict(p) for p in result.term_pairs],
-        "tests_run": result.tests_run,
-        "tests_without_pruning": result.tests_without_pruning,
-        "pruned": [list(c) for c in result.pruned],
-    }
-
-
-def _read_counterfactual(record: dict | None) -> Counterfactual | None:
-    if record is None:
-        return None
-    return Counterfactual(
-        causal=tuple(
-            CausalScore(
-                tuple(c["categories"]),
-                _number(c["flip_rate"]),
-                tuple(_number(x) for x in c["ci"]),
-                int(c["flips"]),
-                int(c["n"]),
-            )
-            for c in record["causal"]
-        ),
-        group=tuple(GroupScore(**g) for g in record["group"]),
-        term_pairs=tuple(
-            PairShift(
-                **{
-                    **p,
-                    "flip_ci": tuple(_number(x) for x in p["flip_ci"]),
-                    "shift_ci": tuple(_number(x) for x in p["shift_ci"]),
-                }
-            )
-            for p in record["term_pairs"]
-        ),
-        tests_run=int(record["tests_run"]),
-        tests_without_pruning=int(record["tests_without_pruning"]),
-        pruned=tuple(tuple(c) for c in record.get("pruned", [])),
-    )
-
-
-def _metrics_record(metrics: LabelMetrics | TableMetrics | None) -> dict | None:
-    if metrics is None:
-        return None
-    if isinstance(metrics, TableMetrics):
-        return {
-            "groups": {name: asdict(g) for name, g in metrics.groups.items()},
-            "consistency": metrics.consistency,
-            "consistency_rows": metrics.consistency_rows,
-            "theil_index": metrics.theil_index,
-        }
-    return {
-        "overall_auc": metrics.overall_auc,
-        "subgroups": [asdict(s) for s in metrics.subgroups],
-        "generalized_mean": dict(metrics.generalized_mean),
-        "fpr_equality_difference": metrics.fpr_equality_difference,
-        "fnr_equality_difference": metrics.fnr_equality_difference,
-        "power": metrics.power,
-        "threshold": metrics.threshold,
-        "positive_label": metrics.positive_label,
-    }
-
-
-def _read_metrics(record: dict | None) -> LabelMetrics | TableMetrics | None:
-    if record is None:
-        return None
-    if "groups" in record:
-        return TableMetrics(
-            groups={
-                name: GroupMetrics(**{k: _number(v) for k, v in g.items()})
-                for name, g in record["groups"].items()
-            },
-            consistency=_number(record["consistency"]),
-            consistency_rows=int(record["consistency_rows"]),
-            theil_index=_number(record["theil_index"]),
-        )
-    return LabelMetrics(
-        overall_auc=_number(record["overall_auc"]),
-        subgroups=tuple(
-            SubgroupMetrics(**{k: v if k == "subgroup" else _number(v) for k, v in s.items()})
-            for s in record["subgroups"]
-        ),
-        generalized_mean={k: _number(v) for k, v in record["generalized_mean"].items()},
-        fpr_equality_difference=_number(record["fpr_equality_difference"]),
-        fnr_equality_difference=_number(record["fnr_equality_difference"]),
-        power=_number(record["power"]),
-        threshold=_number(record["threshold"]),
-        positive_label=record["positive_label"],
-    )
-
-
-def _number(value) -> float:
-    """report.json writes NaN as null; read it back as NaN."""
-    return math.nan if value is None else value
-
-
-def _finite(value):
-    """JSON has no NaN: write null instead."""
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value

@@ -18,13 +18,12 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Literal
 
 from textfair.terms import Term, TermList, load_term_list, normalize_form
-from textfair.text import context
+from textfair.text import context, gates
 
 __all__ = ["Matcher", "Mention", "default_matcher", "find_mentions"]
 
@@ -33,19 +32,11 @@ Form = Literal["adjective", "noun", "plural", "collective"]
 # Possessive: 's, or a bare apostrophe after a plural in s (a bare apostrophe after anything
 # else is a closing quote, handled in `_possessive`).
 _POSSESSIVE = r"(?P<poss>['’][sS](?![\w])|['’](?![\w]))?"
-_WORDS = re.compile(r"[^\W\d_]+")
 _LANGUAGE_CUES = frozenset("original dubbed subtitled in speak speaks spoke speaking".split())
 _PLURAL_SUBJECT_FOLLOWERS = frozenset(
     "are were have had will would can could should must do did who".split()
 )
 _PLURAL_VERBS = frozenset("tend seem want say think like love hate need know live make do".split())
-_SINGULAR_DETERMINERS = frozenset("a an one every each this that another".split())
-_NOMINAL_FOLLOWERS = frozenset(
-    """
-    and or who whom that are were have had will would can could should must do did in of at
-    to from with
-    """.split()
-)
 
 
 @dataclass(frozen=True)
@@ -136,19 +127,19 @@ class Matcher:
             if self._in_collocation(text, start, end):
                 continue
             if (
-                _in_url(text, start)
-                or _is_name(text, start, end, term, self.is_identity_word)
+                gates.in_url(text, start)
+                or gates.is_name(text, start, end, term, self.is_identity_word)
                 or self._in_title(text, start, end)
             ):
                 continue
             form = self._form(text, start, end, term, role)
             if form is None:
                 continue
-            if _in_compound(text, start) and role != "plural":
+            if gates.in_compound(text, start) and role != "plural":
                 # "half-Chinese", "anti-Muslim" modify; a written plural stays one:
                 # "non-Muslims shouldn't" -> "non-Buddhists shouldn't", not "non-Buddhist".
                 form = "adjective"
-            if term.person_context and _heads_a_compound(text, end, term):
+            if term.person_context and gates.heads_a_compound(text, end, term):
                 continue  # "black-clad", "white-haired", "a Canadian-German co-production"
             # The match may be on the lowercased text: read what was written from the text.
             surface = text[start:end]
@@ -164,7 +155,7 @@ class Matcher:
                     form=form,
                     possessive=possessive,
                     fixed=term.comparative
-                    or (form == "adjective" and _gradable_context(text, start, end))
+                    or (form == "adjective" and gates.gradable_context(text, start, end))
                     or self._swap_makes_collocation(text, start, end, term),
                 )
             )
@@ -175,8 +166,8 @@ class Matcher:
         -> "an old friend", "good young fun" -> "good old fun"): the mention has no
         rewrite that every term can take, so it is never rewritten."""
         # Plain words on each side: cheaper than tokenizing, and enough for a comparison.
-        before = [w.lower() for w in _WORDS.findall(text, max(0, start - 40), start)[-3:]]
-        after = [w.lower() for w in _WORDS.findall(text, end, end + 40)[:3]]
+        before = [w.lower() for w in gates.WORDS.findall(text, max(0, start - 40), start)[-3:]]
+        after = [w.lower() for w in gates.WORDS.findall(text, end, end + 40)[:3]]
         by_neighbour = self._idiom_contexts().get(term.category, {})
         candidates = by_neighbour.get(
             ("after", after[0]) if after else None, ()
@@ -253,10 +244,10 @@ class Matcher:
     def _in_title(self, text: str, start: int, end: int) -> bool:
         """Inside a run of capitalised words with three or more that are not terms:
         a title or a name ("No Country For Old Men", "Wet Hot American Summer")."""
-        if not _capitalised(text[start:end]):
+        if not gates.capitalised(text[start:end]):
             return False
-        left = _CAPITALISED_RUN_BEFORE.search(text, max(0, start - 120), start)
-        right = _CAPITALISED_RUN_AFTER.match(text, end)
+        left = gates.CAPITALISED_RUN_BEFORE.search(text, max(0, start - 120), start)
+        right = gates.CAPITALISED_RUN_AFTER.match(text, end)
         run_start = left.start() if left else start
         words = [
             word
@@ -273,7 +264,7 @@ class Matcher:
         """The grammatical form of a candidate, or None when the context gate rejects it."""
         if role == "plural":
             return "plural"
-        if term.nominal and self._is_collective(text, start, end):
+        if term.nominal and gates.is_collective(text, start, end):
             # "the elderly" stays "the young"; in a list without "the" ("women, children and
             # elderly") the people are written as a plural ("and young people").
             before = context.tokens_before(text, start, count=1)
@@ -292,13 +283,13 @@ class Matcher:
             return "adjective"
         if term.pos == "noun":
             return "noun"
-        if self._modifies_next(text, start, end):
+        if gates.modifies_next(text, start, end):
             return "adjective"
         if term.id in {normalize_form(p) for p in term.plurals}:
             # "Chinese are here", "the Japanese": a plural spelled like the term itself,
             # unless a singular determiner says otherwise ("a Chinese").
             before = context.tokens_before(text, start, count=1)
-            singular = before and context.normalize_token(before[0]) in _SINGULAR_DETERMINERS
+            singular = before and context.normalize_token(before[0]) in gates.SINGULAR_DETERMINERS
             return "noun" if singular else "plural"
         return "noun" if context.determiner_before(text, start) else "adjective"
 
@@ -306,11 +297,13 @@ class Matcher:
         """Keep a person-context term only when it modifies or stands for people."""
         if self._person_follows(text, end):
             return "adjective"
-        while _in_compound(text, start):  # read "half-Chinese" from where the word starts
+        while gates.in_compound(text, start):  # read "half-Chinese" from where the word starts
             start = re.search(r"[\w'’]*-$", text[:start]).start()
         same_as_plural = term.id in {normalize_form(p) for p in term.plurals}
         previous = context.tokens_before(text, start, count=1)
-        singular = bool(previous) and context.normalize_token(previous[0]) in _SINGULAR_DETERMINERS
+        singular = (
+            bool(previous) and context.normalize_token(previous[0]) in gates.SINGULAR_DETERMINERS
+        )
         if (
             term.pos != "adjective"
             and (singular if same_as_plural else context.determiner_before(text, start))
@@ -321,9 +314,9 @@ class Matcher:
             return "plural"  # "the Japanese tend to", "Chinese are": the people
         before = context.tokens_before(text, start, count=4)
         plain = [context.plain_token(t) for t in before]
-        if _is_predicate(plain) or (
+        if gates.is_predicate(plain) or (
             # "I am Italian American": another demonym between the copula and the term
-            len(before) >= 2 and _capitalised(before[-1]) and _is_predicate(plain[:-1])
+            len(before) >= 2 and gates.capitalised(before[-1]) and gates.is_predicate(plain[:-1])
         ):
             return "adjective"
         # Coordinated with an identity word: "people, gay and straight", "Indian or Black".
@@ -331,24 +324,10 @@ class Matcher:
             return "adjective" if self.is_identity_word(before[-2]) else None
         return None
 
-    @staticmethod
-    def _modifies_next(text: str, start: int, end: int) -> bool:
-        """ "a Muslim man" (adjective), not "A Muslim spoke" or "a Muslim says" (noun)."""
-        if not context.noun_follows(text, end):
-            return False
-        following = context.tokens_after(text, end, count=1)[0]
-        if context.looks_like_verb(following):
-            return False
-        before = context.tokens_before(text, start, count=1)
-        # "that" before a plural is a conjunction ("the claim that Christian missionaries").
-        singular = before and context.normalize_token(before[0]) in _SINGULAR_DETERMINERS - {"that"}
-        plural_looking = following.endswith("s") and not following.endswith(("ss", "us", "is"))
-        return not (singular and plural_looking)
-
     def _the_people(self, text: str, start: int, end: int) -> bool:
         """ "the Japanese are", "Chinese who", "the Chinese tend to": a demonym spelled like
         its plural, standing for the people (not "the Japanese one", "original Japanese")."""
-        if self._is_collective(text, start, end):
+        if gates.is_collective(text, start, end):
             return True
         before = context.tokens_before(text, start, count=1)
         after = context.tokens_after(text, end, count=1)
@@ -362,27 +341,6 @@ class Matcher:
             and context.normalize_token(before[0]) == "the"
             and (context.looks_like_verb(after[0]) or following in _PLURAL_VERBS)
         )
-
-    @staticmethod
-    def _is_collective(text: str, start: int, end: int) -> bool:
-        """ "the elderly", "the young and the old", "women, children and elderly": the
-        adjective stands for people."""
-        before = context.tokens_before(text, start, count=2)
-        listed = (
-            len(before) == 2
-            and context.normalize_token(before[1]) in context.COORDINATORS
-            and context.is_person_noun(context.normalize_token(before[0]))
-        )
-        if not before or (context.normalize_token(before[-1]) != "the" and not listed):
-            return False
-        after = context.tokens_after(text, end, count=1)
-        if not after:
-            return True
-        if after[0] == "&" or re.match(r"\s*['’]n\b", text[end:]):
-            return False  # "the old 'n wise con": a coordination of adjectives, not people
-        if not context.is_word(after[0]):
-            return after[0] != ","
-        return context.normalize_token(after[0]) in _NOMINAL_FOLLOWERS
 
     def _person_follows(self, text: str, end: int) -> bool:
         """A person word within the next three words ("a young, shy girl"), looking through
@@ -399,7 +357,7 @@ class Matcher:
                 following = tokens[index + 1] if index + 1 < len(tokens) else ""
                 # Coordinated with an identity word or another demonym: "black and white
                 # audiences", "American and British actors".
-                if self.is_identity_word(following) or _capitalised(following):
+                if self.is_identity_word(following) or gates.capitalised(following):
                     index += 2
                     words += 1
                     continue
@@ -418,131 +376,6 @@ class Matcher:
         return False
 
 
-# A run of capitalised words, which may hold short lowercase words as titles do:
-# "No Country for Old Men", "American Association for the Advancement of Science".
-_TITLE_WORD = r"[A-Z][a-z][\w'’]*"
-_TITLE_GLUE = r"(?:(?:of|the|for|in|on|a|an|to|at|by)[ ]+)*"
-_CAPITALISED_RUN_BEFORE = re.compile(rf"(?:{_TITLE_WORD}[ ]+{_TITLE_GLUE})+$")
-_CAPITALISED_RUN_AFTER = re.compile(rf"(?:[ ]+{_TITLE_GLUE}{_TITLE_WORD})+")
-
-
-def _capitalised(token: str) -> bool:
-    return token[:1].isupper() and not (len(token) > 1 and token.isupper())
-
-
-def _in_url(text: str, start: int) -> bool:
-    """Part of a web address or file name: "www.Christian-Bible.com",
-    ".../official-neglect-for-anglo-sikh-war-monuments2704.html"."""
-    if start > 0 and text[start - 1] in ".@_":
-        return True
-    token_start = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start)) + 1
-    token_end = min(
-        (i for i in (text.find(" ", start), text.find("\n", start)) if i >= 0), default=len(text)
-    )
-    token = text[token_start:token_end].lower()
-    return (
-        "://" in token
-        or "www." in token
-        or ".htm" in token
-        or token.count("/") >= 2
-        or re.search(r"\.(?:org|com|net|edu|gov)\b", token) is not None
-    )
-
-
-def _is_predicate(before: list[str]) -> bool:
-    """ "he is old", "I'm white", "she may be older", "seems young", "they are not straight"."""
-    if before and before[-1] in context.DEGREE_WORDS:
-        before = before[:-1]
-    if not before:
-        return False
-    if before[-1] in context.COPULA_CONTRACTIONS or before[-1] == "being":
-        return True
-    if before[-1] not in context.COPULAS or len(before) < 2:
-        return False
-    subject = before[-2]
-    if subject in context.MODALS and len(before) >= 3:
-        subject = before[-3]
-    return subject in context.SUBJECT_PRONOUNS or subject == "to"
-
-
-def _is_name(
-    text: str, start: int, end: int, term: Term, is_identity_word: Callable[[str], bool]
-) -> bool:
-    """ "Jack Black", "Betty White" (surname) or "Christian Slater" (first name), or a
-    term always capitalised heading a name or title: "Christian Clavier", "American
-    Caesar", "Catholic Church" (the next word capitalised, and neither an identity term nor
-    a person noun: "Jewish Americans", "Christian Women" stay mentions)."""
-    if not text[start].isupper():
-        return False
-    after = context.tokens_after(text, end, count=2)
-    # A term always capitalised ("Christian Clavier", "American Caesar"), or a lowercase one
-    # capitalised mid-sentence ("Linda and Young Guy", "the Old West", "Sydney Gay and
-    # Lesbian Mardi Gras"): a sentence's first word is capitalised anyway.
-    mid_sentence = not context.is_sentence_initial(text, start)
-    heads_a_name = bool(after) and _heads_a_name(after, is_identity_word)
-    if (term.text[:1].isupper() or mid_sentence) and heads_a_name:
-        return True
-    before = context.tokens_before(text, start, count=1)
-    if (
-        before
-        and before[0] in context.first_names()
-        and before[0].lower() not in context.FUNCTION_WORDS | context.DETERMINERS  # "An"
-    ):
-        return True  # "Jack Black", "Brad Christian": a surname after a first name
-    if term.given_name:
-        after = context.tokens_after(text, end, count=1)
-        words = _WORDS.findall(text, end, end + 40)[:2]
-        if (
-            text[start:end].lower() == term.id  # the singular: "Christians love" is no name
-            and len(words) == 2
-            and words[0].capitalize() in context.first_names()
-            and words[1].capitalize() in context.last_names()
-            and words[1].lower() not in context.FUNCTION_WORDS
-        ):
-            return True  # "Christian thomas cox": first, middle and last name
-        if (
-            after
-            and after[0][0].isupper()
-            and after[0] in context.last_names()
-            and not context.is_person_noun(after[0].lower())
-        ):
-            return True
-    return False
-
-
-def _heads_a_compound(text: str, end: int, term: Term) -> bool:
-    """The first half of a hyphenated word that is not about people: a colour ("black-clad",
-    "white-haired": a lowercase term before a lowercase part) or a joint nationality of a
-    thing ("Canadian-German co-production"). "Chinese-born" stays a mention."""
-    following = re.match(r"-([^\W\d_])", text[end : end + 2])
-    if not following:
-        return False
-    return following.group(1).isupper() or term.text[:1].islower()
-
-
-def _in_compound(text: str, start: int) -> bool:
-    """The second half of a hyphenated word: "half-Chinese", "anti-Muslim", "alpha-male".
-    (Listed hyphenated forms, "African-American", match as one form and never get here.)"""
-    return start >= 2 and text[start - 1] == "-" and text[start - 2].isalpha()
-
-
-_GRADABLE_BEFORE = frozenset(
-    "too very so quite how more less most pretty rather fairly really truly extremely".split()
-)
-_GRADABLE_AFTER = frozenset("enough than".split())
-
-
-def _gradable_context(text: str, start: int, end: int) -> bool:
-    """ "too young", "very old", "old enough", "older than": a degree the term is read in."""
-    before = context.tokens_before(text, start, count=1)
-    after = context.tokens_after(text, end, count=1)
-    return bool(
-        (before and context.normalize_token(before[0]) in _GRADABLE_BEFORE)
-        or (after and context.normalize_token(after[0]) in _GRADABLE_AFTER)
-    )
-
-
-# Demonyms that take an ethnic prefix as one identity: "Asian American", "Indian Canadian".
 _HYPHENATED_IDENTITY_HEADS = frozenset({"american", "canadian"})
 
 
@@ -563,7 +396,7 @@ def _without_unlisted_compounds(text: str, mentions: list[Mention]) -> list[Ment
             fixed.update((i, i + 1))
     for i, mention in enumerate(mentions):
         if mention.term_id in _HYPHENATED_IDENTITY_HEADS and mention.start > 0:
-            previous = _WORDS.findall(text, max(0, mention.start - 30), mention.start)
+            previous = gates.WORDS.findall(text, max(0, mention.start - 30), mention.start)
             gap = text[: mention.start].rstrip(" -")
             if (
                 previous
@@ -573,18 +406,6 @@ def _without_unlisted_compounds(text: str, mentions: list[Mention]) -> list[Ment
             ):
                 fixed.add(i)
     return [replace(m, fixed=True) if i in fixed else m for i, m in enumerate(mentions)]
-
-
-def _heads_a_name(after: list[str], is_identity_word: Callable[[str], bool]) -> bool:
-    """The words after a capitalised term continue a name: the next is capitalised (not
-    all capitals, not hyphenated), neither a term nor a person noun, and no person noun
-    follows it ("Old Security Guards" is a headline about people)."""
-    word = re.split(r"['’]", after[0])[0]
-    if not (word.isalpha() and word[:1].isupper() and not word.isupper()):
-        return False
-    if is_identity_word(word) or context.is_person_noun(word.lower()):
-        return False
-    return not (len(after) > 1 and context.is_person_noun(after[1].lower()))
 
 
 def _possessive(suffix: str | None, surface: str) -> str:

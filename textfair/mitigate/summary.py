@@ -1,0 +1,103 @@
+"""mitigation.json: the targets and held-out terms before and after, and every loop step."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+
+from textfair._version import __version__
+from textfair.discovery.rulesets import RuleSet
+from textfair.mitigate.measure import Measurement
+from textfair.mitigate.retrain import LoopResult, Retrainer
+from textfair.report.model import AuditReport
+
+__all__ = ["Outcome", "mitigation_report"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Everything the mitigation report is made of."""
+
+    before: AuditReport
+    after: AuditReport | None
+    targets: list[RuleSet]
+    held_out: list[RuleSet]
+    result: LoopResult
+    baseline: Measurement | None
+    retrainer: Retrainer
+    data: dict
+    augmentation: dict
+
+
+def _side(report: AuditReport | None, rule_set) -> dict | None:
+    finding = report.finding(rule_set) if report is not None else None
+    if finding is None:
+        return None
+    return {
+        "score": finding.score,
+        "ci": list(finding.ci),
+        "phi_r": finding.phi_r,
+        "phi_not_r": finding.phi_not_r,
+        "p_adjusted": finding.p_adjusted,
+        "significant": finding.significant,
+    }
+
+
+def _comparison_row(outcome: Outcome, rule_set: RuleSet, role: str) -> dict:
+    first, second = _side(outcome.before, rule_set), _side(outcome.after, rule_set)
+    reduction = None
+    if first and second and first["score"] > 0:
+        reduction = 1 - second["score"] / first["score"]
+    return {
+        "rule_set": rule_set.key,
+        "rules": rule_set.to_records(outcome.before.kind),
+        "role": role,
+        "before": first,
+        "after": second,
+        "reduction": reduction,
+    }
+
+
+def mitigation_report(outcome: Outcome, config, run) -> dict:
+    """mitigation.json: targets and held-out terms before and after, each loop step."""
+    result = outcome.result
+    chosen = None if result.chosen is None else result.steps[result.chosen]
+    comparison = [_comparison_row(outcome, rs, "target") for rs in outcome.targets] + [
+        _comparison_row(outcome, rs, "held-out term") for rs in outcome.held_out
+    ]
+    top = comparison[0] if comparison else None
+    baseline = outcome.baseline
+    return {
+        "textfair_version": __version__,
+        "command": run.command,
+        "status": "mitigated" if chosen is not None else "no retrained version kept the accuracy",
+        "model": {"id": run.model_id, "retrainer": outcome.retrainer.kind},
+        "data": outcome.data,
+        "config": dataclasses.asdict(config),
+        "audit_config": outcome.before.config,
+        "comparison": comparison,
+        "top_target_halved": bool(top and top["reduction"] is not None and top["reduction"] >= 0.5),
+        "held_out": {
+            "rows": outcome.data.get("held_out_rows"),
+            "before": {
+                "accuracy": baseline.accuracy if baseline else None,
+                "roc_auc": baseline.extra.get("roc_auc") if baseline else None,
+            },
+            "after": None
+            if chosen is None
+            else {"accuracy": chosen.accuracy, "roc_auc": chosen.extra.get("roc_auc")},
+        },
+        "augmentation": outcome.augmentation,
+        "steps": [
+            {
+                "added": s.added,
+                "worst_target_score": s.score,
+                "held_out_accuracy": s.accuracy,
+                "kept": i == result.chosen,
+                **{k: v for k, v in s.extra.items() if k != "rows"},
+            }
+            for i, s in enumerate(result.steps)
+        ],
+        "run": {"seconds": round(time.perf_counter() - run.started, 1)},
+    }

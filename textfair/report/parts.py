@@ -1,0 +1,88 @@
+"""The parts of an audit report: model, run statistics, counterfactual results, metrics.
+
+`AuditReport` (report/model.py) is made of these; `Finding` is discovery's GroupFinding and
+`LabelMetrics` is stats.auc's BiasMetrics, under the names the report uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from textfair.discovery.groups import GroupFinding
+from textfair.discovery.themis import CausalScore, GroupScore, PairShift, ThemisResult
+from textfair.stats.auc import BiasMetrics
+from textfair.stats.metrics import GroupMetrics
+
+__all__ = [
+    "Counterfactual",
+    "Finding",
+    "Kind",
+    "LabelMetrics",
+    "ModelInfo",
+    "RunStats",
+    "TableMetrics",
+]
+
+Kind = Literal["text", "rows"]
+Finding = GroupFinding  # one rule set's group fairness result (see discovery.groups)
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """Which model was audited and which of its labels is the favourable outcome."""
+
+    id: str
+    fingerprint: str | None
+    labels: tuple[str, ...]
+    favorable: str
+
+
+@dataclass(frozen=True)
+class RunStats:
+    """What the run cost: texts asked for, model queries and calls, cache hits, seconds."""
+
+    model_queries: int
+    model_calls: int
+    unique_inputs: int
+    cache_hits: int
+    requested: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Counterfactual:
+    """Themis's results: causal scores of category sets, group scores, term-pair shifts."""
+
+    causal: tuple[CausalScore, ...]
+    group: tuple[GroupScore, ...]
+    term_pairs: tuple[PairShift, ...]  # most negative mean shift first
+    tests_run: int
+    tests_without_pruning: int
+    pruned: tuple[tuple[str, ...], ...] = ()  # supersets of a set wholly above the threshold
+
+    @classmethod
+    def from_themis(cls, result: ThemisResult) -> Counterfactual:
+        return cls(
+            causal=tuple(result.causal),
+            group=tuple(result.group),
+            term_pairs=tuple(sorted(result.pairs, key=lambda p: p.mean_shift)),
+            tests_run=result.tests_run,
+            tests_without_pruning=result.tests_without_pruning,
+            pruned=tuple(tuple(c) for c in result.pruned),
+        )
+
+
+# Label-based metrics of a text classifier (Borkan et al. 2019): per-subgroup AUCs and
+# error-rate gaps, their generalized means, and the overall AUC (see stats.auc).
+LabelMetrics = BiasMetrics
+
+
+@dataclass(frozen=True)
+class TableMetrics:
+    """AIF360's group metrics per sensitive value against the rest, consistency, Theil."""
+
+    groups: dict[str, GroupMetrics]
+    consistency: float
+    consistency_rows: int
+    theil_index: float

@@ -1,0 +1,187 @@
+"""report.json, field by field: each part of an AuditReport written as JSON and read back.
+
+NaN (an AUC with one class, a gap with no negatives) is written as null and read back as NaN;
+tuples are written as lists. Reports written before version 2 carry no "kind": rule sets
+that name features are rows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict
+from typing import Any
+
+from textfair.discovery.rulesets import RuleSet
+from textfair.discovery.themis import CausalScore, GroupScore, PairShift
+from textfair.report.parts import (
+    Counterfactual,
+    Finding,
+    Kind,
+    LabelMetrics,
+    TableMetrics,
+)
+from textfair.stats.auc import SubgroupMetrics
+from textfair.stats.metrics import GroupMetrics
+
+
+def kind_of_version_1(record: dict) -> Kind:
+    """Reports written before version 2 say nothing of their kind: rows name features."""
+    for finding in record["findings"]:
+        return "rows" if "feature" in finding["rule_set"][0] else "text"
+    return "rows" if "label_column" in (record.get("data") or {}) else "text"
+
+
+def finding_record(finding: Finding, kind: Kind) -> dict[str, Any]:
+    return {
+        "rule_set": RuleSet(finding.rule_set).to_records(kind),
+        "phi_r": finding.phi_r,
+        "phi_not_r": finding.phi_not_r,
+        "score": finding.score,
+        "margin": finding.margin,
+        "ci": list(finding.ci),
+        "credible_bound": finding.credible_bound,
+        "p_value": finding.p_value,
+        "p_adjusted": finding.p_adjusted,
+        "significant": finding.significant,
+        "n_r": finding.n_r,
+        "n_not_r": finding.n_not_r,
+        "support": finding.support,
+        "examples": finding.examples,
+    }
+
+
+def read_finding(record: dict, kind: Kind) -> Finding:
+    return Finding(
+        rule_set=RuleSet.from_records(record["rule_set"], kind),
+        phi_r=_number(record["phi_r"]),
+        phi_not_r=_number(record["phi_not_r"]),
+        score=_number(record["score"]),
+        margin=_number(record["margin"]),
+        ci=tuple(_number(x) for x in record["ci"]),
+        p_value=_number(record["p_value"]),
+        n_r=int(record["n_r"]),
+        n_not_r=int(record["n_not_r"]),
+        support=_number(record["support"]),
+        p_adjusted=_number(record["p_adjusted"]),
+        significant=bool(record["significant"]),
+        examples=list(record.get("examples", [])),
+    )
+
+
+def counterfactual_record(result: Counterfactual | None) -> dict | None:
+    if result is None:
+        return None
+    return {
+        "causal": [
+            {
+                "categories": list(c.categories),
+                "flip_rate": c.score,
+                "ci": list(c.ci),
+                "flips": c.flips,
+                "n": c.n,
+            }
+            for c in result.causal
+        ],
+        "group": [asdict(g) for g in result.group],
+        "term_pairs": [asdict(p) for p in result.term_pairs],
+        "tests_run": result.tests_run,
+        "tests_without_pruning": result.tests_without_pruning,
+        "pruned": [list(c) for c in result.pruned],
+    }
+
+
+def read_counterfactual(record: dict | None) -> Counterfactual | None:
+    if record is None:
+        return None
+    return Counterfactual(
+        causal=tuple(
+            CausalScore(
+                tuple(c["categories"]),
+                _number(c["flip_rate"]),
+                tuple(_number(x) for x in c["ci"]),
+                int(c["flips"]),
+                int(c["n"]),
+            )
+            for c in record["causal"]
+        ),
+        group=tuple(GroupScore(**g) for g in record["group"]),
+        term_pairs=tuple(
+            PairShift(
+                **{
+                    **p,
+                    "flip_ci": tuple(_number(x) for x in p["flip_ci"]),
+                    "shift_ci": tuple(_number(x) for x in p["shift_ci"]),
+                }
+            )
+            for p in record["term_pairs"]
+        ),
+        tests_run=int(record["tests_run"]),
+        tests_without_pruning=int(record["tests_without_pruning"]),
+        pruned=tuple(tuple(c) for c in record.get("pruned", [])),
+    )
+
+
+def metrics_record(metrics: LabelMetrics | TableMetrics | None) -> dict | None:
+    if metrics is None:
+        return None
+    if isinstance(metrics, TableMetrics):
+        return {
+            "groups": {name: asdict(g) for name, g in metrics.groups.items()},
+            "consistency": metrics.consistency,
+            "consistency_rows": metrics.consistency_rows,
+            "theil_index": metrics.theil_index,
+        }
+    return {
+        "overall_auc": metrics.overall_auc,
+        "subgroups": [asdict(s) for s in metrics.subgroups],
+        "generalized_mean": dict(metrics.generalized_mean),
+        "fpr_equality_difference": metrics.fpr_equality_difference,
+        "fnr_equality_difference": metrics.fnr_equality_difference,
+        "power": metrics.power,
+        "threshold": metrics.threshold,
+        "positive_label": metrics.positive_label,
+    }
+
+
+def read_metrics(record: dict | None) -> LabelMetrics | TableMetrics | None:
+    if record is None:
+        return None
+    if "groups" in record:
+        return TableMetrics(
+            groups={
+                name: GroupMetrics(**{k: _number(v) for k, v in g.items()})
+                for name, g in record["groups"].items()
+            },
+            consistency=_number(record["consistency"]),
+            consistency_rows=int(record["consistency_rows"]),
+            theil_index=_number(record["theil_index"]),
+        )
+    return LabelMetrics(
+        overall_auc=_number(record["overall_auc"]),
+        subgroups=tuple(
+            SubgroupMetrics(**{k: v if k == "subgroup" else _number(v) for k, v in s.items()})
+            for s in record["subgroups"]
+        ),
+        generalized_mean={k: _number(v) for k, v in record["generalized_mean"].items()},
+        fpr_equality_difference=_number(record["fpr_equality_difference"]),
+        fnr_equality_difference=_number(record["fnr_equality_difference"]),
+        power=_number(record["power"]),
+        threshold=_number(record["threshold"]),
+        positive_label=record["positive_label"],
+    )
+
+
+def _number(value) -> float:
+    """report.json writes NaN as null; read it back as NaN."""
+    return math.nan if value is None else value
+
+
+def finite(value):
+    """JSON has no NaN: write null instead."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(v) for v in value]
+    return value

@@ -1,0 +1,152 @@
+"""The types of a term list: Term, TermList, GenderPair(s), and how forms are compared.
+
+A term list maps categories (gender, race, religion, age, ...) to identity terms. Each term
+carries what the matcher and the rewriter need to find it and to write another term in its
+place grammatically: its natural written form, plural and noun forms, spelling variants, an
+article override and context flags.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+from textfair.errors import TextfairError
+
+__all__ = ["BUILTIN_TERM_LISTS", "GenderPair", "GenderPairs", "Term", "TermList", "normalize_form"]
+
+Pos = Literal["adjective", "noun", "both"]
+
+#: Built-in lists: name -> kind ("terms" are categories of identity terms, "pairs" gender swaps).
+BUILTIN_TERM_LISTS: dict[str, str] = {"dixon2018": "terms", "gender_pairs": "pairs"}
+
+_SEPARATORS = re.compile(r"[\s\-]+")
+
+
+def normalize_form(text: str) -> str:
+    """Lowercase a surface form and join its words with single spaces.
+
+    "African-American", "african  american" and "African American" all become
+    "african american": the key the matcher and term ids use.
+    """
+    return " ".join(part for part in _SEPARATORS.split(text.strip().lower()) if part)
+
+
+@dataclass(frozen=True)
+class Term:
+    """One identity term and the forms needed to find and to write it."""
+
+    text: str
+    category: str
+    pos: Pos = "both"
+    noun: str | None = None
+    plurals: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    article: Literal["a", "an"] | None = None
+    person_context: bool = False
+    nominal: bool = False
+    surname: bool = False
+    given_name: bool = False
+    comparative: bool = False
+
+    @cached_property
+    def id(self) -> str:
+        """Canonical id: the lowercase term with words joined by spaces ("middle aged")."""
+        return normalize_form(self.text)
+
+    @property
+    def singular_noun(self) -> str | None:
+        """The singular noun to write ("Jew", "Muslim"), or None for adjective-only terms."""
+        if self.noun:
+            return self.noun
+        return self.text if self.pos in ("noun", "both") else None
+
+    @property
+    def plural_noun(self) -> str | None:
+        """The plural noun to write ("Jews"), or None when only "<term> people" is acceptable."""
+        if self.plurals and (self.noun or self.pos in ("noun", "both")):
+            return self.plurals[0]
+        return None
+
+    def surface_forms(self) -> Iterator[tuple[str, str]]:
+        """Yield (form, role) for every written form the matcher should find.
+
+        role is "base" (the term or an alias), "noun" (a distinct singular noun) or "plural".
+        """
+        yield self.text, "base"
+        for alias in self.aliases:
+            yield alias, "base"
+        if self.noun:
+            yield self.noun, "noun"
+        for plural in self.plurals:
+            yield plural, "plural"
+
+
+@dataclass(frozen=True)
+class TermList:
+    """Categories of identity terms, with provenance."""
+
+    name: str
+    categories: Mapping[str, tuple[Term, ...]]
+    description: str = ""
+    source: str = ""
+    licence: str = ""
+    path: str = ""
+
+    def terms(self, categories: list[str] | tuple[str, ...] | None = None) -> list[Term]:
+        """All terms, or those of the given categories, in file order."""
+        names = self.category_names(categories)
+        return [term for name in names for term in self.categories[name]]
+
+    def category_names(self, categories: list[str] | tuple[str, ...] | None = None) -> list[str]:
+        """Check category names against the list; None means all of them."""
+        if categories is None:
+            return list(self.categories)
+        for name in categories:
+            if name not in self.categories:
+                raise TextfairError(
+                    f"unknown category {name!r} in term list {self.name!r}; "
+                    f"available: {', '.join(self.categories)}"
+                )
+        return list(categories)
+
+    def term(self, term_id: str) -> Term:
+        """Look a term up by its id or any of its written forms."""
+        key = normalize_form(term_id)
+        for term in self.terms():
+            if key in {normalize_form(form) for form, _ in term.surface_forms()}:
+                return term
+        raise TextfairError(
+            f"unknown term {term_id!r} in term list {self.name!r}; "
+            f"see `textfair terms show {self.name}` for its terms"
+        )
+
+    def __len__(self) -> int:
+        return sum(len(terms) for terms in self.categories.values())
+
+
+@dataclass(frozen=True)
+class GenderPair:
+    """A masculine/feminine word pair; `when` picks between several counterparts."""
+
+    masculine: str
+    feminine: str
+    when: Literal["before_noun", "not_before_noun"] | None = None
+
+
+@dataclass(frozen=True)
+class GenderPairs:
+    """The gender-swap pairs, with provenance."""
+
+    name: str
+    pairs: tuple[GenderPair, ...]
+    description: str = ""
+    source: str = ""
+    licence: str = ""
+    path: str = ""
+
+    def __len__(self) -> int:
+        return len(self.pairs)

@@ -1,0 +1,193 @@
+"""The context gates of the matcher that need no term list: titles, names, URLs, compounds,
+predicates and gradable readings. Each says, from the words around a candidate, whether it
+is not an identity mention, or which form it has; `Matcher` applies them in one place.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from textfair.terms import Term
+from textfair.text import context
+
+SINGULAR_DETERMINERS = frozenset("a an one every each this that another".split())
+# Words after an adjective that show it stands for people: "the elderly and", "the young who".
+_NOMINAL_FOLLOWERS = frozenset(
+    """
+    and or who whom that are were have had will would can could should must do did in of at
+    to from with
+    """.split()
+)
+WORDS = re.compile(r"[^\W\d_]+")  # letters only: cheaper than tokenizing, enough to compare
+
+# A run of capitalised words, which may hold short lowercase words as titles do:
+# "No Country for Old Men", "American Association for the Advancement of Science".
+_TITLE_WORD = r"[A-Z][a-z][\w'’]*"
+_TITLE_GLUE = r"(?:(?:of|the|for|in|on|a|an|to|at|by)[ ]+)*"
+CAPITALISED_RUN_BEFORE = re.compile(rf"(?:{_TITLE_WORD}[ ]+{_TITLE_GLUE})+$")
+CAPITALISED_RUN_AFTER = re.compile(rf"(?:[ ]+{_TITLE_GLUE}{_TITLE_WORD})+")
+
+
+def capitalised(token: str) -> bool:
+    return token[:1].isupper() and not (len(token) > 1 and token.isupper())
+
+
+def in_url(text: str, start: int) -> bool:
+    """Part of a web address or file name: "www.Christian-Bible.com",
+    ".../official-neglect-for-anglo-sikh-war-monuments2704.html"."""
+    if start > 0 and text[start - 1] in ".@_":
+        return True
+    token_start = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start)) + 1
+    token_end = min(
+        (i for i in (text.find(" ", start), text.find("\n", start)) if i >= 0), default=len(text)
+    )
+    token = text[token_start:token_end].lower()
+    return (
+        "://" in token
+        or "www." in token
+        or ".htm" in token
+        or token.count("/") >= 2
+        or re.search(r"\.(?:org|com|net|edu|gov)\b", token) is not None
+    )
+
+
+def is_predicate(before: list[str]) -> bool:
+    """ "he is old", "I'm white", "she may be older", "seems young", "they are not straight"."""
+    if before and before[-1] in context.DEGREE_WORDS:
+        before = before[:-1]
+    if not before:
+        return False
+    if before[-1] in context.COPULA_CONTRACTIONS or before[-1] == "being":
+        return True
+    if before[-1] not in context.COPULAS or len(before) < 2:
+        return False
+    subject = before[-2]
+    if subject in context.MODALS and len(before) >= 3:
+        subject = before[-3]
+    return subject in context.SUBJECT_PRONOUNS or subject == "to"
+
+
+def is_name(
+    text: str, start: int, end: int, term: Term, is_identity_word: Callable[[str], bool]
+) -> bool:
+    """ "Jack Black", "Betty White" (surname) or "Christian Slater" (first name), or a
+    term always capitalised heading a name or title: "Christian Clavier", "American
+    Caesar", "Catholic Church" (the next word capitalised, and neither an identity term nor
+    a person noun: "Jewish Americans", "Christian Women" stay mentions)."""
+    if not text[start].isupper():
+        return False
+    after = context.tokens_after(text, end, count=2)
+    # A term always capitalised ("Christian Clavier", "American Caesar"), or a lowercase one
+    # capitalised mid-sentence ("Linda and Young Guy", "the Old West", "Sydney Gay and
+    # Lesbian Mardi Gras"): a sentence's first word is capitalised anyway.
+    mid_sentence = not context.is_sentence_initial(text, start)
+    names_follow = bool(after) and heads_a_name(after, is_identity_word)
+    if (term.text[:1].isupper() or mid_sentence) and names_follow:
+        return True
+    before = context.tokens_before(text, start, count=1)
+    if (
+        before
+        and before[0] in context.first_names()
+        and before[0].lower() not in context.FUNCTION_WORDS | context.DETERMINERS  # "An"
+    ):
+        return True  # "Jack Black", "Brad Christian": a surname after a first name
+    if term.given_name:
+        after = context.tokens_after(text, end, count=1)
+        words = WORDS.findall(text, end, end + 40)[:2]
+        if (
+            text[start:end].lower() == term.id  # the singular: "Christians love" is no name
+            and len(words) == 2
+            and words[0].capitalize() in context.first_names()
+            and words[1].capitalize() in context.last_names()
+            and words[1].lower() not in context.FUNCTION_WORDS
+        ):
+            return True  # "Christian thomas cox": first, middle and last name
+        if (
+            after
+            and after[0][0].isupper()
+            and after[0] in context.last_names()
+            and not context.is_person_noun(after[0].lower())
+        ):
+            return True
+    return False
+
+
+def heads_a_compound(text: str, end: int, term: Term) -> bool:
+    """The first half of a hyphenated word that is not about people: a colour ("black-clad",
+    "white-haired": a lowercase term before a lowercase part) or a joint nationality of a
+    thing ("Canadian-German co-production"). "Chinese-born" stays a mention."""
+    following = re.match(r"-([^\W\d_])", text[end : end + 2])
+    if not following:
+        return False
+    return following.group(1).isupper() or term.text[:1].islower()
+
+
+def in_compound(text: str, start: int) -> bool:
+    """The second half of a hyphenated word: "half-Chinese", "anti-Muslim", "alpha-male".
+    (Listed hyphenated forms, "African-American", match as one form and never get here.)"""
+    return start >= 2 and text[start - 1] == "-" and text[start - 2].isalpha()
+
+
+_GRADABLE_BEFORE = frozenset(
+    "too very so quite how more less most pretty rather fairly really truly extremely".split()
+)
+_GRADABLE_AFTER = frozenset("enough than".split())
+
+
+def gradable_context(text: str, start: int, end: int) -> bool:
+    """ "too young", "very old", "old enough", "older than": a degree the term is read in."""
+    before = context.tokens_before(text, start, count=1)
+    after = context.tokens_after(text, end, count=1)
+    return bool(
+        (before and context.normalize_token(before[0]) in _GRADABLE_BEFORE)
+        or (after and context.normalize_token(after[0]) in _GRADABLE_AFTER)
+    )
+
+
+# Demonyms that take an ethnic prefix as one identity: "Asian American", "Indian Canadian".
+def heads_a_name(after: list[str], is_identity_word: Callable[[str], bool]) -> bool:
+    """The words after a capitalised term continue a name: the next is capitalised (not
+    all capitals, not hyphenated), neither a term nor a person noun, and no person noun
+    follows it ("Old Security Guards" is a headline about people)."""
+    word = re.split(r"['’]", after[0])[0]
+    if not (word.isalpha() and word[:1].isupper() and not word.isupper()):
+        return False
+    if is_identity_word(word) or context.is_person_noun(word.lower()):
+        return False
+    return not (len(after) > 1 and context.is_person_noun(after[1].lower()))
+
+
+def modifies_next(text: str, start: int, end: int) -> bool:
+    """ "a Muslim man" (adjective), not "A Muslim spoke" or "a Muslim says" (noun)."""
+    if not context.noun_follows(text, end):
+        return False
+    following = context.tokens_after(text, end, count=1)[0]
+    if context.looks_like_verb(following):
+        return False
+    before = context.tokens_before(text, start, count=1)
+    # "that" before a plural is a conjunction ("the claim that Christian missionaries").
+    singular = before and context.normalize_token(before[0]) in SINGULAR_DETERMINERS - {"that"}
+    plural_looking = following.endswith("s") and not following.endswith(("ss", "us", "is"))
+    return not (singular and plural_looking)
+
+
+def is_collective(text: str, start: int, end: int) -> bool:
+    """ "the elderly", "the young and the old", "women, children and elderly": the
+    adjective stands for people."""
+    before = context.tokens_before(text, start, count=2)
+    listed = (
+        len(before) == 2
+        and context.normalize_token(before[1]) in context.COORDINATORS
+        and context.is_person_noun(context.normalize_token(before[0]))
+    )
+    if not before or (context.normalize_token(before[-1]) != "the" and not listed):
+        return False
+    after = context.tokens_after(text, end, count=1)
+    if not after:
+        return True
+    if after[0] == "&" or re.match(r"\s*['’]n\b", text[end:]):
+        return False  # "the old 'n wise con": a coordination of adjectives, not people
+    if not context.is_word(after[0]):
+        return after[0] != ","
+    return context.normalize_token(after[0]) in _NOMINAL_FOLLOWERS
