@@ -70,6 +70,16 @@ class _Run:
     started: float
 
 
+def _prepare(model, config: AuditConfig | None, favorable: str):
+    """Checked settings, the model behind one cache, and the start time; before any query."""
+    config = config or AuditConfig()
+    _check(config)
+    started = time.perf_counter()
+    cached = model if isinstance(model, CachedModel) else CachedModel(as_model(model))
+    favorable_index(cached.labels, favorable)
+    return config, cached, started
+
+
 def _check(config: AuditConfig) -> None:
     if not 0.0 < config.theta <= 1.0:
         raise TextfairError.bad("theta", f"is {config.theta}; expected a fraction in (0, 1]")
@@ -111,11 +121,7 @@ def audit_text(
     `domain` is the corpus already annotated (its mentions found) for these texts, so that
     a second audit of the same texts, as mitigation runs, does not match them again.
     """
-    config = config or AuditConfig()
-    _check(config)
-    started = time.perf_counter()
-    cached = model if isinstance(model, CachedModel) else CachedModel(as_model(model))
-    favorable_index(cached.labels, favorable)
+    config, cached, started = _prepare(model, config, favorable)
     if domain is None:
         domain = TextDomain(texts, config.terms, config.categories)
     elif domain.texts != list(texts):
@@ -167,12 +173,8 @@ def audit_table(
 
     `schema` names the sensitive features, the label column and the favourable label.
     """
-    config = config or AuditConfig()
-    _check(config)
-    started = time.perf_counter()
-    cached = model if isinstance(model, CachedModel) else CachedModel(as_model(model))
     favorable = str(schema.favorable)
-    favorable_index(cached.labels, favorable)
+    config, cached, started = _prepare(model, config, favorable)
     domain = TabularDomain(frame[[f.name for f in schema.features]], schema)
 
     def metrics() -> dict:

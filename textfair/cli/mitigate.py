@@ -85,19 +85,17 @@ def mitigate_command(
     # The loop targets group findings; causal tests would only add time.
     audit_config = settings_of(AuditConfig, options, causal=False)
     config = settings_of(MitigationConfig, options)
-    with _progress() as advance:
-        result = mitigate_text(
-            loaded,
-            corpus.texts,
-            corpus.labels,
-            favorable=favorable,
-            audit_config=audit_config,
-            config=config,
-            before=before,
-            model_id=model,
-            command=shlex.join(["textfair", *sys.argv[1:]]),
-            progress=advance,
-        )
+    result = _with_progress(
+        mitigate_text,
+        loaded,
+        corpus.texts,
+        corpus.labels,
+        favorable=favorable,
+        audit_config=audit_config,
+        config=config,
+        before=before,
+        model_id=model,
+    )
     result.report["data"]["path"] = corpus.source
     _write(result, out, ["seed_id", "text", "label", "source", "transformation", "label_source"])
 
@@ -145,18 +143,16 @@ def tabular_mitigate_command(
     options = locals()
     config = settings_of(MitigationConfig, options, method="aequitas")
     audit_config = settings_of(AuditConfig, options)
-    with _progress() as advance:
-        result = mitigate_table(
-            row_model,
-            frame,
-            schema,
-            audit_config=audit_config,
-            config=config,
-            before=before,
-            model_id=model,
-            command=shlex.join(["textfair", *sys.argv[1:]]),
-            progress=advance,
-        )
+    result = _with_progress(
+        mitigate_table,
+        row_model,
+        frame,
+        schema,
+        audit_config=audit_config,
+        config=config,
+        before=before,
+        model_id=model,
+    )
     result.report["data"]["path"] = str(data)
     _write(result, out, None)
 
@@ -180,6 +176,13 @@ def _read_report(path: Path, model) -> AuditReport:
             "or leave --report out"
         )
     return loaded
+
+
+def _with_progress(mitigate, *inputs, **options):
+    """Run a mitigation with this command line recorded and its stages on the terminal."""
+    with _progress() as advance:
+        command = shlex.join(["textfair", *sys.argv[1:]])
+        return mitigate(*inputs, command=command, progress=advance, **options)
 
 
 class _progress:

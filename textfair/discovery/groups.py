@@ -160,16 +160,7 @@ def group_fairness(
     return sorted(findings, key=by_credibility)
 
 
-def _paired(
-    domain,
-    model,
-    categories,
-    group,
-    support_of,
-    favorable,
-    sampling,
-    n_examples,
-):
+def _paired(domain, model, categories, group, support_of, favorable, sampling, n_examples):
     """All rule sets over `categories`, from the same seeds rewritten to every assignment."""
     options = [[r.value for r in domain.single_rules(c)] for c in categories]
     assignments = [

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
-import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -21,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from textfair.errors import TextfairError
+from textfair.io import atomic_directory
 from textfair.text.tokens import word_tokenizer
 
 __all__ = ["TextModelConfig", "TorchTextModel", "tokenize", "train_text_classifier"]
@@ -157,23 +155,11 @@ class TorchTextModel:
         from safetensors.torch import save_file
 
         target = Path(directory)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-        umask = os.umask(0)
-        os.umask(umask)
-        staging.chmod(0o777 & ~umask)  # mkdtemp makes 0700; a saved model is an ordinary dir
-        try:
+        with atomic_directory(target) as staging:
             (staging / "config.json").write_text(json.dumps(asdict(self.config), indent=2) + "\n")
             (staging / "vocab.json").write_text(json.dumps(self.vocab, ensure_ascii=False) + "\n")
             state = {k: v.contiguous() for k, v in self.network.state_dict().items()}
             save_file(state, str(staging / "model.safetensors"))
-            (staging / "model.safetensors").chmod(0o666 & ~umask)
-            if target.exists():
-                shutil.rmtree(target)
-            os.replace(staging, target)
-        except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
         self.fingerprint = _fingerprint(target)
         return target
 

@@ -8,15 +8,13 @@ weights (``config.json`` + ``model.safetensors``), so loading a model runs no co
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from textfair.errors import TextfairError
+from textfair.io import atomic_directory
 
 __all__ = ["TabularMLP"]
 
@@ -143,25 +141,17 @@ class TabularMLP:
         from safetensors.torch import save_file
 
         target = Path(directory)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-        try:
-            config = {
-                "kind": "tabular_mlp",
-                "encoder": self.encoder,
-                "labels": self.classes_.tolist(),
-                "hidden": list(self.hidden),
-                "training": self.training,
-            }
+        config = {
+            "kind": "tabular_mlp",
+            "encoder": self.encoder,
+            "labels": self.classes_.tolist(),
+            "hidden": list(self.hidden),
+            "training": self.training,
+        }
+        with atomic_directory(target) as staging:
             (staging / "config.json").write_text(json.dumps(config, indent=1) + "\n")
             state = {k: v.contiguous() for k, v in self.network.state_dict().items()}
             save_file(state, str(staging / "model.safetensors"))
-            if target.exists():
-                shutil.rmtree(target)
-            os.replace(staging, target)
-        except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
         return target
 
     @classmethod
