@@ -24,6 +24,7 @@ import numpy as np
 from textfair.discovery.rulesets import RuleSet
 from textfair.errors import TextfairError
 from textfair.report.model import AuditReport
+from textfair.tabular.search import aequitas_search
 from textfair.text.generate import counterfactuals, rewritable_categories, rule_satisfying
 from textfair.text.matcher import Matcher, Mention
 
@@ -147,8 +148,6 @@ def aequitas_augmentation(
     """Rows from Aequitas's discriminatory inputs over a TabularDomain, and how many inputs
     were found. Each row: ``row`` (a tuple in the domain's column order), ``label``,
     ``seed_row`` (which discriminatory input it comes from)."""
-    from textfair.tabular.search import _Search, aequitas_search
-
     found = aequitas_search(
         domain,
         model,
@@ -161,10 +160,9 @@ def aequitas_augmentation(
         return [], 0
     names = list(model.labels)
     own = [names[i] for i in np.asarray(model.predict_proba(found)).argmax(axis=1)]
-    variants = _Search(domain, model, favorable, "label", 0.0, 256)
     rows = [
         {"row": variant, "label": label, "seed_row": index}
         for index, (row, label) in enumerate(zip(found, own, strict=True))
-        for variant in variants.variants(row)
+        for variant in domain.sensitive_variants(row)
     ]
     return rows, len(found)

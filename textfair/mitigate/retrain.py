@@ -23,8 +23,12 @@ from pathlib import Path
 import numpy as np
 
 from textfair.errors import TextfairError
+from textfair.io import atomic_writer
 from textfair.models.callable import CallableModel
 from textfair.models.hf import HFModel
+from textfair.models.sklearn import SklearnModel
+from textfair.models.torch_text import TorchTextModel, train_text_classifier
+from textfair.tabular.mlp import TabularMLP
 from textfair.tabular.models import RowModel
 
 __all__ = [
@@ -74,8 +78,6 @@ class Retrainer:
 
 def retrainer_for(model, *, seed: int = 0, fine_tune_epochs: int = 2) -> Retrainer:
     """The retrainer for a loaded model; a one-line error for a model textfair cannot train."""
-    from textfair.models.torch_text import TorchTextModel  # torch: loaded when retraining
-    from textfair.tabular.mlp import TabularMLP
 
     inner = model
     if isinstance(model, RowModel):
@@ -105,8 +107,6 @@ def retrainer_for(model, *, seed: int = 0, fine_tune_epochs: int = 2) -> Retrain
 def _torch_text(model, seed: int) -> Retrainer:
     from dataclasses import asdict
 
-    from textfair.models.torch_text import train_text_classifier
-
     config = asdict(model.config)
     architecture = {
         key: config[key]
@@ -131,8 +131,6 @@ def _torch_text(model, seed: int) -> Retrainer:
 def _sklearn(estimator, text: bool) -> Retrainer:
     from sklearn.base import clone
 
-    from textfair.models.sklearn import SklearnModel
-
     def fit(inputs, labels):
         fitted = clone(estimator).fit(list(inputs) if text else inputs, list(labels))
         return SklearnModel(fitted) if text else fitted
@@ -141,8 +139,6 @@ def _sklearn(estimator, text: bool) -> Retrainer:
         # scikit-learn has no code-free format; the retrained pipeline is written the way the
         # user's own was read (joblib), and loading it warns like any joblib file.
         import joblib
-
-        from textfair.io import atomic_writer
 
         Path(directory).mkdir(parents=True, exist_ok=True)
         path = Path(directory) / "model.joblib"

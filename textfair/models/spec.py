@@ -9,6 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from textfair.errors import TextfairError
+from textfair.models.callable import CallableModel, load_callable
+from textfair.models.hf import HFModel
+from textfair.models.sklearn import SklearnModel
+from textfair.models.torch_text import TorchTextModel
+from textfair.tabular.mlp import TabularMLP
+from textfair.tabular.models import RowModel
 
 __all__ = ["bundled_models", "load_model", "load_row_model"]
 
@@ -32,8 +38,6 @@ def load_model(
     if not rest:
         raise TextfairError(f"model spec {spec!r} names nothing after {kind!r}")
     if kind == "hf:":
-        from textfair.models.hf import HFModel
-
         return HFModel(
             _resolve(rest),
             batch_size=batch_size,
@@ -41,35 +45,21 @@ def load_model(
             trust_remote_code=trust_remote_code,
         )
     if kind == "textfair:":
-        from textfair.models.torch_text import TorchTextModel
-
         return TorchTextModel.load(_resolve(rest), batch_size=batch_size, device=device)
     if kind == "sklearn:":
-        from textfair.models.sklearn import SklearnModel
-
         return SklearnModel.load(rest)
-    from textfair.models.callable import CallableModel, load_callable
-
     return CallableModel(load_callable(rest), labels=labels)
 
 
 def load_row_model(spec: str, columns: list[str], *, labels: list[str] | None = None):
     """A model of table rows from a spec: sklearn:<joblib file> (a pipeline over a DataFrame
     of `columns`), textfair:<dir> (TestSGD's MLP) or py:<module>:<function>."""
-    from textfair.tabular.models import RowModel
-
     kind, _, rest = spec.partition(":")
     if kind == "sklearn":
-        from textfair.models.sklearn import SklearnModel
-
         return RowModel(SklearnModel.load(rest).estimator, columns)
     if kind == "textfair":
-        from textfair.tabular.mlp import TabularMLP
-
         return RowModel(TabularMLP.load(rest), columns)
     if kind == "py":
-        from textfair.models.callable import load_callable
-
         fn = load_callable(rest)
         return RowModel(fn, columns, labels=labels or getattr(fn, "labels", None))
     raise TextfairError(

@@ -19,6 +19,7 @@ import numpy as np
 
 from textfair.errors import TextfairError
 from textfair.io import atomic_directory
+from textfair.models.base import resolve_device
 from textfair.text.tokens import word_tokenizer
 
 __all__ = ["TextModelConfig", "TorchTextModel", "tokenize", "train_text_classifier"]
@@ -172,8 +173,6 @@ class TorchTextModel:
         `device` is "auto" (CUDA when available), "cpu", "cuda" or "cuda:N".
         """
         from safetensors.torch import load_file
-
-        from textfair.models.base import resolve_device
 
         path = Path(directory)
         if not path.exists():

@@ -155,6 +155,17 @@ class TabularDomain:
         """One value per single rule of the column: each value, or each bin's middle."""
         return self._representatives(category)
 
+    def sensitive_variants(self, row: tuple) -> list[tuple]:
+        """The row under every combination of sensitive values (itself included)."""
+        positions = [self.columns.index(c) for c in self.categories()]
+        out = []
+        for values in itertools.product(*(self.sensitive_values(c) for c in self.categories())):
+            variant = list(row)
+            for position, value in zip(positions, values, strict=True):
+                variant[position] = value
+            out.append(tuple(variant))
+        return out
+
     def random_rows(self, n: int, rng: np.random.Generator) -> list[tuple]:
         """Rows drawn uniformly from the schema's domain (Aequitas's global search)."""
         columns = []

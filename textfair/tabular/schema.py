@@ -15,6 +15,7 @@ from typing import Literal
 import numpy as np
 
 from textfair.errors import TextfairError
+from textfair.io import read_utf8
 
 __all__ = ["Feature", "Schema", "infer_schema", "load_schema"]
 
@@ -166,8 +167,6 @@ def _infer_feature(column, name: str, sensitive: bool) -> Feature:
 def load_schema(path: str | Path) -> Schema:
     """A schema from YAML: `label`, `favorable`, `bins`, and `features` with kind and domain."""
     import yaml
-
-    from textfair.io import read_utf8
 
     file = Path(path)
     if not file.is_file():

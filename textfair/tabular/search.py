@@ -18,7 +18,6 @@ algorithm one input at a time, for comparison.
 
 from __future__ import annotations
 
-import itertools
 import time
 from dataclasses import dataclass
 
@@ -138,19 +137,8 @@ class _Search:
     def __init__(self, domain, model, favorable, on, gamma, batch_size):
         self.model, self.favorable, self.on, self.gamma = model, favorable, on, gamma
         self.batch_size = max(1, batch_size)
-        self.positions = [domain.columns.index(c) for c in domain.categories()]
-        self.values = [domain.sensitive_values(c) for c in domain.categories()]
+        self.variants = domain.sensitive_variants
         self.queries = 0
-
-    def variants(self, row: tuple) -> list[tuple]:
-        """The row under every combination of sensitive values (itself included)."""
-        out = []
-        for values in itertools.product(*self.values):
-            variant = list(row)
-            for position, value in zip(self.positions, values, strict=True):
-                variant[position] = value
-            out.append(tuple(variant))
-        return out
 
     def discriminatory(self, rows: list[tuple]) -> list[bool]:
         flags = []
