@@ -71,13 +71,12 @@ class _Run:
 
 
 def _prepare(model, config: AuditConfig | None, favorable: str):
-    """Checked settings, the model behind one cache, and the start time; before any query."""
+    """Checked settings and the model behind one cache, before any query."""
     config = config or AuditConfig()
     _check(config)
-    started = time.perf_counter()
     cached = model if isinstance(model, CachedModel) else CachedModel(as_model(model))
     favorable_index(cached.labels, favorable)
-    return config, cached, started
+    return config, cached
 
 
 def _check(config: AuditConfig) -> None:
@@ -121,7 +120,8 @@ def audit_text(
     `domain` is the corpus already annotated (its mentions found) for these texts, so that
     a second audit of the same texts, as mitigation runs, does not match them again.
     """
-    config, cached, started = _prepare(model, config, favorable)
+    run = _Run(model_id, command, progress, time.perf_counter())
+    config, cached = _prepare(model, config, favorable)
     if domain is None:
         domain = TextDomain(texts, config.terms, config.categories)
     elif domain.texts != list(texts):
@@ -139,23 +139,15 @@ def audit_text(
             return None
         return _label_metrics(domain, cached, texts, labels, favorable, positive_label)
 
-    return audit_domain(
-        domain,
-        cached,
-        favorable=favorable,
-        config=config,
-        metrics=metrics,
-        run=_Run(model_id, command, progress, started),
-        data_info={
-            **(data_info or {}),
-            "rows": len(texts),
-            "mentioning_rows": mentioning,
-            # Left out of a category's rows: rewriting them to one term would merge groups.
-            "seeds_naming_several_terms": domain.several_terms,
-            "seeds_with_fixed_forms": domain.fixed_forms,
-        },
-        extra_config={"term_list": config.terms},
-    )
+    data_info = {
+        **(data_info or {}),
+        "rows": len(texts),
+        "mentioning_rows": mentioning,
+        # Left out of a category's rows: rewriting them to one term would merge groups.
+        "seeds_naming_several_terms": domain.several_terms,
+        "seeds_with_fixed_forms": domain.fixed_forms,
+    }
+    return audit_domain(domain, cached, favorable, config, metrics, run, data_info, config.terms)
 
 
 def audit_table(
@@ -174,38 +166,33 @@ def audit_table(
     `schema` names the sensitive features, the label column and the favourable label.
     """
     favorable = str(schema.favorable)
-    config, cached, started = _prepare(model, config, favorable)
+    run = _Run(model_id, command, progress, time.perf_counter())
+    config, cached = _prepare(model, config, favorable)
     domain = TabularDomain(frame[[f.name for f in schema.features]], schema)
 
     def metrics() -> dict:
         return _table_metrics(domain, cached, frame[schema.label].tolist(), favorable, config.seed)
 
-    return audit_domain(
-        domain,
-        cached,
-        favorable=favorable,
-        config=config,
-        metrics=metrics,
-        run=_Run(model_id, command, progress, started),
-        data_info={**(data_info or {}), "rows": len(frame), "label_column": schema.label},
-        extra_config={"bins": schema.bins},
-        kind="rows",
-    )
+    data_info = {**(data_info or {}), "rows": len(frame), "label_column": schema.label}
+    return audit_domain(domain, cached, favorable, config, metrics, run, data_info, schema.bins)
 
 
 def audit_domain(
     domain: Domain,
     cached: CachedModel,
-    *,
     favorable: str,
     config: AuditConfig,
     metrics: Callable[[], LabelMetrics | TableMetrics | None],
     run: _Run,
     data_info: dict,
-    extra_config: dict,
-    kind: str = "text",
+    setting: str | int,
 ) -> AuditReport:
-    """Rule sets, group fairness, causal tests and `metrics()` over any Domain: the report."""
+    """Rule sets, group fairness, causal tests and `metrics()` over any Domain: the report.
+
+    `setting` is what the domain adds to the recorded settings: the term list of a text
+    audit, the number of bins of a table audit."""
+    kind = "rows" if isinstance(domain, TabularDomain) else "text"
+    extra_config = {"bins": setting} if kind == "rows" else {"term_list": setting}
     progress = run.progress
     column = favorable_index(cached.labels, favorable)
     findings = _group_findings(domain, cached, config, column, progress) if config.group else []
@@ -218,11 +205,7 @@ def audit_domain(
                 cached,
                 favorable=column,
                 threshold=config.causal_threshold,
-                confidence=config.confidence,
-                error=config.error,
-                min_samples=config.min_samples,
-                max_samples=config.max_samples,
-                seed=config.seed,
+                **_sampling(config),
             )
         )
     _step(progress, "metrics")
@@ -265,14 +248,21 @@ def _group_findings(domain, cached, config: AuditConfig, column: int, progress) 
         frequent.supports,
         favorable=column,
         mode=config.mode,
-        confidence=config.confidence,
-        error=config.error,
-        min_samples=config.min_samples,
-        max_samples=config.max_samples,
         correction=config.correction,
-        seed=config.seed,
         n_examples=config.examples,
+        **_sampling(config),
     )
+
+
+def _sampling(config: AuditConfig) -> dict:
+    """How much both discovery stages sample, and with which seed."""
+    return {
+        "confidence": config.confidence,
+        "error": config.error,
+        "min_samples": config.min_samples,
+        "max_samples": config.max_samples,
+        "seed": config.seed,
+    }
 
 
 def _config_record(config: AuditConfig, domain, extra: dict) -> dict:

@@ -179,6 +179,8 @@ def _mitigate(strategy, model, config: MitigationConfig, before, run: _Run) -> M
     held_out = _held_out_terms(before, targets, config) if strategy.kind == "text" else []
     run.say("building augmentation data")
     pool = strategy.augmentation(before, targets, {t for _, t in held_out}, cached)
+    if not pool:
+        raise TextfairError(strategy.no_augmentation)
     measure = Measurer(
         strategy.domain,
         targets,
@@ -204,18 +206,18 @@ def _mitigate(strategy, model, config: MitigationConfig, before, run: _Run) -> M
         augmentation["discriminatory_inputs"] = strategy.found
     outcome = Outcome(
         before,
-        after,
-        targets,
-        [RuleSet((Rule(c, t),)) for c, t in held_out],
-        result,
-        measure.baseline,
         strategy.retrainer,
-        {
+        after=after,
+        targets=targets,
+        held_out=[RuleSet((Rule(c, t),)) for c, t in held_out],
+        result=result,
+        baseline=measure.baseline,
+        data={
             "rows": len(strategy.train) + len(strategy.held),
             "train_rows": len(strategy.train),
             "held_out_rows": len(strategy.held),
         },
-        augmentation,
+        augmentation=augmentation,
     )
     return Mitigation(
         mitigation_report(outcome, config, run),
@@ -249,17 +251,6 @@ def _check_labels(labels: list[str], names) -> None:
             f"the labels hold {', '.join(map(repr, unknown[:5]))}, which the model does not "
             f"predict; its labels are: {', '.join(map(str, names))} (map them with a label map)"
         )
-
-
-def _config_of(report: AuditReport, config_type):
-    """The audit configuration a report was made with, so re-audits match it."""
-    recorded = report.config
-    fields = {f.name for f in dataclasses.fields(config_type)}
-    values = {k: v for k, v in recorded.items() if k in fields}
-    if "term_list" in recorded:
-        values["terms"] = recorded["term_list"]
-    values["seed"] = report.seed
-    return config_type(**values)
 
 
 def _config_of(report: AuditReport) -> AuditConfig:
@@ -326,17 +317,6 @@ def _used_indices(result: LoopResult) -> list[int]:
 
 
 def _nothing_to_mitigate(before, strategy, config, run: _Run) -> Mitigation:
-    outcome = Outcome(
-        before,
-        None,
-        [],
-        [],
-        LoopResult([], None, None),
-        None,
-        strategy.retrainer,
-        {},
-        {},
-    )
-    report = mitigation_report(outcome, config, run)
+    report = mitigation_report(Outcome(before, strategy.retrainer), config, run)
     report["status"] = "nothing to mitigate: the audit has no significant finding"
     return Mitigation(report, before, None, None, strategy.retrainer, [])

@@ -21,7 +21,6 @@ import pandas as pd
 
 from textfair.auditing import AuditConfig, audit_table, audit_text
 from textfair.discovery.rulesets import RuleSet
-from textfair.errors import TextfairError
 from textfair.mitigate.augment import (
     aequitas_augmentation,
     counterfactual_augmentation,
@@ -54,6 +53,10 @@ class TextStrategy:
     retrainer: Retrainer
     options: dict = field(default_factory=dict)  # max_per_text, per_rule_set, top, seed
     kind = "text"
+    no_augmentation = (
+        "the training part mentions no identity term of the findings' categories, so there is "
+        "no augmentation data; pass a training corpus that mentions them"
+    )
 
     def __post_init__(self) -> None:
         # One annotated corpus: each text's mentions are found here, once, and every stage
@@ -101,11 +104,6 @@ class TextStrategy:
                 matcher=self.domain.matcher,
                 mentions=mentions,
             )
-        if not pool:
-            raise TextfairError(
-                "the training part mentions no identity term of the findings' categories, so "
-                "there is no augmentation data; pass a training corpus that mentions them"
-            )
         return pool
 
     def fit(self, pool: list[dict], rows: np.ndarray):
@@ -133,6 +131,9 @@ class TableStrategy:
     retrainer: Retrainer
     options: dict = field(default_factory=dict)  # global_budget, local_budget, seed
     kind = "rows"
+    no_augmentation = (
+        "Aequitas found no discriminatory input to learn from; raise the global and local budgets"
+    )
 
     def __post_init__(self) -> None:
         self.columns = [f.name for f in self.schema.features]
@@ -167,11 +168,6 @@ class TableStrategy:
             local_budget=self.options["local_budget"],
             seed=self.options["seed"],
         )
-        if not pool:
-            raise TextfairError(
-                "Aequitas found no discriminatory input to learn from; raise the global and "
-                "local budgets"
-            )
         return pool
 
     def fit(self, pool: list[dict], rows: np.ndarray):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from textfair._version import __version__
 from textfair.discovery.rulesets import RuleSet
@@ -20,14 +20,14 @@ class Outcome:
     """Everything the mitigation report is made of."""
 
     before: AuditReport
-    after: AuditReport | None
-    targets: list[RuleSet]
-    held_out: list[RuleSet]
-    result: LoopResult
-    baseline: Measurement | None
     retrainer: Retrainer
-    data: dict
-    augmentation: dict
+    after: AuditReport | None = None
+    targets: list[RuleSet] = field(default_factory=list)
+    held_out: list[RuleSet] = field(default_factory=list)  # single-term rule sets
+    result: LoopResult = field(default_factory=lambda: LoopResult([], None, None))
+    baseline: Measurement | None = None
+    data: dict = field(default_factory=dict)
+    augmentation: dict = field(default_factory=dict)
 
 
 def _side(report: AuditReport | None, rule_set) -> dict | None:

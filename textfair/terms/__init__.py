@@ -2,20 +2,14 @@
 `files`)."""
 
 from textfair.terms.files import (
+    BUILTIN_TERM_LISTS,
     builtin_term_lists,
     load_gender_pairs,
     load_term_list,
     read_data_words,
     shipped_text,
 )
-from textfair.terms.model import (
-    BUILTIN_TERM_LISTS,
-    GenderPair,
-    GenderPairs,
-    Term,
-    TermList,
-    normalize_form,
-)
+from textfair.terms.model import GenderPair, GenderPairs, Term, TermList, normalize_form
 
 __all__ = [
     "BUILTIN_TERM_LISTS",

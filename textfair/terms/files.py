@@ -18,22 +18,19 @@ from typing import Any
 
 from textfair.errors import TextfairError
 from textfair.io import read_utf8
-from textfair.terms.model import (
-    BUILTIN_TERM_LISTS,
-    GenderPair,
-    GenderPairs,
-    Term,
-    TermList,
-    normalize_form,
-)
+from textfair.terms.model import GenderPair, GenderPairs, Term, TermList, normalize_form
 
 __all__ = [
+    "BUILTIN_TERM_LISTS",
     "builtin_term_lists",
     "load_gender_pairs",
     "load_term_list",
     "read_data_words",
     "shipped_text",
 ]
+
+#: Built-in lists: name -> kind ("terms" are categories of identity terms, "pairs" gender swaps).
+BUILTIN_TERM_LISTS: dict[str, str] = {"dixon2018": "terms", "gender_pairs": "pairs"}
 
 _TERM_KEYS = {
     "term": "natural written form",

@@ -16,12 +16,10 @@ from typing import Literal
 
 from textfair.errors import TextfairError
 
-__all__ = ["BUILTIN_TERM_LISTS", "GenderPair", "GenderPairs", "Term", "TermList", "normalize_form"]
+__all__ = ["GenderPair", "GenderPairs", "Term", "TermList", "normalize_form"]
 
 Pos = Literal["adjective", "noun", "both"]
 
-#: Built-in lists: name -> kind ("terms" are categories of identity terms, "pairs" gender swaps).
-BUILTIN_TERM_LISTS: dict[str, str] = {"dixon2018": "terms", "gender_pairs": "pairs"}
 
 _SEPARATORS = re.compile(r"[\s\-]+")
 
