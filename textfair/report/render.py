@@ -105,13 +105,11 @@ def _findings_lines(report: AuditReport, top: int) -> list[str]:
 def _counterfactual_lines(report: AuditReport) -> list[str]:
     result = report.counterfactual
     assert result is not None
-    lines = [
-        "",
-        "## Causal tests (share of texts whose label flips when only identity terms change)",
-        "",
-        "| categories | flip rate | interval | texts |",
-        "|---|---|---|---|",
-    ]
+    lines = _section(
+        "Causal tests (share of texts whose label flips when only identity terms change)",
+        None,
+        ["categories", "flip rate", "interval", "texts"],
+    )
     for c in result.causal:
         lines.append(
             f"| {' + '.join(c.categories)} | {_pct(c.score)} | "
@@ -138,15 +136,11 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
 
 
 def _label_metrics_lines(metrics: LabelMetrics) -> list[str]:
-    lines = [
-        "",
-        "## Label-based metrics",
-        "",
+    lines = _section(
+        "Label-based metrics",
         f"Positive class `{metrics.positive_label}`; background = all other texts.",
-        "",
-        "| subgroup | texts | subgroup AUC | BPSN AUC | BNSP AUC | FPR gap | FNR gap |",
-        "|---|---|---|---|---|---|---|",
-    ]
+        ["subgroup", "texts", "subgroup AUC", "BPSN AUC", "BNSP AUC", "FPR gap", "FNR gap"],
+    )
     for s in sorted(metrics.subgroups, key=lambda s: -s.size):
         lines.append(
             f"| {s.subgroup} | {s.size} | {_number(s.subgroup_auc)} | {_number(s.bpsn_auc)} | "
@@ -165,13 +159,11 @@ def _label_metrics_lines(metrics: LabelMetrics) -> list[str]:
 
 
 def _group_metrics_lines(metrics: TableMetrics) -> list[str]:
-    lines = [
-        "",
-        "## Group metrics (each group against the rest)",
-        "",
-        "| group | DI | SPD | EOD | AOD | ERD |",
-        "|---|---|---|---|---|---|",
-    ]
+    lines = _section(
+        "Group metrics (each group against the rest)",
+        None,
+        ["group", "DI", "SPD", "EOD", "AOD", "ERD"],
+    )
     for name, g in metrics.groups.items():
         cells = (
             g.disparate_impact,
@@ -187,6 +179,14 @@ def _group_metrics_lines(metrics: TableMetrics) -> list[str]:
         f"rows), Theil index {_number(metrics.theil_index, 4)}.",
     ]
     return lines
+
+
+def _section(title: str, intro: str | None, columns: list[str]) -> list[str]:
+    """A Markdown section that opens with a table: heading, optional sentence, table head."""
+    lines = ["", f"## {title}", ""]
+    if intro:
+        lines += [intro, ""]
+    return [*lines, "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
 
 
 def _cell(text: str) -> str:
