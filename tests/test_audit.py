@@ -220,6 +220,12 @@ def small_corpus(tmp_path, monkeypatch):
         (["--theta", "0"], "--theta is 0.0; expected a fraction in (0, 1]"),
         (["--theta", "1.5"], "--theta is 1.5"),
         (["--mode", "both"], "--mode 'both'"),
+        # The CI gate must not pass by asking nothing: each of these ran 0 queries, "fair".
+        (["--min-samples", "0", "--max-samples", "0"], "--min-samples is 0; expected a whole"),
+        (["--max-samples", "-5"], "--max-samples is -5"),
+        (["--error", "nan"], "--error is nan; expected a number in (0, 1)"),
+        (["--fail-above", "nan"], "--fail-above is nan; expected a score in [0, 1]"),
+        (["--seed", "-1"], "--seed is -1; expected a whole number, 0 or more"),
     ],
 )
 def test_audit_bad_input_is_one_line_exit_2(small_corpus, args, message):

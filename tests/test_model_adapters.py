@@ -73,8 +73,10 @@ def test_sklearn_pipeline_round_trips_with_a_pickle_warning(tmp_path):
     pipeline = make_pipeline(TfidfVectorizer(), LogisticRegression(max_iter=200))
     pipeline.fit([r["comment"] for r in rows], [r["toxic"] for r in rows])
     joblib.dump(pipeline, tmp_path / "pipe.joblib")
+    with pytest.raises(TextfairError, match="loaded only with a prefix"):
+        load_model(str(tmp_path / "pipe.joblib"))  # no prefix: never unpickled
     with pytest.warns(PickleWarning, match="runs any code stored in it"):
-        model = load_model(str(tmp_path / "pipe.joblib"))
+        model = load_model(f"sklearn:{tmp_path / 'pipe.joblib'}")
     assert isinstance(model, SklearnModel) and model.labels == ("False", "True")
     np.testing.assert_array_equal(model.predict_proba(PROBES), pipeline.predict_proba(PROBES))
     (tmp_path / "junk.joblib").write_text("not a pickle")

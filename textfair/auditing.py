@@ -59,6 +59,12 @@ class AuditConfig:
     examples: int = 3
     extra: dict = field(default_factory=dict)
 
+    def checked(self) -> AuditConfig:
+        """This configuration, once every setting is known to be in range; a one-line
+        TextfairError naming the first that is not."""
+        _check(self)
+        return self
+
 
 @dataclass(frozen=True)
 class _Run:
@@ -80,17 +86,29 @@ def _prepare(model, config: AuditConfig | None, favorable: str):
 
 
 def _check(config: AuditConfig) -> None:
+    """Every setting in range before the first model query (NaN fails every comparison,
+    so each bound is written to fail on NaN too)."""
     if not 0.0 < config.theta <= 1.0:
         raise TextfairError.bad("theta", f"is {config.theta}; expected a fraction in (0, 1]")
     if not 0.0 < config.confidence < 1.0:
         raise TextfairError.bad(
             "confidence", f"is {config.confidence}; expected a number in (0, 1)"
         )
-    if config.error <= 0:
-        raise TextfairError.bad("error", f"is {config.error}; expected a positive number")
+    if not 0.0 < config.error < 1.0:
+        raise TextfairError.bad("error", f"is {config.error}; expected a number in (0, 1)")
+    for name in ("min_samples", "max_samples", "max_order"):
+        value = getattr(config, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise TextfairError.bad(name, f"is {value!r}; expected a whole number, 1 or more")
     if config.min_samples > config.max_samples:
         raise TextfairError.bad(
             "min_samples", f"{config.min_samples} is above max_samples {config.max_samples}"
+        )
+    if isinstance(config.seed, bool) or not isinstance(config.seed, int) or config.seed < 0:
+        raise TextfairError.bad("seed", f"is {config.seed!r}; expected a whole number, 0 or more")
+    if not 0.0 <= config.causal_threshold <= 1.0:
+        raise TextfairError.bad(
+            "causal_threshold", f"is {config.causal_threshold}; expected a fraction in [0, 1]"
         )
 
 

@@ -95,12 +95,19 @@ def settings_of(config_type, options: dict, **overrides):
     return config_type(**{**values, **overrides})
 
 
+def check_fail_above(threshold: float | None) -> None:
+    """--fail-above must be a number in [0, 1]: a NaN would never fail, and the gate would
+    pass whatever the audit finds. Checked before the first model query."""
+    if threshold is not None and not 0.0 <= threshold <= 1.0:
+        raise TextfairError(f"--fail-above is {threshold}; expected a score in [0, 1]")
+
+
 def fail_if_above(report, threshold: float | None, err) -> None:
     """--fail-above: exit 1 when a significant finding scores above the threshold. Exit 1
     means only this; every other problem exits 2."""
     if threshold is None:
         return
-    failing = report.failing(threshold)
+    failing = report.failing(threshold)  # a NaN threshold was refused before the audit
     if failing:
         err.print(f"{len(failing)} significant finding(s) score above {threshold}: failing")
         raise typer.Exit(1)

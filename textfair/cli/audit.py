@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from textfair.cli.app import app, fail_if_above, settings_of, user_errors
+from textfair.cli.app import app, check_fail_above, fail_if_above, settings_of, user_errors
 
 DEFAULT_MODEL = "toxicity-cnn-lstm"
 
@@ -64,6 +64,9 @@ def _audit(options: dict, group: bool) -> None:
     from textfair.report import render_terminal, write_report
 
     err = Console(stderr=True)
+    # Every option is checked before the corpus and the model are loaded.
+    config = settings_of(AuditConfig, options, group=group).checked()
+    check_fail_above(options["fail_above"])
     corpus = load_corpus(
         options["data"],
         text_column=options["text_column"],
@@ -76,7 +79,6 @@ def _audit(options: dict, group: bool) -> None:
             options["model"], batch_size=options["batch_size"], device=options["device"]
         )
     favorable = options["favorable"] or guess_favorable(model.labels)
-    config = settings_of(AuditConfig, options, group=group)
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     stages = int(group) * 2 + 1 + int(labels is not None)  # rule sets, scoring, causal, labels

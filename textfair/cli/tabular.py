@@ -8,7 +8,14 @@ from pathlib import Path
 
 import typer
 
-from textfair.cli.app import app, fail_if_above, settings_of, split_list, user_errors
+from textfair.cli.app import (
+    app,
+    check_fail_above,
+    fail_if_above,
+    settings_of,
+    split_list,
+    user_errors,
+)
 
 tabular_app = typer.Typer(help="Audit classifiers of table rows.", no_args_is_help=True)
 app.add_typer(tabular_app, name="tabular")
@@ -73,10 +80,11 @@ def audit_command(
     from textfair.report import render_terminal, write_report
 
     err = Console(stderr=True)
+    config = settings_of(AuditConfig, locals()).checked()  # before the data and the model
+    check_fail_above(fail_above)
     frame, schema, row_model = load_inputs(
         model, data, sensitive, label, favorable, bins, labels, schema_file
     )
-    config = settings_of(AuditConfig, locals())
     with err.status("auditing") as status:
         report = audit_table(
             row_model,

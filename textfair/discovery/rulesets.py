@@ -172,7 +172,7 @@ def frequent_rule_sets(
             break
     unpruned = sum(
         _count_rule_sets([len(rules[n]) for n in combo])
-        for order in range(1, max_order + 1)
+        for order in range(1, min(max_order, len(names)) + 1)
         for combo in itertools.combinations(names, order)
     )
     return FrequentRuleSets(

@@ -80,7 +80,11 @@ def _detect(spec: str) -> str:
             "no config.json); pass a textfair or Hugging Face model directory"
         )
     if path.is_file():
-        return "sklearn:"
+        # A pickle runs code when it is loaded: only when the user names it as one.
+        raise TextfairError(
+            f"{path}: a file; a model file is loaded only with a prefix that says what it is "
+            f"(sklearn:{path} for a joblib/pickle file you trust: loading one runs its code)"
+        )
     raise TextfairError(
         f"model {spec!r}: no such file or directory, and no bundled model of that name "
         f"({', '.join(bundled_models())}); use hf:<id or dir>, textfair:<dir>, "
