@@ -31,6 +31,45 @@ _READERS = {
 }
 
 
+def refuse_overwriting_inputs(
+    out: str | Path | None, writes: list[str] | None, inputs: list[str | Path | None]
+) -> None:
+    """Stop before any work when writing `out` would replace or delete an input of the run.
+
+    `writes` names what an output directory receives (report.json, model, ...); None means
+    `out` is itself the file written. An input is a path or a model spec ("sklearn:m.joblib",
+    "textfair:dir"); it is endangered when it is one of the written paths or lies inside one
+    (a model directory that is replaced as a whole)."""
+    if out is None:
+        return
+    base = Path(out).resolve()
+    written = [base] if writes is None else [base / name for name in writes]
+    for item in inputs:
+        path = _input_path(item)
+        if path is None:
+            continue
+        for target in written:
+            if path == target or target in path.parents:
+                raise TextfairError(
+                    f"--out {out} would overwrite {item}, an input of this run; choose another "
+                    "output path"
+                )
+
+
+def _input_path(item: str | Path | None) -> Path | None:
+    """The file or directory an input names, resolved; None for bundled names and py: specs."""
+    if item is None:
+        return None
+    text = str(item)
+    kind, sep, rest = text.partition(":")
+    if sep and kind in ("sklearn", "textfair", "hf"):
+        text = rest
+    elif sep and kind == "py":
+        return None
+    path = Path(text)
+    return path.resolve() if path.exists() else None
+
+
 @contextlib.contextmanager
 def atomic_writer(path: str | Path, binary: bool = False) -> Iterator[IO]:
     """Open a temporary file beside `path` for writing; rename it to `path` on success."""

@@ -83,6 +83,10 @@ def split_list(value: str | None) -> list[str] | None:
     return items or None
 
 
+# What `--out DIR` of an audit receives (report/render.write_report).
+REPORT_FILES = ["report.json", "report.md"]
+
+
 def settings_of(config_type, options: dict, **overrides):
     """A settings dataclass (AuditConfig, MitigationConfig) from a command's options: the
     options named like its fields, "categories" split at commas, then `overrides`."""

@@ -8,7 +8,15 @@ from pathlib import Path
 
 import typer
 
-from textfair.cli.app import app, check_fail_above, fail_if_above, settings_of, user_errors
+from textfair.cli.app import (
+    REPORT_FILES,
+    app,
+    check_fail_above,
+    fail_if_above,
+    settings_of,
+    user_errors,
+)
+from textfair.io import refuse_overwriting_inputs
 
 DEFAULT_MODEL = "toxicity-cnn-lstm"
 
@@ -67,6 +75,7 @@ def _audit(options: dict, group: bool) -> None:
     # Every option is checked before the corpus and the model are loaded.
     config = settings_of(AuditConfig, options, group=group).checked()
     check_fail_above(options["fail_above"])
+    refuse_overwriting_inputs(options["out"], REPORT_FILES, [options["data"], options["model"]])
     corpus = load_corpus(
         options["data"],
         text_column=options["text_column"],

@@ -34,9 +34,10 @@ def augment_command(
     import pandas as pd
 
     from textfair.errors import TextfairError
-    from textfair.io import atomic_writer, read_texts
+    from textfair.io import atomic_writer, read_texts, refuse_overwriting_inputs
     from textfair.mitigate.augment import counterfactual_augmentation, rule_set_augmentation
 
+    refuse_overwriting_inputs(out, None, [data, report])
     frame = read_texts(data, text_column)
     texts = frame[text_column].tolist()
     if method == "counterfactual":

@@ -46,12 +46,14 @@ def counterfactuals_command(
     Each line is {"seed_id", "text", "category", "from", "to", "swaps"}; several swaps in
     one variant are joined with "+". With no --text or --data, runs on bundled examples.
     """
+    from textfair.io import refuse_overwriting_inputs
     from textfair.text.matcher import Matcher
 
     if text is not None and data is not None:
         raise _usage("both --text and --data were given; pass one of them")
     if text_column is not None and data is None:
         raise _usage("--text-column was given without --data; add --data FILE")
+    refuse_overwriting_inputs(out, None, [data])
     matcher = Matcher(terms)
     names = matcher.term_list.category_names(split_list(categories))
     seeds = list(_seeds(text, data, text_column, id_column))

@@ -13,11 +13,23 @@ import typer
 from textfair.cli.app import app, settings_of, user_errors
 from textfair.cli.tabular import load_inputs, tabular_app
 from textfair.errors import TextfairError
+from textfair.io import refuse_overwriting_inputs
 
 if TYPE_CHECKING:
     from textfair.report.model import AuditReport
 
 AUDIT_HELP = "Audit setting; mitigation defaults are tighter than `audit`'s to measure a change."
+
+
+# What `--out DIR` of a mitigation receives; an input inside any of these would be replaced.
+MITIGATION_FILES = [
+    "model",
+    "before",
+    "after",
+    "mitigation.json",
+    "mitigation.md",
+    "augmentation.csv",
+]
 
 
 @app.command("mitigate")
@@ -71,6 +83,7 @@ def mitigate_command(
     from textfair.mitigate.retrain import retrainer_for
     from textfair.models.spec import load_model
 
+    refuse_overwriting_inputs(out, MITIGATION_FILES, [data, model, report])
     corpus = load_corpus(data, text_column=text_column, labels=label_column, label_map=label_map)
     if corpus.labels is None:
         raise TextfairError(
@@ -135,6 +148,7 @@ def tabular_mitigate_command(
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_table
     from textfair.mitigate.retrain import retrainer_for
 
+    refuse_overwriting_inputs(out, MITIGATION_FILES, [data, model, report, schema_file])
     frame, schema, row_model = load_inputs(
         model, data, sensitive, label, favorable, bins, None, schema_file
     )

@@ -39,10 +39,12 @@ def predict_command(
     """Score texts with a model: {"text", "label", "probabilities", ...} per line."""
     from textfair.cli.app import split_list
     from textfair.errors import TextfairError
+    from textfair.io import refuse_overwriting_inputs
     from textfair.models import CachedModel
     from textfair.models.base import favorable_index
     from textfair.models.spec import load_model
 
+    refuse_overwriting_inputs(out, None, [data])
     if text and data is not None:
         raise TextfairError("both --text and --data were given; pass one of them")
     if not text and data is None:

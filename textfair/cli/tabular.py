@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 
 from textfair.cli.app import (
+    REPORT_FILES,
     app,
     check_fail_above,
     fail_if_above,
@@ -16,6 +17,7 @@ from textfair.cli.app import (
     split_list,
     user_errors,
 )
+from textfair.io import refuse_overwriting_inputs
 
 tabular_app = typer.Typer(help="Audit classifiers of table rows.", no_args_is_help=True)
 app.add_typer(tabular_app, name="tabular")
@@ -82,6 +84,7 @@ def audit_command(
     err = Console(stderr=True)
     config = settings_of(AuditConfig, locals()).checked()  # before the data and the model
     check_fail_above(fail_above)
+    refuse_overwriting_inputs(out, REPORT_FILES, [data, model, schema_file])
     frame, schema, row_model = load_inputs(
         model, data, sensitive, label, favorable, bins, labels, schema_file
     )
@@ -126,6 +129,7 @@ def search_command(
     from textfair.tabular.domain import TabularDomain
     from textfair.tabular.search import aequitas_search
 
+    refuse_overwriting_inputs(out, None, [data, model])
     frame, schema, row_model = load_inputs(model, data, sensitive, label, favorable, 10, labels)
     domain = TabularDomain(frame[[f.name for f in schema.features]], schema)
     result = aequitas_search(
@@ -180,6 +184,7 @@ def tabular_augment_command(
     from textfair.models import CachedModel
     from textfair.tabular.domain import TabularDomain
 
+    refuse_overwriting_inputs(out, None, [data, model])
     frame, schema, row_model = load_inputs(model, data, sensitive, label, favorable, 10, labels)
     columns = [f.name for f in schema.features]
     cached = CachedModel(row_model)
