@@ -324,3 +324,37 @@ def test_audit_takes_a_scikit_learn_pipeline_as_it_is():
     wrapped = audit_text(SklearnModel(fitted), texts, favorable="non-toxic", config=config)
     assert direct.findings and direct.findings == wrapped.findings
     assert direct.model.labels == ("non-toxic", "toxic")
+
+
+def test_a_model_that_fails_mid_run_exits_3_never_1(small_corpus):
+    """A broken model is never reported as an unfair one: exit 3 with one line, even with
+    --fail-above set, and no report is written."""
+    (small_corpus / "flaky.py").write_text(
+        "import numpy as np\n"
+        "calls = []\n"
+        "def predict(texts):\n"
+        "    calls.append(len(texts))\n"
+        "    if len(calls) > 1:\n"
+        "        raise ConnectionError('model server went away')\n"
+        "    return np.tile([0.8, 0.2], (len(texts), 1))\n"
+        "predict.labels = ['non-toxic', 'toxic']\n"
+    )
+    out = small_corpus / "out"
+    result = invoke(
+        "audit",
+        "--model",
+        "py:flaky:predict",
+        "--data",
+        str(small_corpus / "c.csv"),
+        "--text-column",
+        "comment",
+        "--fail-above",
+        "0",
+        "--out",
+        str(out),
+    )
+    assert result.exit_code == 3, result.output
+    line = result.output.strip()
+    assert len(line.splitlines()) == 1 and "Traceback" not in line
+    assert "ConnectionError: model server went away" in line
+    assert not out.exists()

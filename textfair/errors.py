@@ -22,3 +22,8 @@ class TextfairError(ValueError):
     def bad(cls, parameter: str, message: str) -> TextfairError:
         """An error about one parameter; `message` follows its name: bad("theta", "is 2")."""
         return cls(f"{parameter} {message}", parameter=parameter)
+
+
+class ModelError(TextfairError):
+    """The model itself failed during a run (it raised, or its server went away): not a
+    user mistake in the options, and never a finding. The CLI exits with code 3."""

@@ -14,13 +14,20 @@ from typing import TypeVar
 
 import typer
 
-from textfair.errors import TextfairError
+from textfair.errors import ModelError, TextfairError
 
 F = TypeVar("F", bound=Callable[..., object])
+
+# Exit codes, a contract for CI: 0 done (fair, or nothing crossed --fail-above); 1 only when a
+# significant finding scores above --fail-above; 2 a mistake in the input or a model that
+# cannot be used; 3 the model failed during the run; 130 interrupted.
+EXIT_UNFAIR, EXIT_USAGE, EXIT_MODEL_FAILED, EXIT_INTERRUPTED = 1, 2, 3, 130
 
 app = typer.Typer(
     name="textfair",
     help="Test text classifiers for discrimination against identity groups.",
+    epilog="Exit codes: 0 done; 1 only when --fail-above is crossed; 2 a mistake in the input "
+    "or a model that cannot be used; 3 the model failed during the run; 130 interrupted.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -36,9 +43,15 @@ def user_errors(command: F) -> F:
     def wrapper(*args: object, **kwargs: object) -> object:
         try:
             return command(*args, **kwargs)
+        except ModelError as err:
+            typer.echo(f"error: {err}", err=True)
+            raise typer.Exit(EXIT_MODEL_FAILED) from None
+        except KeyboardInterrupt:
+            typer.echo("interrupted; nothing was written", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         except TextfairError as err:
             typer.echo(f"error: {_with_flags(err)}", err=True)
-            raise typer.Exit(2) from None
+            raise typer.Exit(EXIT_USAGE) from None
         except BrokenPipeError:
             # The reader went away (`textfair ... | head`): stop quietly, like other Unix tools.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -48,7 +61,7 @@ def user_errors(command: F) -> F:
             typer.echo(
                 f"error: {where}{err.strerror or err}; check the path and permissions", err=True
             )
-            raise typer.Exit(2) from None
+            raise typer.Exit(EXIT_USAGE) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -114,7 +127,7 @@ def fail_if_above(report, threshold: float | None, err) -> None:
     failing = report.failing(threshold)  # a NaN threshold was refused before the audit
     if failing:
         err.print(f"{len(failing)} significant finding(s) score above {threshold}: failing")
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_UNFAIR)
 
 
 # Register the commands (imported for their side effect on `app`).

@@ -18,7 +18,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from textfair.errors import TextfairError
+from textfair.errors import ModelError, TextfairError
 
 __all__ = [
     "CacheStats",
@@ -171,7 +171,7 @@ class CachedModel:
         for begin in range(0, len(missing), size):
             batch = missing[begin : begin + size]
             output = check_probabilities(
-                self.model.predict_proba(batch), len(batch), len(self.labels), self._source
+                self._ask(batch), len(batch), len(self.labels), self._source
             )
             self.stats.model_calls += 1
             self.stats.forwarded += len(batch)
@@ -187,6 +187,20 @@ class CachedModel:
                             for x, row in zip(batch, output, strict=True)
                         ],
                     )
+
+    def _ask(self, batch: list[Hashable]):
+        """The wrapped model's answer for one batch; its own failure becomes a ModelError."""
+        try:
+            return self.model.predict_proba(batch)
+        except TextfairError:
+            raise
+        except Exception as err:  # a model may raise anything; none of it is a finding
+            first = (str(err).strip().splitlines() or [""])[0][:200]
+            raise ModelError(
+                f"{self._source} failed on a batch of {len(batch)} inputs "
+                f"({type(err).__name__}: {first}); nothing was reported; fix the model (or "
+                "its server) and run again"
+            ) from err
 
     def _load_from_disk(self, missing: list[Hashable]) -> list[Hashable]:
         assert self._db is not None
