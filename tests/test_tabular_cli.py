@@ -127,3 +127,28 @@ def test_single_valued_sensitive_feature_and_schema_bounds(files, tmp_path):
         str(tmp_path / "s.yaml"),
     )
     assert result.exit_code == 2 and "outside the schema's bounds [18, 65]" in result.output
+
+
+def test_a_model_trained_on_other_label_names_needs_a_label_map(files, tmp_path):
+    """A model trained on 0/1 and data labelled '>50K'/'<=50K': one line suggesting the map;
+    with --label-map the audit runs. Empty labels are refused with a count."""
+    frame = pd.read_csv(DATA / "adult_sample.csv")
+    fitted = logistic_regression(
+        frame.drop(columns="income"), (frame["income"] == ">50K").astype(int), max_iter=300
+    )
+    joblib.dump(fitted, tmp_path / "binary.joblib")
+    base = ["tabular", "audit", "--model", f"sklearn:{tmp_path / 'binary.joblib'}"]
+    base += ["--data", str(files / "adult.csv"), "--sensitive", "sex", "--label", "income"]
+    refused = runner.invoke(app, [*base, "--favorable", ">50K"])
+    assert refused.exit_code == 2, refused.output
+    assert "the model's labels are 0, 1" in refused.output and "(--label-map)" in refused.output
+    mapped = runner.invoke(
+        app, [*base, "--label-map", ">50K=1,<=50K=0", "--favorable", "1", "--max-samples", "200"]
+    )
+    assert mapped.exit_code == 0, mapped.output
+    holes = frame.copy()
+    holes.loc[:4, "income"] = None
+    holes.to_csv(tmp_path / "holes.csv", index=False)
+    args = [*base[:4], "--data", str(tmp_path / "holes.csv"), "--sensitive", "sex"]
+    empty = runner.invoke(app, [*args, "--label", "income", "--favorable", ">50K"])
+    assert empty.exit_code == 2 and "is empty in 5 of" in empty.output

@@ -109,7 +109,8 @@ def parse_label_map(label_map: Mapping[str, str] | str | None) -> dict[str, str]
         return {str(k): str(v) for k, v in label_map.items()}
     mapping = {}
     for pair in label_map.split(","):
-        key, sep, value = pair.partition("=")
+        # Split at the last "=": a data value may hold one ("<=50K=0"), a model label rarely.
+        key, sep, value = pair.rpartition("=")
         if not sep or not key.strip() or not value.strip():
             raise TextfairError(
                 f"label map entry {pair!r} is not VALUE=LABEL; write e.g. 1=toxic,0=non-toxic"

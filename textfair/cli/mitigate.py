@@ -124,6 +124,9 @@ def tabular_mitigate_command(
     favorable: str | None = typer.Option(None, "--favorable"),
     bins: int = typer.Option(10, "--bins"),
     schema_file: Path | None = typer.Option(None, "--schema"),
+    label_map: str | None = typer.Option(
+        None, "--label-map", help='Label values as the model names them: "1=>50K,0=<=50K".'
+    ),
     report: Path | None = typer.Option(None, "--report", help="report.json of this model."),
     loop: str = typer.Option("aequitas", "--loop", help="aequitas or testsgd."),
     top: int = typer.Option(3, "--top"),
@@ -150,7 +153,7 @@ def tabular_mitigate_command(
 
     refuse_overwriting_inputs(out, MITIGATION_FILES, [data, model, report, schema_file])
     frame, schema, row_model = load_inputs(
-        model, data, sensitive, label, favorable, bins, None, schema_file
+        model, data, sensitive, label, favorable, bins, None, schema_file, label_map
     )
     retrainer_for(row_model)  # fails here, before any work, for a model we cannot retrain
     before = _read_report(report, row_model) if report is not None else None

@@ -32,6 +32,7 @@ def load_inputs(
     bins: int,
     labels: str | None,
     schema_file: Path | None = None,
+    label_map: str | None = None,
 ):
     """The rows, schema and model of a `tabular` command, from its options."""
     from textfair.tabular.inputs import load_table_inputs
@@ -45,6 +46,7 @@ def load_inputs(
         bins=bins,
         labels=split_list(labels),
         schema_file=schema_file,
+        label_map=label_map,
     )
 
 
@@ -57,6 +59,9 @@ def audit_command(
     label: str = typer.Option(..., "--label", help="The label column."),
     favorable: str | None = typer.Option(None, "--favorable", help="The favourable label."),
     labels: str | None = typer.Option(None, "--labels", help="Labels of a py: model."),
+    label_map: str | None = typer.Option(
+        None, "--label-map", help='Label values as the model names them: "1=>50K,0=<=50K".'
+    ),
     bins: int = typer.Option(10, "--bins", help="Equal-width bins of numeric sensitive columns."),
     schema_file: Path | None = typer.Option(
         None, "--schema", help="YAML schema: feature kinds and domains the data must respect."
@@ -86,7 +91,7 @@ def audit_command(
     check_fail_above(fail_above)
     refuse_overwriting_inputs(out, REPORT_FILES, [data, model, schema_file])
     frame, schema, row_model = load_inputs(
-        model, data, sensitive, label, favorable, bins, labels, schema_file
+        model, data, sensitive, label, favorable, bins, labels, schema_file, label_map
     )
     with err.status("auditing") as status:
         report = audit_table(
@@ -115,6 +120,9 @@ def search_command(
     label: str = typer.Option(..., "--label"),
     favorable: str | None = typer.Option(None, "--favorable"),
     labels: str | None = typer.Option(None, "--labels"),
+    label_map: str | None = typer.Option(
+        None, "--label-map", help='Label values as the model names them: "1=>50K,0=<=50K".'
+    ),
     strategy: str = typer.Option("fully", "--strategy", help="random, semi or fully directed."),
     on: str = typer.Option("label", "--on", help="label, or probability (with --gamma)."),
     gamma: float = typer.Option(0.0, "--gamma"),
@@ -130,7 +138,9 @@ def search_command(
     from textfair.tabular.search import aequitas_search
 
     refuse_overwriting_inputs(out, None, [data, model])
-    frame, schema, row_model = load_inputs(model, data, sensitive, label, favorable, 10, labels)
+    frame, schema, row_model = load_inputs(
+        model, data, sensitive, label, favorable, 10, labels, label_map=label_map
+    )
     domain = TabularDomain(frame[[f.name for f in schema.features]], schema)
     result = aequitas_search(
         domain,
@@ -171,6 +181,9 @@ def tabular_augment_command(
     out: Path = typer.Option(..., "--out", help="Write the augmentation rows here (.csv)."),
     favorable: str | None = typer.Option(None, "--favorable"),
     labels: str | None = typer.Option(None, "--labels", help="Labels of a py: model."),
+    label_map: str | None = typer.Option(
+        None, "--label-map", help='Label values as the model names them: "1=>50K,0=<=50K".'
+    ),
     global_budget: int = typer.Option(1000, "--global-budget"),
     local_budget: int = typer.Option(2000, "--local-budget"),
     seed: int = typer.Option(0, "--seed"),
@@ -185,7 +198,9 @@ def tabular_augment_command(
     from textfair.tabular.domain import TabularDomain
 
     refuse_overwriting_inputs(out, None, [data, model])
-    frame, schema, row_model = load_inputs(model, data, sensitive, label, favorable, 10, labels)
+    frame, schema, row_model = load_inputs(
+        model, data, sensitive, label, favorable, 10, labels, label_map=label_map
+    )
     columns = [f.name for f in schema.features]
     cached = CachedModel(row_model)
     rows, found = aequitas_augmentation(

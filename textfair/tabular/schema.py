@@ -108,6 +108,12 @@ def infer_schema(
             )
     if bins < 2:
         raise TextfairError.bad("bins", f"is {bins}; expected 2 or more")
+    missing = int(frame[label].isna().sum())
+    if missing:
+        raise TextfairError(
+            f"label column {label!r} is empty in {missing} of {len(frame)} rows; drop those rows "
+            "or fill in their labels"
+        )
     label_values = tuple(sorted(set(frame[label].tolist()), key=str))
     if favorable is None:
         if len(label_values) != 2:
