@@ -25,3 +25,13 @@ def write(tmp_path):
         return path
 
     return _write
+
+
+def write_flat_model(directory: Path) -> None:
+    """A module `models` with `flat`: every text 80% non-toxic, for `--model py:models:flat`
+    (put `directory` on sys.path)."""
+    (directory / "models.py").write_text(
+        "import numpy as np\n"
+        "def flat(texts):\n    return np.tile([0.8, 0.2], (len(texts), 1))\n"
+        "flat.labels = ['non-toxic', 'toxic']\n"
+    )

@@ -18,6 +18,7 @@ from textfair.terms import load_term_list
 from textfair.text.domain import TextDomain
 from textfair.text.templates import expand_template
 
+from conftest import write_flat_model
 from synthetic import FILLER, unit
 
 TERMS = """
@@ -201,11 +202,7 @@ def test_fail_above_sets_the_exit_code(setup, tmp_path, monkeypatch):
 
 @pytest.fixture
 def small_corpus(tmp_path, monkeypatch):
-    (tmp_path / "models.py").write_text(
-        "import numpy as np\n"
-        "def flat(texts):\n    return np.tile([0.8, 0.2], (len(texts), 1))\n"
-        "flat.labels = ['non-toxic', 'toxic']\n"
-    )
+    write_flat_model(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     (tmp_path / "c.csv").write_text("id,comment\n1,I am a gay man.\n2,A Muslim woman spoke.\n")
     return tmp_path

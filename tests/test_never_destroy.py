@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from textfair.cli import app
 from textfair.tabular.baselines import logistic_regression
 
-from conftest import DATA
+from conftest import DATA, write_flat_model
 
 runner = CliRunner()
 
@@ -129,11 +129,7 @@ def test_an_output_that_would_replace_an_input_is_refused(files, name):
 
 def test_an_audit_may_write_beside_its_data(files, monkeypatch):
     """The output directory may hold the data: only report.json and report.md are written."""
-    (files / "models.py").write_text(
-        "import numpy as np\n"
-        "def flat(texts):\n    return np.tile([0.8, 0.2], (len(texts), 1))\n"
-        "flat.labels = ['non-toxic', 'toxic']\n"
-    )
+    write_flat_model(files)
     monkeypatch.syspath_prepend(str(files))
     before = digest(files / "c.csv")
     args = ["audit", "--model", "py:models:flat", "--data", str(files / "c.csv")]
