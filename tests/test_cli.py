@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from textfair.cli import app
+from textfair.io import current_umask
 
 runner = CliRunner()
 
@@ -83,6 +84,8 @@ def test_counterfactuals_of_a_file_written_atomically(write, tmp_path):
     assert sum(r["category"] == "religion" for r in lines) == 8
     assert any(r["text"] == "She is old." for r in lines)
     assert list(tmp_path.glob(".out.jsonl.*")) == []  # no temp file left behind
+    # An ordinary file, as the umask says (a temporary file is created 0600).
+    assert out.stat().st_mode & 0o777 == 0o666 & ~current_umask()
 
 
 @pytest.mark.parametrize(

@@ -31,6 +31,13 @@ _READERS = {
 }
 
 
+def current_umask() -> int:
+    """The process's umask (read by setting it and putting it back: there is no getter)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
 def refuse_overwriting_inputs(
     out: str | Path | None, writes: list[str] | None, inputs: list[str | Path | None]
 ) -> None:
@@ -87,6 +94,7 @@ def atomic_writer(path: str | Path, binary: bool = False) -> Iterator[IO]:
         )
         with handle:
             yield handle
+        os.chmod(tmp, 0o666 & ~current_umask())  # mkstemp makes 0600; outputs are ordinary
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -101,8 +109,7 @@ def atomic_directory(path: str | Path) -> Iterator[Path]:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    umask = os.umask(0)
-    os.umask(umask)
+    umask = current_umask()
     staging.chmod(0o777 & ~umask)  # mkdtemp makes 0700; a saved model is an ordinary dir
     try:
         yield staging
