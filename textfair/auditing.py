@@ -21,6 +21,7 @@ from textfair.discovery.themis import themis
 from textfair.errors import TextfairError
 from textfair.models import CachedModel, as_model
 from textfair.models.base import favorable_index
+from textfair.report import records
 from textfair.report.model import (
     AuditReport,
     Counterfactual,
@@ -237,8 +238,8 @@ def audit_domain(
         data=data_info,
         config=_config_record(config, domain, extra_config),
         findings=tuple(
-            # Rows in examples are tuples; the report keeps what report.json reads back.
-            replace(f, rule_set=RuleSet(f.rule_set), examples=_lists(f.examples))
+            # Rows in examples are tuples: keep them as report.json writes and reads them.
+            replace(f, rule_set=RuleSet(f.rule_set), examples=records.finite(f.examples))
             for f in findings
         ),
         counterfactual=counterfactual,
@@ -360,15 +361,6 @@ def _table_metrics(domain, cached, truth: list, favorable: str, seed: int) -> Ta
         consistency_rows=len(rows),
         theil_index=theil_index(truth, predicted, favorable=favorable),
     )
-
-
-def _lists(value):
-    """Tuples as lists, all the way down: what JSON writes and reads back."""
-    if isinstance(value, dict):
-        return {k: _lists(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_lists(v) for v in value]
-    return value
 
 
 def _step(progress, message: str) -> None:

@@ -129,7 +129,7 @@ def themis(
                 pruned.append(subset)  # Themis Thm 4.1: a superset of a discriminating set
                 continue
             result = _causal(
-                domain, model, subset, masks, population, favorable, sampling, joint_variants, memo
+                domain, model, subset, masks, population, sampling, joint_variants, memo
             )
             causal.append(result)
             if result.ci[0] > threshold:  # the whole interval, not the point estimate
@@ -184,7 +184,7 @@ def _counterfactual_family(domain, index, mentioned, joint_variants):
 
 
 def _causal(
-    domain, model, subset, masks, population, favorable, sampling, joint_variants, memo
+    domain, model, subset, masks, population, sampling, joint_variants, memo
 ) -> CausalScore:
     confidence, error = sampling.confidence, sampling.error
     min_samples, max_samples = sampling.min_samples, sampling.max_samples
