@@ -16,6 +16,7 @@ from textfair.cli.app import (
     settings_of,
     user_errors,
 )
+from textfair.cli.options import ESTIMATION, TESTING, with_options
 from textfair.io import refuse_overwriting_inputs
 
 DEFAULT_MODEL = "toxicity-cnn-lstm"
@@ -24,41 +25,29 @@ DEFAULT_MODEL = "toxicity-cnn-lstm"
 def _options(group: bool):
     """The options both commands share, as a function so each command gets its own."""
 
+    @with_options(
+        "text_column",
+        "label_column",
+        "label_map",
+        "favorable",
+        "terms",
+        "categories",
+        *ESTIMATION,
+        *TESTING,
+        "top",
+        "batch_size",
+        "device",
+        "out",
+        "fail_above",
+    )
     def run(
         model: str = typer.Option(DEFAULT_MODEL, "--model", help="Model spec or bundled name."),
         data: Path | None = typer.Option(
             None, "--data", help="CSV, TSV, JSONL or Parquet (default: bundled Wikipedia comments)."
         ),
-        text_column: str | None = typer.Option(None, "--text-column"),
-        label_column: str | None = typer.Option(
-            None, "--label-column", help="True labels: adds subgroup/BPSN/BNSP AUC and gaps."
-        ),
-        label_map: str | None = typer.Option(
-            None, "--label-map", help='Map label values to model labels: "1=toxic,0=non-toxic".'
-        ),
-        favorable: str | None = typer.Option(
-            None, "--favorable", help="The favourable label (default: non-toxic or positive)."
-        ),
-        terms: str = typer.Option("dixon2018", "--terms"),
-        categories: str | None = typer.Option(None, "--categories", help="e.g. gender,race"),
-        theta: float = typer.Option(0.05, "--theta", help="Minimum support of a rule set."),
-        max_order: int = typer.Option(2, "--max-order", help="Most rules in a rule set."),
-        confidence: float = typer.Option(0.95, "--confidence"),
-        error: float = typer.Option(0.05, "--error", help="Target half-width of intervals."),
-        min_samples: int = typer.Option(100, "--min-samples"),
-        max_samples: int = typer.Option(1000, "--max-samples"),
-        mode: str = typer.Option("paired", "--mode", help="paired or paper (TestSGD)."),
-        correction: str = typer.Option("holm", "--correction", help="holm, bh or none."),
-        top: int = typer.Option(10, "--top", help="Findings shown."),
-        seed: int = typer.Option(0, "--seed"),
-        batch_size: int = typer.Option(64, "--batch-size", min=1),
-        device: str = typer.Option("auto", "--device"),
-        out: Path | None = typer.Option(None, "--out", help="Write report.json and report.md."),
-        fail_above: float | None = typer.Option(
-            None, "--fail-above", help="Exit 1 when a significant finding scores above this."
-        ),
+        **options: object,
     ) -> None:
-        _audit(locals(), group=group)
+        _audit({"model": model, "data": data, **options}, group=group)
 
     return run
 

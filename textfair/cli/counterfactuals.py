@@ -11,35 +11,34 @@ from pathlib import Path
 import typer
 
 from textfair.cli.app import app, split_list, user_errors
+from textfair.cli.options import with_options
 
 EXAMPLE_DATA = "wiki_examples.csv"
 
 
 @app.command("counterfactuals")
 @user_errors
+@with_options("text_column", "terms", "categories", "seed")
 def counterfactuals_command(
     text: str | None = typer.Option(None, "--text", help="One text to generate variants of."),
     data: Path | None = typer.Option(
         None, "--data", help="A corpus: .csv, .tsv, .jsonl or .txt (one text per line)."
     ),
-    text_column: str | None = typer.Option(
-        None, "--text-column", help="The column of --data that holds the texts."
-    ),
     id_column: str | None = typer.Option(
         None, "--id-column", help="A column of --data to use as seed_id (default: row number)."
     ),
     out: Path | None = typer.Option(None, "--out", help="Write JSON lines here (default: stdout)."),
-    terms: str = typer.Option("dixon2018", "--terms", help="Built-in list name or a file."),
-    categories: str | None = typer.Option(
-        None, "--categories", help="Comma-separated categories to swap (default: all, jointly)."
-    ),
     gender_swap: bool = typer.Option(
         False, "--gender-swap", help="Also write each text with he/she, his/her, ... swapped."
     ),
     max_variants: int = typer.Option(
         256, "--max-variants", min=1, help="Per text; above this, variants are sampled."
     ),
-    seed: int = typer.Option(0, "--seed", help="Seed for sampling when a text has many variants."),
+    *,
+    text_column: str | None,
+    terms: str,
+    categories: str | None,
+    seed: int,
 ) -> None:
     """Generate counterfactual texts that differ only in identity terms.
 

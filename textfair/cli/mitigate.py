@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from textfair.cli.app import app, settings_of, user_errors
+from textfair.cli.options import ESTIMATION, TESTING, with_options
 from textfair.cli.tabular import load_inputs, tabular_app
 from textfair.errors import TextfairError
 from textfair.io import refuse_overwriting_inputs
@@ -34,16 +35,28 @@ MITIGATION_FILES = [
 
 @app.command("mitigate")
 @user_errors
+@with_options(
+    "text_column",
+    "label_column",
+    "label_map",
+    "favorable",
+    "holdout",
+    "max_fraction",
+    "max_accuracy_drop",
+    "max_per_text",
+    "terms",
+    "categories",
+    *ESTIMATION,
+    *TESTING,
+    "batch_size",
+    "device",
+)
 def mitigate_command(
     out: Path = typer.Option(..., "--out", help="Directory for the reports and the new model."),
     model: str = typer.Option("toxicity-cnn-lstm", "--model", help="Model spec or bundled name."),
     data: Path | None = typer.Option(
         None, "--data", help="Labelled texts (default: the bundled Wikipedia comments)."
     ),
-    text_column: str | None = typer.Option(None, "--text-column"),
-    label_column: str | None = typer.Option(None, "--label-column", help="True labels."),
-    label_map: str | None = typer.Option(None, "--label-map", help='e.g. "1=toxic,0=non-toxic"'),
-    favorable: str | None = typer.Option(None, "--favorable"),
     report: Path | None = typer.Option(
         None, "--report", help="report.json of an audit of this model, instead of a new audit."
     ),
@@ -52,28 +65,12 @@ def mitigate_command(
     ),
     loop: str = typer.Option("testsgd", "--loop", help="testsgd or aequitas."),
     top: int = typer.Option(3, "--top", help="Significant findings to mitigate."),
-    holdout: float = typer.Option(0.2, "--holdout", help="Held-out share of --data."),
     holdout_terms: float = typer.Option(
         0.25, "--holdout-terms", help="Share of the targets' terms the augmentation never uses."
     ),
-    max_fraction: float = typer.Option(
-        0.1, "--max-fraction", help="Most augmentation rows, as a share of the training part."
-    ),
-    max_accuracy_drop: float = typer.Option(0.01, "--max-accuracy-drop"),
-    max_per_text: int = typer.Option(8, "--max-per-text", help="Counterfactuals per text."),
-    terms: str = typer.Option("dixon2018", "--terms"),
-    categories: str | None = typer.Option(None, "--categories"),
     error: float = typer.Option(0.02, "--error", help=AUDIT_HELP),
     max_samples: int = typer.Option(3000, "--max-samples", help=AUDIT_HELP),
-    min_samples: int = typer.Option(100, "--min-samples"),
-    confidence: float = typer.Option(0.95, "--confidence"),
-    theta: float = typer.Option(0.05, "--theta"),
-    max_order: int = typer.Option(2, "--max-order"),
-    mode: str = typer.Option("paired", "--mode"),
-    correction: str = typer.Option("holm", "--correction"),
-    seed: int = typer.Option(0, "--seed"),
-    batch_size: int = typer.Option(64, "--batch-size", min=1),
-    device: str = typer.Option("auto", "--device"),
+    **options: object,
 ) -> None:
     """Retrain a text classifier on augmentation data until its top findings shrink, keeping
     held-out accuracy; re-audit it, also on identity terms the augmentation never used."""
@@ -84,20 +81,25 @@ def mitigate_command(
     from textfair.models.spec import load_model
 
     refuse_overwriting_inputs(out, MITIGATION_FILES, [data, model, report])
-    corpus = load_corpus(data, text_column=text_column, labels=label_column, label_map=label_map)
+    corpus = load_corpus(
+        data,
+        text_column=options["text_column"],
+        labels=options["label_column"],
+        label_map=options["label_map"],
+    )
     if corpus.labels is None:
         raise TextfairError(
             "mitigation retrains the model, so it needs true labels: pass --label-column "
             "(and --label-map if the values are not the model's label names)"
         )
-    loaded = load_model(model, batch_size=batch_size, device=device)
+    loaded = load_model(model, batch_size=options["batch_size"], device=options["device"])
     retrainer_for(loaded)  # a model textfair cannot retrain fails here, before any work
-    favorable = favorable or guess_favorable(loaded.labels)
+    favorable = options["favorable"] or guess_favorable(loaded.labels)
     before = _read_report(report, loaded) if report is not None else None
-    options = locals()
+    settings = {**options, **locals()}
     # The loop targets group findings; causal tests would only add time.
-    audit_config = settings_of(AuditConfig, options, causal=False)
-    config = settings_of(MitigationConfig, options)
+    audit_config = settings_of(AuditConfig, settings, causal=False)
+    config = settings_of(MitigationConfig, settings)
     result = _with_progress(
         mitigate_text,
         loaded,
@@ -115,35 +117,33 @@ def mitigate_command(
 
 @tabular_app.command("mitigate")
 @user_errors
+@with_options(
+    "sensitive",
+    "label",
+    "favorable",
+    "label_map",
+    "bins",
+    "schema_file",
+    "holdout",
+    "max_fraction",
+    "max_accuracy_drop",
+    "global_budget",
+    "local_budget",
+    *ESTIMATION,
+    *TESTING,
+)
 def tabular_mitigate_command(
     model: str = typer.Option(..., "--model", help="sklearn:<joblib file> or textfair:<dir>"),
     data: Path = typer.Option(..., "--data", help="Labelled rows (CSV, TSV, JSONL, Parquet)."),
-    sensitive: str = typer.Option(..., "--sensitive"),
-    label: str = typer.Option(..., "--label"),
     out: Path = typer.Option(..., "--out", help="Directory for the reports and the new model."),
-    favorable: str | None = typer.Option(None, "--favorable"),
-    bins: int = typer.Option(10, "--bins"),
-    schema_file: Path | None = typer.Option(None, "--schema"),
-    label_map: str | None = typer.Option(
-        None, "--label-map", help='Label values as the model names them: "1=>50K,0=<=50K".'
-    ),
     report: Path | None = typer.Option(None, "--report", help="report.json of this model."),
     loop: str = typer.Option("aequitas", "--loop", help="aequitas or testsgd."),
-    top: int = typer.Option(3, "--top"),
-    holdout: float = typer.Option(0.2, "--holdout"),
+    top: int = typer.Option(3, "--top", help="Significant findings to mitigate."),
     max_rounds: int = typer.Option(7, "--max-rounds", help="Aequitas rounds at most."),
     patience: int = typer.Option(
         3, "--patience", help="Stop after this many rounds without a lower score (paper: 1)."
     ),
-    max_fraction: float = typer.Option(0.1, "--max-fraction", help="TestSGD loop's cap."),
-    max_accuracy_drop: float = typer.Option(0.01, "--max-accuracy-drop"),
-    global_budget: int = typer.Option(1000, "--global-budget"),
-    local_budget: int = typer.Option(2000, "--local-budget"),
-    error: float = typer.Option(0.05, "--error"),
-    max_samples: int = typer.Option(1000, "--max-samples"),
-    theta: float = typer.Option(0.05, "--theta"),
-    max_order: int = typer.Option(2, "--max-order"),
-    seed: int = typer.Option(0, "--seed"),
+    **options: object,
 ) -> None:
     """Retrain a table classifier on Aequitas's discriminatory inputs (labelled with the model's
     label for the input found) until its top findings shrink; re-audit it."""
@@ -151,15 +151,13 @@ def tabular_mitigate_command(
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_table
     from textfair.mitigate.retrain import retrainer_for
 
-    refuse_overwriting_inputs(out, MITIGATION_FILES, [data, model, report, schema_file])
-    frame, schema, row_model = load_inputs(
-        model, data, sensitive, label, favorable, bins, None, schema_file, label_map
-    )
+    refuse_overwriting_inputs(out, MITIGATION_FILES, [data, model, report, options["schema_file"]])
+    frame, schema, row_model = load_inputs(model, data, options)
     retrainer_for(row_model)  # fails here, before any work, for a model we cannot retrain
     before = _read_report(report, row_model) if report is not None else None
-    options = locals()
-    config = settings_of(MitigationConfig, options, method="aequitas")
-    audit_config = settings_of(AuditConfig, options)
+    settings = {**options, **locals()}
+    config = settings_of(MitigationConfig, settings, method="aequitas")
+    audit_config = settings_of(AuditConfig, settings)
     result = _with_progress(
         mitigate_table,
         row_model,

@@ -1,0 +1,144 @@
+"""Options that several commands share, declared once: flag, type, default and help.
+
+A command lists the shared options it takes with :func:`with_options` and receives them in
+``**options``; the options it declares itself come first in its ``--help`` and win over a
+shared option of the same name (``mitigate`` has its own ``--error`` default, for instance).
+Declaring them once keeps a flag's default and help the same in every command that has it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import typer
+
+F = TypeVar("F", bound=Callable[..., object])
+
+_SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
+    # The corpus of a text command.
+    "text_column": (str | None, typer.Option(None, "--text-column", help="Column of the texts.")),
+    "label_column": (
+        str | None,
+        typer.Option(
+            None, "--label-column", help="True labels: adds subgroup/BPSN/BNSP AUC and gaps."
+        ),
+    ),
+    "label_map": (
+        str | None,
+        typer.Option(
+            None,
+            "--label-map",
+            help='Label values as the model names them: "1=toxic,0=non-toxic", "1=>50K,0=<=50K".',
+        ),
+    ),
+    "favorable": (
+        str | None,
+        typer.Option(
+            None, "--favorable", help="The favourable label (default: non-toxic or positive)."
+        ),
+    ),
+    "labels": (str | None, typer.Option(None, "--labels", help="Labels of a py: model.")),
+    # The rows of a table command.
+    "sensitive": (
+        str,
+        typer.Option(..., "--sensitive", help="Sensitive columns, e.g. sex,race,age"),
+    ),
+    "label": (str, typer.Option(..., "--label", help="The label column.")),
+    "bins": (
+        int,
+        typer.Option(10, "--bins", help="Equal-width bins of numeric sensitive columns."),
+    ),
+    "schema_file": (
+        Path | None,
+        typer.Option(
+            None, "--schema", help="YAML schema: feature kinds and domains the data must respect."
+        ),
+    ),
+    # Identity terms.
+    "terms": (str, typer.Option("dixon2018", "--terms", help="Built-in list name or a file.")),
+    "categories": (
+        str | None,
+        typer.Option(
+            None, "--categories", help="Comma-separated, e.g. gender,race (default: all)."
+        ),
+    ),
+    # Rule sets and their estimates.
+    "theta": (float, typer.Option(0.05, "--theta", help="Minimum support of a rule set.")),
+    "max_order": (int, typer.Option(2, "--max-order", help="Most rules in a rule set.")),
+    "confidence": (float, typer.Option(0.95, "--confidence", help="Confidence of every interval.")),
+    "error": (float, typer.Option(0.05, "--error", help="Target half-width of intervals.")),
+    "min_samples": (int, typer.Option(100, "--min-samples", help="Per side, at least.")),
+    "max_samples": (int, typer.Option(1000, "--max-samples", help="Per side, at most.")),
+    "mode": (str, typer.Option("paired", "--mode", help="paired or paper (TestSGD).")),
+    "correction": (str, typer.Option("holm", "--correction", help="holm, bh or none.")),
+    "top": (int, typer.Option(10, "--top", help="Findings shown.")),
+    "seed": (int, typer.Option(0, "--seed", help="Every random choice flows from it.")),
+    # Reports and the CI gate.
+    "out": (Path | None, typer.Option(None, "--out", help="Write report.json and report.md.")),
+    "fail_above": (
+        float | None,
+        typer.Option(
+            None, "--fail-above", help="Exit 1 when a significant finding scores above this."
+        ),
+    ),
+    # Running a model.
+    "batch_size": (int, typer.Option(64, "--batch-size", min=1, help="Texts per forward pass.")),
+    "device": (str, typer.Option("auto", "--device", help="auto, cpu, cuda or cuda:N.")),
+    # Aequitas's search and the mitigation loops.
+    "global_budget": (int, typer.Option(1000, "--global-budget", help="Random inputs tried.")),
+    "local_budget": (int, typer.Option(2000, "--local-budget", help="Perturbations tried.")),
+    "holdout": (float, typer.Option(0.2, "--holdout", help="Held-out share of --data.")),
+    "max_fraction": (
+        float,
+        typer.Option(
+            0.1, "--max-fraction", help="Most augmentation rows, as a share of the training part."
+        ),
+    ),
+    "max_accuracy_drop": (
+        float,
+        typer.Option(0.01, "--max-accuracy-drop", help="Held-out accuracy the fix may cost."),
+    ),
+    "max_per_text": (int, typer.Option(8, "--max-per-text", help="Counterfactuals per text.")),
+}
+
+# The options of every audit: rule sets, their estimates and the multiple-testing correction.
+ESTIMATION = ("theta", "max_order", "confidence", "error", "min_samples", "max_samples")
+TESTING = ("mode", "correction", "seed")
+
+
+def with_options(*names: str) -> Callable[[F], F]:
+    """Give a command the shared options `names`.
+
+    A keyword-only parameter of the command without a default that is named in `names` gets
+    the shared declaration; the other names are appended and arrive in its ``**options``. A
+    parameter with a default of its own keeps it.
+    """
+    unknown = [name for name in names if name not in _SHARED]
+    if unknown:
+        raise ValueError(f"no shared option {unknown}")
+
+    def decorate(command: F) -> F:
+        signature = inspect.signature(command)
+        hints = typing.get_type_hints(command)
+        parameters = []
+        for name, parameter in signature.parameters.items():
+            if parameter.kind is parameter.VAR_KEYWORD:
+                continue
+            if name in names and parameter.default is parameter.empty:
+                parameter = parameter.replace(default=_SHARED[name][1])
+            parameters.append(parameter.replace(annotation=hints.get(name, parameter.annotation)))
+        present = {parameter.name for parameter in parameters}
+        parameters += [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
+            for name in names
+            if name not in present
+            for kind, option in [_SHARED[name]]
+        ]
+        command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+        return command
+
+    return decorate
