@@ -14,7 +14,13 @@ from textfair.cli import app
 from textfair.errors import TextfairError
 from textfair.mitigate import retrain
 from textfair.mitigate.pipeline import MitigationConfig, mitigate_table, mitigate_text
-from textfair.mitigate.retrain import aequitas_loop, fine_tune_hf, holdout_split, retrainer_for
+from textfair.mitigate.retrain import (
+    Retraining,
+    aequitas_loop,
+    fine_tune_hf,
+    holdout_split,
+    retrainer_for,
+)
 from textfair.models.callable import CallableModel
 from textfair.models.torch_text import TorchTextModel, train_text_classifier
 from textfair.report.model import AuditReport, ModelInfo, RunStats
@@ -85,7 +91,7 @@ def loop_parts(curve, accuracy):
 
 def test_testsgd_loop_doubles_from_50_to_the_cap_and_keeps_the_best_accurate_version():
     fit, measure = loop_parts(lambda n: 1 / n, lambda n: 0.9 if n < 200 else 0.5)
-    result = retrain.testsgd_loop(10_000, 3000, fit, measure, baseline_accuracy=0.9)
+    result = retrain.testsgd_loop(Retraining(10_000, 3000, fit, measure, baseline_accuracy=0.9))
     assert [s.added for s in result.steps] == [50, 100, 200, 300]
     # 200 and 300 rows score lower but lose 40 points of accuracy: 100 is kept.
     assert result.chosen == 1 and result.model == 100
@@ -95,7 +101,7 @@ def test_testsgd_loop_doubles_from_50_to_the_cap_and_keeps_the_best_accurate_ver
 
 def test_testsgd_loop_with_no_accurate_version_keeps_nothing():
     fit, measure = loop_parts(lambda n: 0.0, lambda n: 0.5)
-    result = retrain.testsgd_loop(80, 3000, fit, measure, baseline_accuracy=0.9)
+    result = retrain.testsgd_loop(Retraining(80, 3000, fit, measure, baseline_accuracy=0.9))
     assert [s.added for s in result.steps] == [50, 80]  # capped by the pool
     assert result.chosen is None and result.model is None
 
@@ -103,9 +109,8 @@ def test_testsgd_loop_with_no_accurate_version_keeps_nothing():
 def test_aequitas_loop_grows_exponentially_and_stops_when_the_score_stops_falling():
     scores = iter([0.5, 0.4, 0.45, 0.46, 0.47, 0.1])
     fit, measure = loop_parts(lambda n: next(scores), lambda n: 0.9)
-    result = aequitas_loop(
-        100_000, 10_000, fit, measure, baseline_score=0.6, baseline_accuracy=0.9, patience=3
-    )
+    job = Retraining(100_000, 10_000, fit, measure, baseline_accuracy=0.9)
+    result = aequitas_loop(job, baseline_score=0.6, patience=3)
     sizes = [s.added for s in result.steps]
     assert len(sizes) == 5  # rounds 3, 4 and 5 did not beat 0.4
     percents = [s.extra["percent"] for s in result.steps]
@@ -114,10 +119,12 @@ def test_aequitas_loop_grows_exponentially_and_stops_when_the_score_stops_fallin
     assert np.allclose(added, np.array(percents) / 100 * 10_000, atol=1)
     assert result.steps[result.chosen].score == 0.4
     fit, measure = loop_parts(lambda n: 0.7, lambda n: 0.9)
-    paper = aequitas_loop(100_000, 10_000, fit, measure, baseline_score=0.6, baseline_accuracy=0.9)
+    paper = aequitas_loop(
+        Retraining(100_000, 10_000, fit, measure, baseline_accuracy=0.9), baseline_score=0.6
+    )
     assert len(paper.steps) == 3  # patience 3: three rounds without a new lowest score
     with pytest.raises(TextfairError, match="patience"):
-        aequitas_loop(10, 10, fit, measure, baseline_score=0, baseline_accuracy=0, patience=0)
+        aequitas_loop(Retraining(10, 10, fit, measure, 0), baseline_score=0, patience=0)
 
 
 def test_text_model_retrains_with_its_own_recipe(tmp_path):

@@ -28,6 +28,7 @@ from textfair.mitigate.measure import Measurer
 from textfair.mitigate.retrain import (
     LoopResult,
     Retrainer,
+    Retraining,
     aequitas_loop,
     holdout_split,
     retrainer_for,
@@ -287,25 +288,23 @@ def _held_out_terms(
 
 
 def _run_loop(config, pool_size, train_size, fit, measure: Measurer, run: _Run) -> LoopResult:
-    common = {
-        "max_accuracy_drop": config.max_accuracy_drop,
-        "seed": config.seed,
-        "progress": run.progress,
-        "baseline_accuracy": measure.baseline.accuracy,
-    }
-    if config.loop == "testsgd":
-        return testsgd_loop(
-            pool_size, train_size, fit, measure, max_fraction=config.max_fraction, **common
-        )
-    return aequitas_loop(
+    job = Retraining(
         pool_size,
         train_size,
         fit,
         measure,
+        baseline_accuracy=measure.baseline.accuracy,
+        max_accuracy_drop=config.max_accuracy_drop,
+        seed=config.seed,
+        progress=run.progress,
+    )
+    if config.loop == "testsgd":
+        return testsgd_loop(job, max_fraction=config.max_fraction)
+    return aequitas_loop(
+        job,
         baseline_score=measure.baseline.score,
         max_rounds=config.max_rounds,
         patience=config.patience,
-        **common,
     )
 
 

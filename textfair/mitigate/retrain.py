@@ -34,6 +34,7 @@ from textfair.tabular.models import RowModel
 __all__ = [
     "LoopResult",
     "Retrainer",
+    "Retraining",
     "Step",
     "aequitas_loop",
     "holdout_split",
@@ -228,27 +229,48 @@ Fit = Callable[[np.ndarray], object]
 Measure = Callable[[object], tuple[float, float, dict]]
 
 
-def testsgd_loop(
-    pool_size: int,
-    train_size: int,
-    fit: Fit,
-    measure: Measure,
-    *,
-    baseline_accuracy: float,
-    start: int = 50,
-    max_fraction: float = 0.1,
-    max_accuracy_drop: float = 0.01,
-    seed: int = 0,
-    progress: Callable[[str], None] | None = None,
-) -> LoopResult:
-    """TestSGD's loop: nested portions of a seeded shuffle of the pool, 50 doubling up to
-    `max_fraction` of the training set; keep the lowest score within the accuracy budget.
+@dataclass(frozen=True)
+class Retraining:
+    """What both loops work with.
 
-    `fit(pool_rows)` trains on the training set plus those pool rows; `measure(model)` returns
-    (score, held-out accuracy, anything else to record).
+    `fit(pool_rows)` trains on the training set plus those rows of the augmentation pool;
+    `measure(model)` returns (target score, held-out accuracy, anything else to record). A
+    version is kept only if its held-out accuracy is at least `baseline_accuracy` minus
+    `max_accuracy_drop`.
     """
-    order = np.random.default_rng(seed).permutation(pool_size)
-    cap = min(pool_size, max(start, round(max_fraction * train_size)))
+
+    pool_size: int
+    train_size: int
+    fit: Fit
+    measure: Measure
+    baseline_accuracy: float
+    max_accuracy_drop: float = 0.01
+    seed: int = 0
+    progress: Callable[[str], None] | None = None
+
+    def step(self, rows: np.ndarray, message: str, extra: dict | None = None) -> tuple:
+        """Retrain with `rows` of the pool and measure: (Step, model)."""
+        if self.progress is not None:
+            self.progress(message)
+        model = self.fit(rows)
+        score, accuracy, measured = self.measure(model)
+        return Step(len(rows), score, accuracy, {**(extra or {}), **measured, "rows": rows}), model
+
+    def choose(self, steps: list[Step], models: list) -> LoopResult:
+        """The version with the lowest score among those within the accuracy budget."""
+        floor = self.baseline_accuracy - self.max_accuracy_drop - 1e-12  # 1e-12: float noise
+        allowed = [i for i, s in enumerate(steps) if s.accuracy >= floor]
+        if not allowed:
+            return LoopResult(steps, None, None)
+        best = min(allowed, key=lambda i: (steps[i].score, steps[i].added))
+        return LoopResult(steps, best, models[best])
+
+
+def testsgd_loop(job: Retraining, *, start: int = 50, max_fraction: float = 0.1) -> LoopResult:
+    """TestSGD's loop: nested portions of a seeded shuffle of the pool, 50 doubling up to
+    `max_fraction` of the training set; keep the lowest score within the accuracy budget."""
+    order = np.random.default_rng(job.seed).permutation(job.pool_size)
+    cap = min(job.pool_size, max(start, round(max_fraction * job.train_size)))
     sizes = []
     size = min(start, cap)
     while size < cap:
@@ -257,27 +279,15 @@ def testsgd_loop(
     sizes.append(cap)
     steps, models = [], []
     for number, size in enumerate(sizes, 1):
-        _say(progress, f"retraining with {size} augmentation rows ({number}/{len(sizes)})")
-        model = fit(order[:size])
-        score, accuracy, extra = measure(model)
-        steps.append(Step(size, score, accuracy, {**extra, "rows": order[:size]}))
+        message = f"retraining with {size} augmentation rows ({number}/{len(sizes)})"
+        step, model = job.step(order[:size], message)
+        steps.append(step)
         models.append(model)
-    return _choose(steps, models, baseline_accuracy, max_accuracy_drop)
+    return job.choose(steps, models)
 
 
 def aequitas_loop(
-    pool_size: int,
-    train_size: int,
-    fit: Fit,
-    measure: Measure,
-    *,
-    baseline_score: float,
-    baseline_accuracy: float,
-    max_rounds: int = 7,
-    patience: int = 3,
-    max_accuracy_drop: float = 0.01,
-    seed: int = 0,
-    progress: Callable[[str], None] | None = None,
+    job: Retraining, *, baseline_score: float, max_rounds: int = 7, patience: int = 3
 ) -> LoopResult:
     """Aequitas's loop: round i adds a random p_i in [2^i, 2^(i+1)) percent of the training
     set size, drawn from a seeded shuffle of the pool, to what earlier rounds added, and
@@ -290,35 +300,19 @@ def aequitas_loop(
     """
     if patience < 1:
         raise TextfairError.bad("patience", f"is {patience}; expected 1 or more rounds")
-    rng = np.random.default_rng(seed)
-    order = rng.permutation(pool_size)
+    rng = np.random.default_rng(job.seed)
+    order = rng.permutation(job.pool_size)
     steps, models = [], []
     best, misses, size = baseline_score, 0, 0
     for i in range(max_rounds):
         percent = rng.uniform(2.0**i, 2.0 ** (i + 1))
-        size = min(pool_size, size + max(1, round(percent / 100 * train_size)))
-        _say(progress, f"retraining with {size} augmentation rows (round {i + 1}/{max_rounds})")
-        model = fit(order[:size])
-        score, accuracy, extra = measure(model)
-        extra = {"percent": round(percent, 2), **extra, "rows": order[:size]}
-        steps.append(Step(size, score, accuracy, extra))
+        size = min(job.pool_size, size + max(1, round(percent / 100 * job.train_size)))
+        message = f"retraining with {size} augmentation rows (round {i + 1}/{max_rounds})"
+        step, model = job.step(order[:size], message, {"percent": round(percent, 2)})
+        steps.append(step)
         models.append(model)
-        misses = 0 if score < best else misses + 1
-        best = min(best, score)
-        if misses >= patience or size == pool_size:
+        misses = 0 if step.score < best else misses + 1
+        best = min(best, step.score)
+        if misses >= patience or size == job.pool_size:
             break
-    return _choose(steps, models, baseline_accuracy, max_accuracy_drop)
-
-
-def _choose(steps, models, baseline_accuracy, max_accuracy_drop) -> LoopResult:
-    floor = baseline_accuracy - max_accuracy_drop - 1e-12  # 1e-12: float noise at the edge
-    allowed = [i for i, s in enumerate(steps) if s.accuracy >= floor]
-    if not allowed:
-        return LoopResult(steps, None, None)
-    best = min(allowed, key=lambda i: (steps[i].score, steps[i].added))
-    return LoopResult(steps, best, models[best])
-
-
-def _say(progress, message: str) -> None:
-    if progress is not None:
-        progress(message)
+    return job.choose(steps, models)
