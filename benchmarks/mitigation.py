@@ -84,6 +84,7 @@ def text() -> dict:
     from textfair.auditing import AuditConfig
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_text
     from textfair.models.spec import load_model
+    from textfair.run import Run
 
     path = Path(str(resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")))
     with open(path, encoding="utf-8", newline="") as handle:
@@ -98,7 +99,7 @@ def text() -> dict:
         favorable="non-toxic",
         audit_config=AuditConfig(error=0.02, max_samples=3000, causal=False),
         config=MitigationConfig(),
-        model_id="toxicity-cnn-lstm",
+        run=Run("toxicity-cnn-lstm"),
     )
     return {"model": "toxicity-cnn-lstm", **summary(result, time.perf_counter() - started)}
 
@@ -109,6 +110,7 @@ def table(path: Path) -> dict:
     from textfair.auditing import AuditConfig
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_table
     from textfair.mitigate.retrain import holdout_split
+    from textfair.run import Run
     from textfair.tabular.baselines import logistic_regression
     from textfair.tabular.models import RowModel
     from textfair.tabular.schema import infer_schema
@@ -125,7 +127,7 @@ def table(path: Path) -> dict:
         schema,
         audit_config=AuditConfig(seed=0),
         config=MitigationConfig(method="aequitas", loop="aequitas"),
-        model_id="compas/logistic_regression",
+        run=Run("compas/logistic_regression"),
     )
     return {"model": "compas/logistic_regression", **summary(result, time.perf_counter() - started)}
 

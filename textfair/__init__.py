@@ -7,6 +7,7 @@ from textfair._version import __version__
 from textfair.errors import TextfairError
 from textfair.models import as_model
 from textfair.models.spec import load_model
+from textfair.run import Run
 from textfair.terms import (
     GenderPairs,
     Term,
@@ -54,6 +55,7 @@ __all__ = [
     "Matcher",
     "Mention",
     "Rewrite",
+    "Run",
     "Swap",
     "Template",
     "Term",

@@ -6,7 +6,6 @@ CachedModel, so a text generated for a rule set and again for a causal test is s
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -30,6 +29,7 @@ from textfair.report.model import (
     RunStats,
     TableMetrics,
 )
+from textfair.run import Run
 from textfair.stats.auc import bias_metrics
 from textfair.stats.metrics import consistency, group_metrics, theil_index
 from textfair.tabular.domain import TabularDomain
@@ -65,16 +65,6 @@ class AuditConfig:
         TextfairError naming the first that is not."""
         _check(self)
         return self
-
-
-@dataclass(frozen=True)
-class _Run:
-    """Who asked for the audit and how to report on it: recorded, not audited."""
-
-    model_id: str
-    command: str
-    progress: Callable[[str], None] | None
-    started: float
 
 
 def _prepare(model, config: AuditConfig | None, favorable: str):
@@ -139,7 +129,7 @@ def audit_text(
     `domain` is the corpus already annotated (its mentions found) for these texts, so that
     a second audit of the same texts, as mitigation runs, does not match them again.
     """
-    run = _Run(model_id, command, progress, time.perf_counter())
+    run = Run(model_id, command, progress)
     config, cached = _prepare(model, config, favorable)
     if domain is None:
         domain = TextDomain(texts, config.terms, config.categories)
@@ -185,7 +175,7 @@ def audit_table(
     `schema` names the sensitive features, the label column and the favourable label.
     """
     favorable = str(schema.favorable)
-    run = _Run(model_id, command, progress, time.perf_counter())
+    run = Run(model_id, command, progress)
     config, cached = _prepare(model, config, favorable)
     domain = TabularDomain(frame[[f.name for f in schema.features]], schema)
 
@@ -202,7 +192,7 @@ def audit_domain(
     favorable: str,
     config: AuditConfig,
     metrics: Callable[[], LabelMetrics | TableMetrics | None],
-    run: _Run,
+    run: Run,
     data_info: dict,
     setting: str | int,
 ) -> AuditReport:
@@ -250,7 +240,7 @@ def audit_domain(
             unique_inputs=cached.stats.unique_inputs,
             cache_hits=cached.stats.cache_hits,
             requested=cached.stats.requested,
-            seconds=round(time.perf_counter() - run.started, 3),
+            seconds=round(run.seconds(), 3),
         ),
     )
 

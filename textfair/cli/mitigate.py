@@ -102,6 +102,7 @@ def mitigate_command(
     config = settings_of(MitigationConfig, settings)
     result = _with_progress(
         mitigate_text,
+        model,
         loaded,
         corpus.texts,
         corpus.labels,
@@ -109,7 +110,6 @@ def mitigate_command(
         audit_config=audit_config,
         config=config,
         before=before,
-        model_id=model,
     )
     result.report["data"]["path"] = corpus.source
     _write(result, out, ["seed_id", "text", "label", "source", "transformation", "label_source"])
@@ -160,13 +160,13 @@ def tabular_mitigate_command(
     audit_config = settings_of(AuditConfig, settings)
     result = _with_progress(
         mitigate_table,
+        model,
         row_model,
         frame,
         schema,
         audit_config=audit_config,
         config=config,
         before=before,
-        model_id=model,
     )
     result.report["data"]["path"] = str(data)
     _write(result, out, None)
@@ -193,11 +193,13 @@ def _read_report(path: Path, model) -> AuditReport:
     return loaded
 
 
-def _with_progress(mitigate, *inputs, **options):
+def _with_progress(mitigate, model_id: str, *inputs, **options):
     """Run a mitigation with this command line recorded and its stages on the terminal."""
+    from textfair.run import Run
+
     with _progress() as advance:
         command = shlex.join(["textfair", *sys.argv[1:]])
-        return mitigate(*inputs, command=command, progress=advance, **options)
+        return mitigate(*inputs, run=Run(model_id, command, advance), **options)
 
 
 class _progress:

@@ -15,9 +15,8 @@ terms it was trained on.
 from __future__ import annotations
 
 import dataclasses
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -38,6 +37,7 @@ from textfair.mitigate.strategies import TableStrategy, TextStrategy, target_rul
 from textfair.mitigate.summary import Outcome, mitigation_report
 from textfair.models import CachedModel
 from textfair.report.model import AuditReport
+from textfair.run import Run
 
 __all__ = ["Mitigation", "MitigationConfig", "mitigate_table", "mitigate_text"]
 
@@ -85,14 +85,14 @@ def mitigate_text(
     audit_config: AuditConfig,
     config: MitigationConfig | None = None,
     before: AuditReport | None = None,
-    model_id: str = "",
-    command: str = "",
-    progress: Callable[[str], None] | None = None,
+    run: Run | None = None,
 ) -> Mitigation:
     """Mitigate a text classifier's top significant findings; see the module docstring.
 
     `labels` are the texts' true labels, in the model's label names. `before` reuses an audit
-    report of this model (its configuration is then used for every re-audit).
+    report of this model (its configuration is then used for every re-audit). `run` names
+    the model and the command in the report and carries a progress callback, e.g.
+    ``Run("my-model", progress=print)``.
     """
     config = config or MitigationConfig()
     _check(config, ("counterfactual", "rule-sets"))
@@ -115,7 +115,7 @@ def mitigate_text(
             "seed": config.seed,
         },
     )
-    return _mitigate(strategy, model, config, before, _Run(model_id, command, progress))
+    return _mitigate(strategy, model, config, before, run or Run())
 
 
 def mitigate_table(
@@ -126,9 +126,7 @@ def mitigate_table(
     audit_config: AuditConfig,
     config: MitigationConfig | None = None,
     before: AuditReport | None = None,
-    model_id: str = "",
-    command: str = "",
-    progress: Callable[[str], None] | None = None,
+    run: Run | None = None,
 ) -> Mitigation:
     """Mitigate a table classifier with Aequitas's discriminatory inputs as augmentation.
 
@@ -153,22 +151,10 @@ def mitigate_table(
             "seed": config.seed,
         },
     )
-    return _mitigate(strategy, model, config, before, _Run(model_id, command, progress))
+    return _mitigate(strategy, model, config, before, run or Run())
 
 
-@dataclass(frozen=True)
-class _Run:
-    model_id: str
-    command: str
-    progress: Callable[[str], None] | None
-    started: float = field(default_factory=time.perf_counter)
-
-    def say(self, message: str) -> None:
-        if self.progress is not None:
-            self.progress(message)
-
-
-def _mitigate(strategy, model, config: MitigationConfig, before, run: _Run) -> Mitigation:
+def _mitigate(strategy, model, config: MitigationConfig, before, run: Run) -> Mitigation:
     """The one loop: audit, take targets, augment, retrain until the targets shrink within
     the accuracy budget, re-audit the kept model."""
     cached = CachedModel(model)
@@ -287,7 +273,7 @@ def _held_out_terms(
     return chosen
 
 
-def _run_loop(config, pool_size, train_size, fit, measure: Measurer, run: _Run) -> LoopResult:
+def _run_loop(config, pool_size, train_size, fit, measure: Measurer, run: Run) -> LoopResult:
     job = Retraining(
         pool_size,
         train_size,
@@ -315,7 +301,7 @@ def _used_indices(result: LoopResult) -> list[int]:
     return [int(i) for i in result.steps[result.chosen].extra["rows"]]
 
 
-def _nothing_to_mitigate(before, strategy, config, run: _Run) -> Mitigation:
+def _nothing_to_mitigate(before, strategy, config, run: Run) -> Mitigation:
     report = mitigation_report(Outcome(before, strategy.retrainer), config, run)
     report["status"] = "nothing to mitigate: the audit has no significant finding"
     return Mitigation(report, before, None, None, strategy.retrainer, [])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import time
 from dataclasses import dataclass, field
 
 from textfair._version import __version__
@@ -99,5 +98,5 @@ def mitigation_report(outcome: Outcome, config, run) -> dict:
             }
             for i, s in enumerate(result.steps)
         ],
-        "run": {"seconds": round(time.perf_counter() - run.started, 1)},
+        "run": {"seconds": round(run.seconds(), 1)},
     }
