@@ -98,14 +98,20 @@ def favorable_index(labels: Sequence[str], favorable: str) -> int:
 
 @dataclass
 class CacheStats:
-    """What a CachedModel did: inputs asked for, unique inputs, model calls, hits."""
+    """What a CachedModel did."""
 
     requested: int = 0
+    """Inputs asked for, repeats included."""
     unique_inputs: int = 0
+    """Distinct inputs among them."""
     forwarded: int = 0
+    """Inputs the wrapped model was given: each distinct one once, none answered from disk."""
     model_calls: int = 0
+    """Calls to the wrapped model (each a batch of forwarded inputs)."""
     cache_hits: int = 0
+    """Inputs answered from memory, without a forward pass."""
     disk_hits: int = 0
+    """Inputs answered from the cache file of an earlier run."""
 
 
 class CachedModel:

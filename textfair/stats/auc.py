@@ -49,15 +49,22 @@ def generalized_mean(values, power: float = -5.0) -> float:
 
 @dataclass(frozen=True)
 class SubgroupMetrics:
-    """Label-based metrics of one identity subgroup."""
+    """Label-based metrics of one identity subgroup (Borkan et al. 2019)."""
 
     subgroup: str
     size: int
     subgroup_auc: float
+    """AUC on the subgroup's texts alone."""
     bpsn_auc: float
+    """Background Positive, Subgroup Negative: AUC on the subgroup's negatives and the other
+    texts' positives; low when the model over-scores harmless mentions of the group."""
     bnsp_auc: float
+    """Background Negative, Subgroup Positive: AUC on the subgroup's positives and the other
+    texts' negatives; low when the model under-scores harmful ones."""
     fpr_gap: float
+    """|FPR(all) - FPR(subgroup)| at the decision threshold."""
     fnr_gap: float
+    """|FNR(all) - FNR(subgroup)| at the decision threshold."""
 
 
 @dataclass(frozen=True)
@@ -67,11 +74,17 @@ class BiasMetrics:
     overall_auc: float
     subgroups: tuple[SubgroupMetrics, ...]
     generalized_mean: dict[str, float]
+    """Per AUC kind, (mean over subgroups of AUC ** power) ** (1 / power): the worst
+    subgroups dominate for a negative power."""
     fpr_equality_difference: float
+    """Sum over subgroups of fpr_gap (Dixon et al. 2018)."""
     fnr_equality_difference: float
+    """Sum over subgroups of fnr_gap."""
     power: float
     threshold: float
-    positive_label: str = ""  # the class whose score is ranked (e.g. "toxic")
+    """Score at or above which a text is predicted positive."""
+    positive_label: str = ""
+    """The class whose score is ranked (e.g. "toxic")."""
 
 
 def bias_metrics(

@@ -29,7 +29,13 @@ __all__ = ["GroupMetrics", "consistency", "group_metrics", "theil_index"]
 
 @dataclass(frozen=True)
 class GroupMetrics:
-    """DI, SPD, EOD, AOD, ERD for one unprivileged/privileged split."""
+    """DI, SPD, EOD, AOD, ERD for one unprivileged (u) / privileged (p) split.
+
+    With S = P(yhat favourable), TPR and FPR taken over rows whose true label is, or is not,
+    favourable, and ERR = P(yhat != y) within each group:
+    DI = S_u / S_p (fair: 1), SPD = S_u - S_p, EOD = TPR_u - TPR_p,
+    AOD = ((FPR_u - FPR_p) + (TPR_u - TPR_p)) / 2, ERD = ERR_u - ERR_p (fair: 0).
+    """
 
     disparate_impact: float
     statistical_parity_difference: float
@@ -37,7 +43,9 @@ class GroupMetrics:
     average_odds_difference: float
     error_rate_difference: float
     n_unprivileged: int
+    """Rows in the unprivileged group."""
     n_privileged: int
+    """Rows in the privileged group."""
 
 
 def group_metrics(y_true, y_pred, unprivileged, *, favorable=1, privileged=None) -> GroupMetrics:

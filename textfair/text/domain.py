@@ -143,7 +143,7 @@ class TextDomain:
             for source in sorted(self._terms[index][category])
             if source != targets[category].id
         )
-        return Variant(result.text, swaps, (), index)
+        return Variant(result.text, swaps=swaps, seed_id=index)
 
     def sample(
         self, rule_set: RuleSet, n: int, rng: np.random.Generator, negate: bool = False

@@ -72,9 +72,9 @@ class GenderSwapper:
         pieces.append(text[cursor:])
         return Variant(
             "".join(pieces),
-            tuple(Swap(CATEGORY, source, target) for source, target in swaps),
-            tuple(edits),
-            seed_id,
+            edits=tuple(edits),
+            swaps=tuple(Swap(CATEGORY, source, target) for source, target in swaps),
+            seed_id=seed_id,
         )
 
 

@@ -25,7 +25,7 @@ import numpy as np
 from textfair.errors import TextfairError
 from textfair.terms import Term
 from textfair.text.matcher import Matcher, Mention, default_matcher
-from textfair.text.rewrite import Edit, Rewriter
+from textfair.text.rewrite import Rewrite, Rewriter
 
 __all__ = [
     "Swap",
@@ -39,23 +39,26 @@ __all__ = [
 DEFAULT_MAX_VARIANTS = 256
 
 
-@dataclass(frozen=True)
+# Slots: an audit makes tens of thousands of these value objects; no per-object dict.
+@dataclass(frozen=True, slots=True)
 class Swap:
     """One term replaced by another everywhere it is mentioned in a text."""
 
     category: str
     source: str
+    """The replaced term's id in the term list (the word itself for a gender swap)."""
     target: str
+    """The id of the term written instead."""
 
 
-@dataclass(frozen=True)
-class Variant:
-    """A generated text, what was swapped to get it, and the span map from the seed text."""
+@dataclass(frozen=True, slots=True)
+class Variant(Rewrite):
+    """A rewrite of a seed text that swapped identity terms: the text, the span map from the
+    seed (`edits`), what was swapped, and the seed's id."""
 
-    text: str
-    swaps: tuple[Swap, ...]
-    edits: tuple[Edit, ...] = ()
+    swaps: tuple[Swap, ...] = ()
     seed_id: int | str | None = None
+    """The seed text's id, carried into the JSON-lines record."""
 
     @property
     def input(self) -> str:
@@ -195,7 +198,7 @@ def counterfactuals(
                 swaps.append(Swap(slot.category, slot.source.id, target.id))
                 targets.update(dict.fromkeys(slot.mention_indices, target))
         result = rewriter.apply(targets, with_edits=with_edits)
-        variants.append(Variant(result.text, tuple(swaps), result.edits, seed_id))
+        variants.append(Variant(result.text, result.edits, tuple(swaps), seed_id))
     return variants
 
 
@@ -218,7 +221,8 @@ def swap_term(
         return None
     rewriter = Rewriter(text, mentions)
     result = rewriter.apply(dict.fromkeys(range(len(mentions)), new))
-    return Variant(result.text, (Swap(old.category, old.id, new.id),), result.edits, seed_id)
+    swap = Swap(old.category, old.id, new.id)
+    return Variant(result.text, result.edits, (swap,), seed_id)
 
 
 def rewritable_categories(mentions: Sequence[Mention]) -> set[str]:
@@ -271,7 +275,7 @@ def rule_satisfying(
         for slot in _slots(rewriter.mentions)
         if slot.source != targets[slot.category]
     )
-    return Variant(result.text, swaps, result.edits, seed_id)
+    return Variant(result.text, result.edits, swaps, seed_id)
 
 
 def sample_rule_satisfying(

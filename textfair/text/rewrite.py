@@ -29,7 +29,8 @@ _ARTICLE_BEFORE = re.compile(r"(?<![\w'’\-])(an?)(\s+)$", re.IGNORECASE)
 _NON_LETTERS = re.compile(r"[\W_]+")
 
 
-@dataclass(frozen=True)
+# Slots: one per changed span of every variant; no per-object dict.
+@dataclass(frozen=True, slots=True)
 class Edit:
     """One change: `old` at [old_start, old_end) became `new` at [new_start, new_end)."""
 
@@ -42,12 +43,13 @@ class Edit:
     new: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rewrite:
     """A rewritten text and the map from old spans to new ones."""
 
     text: str
-    edits: tuple[Edit, ...]
+    edits: tuple[Edit, ...] = ()
+    """Where each change lies in the old text and in this one (empty unless asked for)."""
 
 
 def case_style(surface: str, natural: str) -> Style:

@@ -118,7 +118,7 @@ def expand_template(
     return [
         Variant(
             rewriter.apply(dict(enumerate(combo)), with_edits=False).text,
-            tuple(
+            swaps=tuple(
                 Swap(term.category, slot.group(), term.id)
                 for slot, term in zip(slots, combo, strict=True)
             ),
