@@ -14,6 +14,7 @@ from typing import TypeVar
 
 import typer
 
+from textfair.cli.options import with_options
 from textfair.errors import ModelError, TextfairError
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -66,6 +67,17 @@ def user_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def command(group: typer.Typer, name: str, *shared: str, **settings: object) -> Callable[[F], F]:
+    """Register a command on `group` (the app or a sub-app): with the shared options named in
+    `shared` (see cli/options.py) and its mistakes reported in one line (:func:`user_errors`)."""
+
+    def decorate(function: F) -> F:
+        group.command(name, **settings)(user_errors(with_options(*shared)(function)))
+        return function
+
+    return decorate
+
+
 def _with_flags(err: TextfairError) -> str:
     """The library names a parameter ("theta is 1.5"); the command line names its flag."""
     message = str(err)
@@ -112,19 +124,30 @@ def settings_of(config_type, options: dict, **overrides):
     return config_type(**{**values, **overrides})
 
 
-def check_fail_above(threshold: float | None) -> None:
-    """--fail-above must be a number in [0, 1]: a NaN would never fail, and the gate would
-    pass whatever the audit finds. Checked before the first model query."""
+def check_report_options(options: dict, inputs: list) -> None:
+    """Before the first model query: --fail-above must be a number in [0, 1] (a NaN would
+    never fail, and the gate would pass whatever the audit finds), and --out must not hold
+    one of the command's inputs where a report file goes."""
+    from textfair.io import refuse_overwriting_inputs
+
+    threshold = options["fail_above"]
     if threshold is not None and not 0.0 <= threshold <= 1.0:
         raise TextfairError(f"--fail-above is {threshold}; expected a score in [0, 1]")
+    refuse_overwriting_inputs(options["out"], REPORT_FILES, inputs)
 
 
-def fail_if_above(report, threshold: float | None, err) -> None:
-    """--fail-above: exit 1 when a significant finding scores above the threshold. Exit 1
-    means only this; every other problem exits 2."""
-    if threshold is None:
-        return
-    failing = report.failing(threshold)  # a NaN threshold was refused before the audit
+def publish(report, options: dict, err) -> None:
+    """Show an audit's top findings, write report.json and report.md to --out, and apply
+    --fail-above: exit 1 when a significant finding scores above it. Exit 1 means only
+    this; every other problem exits 2."""
+    from textfair.report import render_terminal, write_report
+
+    top, out, threshold = options["top"], options["out"], options["fail_above"]
+    render_terminal(report, top=top)
+    if out is not None:
+        json_path, md_path = write_report(report, out, top=top)
+        err.print(f"wrote {json_path} and {md_path}")
+    failing = report.failing(threshold) if threshold is not None else []
     if failing:
         err.print(f"{len(failing)} significant finding(s) score above {threshold}: failing")
         raise typer.Exit(EXIT_UNFAIR)

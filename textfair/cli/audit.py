@@ -8,38 +8,32 @@ from pathlib import Path
 
 import typer
 
-from textfair.cli.app import (
-    REPORT_FILES,
-    app,
-    check_fail_above,
-    fail_if_above,
-    settings_of,
-    user_errors,
-)
-from textfair.cli.options import ESTIMATION, TESTING, with_options
-from textfair.io import refuse_overwriting_inputs
+from textfair.cli.app import app, check_report_options, command, publish, settings_of
+from textfair.cli.options import ESTIMATION, TESTING
 
 DEFAULT_MODEL = "toxicity-cnn-lstm"
 
 
-def _options(group: bool):
-    """The options both commands share, as a function so each command gets its own."""
+AUDIT_OPTIONS = (
+    "text_column",
+    "label_column",
+    "label_map",
+    "favorable",
+    "terms",
+    "categories",
+    *ESTIMATION,
+    *TESTING,
+    "top",
+    "batch_size",
+    "device",
+    "out",
+    "fail_above",
+)
 
-    @with_options(
-        "text_column",
-        "label_column",
-        "label_map",
-        "favorable",
-        "terms",
-        "categories",
-        *ESTIMATION,
-        *TESTING,
-        "top",
-        "batch_size",
-        "device",
-        "out",
-        "fail_above",
-    )
+
+def _options(group: bool):
+    """The command of both `audit` and `counterfactual`, as a function so each gets its own."""
+
     def run(
         model: str = typer.Option(DEFAULT_MODEL, "--model", help="Model spec or bundled name."),
         data: Path | None = typer.Option(
@@ -58,13 +52,11 @@ def _audit(options: dict, group: bool) -> None:
     from textfair.auditing import AuditConfig, audit_text
     from textfair.corpus import guess_favorable, load_corpus
     from textfair.models.spec import load_model
-    from textfair.report import render_terminal, write_report
 
     err = Console(stderr=True)
     # Every option is checked before the corpus and the model are loaded.
     config = settings_of(AuditConfig, options, group=group).checked()
-    check_fail_above(options["fail_above"])
-    refuse_overwriting_inputs(options["out"], REPORT_FILES, [options["data"], options["model"]])
+    check_report_options(options, [options["data"], options["model"]])
     corpus = load_corpus(
         options["data"],
         text_column=options["text_column"],
@@ -104,19 +96,19 @@ def _audit(options: dict, group: bool) -> None:
             progress=advance,
         )
         bar.update(task, completed=stages + 1)
-    render_terminal(report, top=options["top"])
-    if options["out"] is not None:
-        json_path, md_path = write_report(report, options["out"], top=options["top"])
-        err.print(f"wrote {json_path} and {md_path}")
-    fail_if_above(report, options["fail_above"], err)
+    publish(report, options, err)
 
 
-app.command(
+command(
+    app,
     "audit",
+    *AUDIT_OPTIONS,
     help="Audit a text classifier: which identity groups, alone or combined, get different "
     "outcomes, and how often swapping only an identity term changes the decision.",
-)(user_errors(_options(group=True)))
-app.command(
+)(_options(group=True))
+command(
+    app,
     "counterfactual",
+    *AUDIT_OPTIONS,
     help="Run only the causal tests: how often swapping identity terms changes the decision.",
-)(user_errors(_options(group=False)))
+)(_options(group=False))

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import typer
 
-from textfair.cli.app import app, split_list, user_errors
+from textfair.cli.app import app, command, split_list
 
 
-@app.command("augment")
-@user_errors
+@command(app, "augment")
 def augment_command(
     data: Path = typer.Option(..., "--data", help="The training texts (CSV, TSV, JSONL)."),
     text_column: str = typer.Option(..., "--text-column"),

@@ -10,15 +10,12 @@ from pathlib import Path
 
 import typer
 
-from textfair.cli.app import app, split_list, user_errors
-from textfair.cli.options import with_options
+from textfair.cli.app import app, command, split_list
 
 EXAMPLE_DATA = "wiki_examples.csv"
 
 
-@app.command("counterfactuals")
-@user_errors
-@with_options("text_column", "terms", "categories", "seed")
+@command(app, "counterfactuals", "text_column", "terms", "categories", "seed")
 def counterfactuals_command(
     text: str | None = typer.Option(None, "--text", help="One text to generate variants of."),
     data: Path | None = typer.Option(

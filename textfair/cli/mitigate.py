@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from textfair.cli.app import app, settings_of, user_errors
-from textfair.cli.options import ESTIMATION, TESTING, with_options
+from textfair.cli.app import app, command, settings_of
+from textfair.cli.options import ESTIMATION, TESTING
 from textfair.cli.tabular import load_inputs, tabular_app
 from textfair.errors import TextfairError
 from textfair.io import refuse_overwriting_inputs
@@ -33,9 +33,9 @@ MITIGATION_FILES = [
 ]
 
 
-@app.command("mitigate")
-@user_errors
-@with_options(
+@command(
+    app,
+    "mitigate",
     "text_column",
     "label_column",
     "label_map",
@@ -115,9 +115,9 @@ def mitigate_command(
     _write(result, out, ["seed_id", "text", "label", "source", "transformation", "label_source"])
 
 
-@tabular_app.command("mitigate")
-@user_errors
-@with_options(
+@command(
+    tabular_app,
+    "mitigate",
     "sensitive",
     "label",
     "favorable",

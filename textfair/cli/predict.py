@@ -8,11 +8,10 @@ from pathlib import Path
 
 import typer
 
-from textfair.cli.app import app, user_errors
+from textfair.cli.app import app, command
 
 
-@app.command("predict")
-@user_errors
+@command(app, "predict")
 def predict_command(
     model: str = typer.Option(
         "toxicity-cnn-lstm",

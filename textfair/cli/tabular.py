@@ -9,15 +9,14 @@ from pathlib import Path
 import typer
 
 from textfair.cli.app import (
-    REPORT_FILES,
     app,
-    check_fail_above,
-    fail_if_above,
+    check_report_options,
+    command,
+    publish,
     settings_of,
     split_list,
-    user_errors,
 )
-from textfair.cli.options import ESTIMATION, TESTING, with_options
+from textfair.cli.options import ESTIMATION, TESTING
 from textfair.io import refuse_overwriting_inputs
 
 tabular_app = typer.Typer(help="Audit classifiers of table rows.", no_args_is_help=True)
@@ -46,9 +45,18 @@ AEQUITAS = (*TABLE_ROWS, "global_budget", "local_budget", "seed")
 ROW_MODEL = typer.Option(..., "--model", help="sklearn:<joblib file> or py:<module>:<fn>")
 
 
-@tabular_app.command("audit")
-@user_errors
-@with_options(*TABLE_ROWS, "bins", "schema_file", *ESTIMATION, *TESTING, "top", "out", "fail_above")
+@command(
+    tabular_app,
+    "audit",
+    *TABLE_ROWS,
+    "bins",
+    "schema_file",
+    *ESTIMATION,
+    *TESTING,
+    "top",
+    "out",
+    "fail_above",
+)
 def audit_command(
     model: str = ROW_MODEL,
     data: Path = typer.Option(..., "--data", help="CSV, TSV, JSONL or Parquet with a header."),
@@ -59,13 +67,10 @@ def audit_command(
     from rich.console import Console
 
     from textfair.auditing import AuditConfig, audit_table
-    from textfair.report import render_terminal, write_report
 
     err = Console(stderr=True)
     config = settings_of(AuditConfig, options).checked()  # before the data and the model
-    check_fail_above(options["fail_above"])
-    out = options["out"]
-    refuse_overwriting_inputs(out, REPORT_FILES, [data, model, options["schema_file"]])
+    check_report_options(options, [data, model, options["schema_file"]])
     frame, schema, row_model = load_inputs(model, data, options)
     with err.status("auditing") as status:
         report = audit_table(
@@ -78,16 +83,10 @@ def audit_command(
             command=shlex.join(["textfair", *sys.argv[1:]]),
             progress=lambda message: status.update(message),
         )
-    render_terminal(report, top=config.top)
-    if out is not None:
-        json_path, md_path = write_report(report, out, top=config.top)
-        err.print(f"wrote {json_path} and {md_path}")
-    fail_if_above(report, options["fail_above"], err)
+    publish(report, options, err)
 
 
-@tabular_app.command("search")
-@user_errors
-@with_options(*AEQUITAS)
+@command(tabular_app, "search", *AEQUITAS)
 def search_command(
     model: str = ROW_MODEL,
     data: Path = typer.Option(..., "--data", help="CSV, TSV, JSONL or Parquet with a header."),
@@ -133,9 +132,7 @@ def search_command(
         typer.echo(f"wrote {out}", err=True)
 
 
-@tabular_app.command("augment")
-@user_errors
-@with_options(*AEQUITAS)
+@command(tabular_app, "augment", *AEQUITAS)
 def tabular_augment_command(
     model: str = ROW_MODEL,
     data: Path = typer.Option(..., "--data", help="The training rows."),

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import typer
 
-from textfair.cli.app import terms_app, user_errors
+from textfair.cli.app import command, terms_app
 
 
-@terms_app.command("list")
-@user_errors
+@command(terms_app, "list")
 def list_command() -> None:
     """List the built-in term lists."""
     from rich.console import Console
@@ -37,8 +36,7 @@ def list_command() -> None:
     Console().print(table)
 
 
-@terms_app.command("show")
-@user_errors
+@command(terms_app, "show")
 def show_command(
     name: str = typer.Argument(..., help="A built-in list name or a .yaml/.csv file."),
 ) -> None:
@@ -86,8 +84,7 @@ def show_command(
         console.print(table)
 
 
-@terms_app.command("validate")
-@user_errors
+@command(terms_app, "validate")
 def validate_command(
     file: Path = typer.Argument(
         ..., help="A term list: YAML (like dixon2018) or CSV category,term."

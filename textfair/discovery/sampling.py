@@ -14,12 +14,16 @@ __all__ = ["Sampling", "batches", "seed_order"]
 
 @dataclass(frozen=True)
 class Sampling:
-    """Interval confidence, target half-width, sample bounds and the run's seed."""
+    """How long to sample each estimate, and the run's seed."""
 
     confidence: float = 0.95
+    """Of every interval, before any multiple-testing correction."""
     error: float = 0.05
+    """Sampling stops once an interval's half-width is at most this."""
     min_samples: int = 100
+    """Seeds per side before the stopping rule is first checked."""
     max_samples: int = 1000
+    """Seeds per side at most, whatever the interval's width."""
     seed: int = 0
 
 

@@ -98,20 +98,24 @@ def favorable_index(labels: Sequence[str], favorable: str) -> int:
 
 @dataclass
 class CacheStats:
-    """What a CachedModel did."""
+    """What a CachedModel did.
+
+    Attributes:
+        requested: inputs asked for, repeats included.
+        unique_inputs: distinct inputs among them.
+        forwarded: inputs the wrapped model was given (each distinct one once, none that
+            were answered from disk).
+        model_calls: calls to the wrapped model, each a batch of forwarded inputs.
+        cache_hits: inputs answered from memory, without a forward pass.
+        disk_hits: inputs answered from the cache file of an earlier run.
+    """
 
     requested: int = 0
-    """Inputs asked for, repeats included."""
     unique_inputs: int = 0
-    """Distinct inputs among them."""
     forwarded: int = 0
-    """Inputs the wrapped model was given: each distinct one once, none answered from disk."""
     model_calls: int = 0
-    """Calls to the wrapped model (each a batch of forwarded inputs)."""
     cache_hits: int = 0
-    """Inputs answered from memory, without a forward pass."""
     disk_hits: int = 0
-    """Inputs answered from the cache file of an earlier run."""
 
 
 class CachedModel:
