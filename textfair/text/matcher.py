@@ -20,23 +20,17 @@ import itertools
 import re
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Literal
 
 from textfair.terms import Term, TermList, load_term_list, normalize_form
 from textfair.text import context, gates
+from textfair.text.forms import Form, FormReader
 
 __all__ = ["Matcher", "Mention", "default_matcher", "find_mentions"]
 
-Form = Literal["adjective", "noun", "plural", "collective"]
 
 # Possessive: 's, or a bare apostrophe after a plural in s (a bare apostrophe after anything
 # else is a closing quote, handled in `_possessive`).
 _POSSESSIVE = r"(?P<poss>['’][sS](?![\w])|['’](?![\w]))?"
-_LANGUAGE_CUES = frozenset("original dubbed subtitled in speak speaks spoke speaking".split())
-_PLURAL_SUBJECT_FOLLOWERS = frozenset(
-    "are were have had will would can could should must do did who".split()
-)
-_PLURAL_VERBS = frozenset("tend seem want say think like love hate need know live make do".split())
 
 
 @dataclass(frozen=True)
@@ -85,6 +79,7 @@ class Matcher:
             for form, role in term.surface_forms():
                 # The first role listed wins: "Chinese" is a base form before it is a plural.
                 self._forms.setdefault(normalize_form(form), (term, role, form))
+        self._grammar = FormReader(self._forms)
         trie = context.trie_pattern(self._forms)
         self._last_text: str | None = None
         self._last_mentions: list[Mention] = []
@@ -132,7 +127,7 @@ class Matcher:
                 or self._in_title(text, start, end)
             ):
                 continue
-            form = self._form(text, start, end, term, role)
+            form = self._grammar.form(text, start, end, term, role)
             if form is None:
                 continue
             if gates.in_compound(text, start) and role != "plural":
@@ -202,24 +197,7 @@ class Matcher:
 
     def is_identity_word(self, token: str) -> bool:
         """True when `token` is a written form of some term ("Americans", "male")."""
-        return normalize_form(token) in self._forms
-
-    def _is_person_word(self, token: str) -> bool:
-        """A person noun, a first name, or a form of a term that needs no context ("Muslims").
-
-        A gated term ("Black") does not vouch for its neighbour: "old Black & White movies".
-        """
-        lower = context.normalize_token(token)
-        if context.is_person_noun(lower):
-            return True
-        if token[:1].isupper() and token in context.first_names():
-            return True  # "a very young Bob Saget", "the older Victoria"
-        found = self._forms.get(normalize_form(lower))
-        if found is None:
-            return False
-        term, role = found[0], found[1]
-        # A demonym that is also a noun stands for a person ("a Chinese-born American").
-        return not term.person_context or role == "plural" or term.pos == "both"
+        return self._grammar.is_identity_word(token)
 
     def _in_collocation(self, text: str, start: int, end: int) -> bool:
         """Inside a collocation ("black market", "old school"). A coordination of two
@@ -236,7 +214,7 @@ class Matcher:
             words = re.split(r"[\s\-]+", match.group())
             if self.is_identity_word(words[0]) and self.is_identity_word(words[-1]):
                 after = context.tokens_after(text, match.end(), count=1)
-                if after and self._is_person_word(after[0]):
+                if after and self._grammar.is_person_word(after[0]):
                     continue
             return True
         return False
@@ -259,121 +237,6 @@ class Matcher:
         if words and context.is_sentence_initial(text, run_start):
             words = words[1:]  # a sentence's first word is capitalised anyway
         return sum(not self.is_identity_word(w) for w in words) >= 3
-
-    def _form(self, text: str, start: int, end: int, term: Term, role: str) -> Form | None:
-        """The grammatical form of a candidate, or None when the context gate rejects it."""
-        if role == "plural":
-            return "plural"
-        if term.nominal and gates.is_collective(text, start, end):
-            # "the elderly" stays "the young"; in a list without "the" ("women, children and
-            # elderly") the people are written as a plural ("and young people").
-            before = context.tokens_before(text, start, count=1)
-            return "collective" if context.normalize_token(before[0]) == "the" else "plural"
-        if term.person_context:
-            if role == "noun":
-                return "noun"  # a distinct noun form ("Middle Easterner") names a person
-            return self._gated_form(text, start, end, term)
-        if role == "noun":
-            return "noun"
-        if term.pos == "adjective":
-            # "a queer", "a confirmed homosexual": an adjective standing as a noun is written
-            # as one in a swap ("a gay person"), never as a bare adjective ("a gay").
-            if context.determiner_before(text, start) and not context.noun_follows(text, end):
-                return "noun"
-            return "adjective"
-        if term.pos == "noun":
-            return "noun"
-        if gates.modifies_next(text, start, end):
-            return "adjective"
-        if term.id in {normalize_form(p) for p in term.plurals}:
-            # "Chinese are here", "the Japanese": a plural spelled like the term itself,
-            # unless a singular determiner says otherwise ("a Chinese").
-            before = context.tokens_before(text, start, count=1)
-            singular = before and context.normalize_token(before[0]) in gates.SINGULAR_DETERMINERS
-            return "noun" if singular else "plural"
-        return "noun" if context.determiner_before(text, start) else "adjective"
-
-    def _gated_form(self, text: str, start: int, end: int, term: Term) -> Form | None:
-        """Keep a person-context term only when it modifies or stands for people."""
-        if self._person_follows(text, end):
-            return "adjective"
-        while gates.in_compound(text, start):  # read "half-Chinese" from where the word starts
-            start = re.search(r"[\w'’]*-$", text[:start]).start()
-        same_as_plural = term.id in {normalize_form(p) for p in term.plurals}
-        previous = context.tokens_before(text, start, count=1)
-        singular = (
-            bool(previous) and context.normalize_token(previous[0]) in gates.SINGULAR_DETERMINERS
-        )
-        if (
-            term.pos != "adjective"
-            and (singular if same_as_plural else context.determiner_before(text, start))
-            and not context.noun_follows(text, end)
-        ):
-            return "noun"  # "an American", "a Mexican": the noun stands for a person
-        if same_as_plural and self._the_people(text, start, end):
-            return "plural"  # "the Japanese tend to", "Chinese are": the people
-        before = context.tokens_before(text, start, count=4)
-        plain = [context.plain_token(t) for t in before]
-        if gates.is_predicate(plain) or (
-            # "I am Italian American": another demonym between the copula and the term
-            len(before) >= 2 and gates.capitalised(before[-1]) and gates.is_predicate(plain[:-1])
-        ):
-            return "adjective"
-        # Coordinated with an identity word: "people, gay and straight", "Indian or Black".
-        if len(before) >= 2 and before[-1].lower() in context.COORDINATORS:
-            return "adjective" if self.is_identity_word(before[-2]) else None
-        return None
-
-    def _the_people(self, text: str, start: int, end: int) -> bool:
-        """ "the Japanese are", "Chinese who", "the Chinese tend to": a demonym spelled like
-        its plural, standing for the people (not "the Japanese one", "original Japanese")."""
-        if gates.is_collective(text, start, end):
-            return True
-        before = context.tokens_before(text, start, count=1)
-        after = context.tokens_after(text, end, count=1)
-        if not after or (before and context.normalize_token(before[0]) in _LANGUAGE_CUES):
-            return False  # "the original Japanese had", "in Chinese": the language
-        following = context.normalize_token(after[0])
-        if following in _PLURAL_SUBJECT_FOLLOWERS:
-            return True
-        return bool(
-            before
-            and context.normalize_token(before[0]) == "the"
-            and (context.looks_like_verb(after[0]) or following in _PLURAL_VERBS)
-        )
-
-    def _person_follows(self, text: str, end: int) -> bool:
-        """A person word within the next three words ("a young, shy girl"), looking through
-        a coordinated identity word ("black and white audiences")."""
-        tokens = context.tokens_after(text, end, count=8)
-        words = 0
-        index = 0
-        while index < len(tokens) and words < 3:
-            token = tokens[index]
-            lower = token.lower()
-            if index > 0 and token in context.first_names() and not context.is_person_noun(lower):
-                return False  # a first name counts right after the term only: "a young Bob"
-            if lower in context.COORDINATORS:
-                following = tokens[index + 1] if index + 1 < len(tokens) else ""
-                # Coordinated with an identity word or another demonym: "black and white
-                # audiences", "American and British actors".
-                if self.is_identity_word(following) or gates.capitalised(following):
-                    index += 2
-                    words += 1
-                    continue
-                return False
-            if not context.is_word(token):
-                if token in ",-":
-                    index += 1
-                    continue
-                return False
-            if self._is_person_word(token):
-                return True
-            if context.normalize_token(token) in context.FUNCTION_WORDS:
-                return False
-            words += 1
-            index += 1
-        return False
 
 
 _HYPHENATED_IDENTITY_HEADS = frozenset({"american", "canadian"})
