@@ -2,6 +2,8 @@
 report the run reads stops the run before any work, with one line and exit code 2."""
 
 import hashlib
+import os
+import sys
 
 import joblib
 import pandas as pd
@@ -9,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from textfair.cli import app
+from textfair.report import write_report
 from textfair.tabular.baselines import logistic_regression
 
 from conftest import DATA, write_flat_model
@@ -127,12 +130,97 @@ def test_an_output_that_would_replace_an_input_is_refused(files, name):
     assert digest(endangered) == before
 
 
-def test_an_audit_may_write_beside_its_data(files, monkeypatch):
-    """The output directory may hold the data: only report.json and report.md are written."""
+def test_an_output_directory_holding_other_files_is_refused_before_the_audit(files, monkeypatch):
+    """The report directory is replaced as a whole, so one that holds the data (or anything
+    textfair did not write) is refused, with --overwrite too."""
     write_flat_model(files)
     monkeypatch.syspath_prepend(str(files))
     before = digest(files / "c.csv")
     args = ["audit", "--model", "py:models:flat", "--data", str(files / "c.csv")]
-    result = runner.invoke(app, [*args, "--text-column", "comment", "--out", str(files)])
-    assert result.exit_code == 0, result.output
-    assert (files / "report.json").is_file() and digest(files / "c.csv") == before
+    for extra in ([], ["--overwrite"]):
+        result = runner.invoke(
+            app, [*args, "--text-column", "comment", "--out", str(files), *extra]
+        )
+        assert result.exit_code == 2, result.output
+        assert "did not write" in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (files / "report.json").exists() and digest(files / "c.csv") == before
+
+
+def test_an_earlier_report_is_replaced_only_with_overwrite(files, monkeypatch):
+    write_flat_model(files)
+    monkeypatch.syspath_prepend(str(files))
+    args = ["audit", "--model", "py:models:flat", "--data", str(files / "c.csv")]
+    args += ["--text-column", "comment", "--out", str(files / "report")]
+    assert runner.invoke(app, args).exit_code == 0
+    first = digest(files / "report" / "report.json")
+    again = runner.invoke(app, [*args, "--seed", "1"])
+    assert again.exit_code == 2 and "--overwrite" in again.output
+    assert digest(files / "report" / "report.json") == first
+    replaced = runner.invoke(app, [*args, "--seed", "1", "--overwrite"])
+    assert replaced.exit_code == 0, replaced.output
+    assert digest(files / "report" / "report.json") != first
+    assert sorted(p.name for p in files.iterdir() if p.name.startswith(".")) == []
+
+
+def _write_killed_at(step: int, report, out) -> int:
+    """Write `report` over `out` in a child process that dies (os._exit, as under SIGKILL:
+    no cleanup runs) at the `step`-th line executed in textfair's writing code; its exit
+    code is 9 when it died there, 0 when the write finished first."""
+    pid = os.fork()
+    if pid == 0:  # the child
+        seen = 0
+
+        def trace(frame, event, arg):
+            nonlocal seen
+            code = frame.f_code
+            if code.co_filename.endswith(WRITING_CODE) or code.co_name == "write_report":
+                if event == "line":
+                    seen += 1
+                    if seen == step:
+                        os._exit(9)
+                return trace
+            return None
+
+        sys.settrace(trace)
+        try:
+            write_report(report, out, overwrite=True)
+        finally:
+            os._exit(0)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+WRITING_CODE = ("textfair/io.py",)
+
+
+def test_a_report_write_killed_at_any_step_leaves_the_old_set_or_the_new_one(tmp_path):
+    import textfair
+
+    texts = ["a gay man", "a straight man", "a Muslim woman", "a Christian woman"] * 30
+
+    def flags_gay(batch):
+        return ["toxic" if "gay" in t else "non-toxic" for t in batch]
+
+    model = textfair.as_model(flags_gay, labels=["non-toxic", "toxic"])
+    old = textfair.audit(model, texts, seed=0, min_samples=10, max_samples=40)
+    new = textfair.audit(model, texts, seed=1, min_samples=10, max_samples=40)
+    out = tmp_path / "report"
+    write_report(old, out)
+    old_set = {p.name: p.read_bytes() for p in out.iterdir()}
+    write_report(new, tmp_path / "expected")
+    new_set = {p.name: p.read_bytes() for p in (tmp_path / "expected").iterdir()}
+    assert old_set != new_set and set(old_set) == set(new_set)
+    outcomes, step = [], 1
+    while True:
+        code = _write_killed_at(step, new, out)
+        found = {p.name: p.read_bytes() for p in out.iterdir()}
+        assert found in (old_set, new_set), f"killed at step {step}: a mix or a partial set"
+        outcomes.append("new" if found == new_set else "old")
+        if code == 0:
+            break
+        assert code == 9
+        write_report(old, out, overwrite=True)  # back to the old set for the next kill
+        step += 1
+    assert step > 20 and "old" in outcomes and outcomes[-1] == "new"
+    # What killed writers left beside the directory goes with the next write.
+    write_report(new, out, overwrite=True)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []

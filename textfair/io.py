@@ -1,7 +1,8 @@
 """Reading user corpora and writing outputs safely.
 
-Outputs are written to a temporary file in the target directory and renamed into place, so a
-crash or Ctrl-C never leaves a half-written file where a finished one is expected.
+Outputs are written to a temporary file (or directory) beside the target and put in its place
+in one step, so a crash or Ctrl-C never leaves a half-written file, or a mix of an old and a
+new report set, where a finished one is expected.
 """
 
 from __future__ import annotations
@@ -19,7 +20,14 @@ from textfair.errors import TextfairError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["atomic_writer", "read_table", "read_texts", "read_utf8"]
+__all__ = [
+    "atomic_directory",
+    "atomic_writer",
+    "check_output_directory",
+    "read_table",
+    "read_texts",
+    "read_utf8",
+]
 
 _READERS = {
     ".csv": ",",
@@ -87,13 +95,16 @@ def atomic_writer(path: str | Path, binary: bool = False) -> Iterator[IO]:
         raise TextfairError(
             f"{target}: directory {target.parent} does not exist; create it or choose another path"
         )
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    _remove_leftovers(target)
+    fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(target), dir=target.parent)
     try:
         handle = (
             os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")
         )
         with handle:
             yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
         os.chmod(tmp, 0o666 & ~current_umask())  # mkstemp makes 0600; outputs are ordinary
         os.replace(tmp, target)
     except BaseException:
@@ -105,10 +116,18 @@ def atomic_writer(path: str | Path, binary: bool = False) -> Iterator[IO]:
 @contextlib.contextmanager
 def atomic_directory(path: str | Path) -> Iterator[Path]:
     """A staging directory beside `path`, with ordinary permissions, to fill; on success it
-    replaces `path` (a model directory) in one rename, on failure it is removed."""
+    takes the place of `path` in one step, on failure (or Ctrl-C) it is removed.
+
+    An existing `path` is swapped with the staging directory by one `renameat2` exchange
+    (Linux), so at every instant `path` holds either the complete old directory or the
+    complete new one; then the old one is deleted. Where the exchange is not available the
+    old directory is first renamed aside (a moment with no `path`, never a mix). What a
+    killed process leaves beside `path` is removed by the next write to it.
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    _remove_leftovers(target)
+    staging = Path(tempfile.mkdtemp(prefix=_temporary_prefix(target), dir=target.parent))
     umask = current_umask()
     staging.chmod(0o777 & ~umask)  # mkdtemp makes 0700; a saved model is an ordinary dir
     try:
@@ -116,12 +135,123 @@ def atomic_directory(path: str | Path) -> Iterator[Path]:
         for file in staging.rglob("*"):
             if file.is_file():
                 file.chmod(0o666 & ~umask)
-        if target.exists():
-            shutil.rmtree(target)
-        os.replace(staging, target)
+        _fsync_tree(staging)
+        if not target.exists():
+            os.rename(staging, target)
+        elif _exchange(staging, target):
+            shutil.rmtree(staging)  # now the old directory
+        else:
+            aside = Path(tempfile.mkdtemp(prefix=_temporary_prefix(target), dir=target.parent))
+            os.rename(target, aside / "old")
+            os.rename(staging, target)
+            shutil.rmtree(aside)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+def _temporary_prefix(target: Path) -> str:
+    """Temporary names beside `target` say whose they are: `.<name>.tmp-<pid>-`."""
+    return f".{target.name}.tmp-{os.getpid()}-"
+
+
+def _remove_leftovers(target: Path) -> None:
+    """Remove the temporary files and directories that a killed run left beside `target`
+    (their process is gone); those of a live process are left alone."""
+    prefix = f".{target.name}.tmp-"
+    with contextlib.suppress(OSError):
+        for entry in target.parent.iterdir():
+            if not entry.name.startswith(prefix):
+                continue
+            pid = entry.name[len(prefix) :].partition("-")[0]
+            if pid.isdigit() and not _alive(int(pid)):
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry, ignore_errors=True)
+                else:
+                    entry.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
+def _fsync_tree(root: Path) -> None:
+    """Flush a staged directory's files to disk before it replaces the old one, so the
+    exchange never publishes files whose data is still only in memory."""
+    for file in root.rglob("*"):
+        if file.is_file():
+            fd = os.open(file, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two paths atomically with Linux's renameat2(RENAME_EXCHANGE); False where the
+    system or the file system does not offer it."""
+    import ctypes
+    import errno
+
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(first), at_fdcwd, os.fsencode(second), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(second))
+
+
+def check_output_directory(out: str | Path | None, owned: list[str], overwrite: bool) -> None:
+    """Before any work: `out` must be a directory textfair may fill and replace as a whole.
+
+    A new or empty directory is fine. One that holds an earlier run's files (`owned`, e.g.
+    report.json) is replaced only with `overwrite`; one that holds anything else is refused
+    even then, because replacing the directory would delete it. Its parent must be
+    writable (the new set is staged beside it).
+    """
+    if out is None:
+        return
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise TextfairError.bad(
+            "out", f"{out} is a file; expected a directory for the output; choose another path"
+        )
+    if path.is_dir():
+        entries = sorted(e.name for e in path.iterdir())
+        foreign = [name for name in entries if name not in owned]
+        if foreign:
+            shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+            raise TextfairError.bad(
+                "out",
+                f"{out} holds files textfair did not write ({shown}); the output directory "
+                "is replaced as a whole, so give a new or empty directory",
+            )
+        if entries and not overwrite:
+            raise TextfairError.bad(
+                "out",
+                f"{out} holds the output of an earlier run; replace it with --overwrite "
+                "(overwrite=True in Python) or choose another directory",
+            )
+    parent = path.resolve().parent
+    while not parent.exists():
+        parent = parent.parent
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise TextfairError.bad(
+            "out", f"{out}: cannot write in {parent}; choose a directory you may write to"
+        )
 
 
 def read_utf8(path: Path) -> str:

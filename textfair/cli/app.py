@@ -108,10 +108,6 @@ def split_list(value: str | None) -> list[str] | None:
     return items or None
 
 
-# What `--out DIR` of an audit receives (report/render.write_report).
-REPORT_FILES = ["report.json", "report.md"]
-
-
 def settings_of(config_type, options: dict, **overrides):
     """A settings dataclass (AuditConfig, MitigationConfig) from a command's options: the
     options named like its fields, "categories" split at commas, then `overrides`."""
@@ -126,14 +122,17 @@ def settings_of(config_type, options: dict, **overrides):
 
 def check_report_options(options: dict, inputs: list) -> None:
     """Before the first model query: --fail-above must be a number in [0, 1] (a NaN would
-    never fail, and the gate would pass whatever the audit finds), and --out must not hold
-    one of the command's inputs where a report file goes."""
-    from textfair.io import refuse_overwriting_inputs
+    never fail, and the gate would pass whatever the audit finds); --out must not hold one of
+    the command's inputs where a report file goes, nor an earlier report without --overwrite,
+    nor anything else."""
+    from textfair.io import check_output_directory, refuse_overwriting_inputs
+    from textfair.report.render import REPORT_FILES
 
     threshold = options["fail_above"]
     if threshold is not None and not 0.0 <= threshold <= 1.0:
         raise TextfairError(f"--fail-above is {threshold}; expected a score in [0, 1]")
     refuse_overwriting_inputs(options["out"], REPORT_FILES, inputs)
+    check_output_directory(options["out"], REPORT_FILES, options["overwrite"])
 
 
 def publish(report, options: dict, err) -> None:
@@ -145,7 +144,7 @@ def publish(report, options: dict, err) -> None:
     top, out, threshold = options["top"], options["out"], options["fail_above"]
     render_terminal(report, top=top)
     if out is not None:
-        json_path, md_path = write_report(report, out, top=top)
+        json_path, md_path = write_report(report, out, top=top, overwrite=options["overwrite"])
         err.print(f"wrote {json_path} and {md_path}")
     failing = report.failing(threshold) if threshold is not None else []
     if failing:

@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from textfair.cli.app import app, check_report_options, command, publish, settings_of
-from textfair.cli.options import ESTIMATION, TESTING
+from textfair.cli.options import ESTIMATION, REPORTING, TESTING
 
 DEFAULT_MODEL = "toxicity-cnn-lstm"
 
@@ -23,11 +23,9 @@ AUDIT_OPTIONS = (
     "categories",
     *ESTIMATION,
     *TESTING,
-    "top",
     "batch_size",
     "device",
-    "out",
-    "fail_above",
+    *REPORTING,
 )
 
 

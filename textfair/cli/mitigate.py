@@ -14,7 +14,7 @@ from textfair.cli.app import app, command, settings_of
 from textfair.cli.options import ESTIMATION, TESTING
 from textfair.cli.tabular import load_inputs, tabular_app
 from textfair.errors import TextfairError
-from textfair.io import refuse_overwriting_inputs
+from textfair.io import check_output_directory, refuse_overwriting_inputs
 
 if TYPE_CHECKING:
     from textfair.report.model import AuditReport
@@ -50,6 +50,7 @@ MITIGATION_FILES = [
     *TESTING,
     "batch_size",
     "device",
+    "overwrite",
 )
 def mitigate_command(
     out: Path = typer.Option(..., "--out", help="Directory for the reports and the new model."),
@@ -81,6 +82,7 @@ def mitigate_command(
     from textfair.models.spec import load_model
 
     refuse_overwriting_inputs(out, MITIGATION_FILES, [data, model, report])
+    check_output_directory(out, MITIGATION_FILES, options["overwrite"])
     corpus = load_corpus(
         data,
         text_column=options["text_column"],
@@ -112,7 +114,8 @@ def mitigate_command(
         before=before,
     )
     result.report["data"]["path"] = corpus.source
-    _write(result, out, ["seed_id", "text", "label", "source", "transformation", "label_source"])
+    columns = ["seed_id", "text", "label", "source", "transformation", "label_source"]
+    _write(result, out, columns, options["overwrite"])
 
 
 @command(
@@ -131,6 +134,7 @@ def mitigate_command(
     "local_budget",
     *ESTIMATION,
     *TESTING,
+    "overwrite",
 )
 def tabular_mitigate_command(
     model: str = typer.Option(..., "--model", help="sklearn:<joblib file> or textfair:<dir>"),
@@ -152,6 +156,7 @@ def tabular_mitigate_command(
     from textfair.mitigate.retrain import retrainer_for
 
     refuse_overwriting_inputs(out, MITIGATION_FILES, [data, model, report, options["schema_file"]])
+    check_output_directory(out, MITIGATION_FILES, options["overwrite"])
     frame, schema, row_model = load_inputs(model, data, options)
     retrainer_for(row_model)  # fails here, before any work, for a model we cannot retrain
     before = _read_report(report, row_model) if report is not None else None
@@ -169,7 +174,7 @@ def tabular_mitigate_command(
         before=before,
     )
     result.report["data"]["path"] = str(data)
-    _write(result, out, None)
+    _write(result, out, None, options["overwrite"])
 
 
 def _read_report(path: Path, model) -> AuditReport:
@@ -235,35 +240,35 @@ class _progress:
             self.console.print(f"[green]done[/green] {self.stage}")
 
 
-def _write(result, out: Path, augmentation_columns: list[str] | None) -> None:
-    """The reports before and after, mitigation.json/.md, the augmentation used, the model."""
+def _write(result, out: Path, augmentation_columns: list[str] | None, overwrite: bool) -> None:
+    """The reports before and after, mitigation.json/.md, the augmentation used, the model:
+    staged beside `out`, which they replace as one set."""
     import pandas as pd
     from rich.console import Console
     from rich.markdown import Markdown
 
-    from textfair.io import atomic_writer
+    from textfair.io import atomic_directory, check_output_directory
     from textfair.report import write_report
     from textfair.report.mitigation import render_mitigation
 
-    out.mkdir(parents=True, exist_ok=True)
-    write_report(result.before, out / "before")
+    check_output_directory(out, MITIGATION_FILES, overwrite)
     files = {"mitigation": out / "mitigation.json"}
-    if result.after is not None:
-        write_report(result.after, out / "after")
-    if result.model is not None:
-        files["model"] = result.retrainer.save(result.model, out / "model")
-        with atomic_writer(out / "augmentation.csv") as handle:
+    with atomic_directory(out) as staging:
+        write_report(result.before, staging / "before")
+        if result.after is not None:
+            write_report(result.after, staging / "after")
+        if result.model is not None:
+            saved = result.retrainer.save(result.model, staging / "model")
+            files["model"] = out / saved.relative_to(staging)
             pd.DataFrame(result.augmentation, columns=augmentation_columns).to_csv(
-                handle, index=False
+                staging / "augmentation.csv", index=False
             )
-        files["augmentation"] = out / "augmentation.csv"
-    result.report["files"] = {k: str(v) for k, v in files.items()}
-    with atomic_writer(out / "mitigation.json") as handle:
-        json.dump(result.report, handle, indent=2, ensure_ascii=False, default=str)
-        handle.write("\n")
-    markdown = render_mitigation(result.report)
-    with atomic_writer(out / "mitigation.md") as handle:
-        handle.write(markdown)
-    console = Console()
-    console.print(Markdown(markdown))
+            files["augmentation"] = out / "augmentation.csv"
+        result.report["files"] = {k: str(v) for k, v in files.items()}
+        with open(staging / "mitigation.json", "w", encoding="utf-8") as handle:
+            json.dump(result.report, handle, indent=2, ensure_ascii=False, default=str)
+            handle.write("\n")
+        markdown = render_mitigation(result.report)
+        (staging / "mitigation.md").write_text(markdown, encoding="utf-8")
+    Console().print(Markdown(markdown))
     Console(stderr=True).print(f"wrote {out}/mitigation.json, mitigation.md, before/, after/")

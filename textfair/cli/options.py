@@ -79,6 +79,10 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     "seed": (int, typer.Option(0, "--seed", help="Every random choice flows from it.")),
     # Reports and the CI gate.
     "out": (Path | None, typer.Option(None, "--out", help="Write report.json and report.md.")),
+    "overwrite": (
+        bool,
+        typer.Option(False, "--overwrite", help="Replace the output of an earlier run in --out."),
+    ),
     "fail_above": (
         float | None,
         typer.Option(
@@ -108,6 +112,8 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
 # The options of every audit: rule sets, their estimates and the multiple-testing correction.
 ESTIMATION = ("theta", "max_order", "confidence", "error", "min_samples", "max_samples")
 TESTING = ("mode", "correction", "seed")
+# What an audit shows and writes, and the CI gate.
+REPORTING = ("top", "out", "overwrite", "fail_above")
 
 
 def with_options(*names: str) -> Callable[[F], F]:

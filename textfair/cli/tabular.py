@@ -16,7 +16,7 @@ from textfair.cli.app import (
     settings_of,
     split_list,
 )
-from textfair.cli.options import ESTIMATION, TESTING
+from textfair.cli.options import ESTIMATION, REPORTING, TESTING
 from textfair.io import refuse_overwriting_inputs
 
 tabular_app = typer.Typer(help="Audit classifiers of table rows.", no_args_is_help=True)
@@ -53,9 +53,7 @@ ROW_MODEL = typer.Option(..., "--model", help="sklearn:<joblib file> or py:<modu
     "schema_file",
     *ESTIMATION,
     *TESTING,
-    "top",
-    "out",
-    "fail_above",
+    *REPORTING,
 )
 def audit_command(
     model: str = ROW_MODEL,

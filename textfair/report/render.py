@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textfair.io import atomic_writer
+from textfair.io import atomic_directory, check_output_directory
 from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
 
 __all__ = ["render_markdown", "render_terminal", "write_report"]
@@ -246,14 +246,26 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
     )
 
 
-def write_report(report: AuditReport, directory: str | Path, top: int = 10) -> tuple[Path, Path]:
-    """Write report.json and report.md into `directory`, each atomically."""
+# What a report directory holds: it is replaced as one set.
+REPORT_FILES = ["report.json", "report.md"]
+
+
+def write_report(
+    report: AuditReport, directory: str | Path, top: int = 10, *, overwrite: bool = False
+) -> tuple[Path, Path]:
+    """Write report.json and report.md into `directory`, as one set.
+
+    The files are staged in a directory beside it that then takes its place in one step, so
+    an interrupted write leaves the complete old set or the complete new one, never a mix.
+    A directory holding an earlier report is replaced only with `overwrite`; one holding
+    other files is refused (see :func:`textfair.io.check_output_directory`).
+    """
     out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    json_path, md_path = out / "report.json", out / "report.md"
-    with atomic_writer(json_path) as handle:
-        json.dump(report.to_dict(), handle, indent=2, ensure_ascii=False, allow_nan=False)
-        handle.write("\n")
-    with atomic_writer(md_path) as handle:
-        handle.write(render_markdown(report, top))
-    return json_path, md_path
+    check_output_directory(out, REPORT_FILES, overwrite)
+    with atomic_directory(out) as staging:
+        with open(staging / "report.json", "w", encoding="utf-8", newline="\n") as handle:
+            json.dump(report.to_dict(), handle, indent=2, ensure_ascii=False, allow_nan=False)
+            handle.write("\n")
+        with open(staging / "report.md", "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(render_markdown(report, top))
+    return out / "report.json", out / "report.md"
