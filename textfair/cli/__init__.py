@@ -2,12 +2,36 @@
 
 from __future__ import annotations
 
-from textfair.cli.app import app
+import sys
+
+from textfair.cli.app import EXIT_INTERRUPTED, EXIT_USAGE, app
 
 
 def main() -> None:
-    """Entry point of the `textfair` console script."""
-    app()
+    """Entry point of the `textfair` console script.
+
+    A mistake on the command line (an unknown option, a value out of range) is one line on
+    stderr and exit code 2, like every other mistake, rather than a framed usage box.
+    """
+    import typer
+
+    # Typer raises the UsageError of the click it runs on (its own copy in recent releases):
+    # found from a public exception's ancestry rather than a private module path.
+    usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+    try:
+        code = app(standalone_mode=False)
+    except usage_error as mistake:
+        if type(mistake).__name__ == "NoArgsIsHelpError":  # `textfair`, `textfair tabular`
+            typer.echo(mistake.ctx.get_help() if mistake.ctx else str(mistake), err=True)
+            sys.exit(EXIT_USAGE)
+        where = mistake.ctx.command_path if mistake.ctx else "textfair"
+        message = " ".join(mistake.format_message().split()).rstrip(".")
+        typer.echo(f"error: {message}; see `{where} --help`", err=True)
+        sys.exit(EXIT_USAGE)
+    except typer.Abort:
+        typer.echo("interrupted; no output was written", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 __all__ = ["app", "main"]

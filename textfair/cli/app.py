@@ -7,9 +7,11 @@ code 2, never a traceback. Heavy libraries are imported inside commands, so `--h
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import typer
@@ -48,7 +50,13 @@ def user_errors(command: F) -> F:
             typer.echo(f"error: {err}", err=True)
             raise typer.Exit(EXIT_MODEL_FAILED) from None
         except KeyboardInterrupt:
-            typer.echo("interrupted; nothing was written", err=True)
+            resume = (
+                f"; the model's answers so far are kept in {_cache_in_use[0]}: run the same "
+                "command again to resume"
+                if _cache_in_use
+                else ""
+            )
+            typer.echo(f"interrupted; no output was written{resume}", err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
         except TextfairError as err:
             typer.echo(f"error: {_with_flags(err)}", err=True)
@@ -76,6 +84,39 @@ def command(group: typer.Typer, name: str, *shared: str, **settings: object) -> 
         return function
 
     return decorate
+
+
+# The on-disk cache of the running command, for the resume hint after Ctrl-C.
+_cache_in_use: list[Path] = []
+
+
+def cached_model(model, spec: str, options: dict, context: str = ""):
+    """The model behind one CachedModel for the whole run. With --cache, or by default a file
+    beside --out (DIR.cache.sqlite), answers are also kept on disk, keyed by a fingerprint of
+    the model's files (and `context`, e.g. a table model's column order), and committed once
+    per chunk of 16 batches: a rerun after a kill asks the model only what it had not
+    answered."""
+    from textfair.models import CachedModel
+    from textfair.models.spec import spec_fingerprint
+
+    path, out = options.get("cache_path"), options.get("out")
+    implicit = path is None and out is not None
+    if implicit:
+        path = Path(str(out).rstrip("/\\") + ".cache.sqlite")
+    if path is None:
+        return CachedModel(model)
+    try:
+        key = spec_fingerprint(spec, model)
+    except TextfairError:
+        if implicit:
+            return CachedModel(model)  # nothing identifies the model: no default cache
+        raise
+    if context:
+        key += ":" + hashlib.sha256(context.encode()).hexdigest()[:12]
+    chunk = 16 * int(options.get("batch_size") or 64)
+    cached = CachedModel(model, cache_path=path, cache_key=key, batch_size=chunk)
+    _cache_in_use[:] = [path]
+    return cached
 
 
 def _with_flags(err: TextfairError) -> str:

@@ -8,8 +8,16 @@ from pathlib import Path
 
 import typer
 
-from textfair.cli.app import app, check_report_options, command, publish, settings_of
+from textfair.cli.app import (
+    app,
+    cached_model,
+    check_report_options,
+    command,
+    publish,
+    settings_of,
+)
 from textfair.cli.options import ESTIMATION, REPORTING, TESTING
+from textfair.cli.progress import Stages
 
 DEFAULT_MODEL = "toxicity-cnn-lstm"
 
@@ -25,6 +33,7 @@ AUDIT_OPTIONS = (
     *TESTING,
     "batch_size",
     "device",
+    "threads",
     *REPORTING,
 )
 
@@ -49,6 +58,7 @@ def _audit(options: dict, group: bool) -> None:
 
     from textfair.auditing import AuditConfig, audit_text
     from textfair.corpus import guess_favorable, load_corpus
+    from textfair.models.base import favorable_index
     from textfair.models.spec import load_model
 
     err = Console(stderr=True)
@@ -63,25 +73,18 @@ def _audit(options: dict, group: bool) -> None:
     )
     labels = corpus.labels
     with err.status("loading the model"):
-        model = load_model(
-            options["model"], batch_size=options["batch_size"], device=options["device"]
+        loaded = load_model(
+            options["model"],
+            batch_size=options["batch_size"],
+            device=options["device"],
+            threads=options["threads"],
         )
+        model = cached_model(loaded, options["model"], options)
     favorable = options["favorable"] or guess_favorable(model.labels)
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
+    favorable_index(model.labels, favorable)  # a label the model has, before any query
     stages = int(group) * 2 + 1 + int(labels is not None)  # rule sets, scoring, causal, labels
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("reading the corpus", total=stages + 1)
-
-        def advance(message: str) -> None:
-            bar.update(task, advance=1, description=message)
-
+    with Stages(stages + 1, queries=lambda: model.stats.forwarded, console=err) as advance:
+        advance("reading the corpus")
         report = audit_text(
             model,
             corpus.texts,
@@ -93,7 +96,6 @@ def _audit(options: dict, group: bool) -> None:
             data_info=corpus.info(),
             progress=advance,
         )
-        bar.update(task, completed=stages + 1)
     publish(report, options, err)
 
 

@@ -50,6 +50,7 @@ MITIGATION_FILES = [
     *TESTING,
     "batch_size",
     "device",
+    "threads",
     "overwrite",
 )
 def mitigate_command(
@@ -94,7 +95,12 @@ def mitigate_command(
             "mitigation retrains the model, so it needs true labels: pass --label-column "
             "(and --label-map if the values are not the model's label names)"
         )
-    loaded = load_model(model, batch_size=options["batch_size"], device=options["device"])
+    loaded = load_model(
+        model,
+        batch_size=options["batch_size"],
+        device=options["device"],
+        threads=options["threads"],
+    )
     retrainer_for(loaded)  # a model textfair cannot retrain fails here, before any work
     favorable = options["favorable"] or guess_favorable(loaded.labels)
     before = _read_report(report, loaded) if report is not None else None
@@ -199,45 +205,13 @@ def _read_report(path: Path, model) -> AuditReport:
 
 
 def _with_progress(mitigate, model_id: str, *inputs, **options):
-    """Run a mitigation with this command line recorded and its stages on the terminal."""
+    """Run a mitigation with this command line recorded and its stages on stderr."""
+    from textfair.cli.progress import Stages
     from textfair.run import Run
 
-    with _progress() as advance:
+    with Stages(done_lines=True) as advance:
         command = shlex.join(["textfair", *sys.argv[1:]])
         return mitigate(*inputs, run=Run(model_id, command, advance), **options)
-
-
-class _progress:
-    """A progress display for the stages of a mitigation; yields advance(message)."""
-
-    def __enter__(self):
-        from rich.console import Console
-        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-        self.console = Console(stderr=True)
-        self.bar = Progress(
-            SpinnerColumn(),
-            TextColumn("{task.description}"),
-            TimeElapsedColumn(),
-            console=self.console,
-            transient=True,
-        )
-        self.bar.__enter__()
-        self.task = self.bar.add_task("starting", total=None)
-        self.stage = None
-
-        def advance(message: str) -> None:
-            if self.stage is not None:
-                self.console.print(f"[green]done[/green] {self.stage}")
-            self.stage = message
-            self.bar.update(self.task, description=message)
-
-        return advance
-
-    def __exit__(self, *exc) -> None:
-        self.bar.__exit__(*exc)
-        if exc[0] is None and self.stage is not None:
-            self.console.print(f"[green]done[/green] {self.stage}")
 
 
 def _write(result, out: Path, augmentation_columns: list[str] | None, overwrite: bool) -> None:

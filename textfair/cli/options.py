@@ -92,6 +92,24 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     # Running a model.
     "batch_size": (int, typer.Option(64, "--batch-size", min=1, help="Texts per forward pass.")),
     "device": (str, typer.Option("auto", "--device", help="auto, cpu, cuda or cuda:N.")),
+    "threads": (
+        int | None,
+        typer.Option(
+            None,
+            "--threads",
+            min=1,
+            help="CPU threads of a torch model (default: the cores this process may use).",
+        ),
+    ),
+    "cache_path": (
+        Path | None,
+        typer.Option(
+            None,
+            "--cache",
+            help="SQLite file of the model's answers: a rerun after a kill or Ctrl-C asks the "
+            "model only what it had not answered (default with --out: DIR.cache.sqlite).",
+        ),
+    ),
     # Aequitas's search and the mitigation loops.
     "global_budget": (int, typer.Option(1000, "--global-budget", help="Random inputs tried.")),
     "local_budget": (int, typer.Option(2000, "--local-budget", help="Perturbations tried.")),
@@ -113,7 +131,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
 ESTIMATION = ("theta", "max_order", "confidence", "error", "min_samples", "max_samples")
 TESTING = ("mode", "correction", "seed")
 # What an audit shows and writes, and the CI gate.
-REPORTING = ("top", "out", "overwrite", "fail_above")
+REPORTING = ("top", "out", "overwrite", "fail_above", "cache_path")
 
 
 def with_options(*names: str) -> Callable[[F], F]:

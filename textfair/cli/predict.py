@@ -11,7 +11,7 @@ import typer
 from textfair.cli.app import app, command
 
 
-@command(app, "predict")
+@command(app, "predict", "cache_path", "threads")
 def predict_command(
     model: str = typer.Option(
         "toxicity-cnn-lstm",
@@ -34,12 +34,14 @@ def predict_command(
         False, "--trust-remote-code", help="Allow a hub model's own Python code to run."
     ),
     out: Path | None = typer.Option(None, "--out", help="Write JSON lines here."),
+    *,
+    cache_path: Path | None,
+    threads: int | None,
 ) -> None:
     """Score texts with a model: {"text", "label", "probabilities", ...} per line."""
-    from textfair.cli.app import split_list
+    from textfair.cli.app import cached_model, split_list
     from textfair.errors import TextfairError
     from textfair.io import refuse_overwriting_inputs
-    from textfair.models import CachedModel
     from textfair.models.base import favorable_index
     from textfair.models.spec import load_model
 
@@ -61,8 +63,10 @@ def predict_command(
         device=device,
         trust_remote_code=trust_remote_code,
         labels=split_list(labels),
+        threads=threads,
     )
-    cached = CachedModel(loaded, batch_size=max(batch_size, 256))
+    run = {"cache_path": cache_path, "out": out, "batch_size": batch_size}
+    cached = cached_model(loaded, model, run)
     column = favorable_index(cached.labels, favorable) if favorable is not None else None
     probabilities = cached.predict_proba(texts)
     lines = []

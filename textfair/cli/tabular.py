@@ -10,6 +10,7 @@ import typer
 
 from textfair.cli.app import (
     app,
+    cached_model,
     check_report_options,
     command,
     publish,
@@ -17,6 +18,7 @@ from textfair.cli.app import (
     split_list,
 )
 from textfair.cli.options import ESTIMATION, REPORTING, TESTING
+from textfair.cli.progress import Stages
 from textfair.io import refuse_overwriting_inputs
 
 tabular_app = typer.Typer(help="Audit classifiers of table rows.", no_args_is_help=True)
@@ -70,16 +72,18 @@ def audit_command(
     config = settings_of(AuditConfig, options).checked()  # before the data and the model
     check_report_options(options, [data, model, options["schema_file"]])
     frame, schema, row_model = load_inputs(model, data, options)
-    with err.status("auditing") as status:
+    # Rows are tuples in this column order: the cache is keyed by it too.
+    cached = cached_model(row_model, model, options, context=",".join(row_model.columns))
+    with Stages(queries=lambda: cached.stats.forwarded, console=err) as advance:
         report = audit_table(
-            row_model,
+            cached,
             frame,
             schema,
             config=config,
             model_id=model,
             data_info={"path": str(data)},
             command=shlex.join(["textfair", *sys.argv[1:]]),
-            progress=lambda message: status.update(message),
+            progress=advance,
         )
     publish(report, options, err)
 

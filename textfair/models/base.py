@@ -133,6 +133,7 @@ class CachedModel:
         *,
         cache_path: str | Path | None = None,
         fingerprint: str | None = None,
+        cache_key: str | None = None,
         batch_size: int | None = None,
     ) -> None:
         self.model = model
@@ -142,19 +143,17 @@ class CachedModel:
         self._memory: dict[Hashable, np.ndarray] = {}
         self._source = f"model {type(model).__name__}"
         self._fingerprint = fingerprint or getattr(model, "fingerprint", None)
+        # What the on-disk answers are filed under: the fingerprint, unless the caller keys
+        # them more precisely (a hash of the model's files and the input layout).
+        self._cache_key = cache_key or self._fingerprint
         self._db: sqlite3.Connection | None = None
         if cache_path is not None:
-            if not self._fingerprint:
+            if not self._cache_key:
                 raise TextfairError(
                     "an on-disk cache needs a model fingerprint; pass fingerprint=... "
                     "(e.g. a hash of the weights) so answers of another model are never reused"
                 )
-            self._db = sqlite3.connect(str(cache_path))
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS predictions ("
-                "model TEXT NOT NULL, input TEXT NOT NULL, probabilities BLOB NOT NULL, "
-                "PRIMARY KEY (model, input))"
-            )
+            self._db = _open_cache(Path(cache_path))
 
     @property
     def fingerprint(self) -> str | None:
@@ -193,7 +192,7 @@ class CachedModel:
                     self._db.executemany(
                         "INSERT OR REPLACE INTO predictions VALUES (?, ?, ?)",
                         [
-                            (self._fingerprint, _key(x), row.tobytes())
+                            (self._cache_key, _key(x), row.tobytes())
                             for x, row in zip(batch, output, strict=True)
                         ],
                     )
@@ -218,7 +217,7 @@ class CachedModel:
         for item in missing:
             row = self._db.execute(
                 "SELECT probabilities FROM predictions WHERE model = ? AND input = ?",
-                (self._fingerprint, _key(item)),
+                (self._cache_key, _key(item)),
             ).fetchone()
             if row is None:
                 still_missing.append(item)
@@ -233,6 +232,35 @@ class CachedModel:
         if self._db is not None:
             self._db.close()
             self._db = None
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _open_cache(path: Path) -> sqlite3.Connection:
+    """The answers file: SQLite, one transaction per model call, so a process killed at any
+    moment leaves every answer it committed whole and none half-written."""
+    if path.is_dir():
+        raise TextfairError.bad("cache_path", f"{path} is a directory; pass a file path")
+    if path.is_file() and path.stat().st_size > 0:
+        with open(path, "rb") as handle:
+            if handle.read(len(_SQLITE_HEADER)) != _SQLITE_HEADER:
+                raise TextfairError.bad(
+                    "cache_path",
+                    f"{path} is not a textfair cache (an SQLite file); choose another path",
+                )
+    try:
+        db = sqlite3.connect(str(path))
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS predictions ("
+            "model TEXT NOT NULL, input TEXT NOT NULL, probabilities BLOB NOT NULL, "
+            "PRIMARY KEY (model, input))"
+        )
+    except sqlite3.Error as err:
+        raise TextfairError.bad(
+            "cache_path", f"{path} cannot be used as a cache ({err}); choose another path"
+        ) from None
+    return db
 
 
 def _key(item: Hashable) -> str:

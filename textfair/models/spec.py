@@ -12,6 +12,7 @@ from textfair.errors import TextfairError
 from textfair.models.callable import CallableModel, load_callable
 from textfair.models.hf import HFModel
 from textfair.models.sklearn import SklearnModel
+from textfair.models.threads import set_torch_threads
 from textfair.models.torch_text import TorchTextModel
 from textfair.tabular.mlp import TabularMLP
 from textfair.tabular.models import RowModel
@@ -28,8 +29,12 @@ def load_model(
     device: str = "auto",
     trust_remote_code: bool = False,
     labels: list[str] | None = None,
+    threads: int | None = None,
 ):
-    """Build the model a spec names; one-line TextfairError when it cannot."""
+    """Build the model a spec names; one-line TextfairError when it cannot.
+
+    For torch models `threads` sets torch's CPU thread count (None: the cores this process
+    may use; see :mod:`textfair.models.threads`)."""
     kind, _, rest = spec.partition(":")
     if not spec.startswith(_PREFIXES):
         kind, rest = _detect(spec), spec
@@ -37,6 +42,8 @@ def load_model(
         kind = kind + ":"
     if not rest:
         raise TextfairError(f"model spec {spec!r} names nothing after {kind!r}")
+    if kind in ("hf:", "textfair:"):
+        set_torch_threads(threads)
     if kind == "hf:":
         return HFModel(
             _resolve(rest),
@@ -109,3 +116,46 @@ def _resolve(spec: str) -> Path:
         return path
     bundled = Path(str(resources.files("textfair").joinpath("bundled_models", spec)))
     return bundled if bundled.is_dir() else path
+
+
+def spec_fingerprint(spec: str, model: object | None = None) -> str:
+    """What identifies the answers of the model a spec names, for an on-disk cache: a hash of
+    the bytes it is loaded from (a file, every file of a directory, a py: function's module
+    source), or, for a hub id, the model's own fingerprint (id and commit). A changed file
+    gives a new fingerprint, so stale answers are never reused."""
+    kind, sep, rest = spec.partition(":")
+    if sep and kind == "py":
+        import importlib.util
+
+        module = rest.partition(":")[0]
+        found = importlib.util.find_spec(module)
+        if found is None or not found.origin or not Path(found.origin).is_file():
+            raise TextfairError(
+                f"cannot find the source of module {module!r} to key the cache by; "
+                "run from its directory or leave --cache out"
+            )
+        return "py:" + _digest([Path(found.origin)], extra=rest)
+    path = _resolve(rest if sep and kind in ("hf", "textfair", "sklearn") else spec)
+    if path.is_file():
+        return f"{kind if sep else 'file'}:" + _digest([path])
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.is_file())
+        return "dir:" + _digest(files, root=path)
+    own = getattr(model, "fingerprint", "")
+    if not own:
+        raise TextfairError(
+            f"model {spec!r} has no fingerprint to key the cache by; leave --cache out"
+        )
+    return str(own)
+
+
+def _digest(files: list[Path], root: Path | None = None, extra: str = "") -> str:
+    import hashlib
+
+    digest = hashlib.sha256(extra.encode())
+    for file in files:
+        digest.update(str(file.relative_to(root) if root else file.name).encode() + b"\0")
+        with open(file, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()[:24]

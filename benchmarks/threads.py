@@ -1,0 +1,102 @@
+"""The default audit beside a competing CPU load: textfair's thread setting against torch's.
+
+Times `textfair audit`'s default (bundled CNN-LSTM, bundled Wikipedia comments) with torch's
+CPU thread count set three ways: textfair's choice (``usable_cores()``: the process's CPU
+affinity capped by a cgroup quota), torch's own default (one per physical core), and one
+thread; first on an idle machine, then while `--load` busy processes compete for the cores.
+Settings are interleaved within each repeat, so drifting machine load falls on all of them;
+the figures are medians, and ratios compare settings measured in the same run.
+Run: ``python -m benchmarks.threads --json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import platform
+import statistics
+import time
+from importlib import resources
+
+import pandas as pd
+import torch
+
+from textfair.auditing import AuditConfig, audit_text
+from textfair.models import CachedModel
+from textfair.models.spec import load_model
+from textfair.models.threads import usable_cores
+
+
+def _spin(stop) -> None:
+    """A competing process: pure CPU until told to stop."""
+    x = 0
+    while not stop.is_set():
+        for _ in range(100_000):
+            x = (x * 1_103_515_245 + 12_345) % 2_147_483_648
+
+
+def _time_audit(model, texts, labels, threads: int) -> float:
+    torch.set_num_threads(threads)
+    started = time.perf_counter()
+    audit_text(
+        CachedModel(model), texts, favorable="non-toxic", labels=labels, config=AuditConfig()
+    )
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--load", type=int, default=1, help="competing busy processes")
+    args = parser.parse_args()
+    torch_default = torch.get_num_threads()  # before textfair sets anything
+    frame = pd.read_csv(str(resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")))
+    texts = frame["comment"].tolist()
+    labels = ["toxic" if value else "non-toxic" for value in frame["toxic"]]
+    model = load_model("toxicity-cnn-lstm", batch_size=64, device="cpu")
+    torch.set_num_threads(torch_default)  # load_model set textfair's choice; start from torch's
+    model.predict_proba(texts[:64])  # warm-up
+    settings = {"textfair": usable_cores(), "torch_default": torch_default, "one_thread": 1}
+    results: dict[str, dict[str, float]] = {}
+    for condition in ("idle", "competing_load"):
+        stop = multiprocessing.Event()
+        spinners = [
+            multiprocessing.Process(target=_spin, args=(stop,), daemon=True)
+            for _ in range(args.load if condition == "competing_load" else 0)
+        ]
+        for spinner in spinners:
+            spinner.start()
+        try:
+            times: dict[str, list[float]] = {name: [] for name in settings}
+            for _ in range(args.repeats):
+                for name, threads in settings.items():
+                    times[name].append(_time_audit(model, texts, labels, threads))
+        finally:
+            stop.set()
+            for spinner in spinners:
+                spinner.join()
+        results[condition] = {name: round(statistics.median(t), 2) for name, t in times.items()}
+    loaded = results["competing_load"]
+    record = {
+        "benchmark": "threads",
+        "model": "toxicity-cnn-lstm",
+        "usable_cores": usable_cores(),
+        "textfair_threads": settings["textfair"],
+        "torch_default_threads": torch_default,
+        "competing_processes": args.load,
+        "repeats": args.repeats,
+        "seconds_idle": results["idle"],
+        "seconds_competing_load": loaded,
+        "load_ratio_textfair_vs_torch_default": round(
+            loaded["textfair"] / loaded["torch_default"], 3
+        ),
+        "load_ratio_textfair_vs_one_thread": round(loaded["textfair"] / loaded["one_thread"], 3),
+        "python": platform.python_version(),
+    }
+    print(json.dumps(record) if args.json else json.dumps(record, indent=2))
+
+
+if __name__ == "__main__":
+    main()

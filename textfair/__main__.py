@@ -1,0 +1,5 @@
+"""`python -m textfair`: the command line."""
+
+from textfair.cli import main
+
+main()

@@ -1,0 +1,99 @@
+"""Progress of a long command on stderr, in a terminal and in a CI log alike.
+
+In a terminal a live line shows the stage (with a bar when the number of stages is known) and
+the time taken; it disappears when the command ends. Where stderr is not a terminal (a CI
+job, a redirect to a file) a live display would print nothing, so a plain line is written
+when a stage begins and then every `every` seconds: the stage, how many of how many, the
+model queries so far and their rate, the time taken. Nothing is written in the first second,
+so a quick command (or a mistake found at once) prints only its result.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+__all__ = ["Stages"]
+
+QUIET_START = 1.0  # seconds without plain progress lines
+
+
+class Stages:
+    """A context manager that yields `advance(message)`: call it as each stage begins.
+
+    `stages` is how many stages there are (None: not known in advance); `queries` returns the
+    model queries so far (e.g. a CachedModel's ``stats.forwarded``); `done_lines` also
+    prints a line in the terminal as each stage ends, for commands whose stages take minutes.
+    """
+
+    def __init__(
+        self,
+        stages: int | None = None,
+        *,
+        queries: Callable[[], int] | None = None,
+        every: float = 10.0,
+        done_lines: bool = False,
+        console: Console | None = None,
+    ) -> None:
+        self.console = console or Console(stderr=True)
+        self.stages, self.queries, self.every, self.done_lines = stages, queries, every, done_lines
+        self.number, self.stage, self.started = 0, "starting", time.monotonic()
+        self._bar: Progress | None = None
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> Callable[[str], None]:
+        if self.console.is_terminal:
+            columns = [SpinnerColumn(), TextColumn("{task.description}")]
+            if self.stages:
+                columns.append(BarColumn())
+            self._bar = Progress(
+                *columns, TimeElapsedColumn(), console=self.console, transient=True
+            )
+            self._bar.__enter__()
+            self._task = self._bar.add_task(self.stage, total=self.stages)
+        else:
+            threading.Thread(target=self._tick, daemon=True, name="textfair-progress").start()
+        return self.advance
+
+    def advance(self, message: str) -> None:
+        """A new stage begins."""
+        with self._lock:
+            self._finish_stage()
+            self.number += 1
+            self.stage = message
+            if self._bar is not None:
+                self._bar.update(self._task, completed=self.number - 1, description=message)
+            elif time.monotonic() - self.started >= QUIET_START:
+                self._line()
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        with self._lock:
+            if exc[0] is None:
+                self._finish_stage()
+            if self._bar is not None:
+                self._bar.__exit__(*exc)
+
+    def _finish_stage(self) -> None:
+        if self.done_lines and self._bar is not None and self.number:
+            self.console.print(f"[green]done[/green] {self.stage}")
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.every):
+            with self._lock:
+                self._line()
+
+    def _line(self) -> None:
+        elapsed = time.monotonic() - self.started
+        of = f"/{self.stages}" if self.stages else ""
+        parts = [f"textfair: [{self.number}{of}] {self.stage}"]
+        if self.queries is not None:
+            done = self.queries()
+            parts.append(f"{done:,} model queries ({done / max(elapsed, 1e-9):,.0f}/s)")
+        parts.append(f"{elapsed:.0f} s")
+        self.console.print(", ".join(parts), highlight=False, soft_wrap=True)

@@ -1,0 +1,52 @@
+"""How many CPU threads torch uses for a model's forward passes.
+
+torch starts with one thread per physical core of the machine. In a container limited to a
+CPU quota, or a process pinned to some cores, that oversubscribes the cores it may use and
+forward passes slow down; under a competing load every extra thread waits its turn. textfair
+sets the count deliberately: `--threads N`, or by default the cores this process may use
+(its CPU affinity, capped by a cgroup CPU quota).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+from textfair.errors import TextfairError
+
+__all__ = ["set_torch_threads", "usable_cores"]
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: its affinity mask, capped by a cgroup v2 (cpu.max)
+    or v1 (cfs_quota_us / cfs_period_us) quota when one is set."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    quota = _cgroup_quota()
+    return max(1, min(cores or 1, math.ceil(quota) if quota else cores or 1))
+
+
+def _cgroup_quota() -> float | None:
+    v2 = Path("/sys/fs/cgroup/cpu.max")
+    try:
+        if v2.is_file():
+            limit, _, period = v2.read_text().partition(" ")
+            return None if limit == "max" else int(limit) / int(period)
+        v1 = Path("/sys/fs/cgroup/cpu")
+        quota = int((v1 / "cpu.cfs_quota_us").read_text())
+        return None if quota <= 0 else quota / int((v1 / "cpu.cfs_period_us").read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def set_torch_threads(threads: int | None = None) -> int:
+    """Set torch's intra-op thread count to `threads` (None: :func:`usable_cores`) and
+    return it."""
+    import torch
+
+    if threads is not None and (isinstance(threads, bool) or threads < 1):
+        raise TextfairError.bad("threads", f"is {threads!r}; expected 1 or more")
+    chosen = threads or usable_cores()
+    if torch.get_num_threads() != chosen:
+        torch.set_num_threads(chosen)
+    return chosen
