@@ -204,6 +204,15 @@ def audit_domain(
     extra_config = {"bins": setting} if kind == "rows" else {"term_list": setting}
     progress = run.progress
     column = favorable_index(cached.labels, favorable)
+    categories = domain.categories()
+    if config.max_order > max(len(categories), AuditConfig.max_order):
+        # A rule set takes one rule per category, so a larger bound is a mistake (the
+        # default, 2, stands for "up to pairs" even when one category is audited).
+        raise TextfairError.bad(
+            "max_order",
+            f"is {config.max_order}, but the data has {len(categories)} categories "
+            f"({', '.join(categories)}); a rule set has at most one rule of each",
+        )
     findings = _group_findings(domain, cached, config, column, progress) if config.group else []
     counterfactual = None
     if config.causal:

@@ -81,6 +81,15 @@ def load_corpus(
         raise TextfairError(f"{source}: no texts; pass a corpus with at least one text")
     label_column, values = _labels(frame, labels, len(texts), source)
     mapping = parse_label_map(label_map)
+    if mapping and values is not None:
+        present = {str(v) for v in values}
+        unused = [key for key in mapping if key not in present]
+        if unused:
+            raise TextfairError.bad(
+                "label_map",
+                f"names {', '.join(map(repr, unused))}, which no label has; the labels are: "
+                f"{', '.join(sorted(present)[:10])}",
+            )
     mapped = None if values is None else [mapping.get(str(v), str(v)) for v in values]
     return Corpus(texts, mapped, source, text_column, label_column)
 

@@ -257,6 +257,10 @@ def check_output_directory(out: str | Path | None, owned: list[str], overwrite: 
 def read_utf8(path: Path) -> str:
     """A user's file as text; one-line error naming the first byte that is not UTF-8."""
     raw = path.read_bytes()
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or _looks_like_utf16(raw):
+        raise TextfairError(
+            f"{path}: UTF-16 text (every other byte is zero); save the file as UTF-8"
+        )
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -264,6 +268,15 @@ def read_utf8(path: Path) -> str:
             f"{path}: not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start}); "
             "save the file as UTF-8"
         ) from None
+
+
+def _looks_like_utf16(raw: bytes) -> bool:
+    """UTF-16 without a byte-order mark: ASCII-range text leaves a zero in every other byte."""
+    head = raw[:4096]
+    if len(head) < 4:
+        return False
+    zeros = max(head[0::2].count(0), head[1::2].count(0))
+    return zeros >= 0.4 * (len(head) // 2)
 
 
 def read_table(path: str | Path) -> pd.DataFrame:
@@ -343,6 +356,20 @@ def _read_parquet(source: Path) -> pd.DataFrame:
         raise TextfairError(f"{source}: not a readable Parquet file ({err})") from None
 
 
+def _refuse_duplicate_columns(text: str, separator: str, source: Path) -> None:
+    """pandas renames a repeated column ("comment", "comment.1"): the user would then be
+    told their column does not exist. Say what is wrong instead."""
+    import csv
+
+    header = next(csv.reader(text.splitlines()[:1], delimiter=separator), [])
+    repeated = sorted({name for name in header if header.count(name) > 1})
+    if repeated:
+        raise TextfairError(
+            f"{source}: duplicate column name(s) {', '.join(map(repr, repeated))} in the header; "
+            "give each column its own name"
+        )
+
+
 def _parse(text: str, kind: str | None, source: Path) -> pd.DataFrame:
     import io
 
@@ -355,6 +382,7 @@ def _parse(text: str, kind: str | None, source: Path) -> pd.DataFrame:
             return pd.DataFrame({"text": [line for line in text.splitlines() if line.strip()]})
         if kind == "jsonl":
             return pd.read_json(io.StringIO(text), lines=True)
+        _refuse_duplicate_columns(text, kind, source)
         return pd.read_csv(io.StringIO(text), sep=kind)
     except (ValueError, pd.errors.ParserError) as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__

@@ -7,7 +7,7 @@ import sys
 from textfair.cli.app import EXIT_INTERRUPTED, EXIT_USAGE, app
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Entry point of the `textfair` console script.
 
     A mistake on the command line (an unknown option, a value out of range) is one line on
@@ -19,7 +19,7 @@ def main() -> None:
     # found from a public exception's ancestry rather than a private module path.
     usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
     try:
-        code = app(standalone_mode=False)
+        code = app(args=argv, prog_name="textfair", standalone_mode=False)
     except usage_error as mistake:
         if type(mistake).__name__ == "NoArgsIsHelpError":  # `textfair`, `textfair tabular`
             typer.echo(mistake.ctx.get_help() if mistake.ctx else str(mistake), err=True)

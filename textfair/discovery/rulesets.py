@@ -152,6 +152,8 @@ def frequent_rule_sets(
                 level.append((rule,))
                 found.append(((rule,), float(mask.mean())))
     for _ in range(2, max_order + 1):
+        if not level:
+            break  # nothing frequent to extend: no larger rule set can be frequent either
         next_level = []
         frequent = set(level)
         for left, right in itertools.combinations(level, 2):

@@ -45,7 +45,13 @@ class Model(Protocol):
 
 def check_probabilities(output: object, n_inputs: int, n_labels: int, source: str) -> np.ndarray:
     """Return `output` as a float64 (n, k) array, or raise a one-line TextfairError."""
-    array = np.asarray(output, dtype=np.float64)
+    try:
+        array = np.asarray(output, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TextfairError(
+            f"{source} returned {type(output).__name__} values that are not numbers in rows "
+            f"of {n_labels}; expected one row of class probabilities per input"
+        ) from None
     if array.shape != (n_inputs, n_labels):
         raise TextfairError(
             f"{source} returned an array of shape {array.shape} for {n_inputs} inputs; "

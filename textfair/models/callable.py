@@ -40,8 +40,15 @@ class CallableModel:
 
     def predict_proba(self, inputs: Sequence) -> np.ndarray:
         """Call the function on a batch and return validated probabilities."""
-        output = np.asarray(self.fn(list(inputs)))
+        returned = self.fn(list(inputs))
         source = f"callable {self.name!r}"
+        try:
+            output = np.asarray(returned)
+        except ValueError:  # rows of different lengths
+            raise TextfairError(
+                f"{source} returned rows of different lengths; expected one row of class "
+                "probabilities per input, all of the same length (or one label per input)"
+            ) from None
         if output.ndim == 1:
             return self._one_hot(output, len(inputs), source)
         if self._labels is None:

@@ -43,18 +43,27 @@ class HFModel:
                 f"{source}: not a Hugging Face model directory (no config.json); "
                 "pass a directory written by save_pretrained or a hub model id"
             )
+        # A hub id with no network behind it: fail in seconds, not after a minute of retries;
+        # a model already in the local cache still loads.
+        offline = not Path(source).exists() and not _hub_reachable()
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(
-                source, trust_remote_code=trust_remote_code
+                source, trust_remote_code=trust_remote_code, local_files_only=offline
             )
             self.network = AutoModelForSequenceClassification.from_pretrained(
-                source, trust_remote_code=trust_remote_code
+                source, trust_remote_code=trust_remote_code, local_files_only=offline
             )
-        except (OSError, ValueError) as err:
+        except Exception as err:  # a loader fails in many ways; each is one line for the user
             first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            if offline:
+                raise TextfairError(
+                    f"cannot load Hugging Face model {source!r}: the hub cannot be reached "
+                    "(offline) and the model is not in the local cache; connect to the "
+                    "network, or download it elsewhere and pass its directory"
+                ) from None
             raise TextfairError(
-                f"cannot load Hugging Face model {source!r} ({first}); check the id or path "
-                "(with HF_HUB_OFFLINE=1 only models already on disk load)"
+                f"cannot load Hugging Face model {source!r} ({first[:300]}); check the id or "
+                "path (with HF_HUB_OFFLINE=1 only models already on disk load)"
             ) from None
         self._setup(source, batch_size, device, max_length, sort_by_length)
 
@@ -113,3 +122,20 @@ class HFModel:
                 logits = self.network(**encoded).logits
                 result[rows] = torch.softmax(logits.float(), dim=-1).cpu().double().numpy()
         return result
+
+
+def _hub_reachable(timeout: float = 3.0) -> bool:
+    """Whether the Hugging Face hub answers a TCP connection within `timeout` seconds
+    (False at once when HF_HUB_OFFLINE is set)."""
+    import os
+    import socket
+    from urllib.parse import urlparse
+
+    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):
+        return False
+    host = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co")).hostname
+    try:
+        with socket.create_connection((host or "huggingface.co", 443), timeout=timeout):
+            return True
+    except OSError:
+        return False

@@ -193,7 +193,14 @@ class TorchTextModel:
                 f"{path}: unknown architecture {config.arch!r}; expected one of {ARCHITECTURES}"
             )
         network = _build_network(config)
-        network.load_state_dict(load_file(str(path / "model.safetensors")))
+        try:
+            network.load_state_dict(load_file(str(path / "model.safetensors")))
+        except Exception as err:  # safetensors' and torch's errors: a damaged or foreign file
+            first = (str(err).strip().splitlines() or [type(err).__name__])[0][:200]
+            raise TextfairError(
+                f"{path}/model.safetensors cannot be read as this model's weights ({first}); "
+                "the file is damaged, incomplete or of another model: save or copy it again"
+            ) from None
         model = cls(config, vocab, network, batch_size=batch_size, device=resolve_device(device))
         model.fingerprint = _fingerprint(path)
         return model
