@@ -1,9 +1,10 @@
 """The default audit beside a competing CPU load: textfair's thread setting against torch's.
 
 Times `textfair audit`'s default (bundled CNN-LSTM, bundled Wikipedia comments) with torch's
-CPU thread count set three ways: textfair's choice (``usable_cores()``: the process's CPU
-affinity capped by a cgroup quota), torch's own default (one per physical core), and one
-thread; first on an idle machine, then while `--load` busy processes compete for the cores.
+CPU thread count set three ways: textfair's default (``default_threads()``: the process's
+CPU affinity capped by a cgroup quota, less the cores other processes are running on, read
+once the load has started), torch's own default (one per physical core), and one thread;
+first on an idle machine, then while `--load` busy processes compete for the cores.
 Settings are interleaved within each repeat, so drifting machine load falls on all of them;
 the figures are medians, and ratios compare settings measured in the same run.
 Run: ``python -m benchmarks.threads --json``.
@@ -25,7 +26,7 @@ import torch
 from textfair.auditing import AuditConfig, audit_text
 from textfair.models import CachedModel
 from textfair.models.spec import load_model
-from textfair.models.threads import usable_cores
+from textfair.models.threads import default_threads, usable_cores
 
 
 def _spin(stop) -> None:
@@ -58,8 +59,8 @@ def main() -> None:
     model = load_model("toxicity-cnn-lstm", batch_size=64, device="cpu")
     torch.set_num_threads(torch_default)  # load_model set textfair's choice; start from torch's
     model.predict_proba(texts[:64])  # warm-up
-    settings = {"textfair": usable_cores(), "torch_default": torch_default, "one_thread": 1}
     results: dict[str, dict[str, float]] = {}
+    chosen: dict[str, int] = {}
     for condition in ("idle", "competing_load"):
         stop = multiprocessing.Event()
         spinners = [
@@ -68,6 +69,9 @@ def main() -> None:
         ]
         for spinner in spinners:
             spinner.start()
+        time.sleep(0.5)  # the competing processes are running before textfair looks
+        chosen[condition] = default_threads()
+        settings = {"textfair": chosen[condition], "torch_default": torch_default, "one_thread": 1}
         try:
             times: dict[str, list[float]] = {name: [] for name in settings}
             for _ in range(args.repeats):
@@ -83,7 +87,8 @@ def main() -> None:
         "benchmark": "threads",
         "model": "toxicity-cnn-lstm",
         "usable_cores": usable_cores(),
-        "textfair_threads": settings["textfair"],
+        "textfair_threads_idle": chosen["idle"],
+        "textfair_threads_competing_load": chosen["competing_load"],
         "torch_default_threads": torch_default,
         "competing_processes": args.load,
         "repeats": args.repeats,

@@ -4,7 +4,10 @@ torch starts with one thread per physical core of the machine. In a container li
 CPU quota, or a process pinned to some cores, that oversubscribes the cores it may use and
 forward passes slow down; under a competing load every extra thread waits its turn. textfair
 sets the count deliberately: `--threads N`, or by default the cores this process may use
-(its CPU affinity, capped by a cgroup CPU quota).
+(its CPU affinity, capped by a cgroup CPU quota) less those other processes are busy on right
+now. Measured (benchmarks/threads.py, 2 cores, one competing process): torch's default of 2
+threads took 2.5x as long as 1 thread, because its threads wait for each other at every
+operation while one of them waits for the core.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from pathlib import Path
 
 from textfair.errors import TextfairError
 
-__all__ = ["set_torch_threads", "usable_cores"]
+__all__ = ["busy_elsewhere", "default_threads", "set_torch_threads", "usable_cores"]
 
 
 def usable_cores() -> int:
@@ -24,6 +27,33 @@ def usable_cores() -> int:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     quota = _cgroup_quota()
     return max(1, min(cores or 1, math.ceil(quota) if quota else cores or 1))
+
+
+def busy_elsewhere(samples: int = 9) -> int:
+    """Threads of other processes running right now: the kernel's count of runnable threads
+    (/proc/loadavg), less this one, median of a few samples 10 ms apart; 0 where unknown."""
+    import statistics
+    import time
+
+    counts = []
+    for index in range(samples):
+        try:
+            running = Path("/proc/loadavg").read_text().split()[3].partition("/")[0]
+            counts.append(max(0, int(running) - 1))
+        except (OSError, IndexError, ValueError):
+            return 0
+        if index + 1 < samples:
+            time.sleep(0.01)
+    return int(statistics.median(counts))
+
+
+def default_threads() -> int:
+    """The usable cores less those busy elsewhere, at least 1. Under a cgroup quota the
+    quota is this process's share whatever the host runs, so nothing is subtracted."""
+    cores = usable_cores()
+    if _cgroup_quota():
+        return cores
+    return max(1, cores - busy_elsewhere())
 
 
 def _cgroup_quota() -> float | None:
@@ -40,13 +70,13 @@ def _cgroup_quota() -> float | None:
 
 
 def set_torch_threads(threads: int | None = None) -> int:
-    """Set torch's intra-op thread count to `threads` (None: :func:`usable_cores`) and
+    """Set torch's intra-op thread count to `threads` (None: :func:`default_threads`) and
     return it."""
     import torch
 
     if threads is not None and (isinstance(threads, bool) or threads < 1):
         raise TextfairError.bad("threads", f"is {threads!r}; expected 1 or more")
-    chosen = threads or usable_cores()
+    chosen = threads or default_threads()
     if torch.get_num_threads() != chosen:
         torch.set_num_threads(chosen)
     return chosen
