@@ -17,7 +17,7 @@ from textfair.discovery import frequent_rule_sets
 from textfair.discovery.groups import group_fairness
 from textfair.discovery.rulesets import Domain, RuleSet
 from textfair.discovery.themis import themis
-from textfair.errors import TextfairError
+from textfair.errors import ModelError, TextfairError
 from textfair.models import CachedModel, as_model
 from textfair.models.base import favorable_index
 from textfair.report import records
@@ -213,6 +213,8 @@ def audit_domain(
             f"is {config.max_order}, but the data has {len(categories)} categories "
             f"({', '.join(categories)}); a rule set has at most one rule of each",
         )
+    seeds = len(domain.category_mask(categories[0]))
+    _probe(cached, [domain.input(index) for index in range(min(2, seeds))])
     findings = _group_findings(domain, cached, config, column, progress) if config.group else []
     counterfactual = None
     if config.causal:
@@ -252,6 +254,17 @@ def audit_domain(
             seconds=round(run.seconds(), 3),
         ),
     )
+
+
+def _probe(cached: CachedModel, inputs: list) -> None:
+    """Ask the model about two inputs before the audit starts: a model that fails or answers
+    in the wrong shape is a model that cannot be used (exit 2), found before any work rather
+    than as a failure during the run (exit 3). The answers are kept, so nothing is asked
+    twice."""
+    try:
+        cached.predict_proba(inputs)
+    except ModelError as err:
+        raise TextfairError(f"the model failed on a probe of {len(inputs)} inputs: {err}") from None
 
 
 def _group_findings(domain, cached, config: AuditConfig, column: int, progress) -> list:
