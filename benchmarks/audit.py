@@ -10,6 +10,8 @@ every labelled comment) and ``group_query_reduction`` against Alg. 2; ``seconds`
 ``overhead_ratio``, the median over interleaved repeats of audit seconds / seconds for the
 model alone to score the same unique texts (each repeat's pair runs back to back, so machine
 load drifts out of the ratio).
+``threads`` times the same audit beside `--load` competing busy processes with textfair's
+thread setting, torch's default and one thread (see benchmarks/threads.py).
 Run: ``python -m benchmarks.audit --json``.
 """
 
@@ -24,6 +26,9 @@ import statistics
 import time
 from importlib import resources
 
+import torch
+
+from benchmarks.threads import competing_load
 from textfair.auditing import AuditConfig, audit_text
 from textfair.models import CachedModel
 from textfair.models.spec import load_model
@@ -48,7 +53,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--repeats", type=int, default=3, help="medians over interleaved runs")
+    parser.add_argument(
+        "--load",
+        type=int,
+        default=1,
+        help="competing busy processes for the thread timing (0: skip)",
+    )
     args = parser.parse_args()
+    torch_default = torch.get_num_threads()  # before load_model sets textfair's choice
     path = resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")
     with path.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
@@ -102,6 +114,10 @@ def main() -> None:
     result["group_query_reduction"] = round(
         result["testsgd_queries"] / result["group_fairness_queries"], 1
     )
+    if args.load:
+        result["threads"] = competing_load(
+            model, texts, labels, torch_default, args.repeats, args.load
+        )
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))
 
 

@@ -46,6 +46,52 @@ def _time_audit(model, texts, labels, threads: int) -> float:
     return time.perf_counter() - started
 
 
+def competing_load(model, texts, labels, torch_default: int, repeats: int, load: int) -> dict:
+    """The default audit's median seconds with each thread setting, idle and beside `load`
+    busy processes, and textfair's setting in each condition."""
+    results: dict[str, dict[str, float]] = {}
+    chosen: dict[str, int] = {}
+    for condition in ("idle", "competing_load"):
+        stop = multiprocessing.Event()
+        spinners = [
+            multiprocessing.Process(target=_spin, args=(stop,), daemon=True)
+            for _ in range(load if condition == "competing_load" else 0)
+        ]
+        for spinner in spinners:
+            spinner.start()
+        try:
+            time.sleep(0.5)  # the competing processes are running before textfair looks
+            chosen[condition] = default_threads()
+            settings = {
+                "textfair": chosen[condition],
+                "torch_default": torch_default,
+                "one_thread": 1,
+            }
+            times: dict[str, list[float]] = {name: [] for name in settings}
+            for _ in range(repeats):
+                for name, threads in settings.items():
+                    times[name].append(_time_audit(model, texts, labels, threads))
+        finally:
+            stop.set()
+            for spinner in spinners:
+                spinner.join()
+        results[condition] = {name: round(statistics.median(t), 2) for name, t in times.items()}
+    loaded = results["competing_load"]
+    return {
+        "usable_cores": usable_cores(),
+        "textfair_threads_idle": chosen["idle"],
+        "textfair_threads_competing_load": chosen["competing_load"],
+        "torch_default_threads": torch_default,
+        "competing_processes": load,
+        "seconds_idle": results["idle"],
+        "seconds_competing_load": loaded,
+        "load_ratio_textfair_vs_torch_default": round(
+            loaded["textfair"] / loaded["torch_default"], 3
+        ),
+        "load_ratio_textfair_vs_one_thread": round(loaded["textfair"] / loaded["one_thread"], 3),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -57,47 +103,13 @@ def main() -> None:
     texts = frame["comment"].tolist()
     labels = ["toxic" if value else "non-toxic" for value in frame["toxic"]]
     model = load_model("toxicity-cnn-lstm", batch_size=64, device="cpu")
-    torch.set_num_threads(torch_default)  # load_model set textfair's choice; start from torch's
     model.predict_proba(texts[:64])  # warm-up
-    results: dict[str, dict[str, float]] = {}
-    chosen: dict[str, int] = {}
-    for condition in ("idle", "competing_load"):
-        stop = multiprocessing.Event()
-        spinners = [
-            multiprocessing.Process(target=_spin, args=(stop,), daemon=True)
-            for _ in range(args.load if condition == "competing_load" else 0)
-        ]
-        for spinner in spinners:
-            spinner.start()
-        time.sleep(0.5)  # the competing processes are running before textfair looks
-        chosen[condition] = default_threads()
-        settings = {"textfair": chosen[condition], "torch_default": torch_default, "one_thread": 1}
-        try:
-            times: dict[str, list[float]] = {name: [] for name in settings}
-            for _ in range(args.repeats):
-                for name, threads in settings.items():
-                    times[name].append(_time_audit(model, texts, labels, threads))
-        finally:
-            stop.set()
-            for spinner in spinners:
-                spinner.join()
-        results[condition] = {name: round(statistics.median(t), 2) for name, t in times.items()}
-    loaded = results["competing_load"]
+    measured = competing_load(model, texts, labels, torch_default, args.repeats, args.load)
     record = {
         "benchmark": "threads",
         "model": "toxicity-cnn-lstm",
-        "usable_cores": usable_cores(),
-        "textfair_threads_idle": chosen["idle"],
-        "textfair_threads_competing_load": chosen["competing_load"],
-        "torch_default_threads": torch_default,
-        "competing_processes": args.load,
+        **measured,
         "repeats": args.repeats,
-        "seconds_idle": results["idle"],
-        "seconds_competing_load": loaded,
-        "load_ratio_textfair_vs_torch_default": round(
-            loaded["textfair"] / loaded["torch_default"], 3
-        ),
-        "load_ratio_textfair_vs_one_thread": round(loaded["textfair"] / loaded["one_thread"], 3),
         "python": platform.python_version(),
     }
     print(json.dumps(record) if args.json else json.dumps(record, indent=2))
