@@ -7,7 +7,6 @@ code 2, never a traceback. Heavy libraries are imported inside commands, so `--h
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import sys
 from collections.abc import Callable
@@ -51,9 +50,9 @@ def user_errors(command: F) -> F:
             raise typer.Exit(EXIT_MODEL_FAILED) from None
         except KeyboardInterrupt:
             resume = (
-                f"; the model's answers so far are kept in {_cache_in_use[0]}: run the same "
+                f"; the model's answers so far are kept in {cache_in_use[0]}: run the same "
                 "command again to resume"
-                if _cache_in_use
+                if cache_in_use
                 else ""
             )
             typer.echo(f"interrupted; no output was written{resume}", err=True)
@@ -86,37 +85,9 @@ def command(group: typer.Typer, name: str, *shared: str, **settings: object) -> 
     return decorate
 
 
-# The on-disk cache of the running command, for the resume hint after Ctrl-C.
-_cache_in_use: list[Path] = []
-
-
-def cached_model(model, spec: str, options: dict, context: str = ""):
-    """The model behind one CachedModel for the whole run. With --cache, or by default a file
-    beside --out (DIR.cache.sqlite), answers are also kept on disk, keyed by a fingerprint of
-    the model's files (and `context`, e.g. a table model's column order), and committed once
-    per chunk of 16 batches: a rerun after a kill asks the model only what it had not
-    answered."""
-    from textfair.models import CachedModel
-    from textfair.models.spec import spec_fingerprint
-
-    path, out = options.get("cache_path"), options.get("out")
-    implicit = path is None and out is not None
-    if implicit:
-        path = Path(str(out).rstrip("/\\") + ".cache.sqlite")
-    if path is None:
-        return CachedModel(model)
-    try:
-        key = spec_fingerprint(spec, model)
-    except TextfairError:
-        if implicit:
-            return CachedModel(model)  # nothing identifies the model: no default cache
-        raise
-    if context:
-        key += ":" + hashlib.sha256(context.encode()).hexdigest()[:12]
-    chunk = 16 * int(options.get("batch_size") or 64)
-    cached = CachedModel(model, cache_path=path, cache_key=key, batch_size=chunk)
-    _cache_in_use[:] = [path]
-    return cached
+# The on-disk cache of the running command, for the resume hint after Ctrl-C
+# (set by cli/runs.cached_model).
+cache_in_use: list[Path] = []
 
 
 def _with_flags(err: TextfairError) -> str:
@@ -159,38 +130,6 @@ def settings_of(config_type, options: dict, **overrides):
     if isinstance(values.get("categories"), str):
         values["categories"] = split_list(values["categories"])
     return config_type(**{**values, **overrides})
-
-
-def check_report_options(options: dict, inputs: list) -> None:
-    """Before the first model query: --fail-above must be a number in [0, 1] (a NaN would
-    never fail, and the gate would pass whatever the audit finds); --out must not hold one of
-    the command's inputs where a report file goes, nor an earlier report without --overwrite,
-    nor anything else."""
-    from textfair.io import check_output_directory, refuse_overwriting_inputs
-    from textfair.report.render import REPORT_FILES
-
-    threshold = options["fail_above"]
-    if threshold is not None and not 0.0 <= threshold <= 1.0:
-        raise TextfairError(f"--fail-above is {threshold}; expected a score in [0, 1]")
-    refuse_overwriting_inputs(options["out"], REPORT_FILES, inputs)
-    check_output_directory(options["out"], REPORT_FILES, options["overwrite"])
-
-
-def publish(report, options: dict, err) -> None:
-    """Show an audit's top findings, write report.json and report.md to --out, and apply
-    --fail-above: exit 1 when a significant finding scores above it. Exit 1 means only
-    this; every other problem exits 2."""
-    from textfair.report import render_terminal, write_report
-
-    top, out, threshold = options["top"], options["out"], options["fail_above"]
-    render_terminal(report, top=top)
-    if out is not None:
-        json_path, md_path = write_report(report, out, top=top, overwrite=options["overwrite"])
-        err.print(f"wrote {json_path} and {md_path}")
-    failing = report.failing(threshold) if threshold is not None else []
-    if failing:
-        err.print(f"{len(failing)} significant finding(s) score above {threshold}: failing")
-        raise typer.Exit(EXIT_UNFAIR)
 
 
 # Register the commands (imported for their side effect on `app`).

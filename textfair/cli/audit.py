@@ -10,14 +10,12 @@ import typer
 
 from textfair.cli.app import (
     app,
-    cached_model,
-    check_report_options,
     command,
-    publish,
     settings_of,
 )
 from textfair.cli.options import ESTIMATION, REPORTING, TESTING
 from textfair.cli.progress import Stages
+from textfair.cli.runs import cached_model, check_report_options, publish
 
 DEFAULT_MODEL = "toxicity-cnn-lstm"
 

@@ -39,7 +39,8 @@ def predict_command(
     threads: int | None,
 ) -> None:
     """Score texts with a model: {"text", "label", "probabilities", ...} per line."""
-    from textfair.cli.app import cached_model, split_list
+    from textfair.cli.app import split_list
+    from textfair.cli.runs import cached_model
     from textfair.errors import TextfairError
     from textfair.io import refuse_overwriting_inputs
     from textfair.models.base import favorable_index
@@ -57,16 +58,11 @@ def predict_command(
         texts = frame[text_column or "text"].tolist()
     else:
         texts = list(text)
+    running = {"batch_size": batch_size, "device": device, "threads": threads}
     loaded = load_model(
-        model,
-        batch_size=batch_size,
-        device=device,
-        trust_remote_code=trust_remote_code,
-        labels=split_list(labels),
-        threads=threads,
+        model, labels=split_list(labels), trust_remote_code=trust_remote_code, **running
     )
-    run = {"cache_path": cache_path, "out": out, "batch_size": batch_size}
-    cached = cached_model(loaded, model, run)
+    cached = cached_model(loaded, model, {**running, "cache_path": cache_path, "out": out})
     column = favorable_index(cached.labels, favorable) if favorable is not None else None
     probabilities = cached.predict_proba(texts)
     lines = []

@@ -10,15 +10,13 @@ import typer
 
 from textfair.cli.app import (
     app,
-    cached_model,
-    check_report_options,
     command,
-    publish,
     settings_of,
     split_list,
 )
 from textfair.cli.options import ESTIMATION, REPORTING, TESTING
 from textfair.cli.progress import Stages
+from textfair.cli.runs import cached_model, check_report_options, publish
 from textfair.io import refuse_overwriting_inputs
 
 tabular_app = typer.Typer(help="Audit classifiers of table rows.", no_args_is_help=True)

@@ -1,0 +1,76 @@
+"""What every command that audits a model does around the audit: check the report options
+before any work, keep the model's answers (on disk with --cache), and publish the report
+(terminal, --out, --fail-above)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import typer
+
+from textfair.cli.app import EXIT_UNFAIR, cache_in_use
+from textfair.errors import TextfairError
+
+__all__ = ["cached_model", "check_report_options", "publish"]
+
+
+def cached_model(model, spec: str, options: dict, context: str = ""):
+    """The model behind one CachedModel for the whole run. With --cache, or by default a file
+    beside --out (DIR.cache.sqlite), answers are also kept on disk, keyed by a fingerprint of
+    the model's files (and `context`, e.g. a table model's column order), and committed once
+    per chunk of 16 batches: a rerun after a kill asks the model only what it had not
+    answered."""
+    from textfair.models import CachedModel
+    from textfair.models.spec import spec_fingerprint
+
+    path, out = options.get("cache_path"), options.get("out")
+    implicit = path is None and out is not None
+    if implicit:
+        path = Path(str(out).rstrip("/\\") + ".cache.sqlite")
+    if path is None:
+        return CachedModel(model)
+    try:
+        key = spec_fingerprint(spec, model)
+    except TextfairError:
+        if implicit:
+            return CachedModel(model)  # nothing identifies the model: no default cache
+        raise
+    if context:
+        key += ":" + hashlib.sha256(context.encode()).hexdigest()[:12]
+    chunk = 16 * int(options.get("batch_size") or 64)
+    cached = CachedModel(model, cache_path=path, cache_key=key, batch_size=chunk)
+    cache_in_use[:] = [path]
+    return cached
+
+
+def check_report_options(options: dict, inputs: list) -> None:
+    """Before the first model query: --fail-above must be a number in [0, 1] (a NaN would
+    never fail, and the gate would pass whatever the audit finds); --out must not hold one of
+    the command's inputs where a report file goes, nor an earlier report without --overwrite,
+    nor anything else."""
+    from textfair.io import check_output_directory, refuse_overwriting_inputs
+    from textfair.report.render import REPORT_FILES
+
+    threshold = options["fail_above"]
+    if threshold is not None and not 0.0 <= threshold <= 1.0:
+        raise TextfairError(f"--fail-above is {threshold}; expected a score in [0, 1]")
+    refuse_overwriting_inputs(options["out"], REPORT_FILES, inputs)
+    check_output_directory(options["out"], REPORT_FILES, options["overwrite"])
+
+
+def publish(report, options: dict, err) -> None:
+    """Show an audit's top findings, write report.json and report.md to --out, and apply
+    --fail-above: exit 1 when a significant finding scores above it. Exit 1 means only
+    this; every other problem exits 2."""
+    from textfair.report import render_terminal, write_report
+
+    top, out, threshold = options["top"], options["out"], options["fail_above"]
+    render_terminal(report, top=top)
+    if out is not None:
+        json_path, md_path = write_report(report, out, top=top, overwrite=options["overwrite"])
+        err.print(f"wrote {json_path} and {md_path}")
+    failing = report.failing(threshold) if threshold is not None else []
+    if failing:
+        err.print(f"{len(failing)} significant finding(s) score above {threshold}: failing")
+        raise typer.Exit(EXIT_UNFAIR)
