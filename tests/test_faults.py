@@ -33,6 +33,13 @@ def dies_midway(texts):
     return np.tile([0.8, 0.2], (len(texts), 1))
 dies_midway.labels = ["non-toxic", "toxic"]
 
+def interrupted(texts):
+    # Ctrl-C while the model works on the first batch after the probe.
+    if len(texts) > 2:
+        raise KeyboardInterrupt
+    return np.tile([0.8, 0.2], (len(texts), 1))
+interrupted.labels = ["non-toxic", "toxic"]
+
 def strings(texts):
     return ["maybe"] * len(texts)
 strings.labels = ["non-toxic", "toxic"]
@@ -377,3 +384,16 @@ def test_a_fault_ends_in_one_line_and_its_exit_code_and_changes_no_input(
     assert len(lines) == 1 and lines[0].startswith("error: "), captured.err
     assert words.lower() in lines[0].lower(), lines[0]
     assert digest_tree(inputs) == before
+
+
+def test_ctrl_c_is_one_line_exit_130_and_says_how_to_resume(inputs, tmp_path, monkeypatch, capsys):
+    monkeypatch.syspath_prepend(str(inputs))
+    out, cache = tmp_path / "report", tmp_path / "answers.sqlite"
+    argv = ["audit", "--model", "py:models:interrupted", *TEXT, "--out", str(out)]
+    argv += ["--cache", str(cache)]
+    with pytest.raises(SystemExit) as ended:
+        main([a.replace("{in}", str(inputs)) for a in argv])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert ended.value.code == 130 and len(lines) == 1
+    assert "interrupted" in lines[0] and str(cache) in lines[0] and "resume" in lines[0]
+    assert not out.exists() and cache.is_file()  # no report; the probe's answers are kept

@@ -38,11 +38,17 @@ terms_app = typer.Typer(help="List, show and validate identity term lists.", no_
 app.add_typer(terms_app, name="terms")
 
 
+# The on-disk cache of the running command, for the resume hint after Ctrl-C
+# (set by cli/runs.cached_model).
+cache_in_use: list[Path] = []
+
+
 def user_errors(command: F) -> F:
     """Turn a TextfairError (or an unwritable output) into one line on stderr and exit 2."""
 
     @functools.wraps(command)
     def wrapper(*args: object, **kwargs: object) -> object:
+        cache_in_use.clear()  # set again by this command if it keeps answers on disk
         try:
             return command(*args, **kwargs)
         except ModelError as err:
@@ -83,11 +89,6 @@ def command(group: typer.Typer, name: str, *shared: str, **settings: object) -> 
         return function
 
     return decorate
-
-
-# The on-disk cache of the running command, for the resume hint after Ctrl-C
-# (set by cli/runs.cached_model).
-cache_in_use: list[Path] = []
 
 
 def _with_flags(err: TextfairError) -> str:
