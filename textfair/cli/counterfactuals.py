@@ -96,17 +96,21 @@ def _seeds(
 
 
 def _records(seeds, matcher, names, gender_swap, max_variants, seed, show_progress):
+    """The JSON records of every seed's variants; with an output file, progress on stderr."""
+    from contextlib import nullcontext
+
+    from textfair.cli.progress import Stages
     from textfair.text.gender import gender_swap as swap_gender
     from textfair.text.generate import counterfactuals
 
-    progress = None
-    if show_progress is not None:
-        from rich.progress import Progress
-
-        progress = Progress(transient=True)
-        task = progress.add_task("generating counterfactuals", total=len(seeds))
-        progress.start()
-    try:
+    done = 0
+    shown = (
+        Stages(items=lambda: done, total=len(seeds), unit="texts")
+        if show_progress is not None
+        else nullcontext(lambda message: None)
+    )
+    with shown as advance:
+        advance("generating counterfactuals")
         for seed_id, seed_text in seeds:
             variants = counterfactuals(
                 seed_text,
@@ -123,11 +127,7 @@ def _records(seeds, matcher, names, gender_swap, max_variants, seed, show_progre
                 swapped = swap_gender(seed_text, seed_id=_plain(seed_id))
                 if swapped is not None:
                     yield swapped.to_record()
-            if progress is not None:
-                progress.advance(task)
-    finally:
-        if progress is not None:
-            progress.stop()
+            done += 1
 
 
 def _plain(value: object) -> object:

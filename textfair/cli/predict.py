@@ -40,6 +40,7 @@ def predict_command(
 ) -> None:
     """Score texts with a model: {"text", "label", "probabilities", ...} per line."""
     from textfair.cli.app import split_list
+    from textfair.cli.progress import Stages
     from textfair.cli.runs import cached_model
     from textfair.errors import TextfairError
     from textfair.io import refuse_overwriting_inputs
@@ -64,7 +65,10 @@ def predict_command(
     )
     cached = cached_model(loaded, model, {**running, "cache_path": cache_path, "out": out})
     column = favorable_index(cached.labels, favorable) if favorable is not None else None
-    probabilities = cached.predict_proba(texts)
+    shown = Stages(items=lambda: cached.stats.forwarded, total=len(set(texts)), unit="texts")
+    with shown as advance:
+        advance("scoring")
+        probabilities = cached.predict_proba(texts)
     lines = []
     for item, row in zip(texts, probabilities, strict=True):
         record = {

@@ -26,8 +26,10 @@ class Stages:
     """A context manager that yields `advance(message)`: call it as each stage begins.
 
     `stages` is how many stages there are (None: not known in advance); `queries` returns the
-    model queries so far (e.g. a CachedModel's ``stats.forwarded``); `done_lines` also
-    prints a line in the terminal as each stage ends, for commands whose stages take minutes.
+    model queries so far (e.g. a CachedModel's ``stats.forwarded``). For work counted in
+    items rather than stages, `items` returns how many are done and `total` how many there
+    are: the bar and the lines follow it. `done_lines` also prints a line in the terminal as
+    each stage ends, for commands whose stages take minutes.
     """
 
     def __init__(
@@ -38,8 +40,12 @@ class Stages:
         every: float = 10.0,
         done_lines: bool = False,
         console: Console | None = None,
+        items: Callable[[], int] | None = None,
+        total: int | None = None,
+        unit: str = "texts",
     ) -> None:
         self.console = console or Console(stderr=True)
+        self.items, self.total, self.unit = items, total, unit
         self.stages, self.queries, self.every, self.done_lines = stages, queries, every, done_lines
         self.number, self.stage, self.started = 0, "starting", time.monotonic()
         self._bar: Progress | None = None
@@ -66,8 +72,10 @@ class Stages:
             self._finish_stage()
             self.number += 1
             self.stage = message
-            if self._bar is not None:
+            if self._bar is not None and self.items is None:
                 self._bar.update(self._task, completed=self.number - 1, description=message)
+            elif self._bar is not None:
+                self._bar.update(self._task, description=message)
             elif time.monotonic() - self.started >= QUIET_START:
                 self._line()
 
@@ -83,6 +91,12 @@ class Stages:
         if self.done_lines and self._bar is not None and self.number:
             self.console.print(f"[green]done[/green] {self.stage}")
 
+    def _follow(self) -> None:
+        while not self._stop.wait(0.2):
+            with self._lock:
+                if self._bar is not None:
+                    self._bar.update(self._task, completed=self.items())
+
     def _tick(self) -> None:
         while not self._stop.wait(self.every):
             with self._lock:
@@ -92,6 +106,10 @@ class Stages:
         elapsed = time.monotonic() - self.started
         of = f"/{self.stages}" if self.stages else ""
         parts = [f"textfair: [{self.number}{of}] {self.stage}"]
+        if self.items is not None:
+            done, out_of = self.items(), f"/{self.total:,}" if self.total else ""
+            rate = done / max(elapsed, 1e-9)
+            parts.append(f"{done:,}{out_of} {self.unit} ({rate:,.0f}/s)")
         if self.queries is not None:
             done = self.queries()
             parts.append(f"{done:,} model queries ({done / max(elapsed, 1e-9):,.0f}/s)")

@@ -24,21 +24,22 @@ def cached_model(model, spec: str, options: dict, context: str = ""):
     from textfair.models import CachedModel
     from textfair.models.spec import spec_fingerprint
 
+    # Chunks of 16 batches: each a commit to the cache file, and a step of the progress.
+    chunk = 16 * int(options.get("batch_size") or 64)
     path, out = options.get("cache_path"), options.get("out")
     implicit = path is None and out is not None
     if implicit:
         path = Path(str(out).rstrip("/\\") + ".cache.sqlite")
     if path is None:
-        return CachedModel(model)
+        return CachedModel(model, batch_size=chunk)
     try:
         key = spec_fingerprint(spec, model)
     except TextfairError:
         if implicit:
-            return CachedModel(model)  # nothing identifies the model: no default cache
+            return CachedModel(model, batch_size=chunk)  # nothing identifies the model
         raise
     if context:
         key += ":" + hashlib.sha256(context.encode()).hexdigest()[:12]
-    chunk = 16 * int(options.get("batch_size") or 64)
     cached = CachedModel(model, cache_path=path, cache_key=key, batch_size=chunk)
     cache_in_use[:] = [path]
     return cached
