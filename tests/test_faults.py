@@ -90,7 +90,7 @@ def inputs(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("inputs")
     labels = ["toxic" if i % 3 == 0 else "non-toxic" for i in range(len(COMMENTS))]
     pd.DataFrame({"comment": COMMENTS, "label": labels}).to_csv(root / "c.csv", index=False)
-    (root / "models.py").write_text(MODELS)
+    (root / "fault_models.py").write_text(MODELS)
     frame = pd.read_csv(DATA / "adult_sample.csv")
     frame.to_csv(root / "adult.csv", index=False)
     (root / "OUT" / "model").mkdir(parents=True)
@@ -138,7 +138,7 @@ def digest_tree(root: Path) -> dict[str, str]:
 
 
 TEXT = ["--data", "{in}/c.csv", "--text-column", "comment"]
-FLAT = ["audit", "--model", "py:models:flat", *TEXT]
+FLAT = ["audit", "--model", "py:fault_models:flat", *TEXT]
 TABLE = ["--data", "{in}/adult.csv", "--sensitive", "sex,race", "--label", "income"]
 SKLEARN = ["--model", "sklearn:{in}/OUT/model/model.joblib", *TABLE, "--favorable", ">50K"]
 
@@ -176,7 +176,12 @@ CASES = [
     ("unknown favourable label", [*FLAT, "--favorable", "good"], 2, "good"),
     ("tabular theta", ["tabular", "audit", *SKLEARN, "--theta", "7"], 2, "--theta"),
     # Data files.
-    ("data missing", ["audit", "--model", "py:models:flat", "--data", "{in}/nope.csv"], 2, "nope"),
+    (
+        "data missing",
+        ["audit", "--model", "py:fault_models:flat", "--data", "{in}/nope.csv"],
+        2,
+        "nope",
+    ),
     ("data is a directory", [*FLAT[:3], "--data", "{in}/a_directory.csv"], 2, "directory"),
     ("data empty", [*FLAT[:3], "--data", "{in}/empty.csv"], 2, "empty"),
     ("data header only", [*FLAT[:3], "--data", "{in}/header_only.csv"], 2, "header_only"),
@@ -250,30 +255,58 @@ CASES = [
     ("broken hf config", ["audit", "--model", "hf:{in}/broken_hf", *TEXT], 2, "broken_hf"),
     ("hub id offline", ["audit", "--model", "hf:someone/no-such-model", *TEXT], 2, "offline"),
     ("py module missing", ["audit", "--model", "py:no_module:f", *TEXT], 2, "no_module"),
-    ("py attribute missing", ["audit", "--model", "py:models:nothing", *TEXT], 2, "nothing"),
-    ("py not callable", ["audit", "--model", "py:models:not_callable", *TEXT], 2, "callable"),
-    ("model returns unknown labels", ["audit", "--model", "py:models:strings", *TEXT], 2, "maybe"),
-    ("model returns dicts", ["audit", "--model", "py:models:dicts", *TEXT], 2, "dicts"),
-    ("model returns ragged lists", ["audit", "--model", "py:models:ragged", *TEXT], 2, "ragged"),
-    ("model returns too few rows", ["audit", "--model", "py:models:short", *TEXT], 2, "short"),
+    ("py attribute missing", ["audit", "--model", "py:fault_models:nothing", *TEXT], 2, "nothing"),
+    ("py not callable", ["audit", "--model", "py:fault_models:not_callable", *TEXT], 2, "callable"),
+    (
+        "model returns unknown labels",
+        ["audit", "--model", "py:fault_models:strings", *TEXT],
+        2,
+        "maybe",
+    ),
+    ("model returns dicts", ["audit", "--model", "py:fault_models:dicts", *TEXT], 2, "dicts"),
+    (
+        "model returns ragged lists",
+        ["audit", "--model", "py:fault_models:ragged", *TEXT],
+        2,
+        "ragged",
+    ),
+    (
+        "model returns too few rows",
+        ["audit", "--model", "py:fault_models:short", *TEXT],
+        2,
+        "short",
+    ),
     (
         "model returns non-probabilities",
-        ["audit", "--model", "py:models:not_probabilities", *TEXT],
+        ["audit", "--model", "py:fault_models:not_probabilities", *TEXT],
         2,
         "probabilit",
     ),
-    ("model returns NaN", ["audit", "--model", "py:models:nan", *TEXT], 2, "nan"),
+    ("model returns NaN", ["audit", "--model", "py:fault_models:nan", *TEXT], 2, "nan"),
     # A model that fails during the run: exit 3, never 1, with or without --fail-above.
-    ("model dies midway", ["audit", "--model", "py:models:dies_midway", *TEXT], 3, "went away"),
+    (
+        "model dies midway",
+        ["audit", "--model", "py:fault_models:dies_midway", *TEXT],
+        3,
+        "went away",
+    ),
     (
         "model dies midway, gate set",
-        ["audit", "--model", "py:models:dies_midway", *TEXT, "--fail-above", "0.01"],
+        ["audit", "--model", "py:fault_models:dies_midway", *TEXT, "--fail-above", "0.01"],
         3,
         "went away",
     ),
     (
         "row model fails at once",
-        ["tabular", "audit", "--model", "py:models:rows_dying", *TABLE, "--favorable", ">50K"],
+        [
+            "tabular",
+            "audit",
+            "--model",
+            "py:fault_models:rows_dying",
+            *TABLE,
+            "--favorable",
+            ">50K",
+        ],
         2,
         "probe",
     ),
@@ -292,7 +325,7 @@ CASES = [
     ),
     (
         "predict onto its data",
-        ["predict", "--model", "py:models:flat", *TEXT, "--out", "{in}/c.csv"],
+        ["predict", "--model", "py:fault_models:flat", *TEXT, "--out", "{in}/c.csv"],
         2,
         "input",
     ),
@@ -340,7 +373,7 @@ CASES = [
     ),
     (
         "mitigate without labels",
-        ["mitigate", "--model", "py:models:flat", *TEXT, "--out", "{out}/m"],
+        ["mitigate", "--model", "py:fault_models:flat", *TEXT, "--out", "{out}/m"],
         2,
         "--label-column",
     ),
@@ -389,7 +422,7 @@ def test_a_fault_ends_in_one_line_and_its_exit_code_and_changes_no_input(
 def test_ctrl_c_is_one_line_exit_130_and_says_how_to_resume(inputs, tmp_path, monkeypatch, capsys):
     monkeypatch.syspath_prepend(str(inputs))
     out, cache = tmp_path / "report", tmp_path / "answers.sqlite"
-    argv = ["audit", "--model", "py:models:interrupted", *TEXT, "--out", str(out)]
+    argv = ["audit", "--model", "py:fault_models:interrupted", *TEXT, "--out", str(out)]
     argv += ["--cache", str(cache)]
     with pytest.raises(SystemExit) as ended:
         main([a.replace("{in}", str(inputs)) for a in argv])
