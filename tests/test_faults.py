@@ -430,3 +430,19 @@ def test_ctrl_c_is_one_line_exit_130_and_says_how_to_resume(inputs, tmp_path, mo
     assert ended.value.code == 130 and len(lines) == 1
     assert "interrupted" in lines[0] and str(cache) in lines[0] and "resume" in lines[0]
     assert not out.exists() and cache.is_file()  # no report; the probe's answers are kept
+
+
+def test_a_py_model_in_the_current_directory_loads_from_the_console_script(
+    tmp_path, monkeypatch, capsys
+):
+    """The console script does not put the current directory on the import path; the error
+    advised running from the module's directory, which did not help. Now it does."""
+    (tmp_path / "model_beside_me.py").write_text(
+        "def f(texts):\n    return [[0.5, 0.5]] * len(texts)\nf.labels = ['non-toxic', 'toxic']\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.path", [p for p in __import__("sys").path if p not in ("", ".")])
+    with pytest.raises(SystemExit) as ended:
+        main(["predict", "--model", "py:model_beside_me:f", "--text", "a gay man"])
+    assert ended.value.code == 0, capsys.readouterr().err
+    assert json.loads(capsys.readouterr().out)["label"] in ("non-toxic", "toxic")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -32,9 +33,10 @@ class CallableModel:
     @property
     def labels(self) -> tuple[str, ...]:
         if self._labels is None:
-            raise TextfairError(
-                f"the labels of callable {self.name!r} are unknown until it is called; "
-                "pass labels=[...] in the order of its output columns"
+            raise TextfairError.bad(
+                "labels",
+                f"of callable {self.name!r} are unknown until it is called; pass them in the "
+                "order of its output columns (or set its `labels` attribute)",
             )
         return self._labels
 
@@ -58,8 +60,9 @@ class CallableModel:
     def _one_hot(self, predicted: np.ndarray, n_inputs: int, source: str) -> np.ndarray:
         if self._labels is None:
             raise TextfairError(
-                f"{source} returned labels, not probabilities; pass labels=[...] "
-                "listing every label it can return"
+                f"{source} returned labels, not probabilities; pass labels listing every "
+                "label it can return",
+                parameter="labels",
             )
         if len(predicted) != n_inputs:
             raise TextfairError(
@@ -85,10 +88,11 @@ def load_callable(spec: str) -> Callable:
             f"callable spec {spec!r} is not module:function; write e.g. py:my_models:predict"
         )
     try:
-        module = importlib.import_module(module_name)
+        module = _import_here_too(module_name)
     except ImportError as err:
         raise TextfairError(
-            f"cannot import module {module_name!r} ({err}); run from its directory or install it"
+            f"cannot import module {module_name!r} ({err}); run from the directory that holds "
+            "it, put that directory on PYTHONPATH, or install it"
         ) from None
     target = module
     for part in attribute.split("."):
@@ -98,3 +102,18 @@ def load_callable(spec: str) -> Callable:
     if not callable(target):
         raise TextfairError(f"{spec!r} is not callable")
     return target
+
+
+def _import_here_too(module_name: str):
+    """Import a module as `python -m` would: also from the current directory, which the
+    `textfair` console script does not put on the import path."""
+    import sys
+
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        here = os.getcwd()
+        if err.name != module_name.partition(".")[0] or here in sys.path:
+            raise
+        sys.path.append(here)  # last: a module installed under the same name still wins
+        return importlib.import_module(module_name)

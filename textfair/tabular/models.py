@@ -33,7 +33,9 @@ class RowModel:
                 "fitted scikit-learn pipeline or a function of a DataFrame"
             )
         if labels is None:
-            raise TextfairError("the model's labels are unknown; pass labels=[...]")
+            raise TextfairError.bad(
+                "labels", "of the model are unknown; pass them in the order of its output columns"
+            )
         self.labels = tuple(str(label) for label in labels)
 
     def predict_proba(self, rows: Sequence[tuple]) -> np.ndarray:
