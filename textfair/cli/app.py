@@ -139,5 +139,6 @@ from textfair.cli import augment as _augment  # noqa: E402, F401
 from textfair.cli import counterfactuals as _counterfactuals  # noqa: E402, F401
 from textfair.cli import mitigate as _mitigate  # noqa: E402, F401
 from textfair.cli import predict as _predict  # noqa: E402, F401
+from textfair.cli import report as _report  # noqa: E402, F401
 from textfair.cli import tabular as _tabular  # noqa: E402, F401
 from textfair.cli import terms as _terms  # noqa: E402, F401

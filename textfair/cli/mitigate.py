@@ -29,6 +29,7 @@ MITIGATION_FILES = [
     "after",
     "mitigation.json",
     "mitigation.md",
+    "mitigation.html",
     "augmentation.csv",
 ]
 
@@ -223,6 +224,7 @@ def _write(result, out: Path, augmentation_columns: list[str] | None, overwrite:
 
     from textfair.io import atomic_directory, check_output_directory
     from textfair.report import write_report
+    from textfair.report.html import render_mitigation_html
     from textfair.report.mitigation import render_mitigation
 
     check_output_directory(out, MITIGATION_FILES, overwrite)
@@ -239,10 +241,12 @@ def _write(result, out: Path, augmentation_columns: list[str] | None, overwrite:
             )
             files["augmentation"] = out / "augmentation.csv"
         result.report["files"] = {k: str(v) for k, v in files.items()}
-        with open(staging / "mitigation.json", "w", encoding="utf-8") as handle:
-            json.dump(result.report, handle, indent=2, ensure_ascii=False, default=str)
-            handle.write("\n")
+        text = json.dumps(result.report, indent=2, ensure_ascii=False, default=str) + "\n"
+        (staging / "mitigation.json").write_text(text, encoding="utf-8")
         markdown = render_mitigation(result.report)
         (staging / "mitigation.md").write_text(markdown, encoding="utf-8")
+        # From the JSON as written, so `textfair report mitigation.json` renders it again.
+        page = render_mitigation_html(json.loads(text))
+        (staging / "mitigation.html").write_text(page, encoding="utf-8")
     Console().print(Markdown(markdown))
     Console(stderr=True).print(f"wrote {out}/mitigation.json, mitigation.md, before/, after/")

@@ -69,8 +69,10 @@ def publish(report, options: dict, err) -> None:
     top, out, threshold = options["top"], options["out"], options["fail_above"]
     render_terminal(report, top=top)
     if out is not None:
-        json_path, md_path = write_report(report, out, top=top, overwrite=options["overwrite"])
-        err.print(f"wrote {json_path} and {md_path}")
+        paths = write_report(
+            report, out, top=top, overwrite=options["overwrite"], fail_above=threshold
+        )
+        err.print(f"wrote {', '.join(map(str, paths))}")
     failing = report.failing(threshold) if threshold is not None else []
     if failing:
         err.print(f"{len(failing)} significant finding(s) score above {threshold}: failing")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from textfair.io import atomic_directory, check_output_directory
@@ -199,7 +200,15 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = console or Console()
+    wide = False
+    if console is None:
+        console = Console()
+        if not console.is_terminal:
+            wide = True
+            # A log or a pipe has no width to respect: a rule set stays on one line rather
+            # than wrapping over six in rich's default 80 columns.
+            widest = max((len(report.label(f.rule_set)) for f in report.findings[:top]), default=0)
+            console = Console(width=max(120, widest + 95))
     table = Table(
         title=f"Group fairness: top {min(top, len(report.findings))} of "
         f"{len(report.findings)} rule sets"
@@ -214,7 +223,7 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
         "p adj.",
         "significant",
     ):
-        table.add_column(column)
+        table.add_column(column, no_wrap=wide)
     for f in report.findings[:top]:
         table.add_row(
             report.label(f.rule_set),
@@ -247,25 +256,41 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
 
 
 # What a report directory holds: it is replaced as one set.
-REPORT_FILES = ["report.json", "report.md"]
+REPORT_FILES = ["report.json", "report.md", "report.html"]
 
 
 def write_report(
-    report: AuditReport, directory: str | Path, top: int = 10, *, overwrite: bool = False
-) -> tuple[Path, Path]:
-    """Write report.json and report.md into `directory`, as one set.
+    report: AuditReport,
+    directory: str | Path,
+    top: int = 10,
+    *,
+    overwrite: bool = False,
+    fail_above: float | None = None,
+) -> tuple[Path, Path, Path]:
+    """Write report.json, report.md and report.html into `directory`, as one set.
 
     The files are staged in a directory beside it that then takes its place in one step, so
     an interrupted write leaves the complete old set or the complete new one, never a mix.
     A directory holding an earlier report is replaced only with `overwrite`; one holding
-    other files is refused (see :func:`textfair.io.check_output_directory`).
+    other files is refused (see :func:`textfair.io.check_output_directory`). `fail_above`,
+    the CI gate the audit ran with, is recorded in report.json and drawn on the page. The
+    page is rendered from report.json as written, so `textfair report` renders it again
+    byte for byte.
     """
+    from textfair.report.html import render_html
+
     out = Path(directory)
     check_output_directory(out, REPORT_FILES, overwrite)
+    if fail_above is not None:
+        report = replace(report, extra={**report.extra, "fail_above": fail_above})
+    text = json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    page = render_html(AuditReport.from_dict(json.loads(text)))
     with atomic_directory(out) as staging:
-        with open(staging / "report.json", "w", encoding="utf-8", newline="\n") as handle:
-            json.dump(report.to_dict(), handle, indent=2, ensure_ascii=False, allow_nan=False)
-            handle.write("\n")
-        with open(staging / "report.md", "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(render_markdown(report, top))
-    return out / "report.json", out / "report.md"
+        for name, content in (
+            ("report.json", text),
+            ("report.md", render_markdown(report, top)),
+            ("report.html", page),
+        ):
+            with open(staging / name, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(content)
+    return out / "report.json", out / "report.md", out / "report.html"

@@ -1,0 +1,51 @@
+"""`textfair report`: show a saved report again, or render it as a page or as Markdown."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from textfair.cli.app import app, command
+
+
+@command(app, "report")
+def report_command(
+    report: Path = typer.Argument(..., help="report.json of an audit, or mitigation.json."),
+    html: Path | None = typer.Option(None, "--html", help="Write the page (one HTML file) here."),
+    markdown: Path | None = typer.Option(None, "--md", help="Write the Markdown report here."),
+    top: int = typer.Option(10, "--top", min=1, help="Findings shown in the terminal and .md."),
+) -> None:
+    """Render a saved report again: the page the audit wrote (byte for byte), Markdown, or the
+    terminal view when no output is named."""
+    from textfair.errors import TextfairError
+    from textfair.io import atomic_writer, read_utf8, refuse_overwriting_inputs
+    from textfair.report import render_markdown, render_terminal
+    from textfair.report.html import render_html, render_mitigation_html
+    from textfair.report.mitigation import render_mitigation
+    from textfair.report.model import AuditReport
+
+    for out in (html, markdown):
+        refuse_overwriting_inputs(out, None, [report])
+    if not report.is_file():
+        raise TextfairError(f"{report}: no such file; pass a report.json or mitigation.json")
+    try:
+        record = json.loads(read_utf8(report))
+    except ValueError as err:
+        raise TextfairError(f"{report}: not JSON ({err}); pass a report textfair wrote") from None
+    if isinstance(record, dict) and "comparison" in record and "steps" in record:
+        page, text = render_mitigation_html(record), render_mitigation(record)
+    else:
+        audit = AuditReport.read(report)
+        page, text = render_html(audit), render_markdown(audit, top)
+        if html is None and markdown is None:
+            render_terminal(audit, top=top)
+            return
+    for out, content in ((html, page), (markdown, text)):
+        if out is not None:
+            with atomic_writer(out) as handle:
+                handle.write(content)
+            typer.echo(f"wrote {out}", err=True)
+    if html is None and markdown is None:
+        typer.echo(text)

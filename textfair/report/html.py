@@ -1,0 +1,467 @@
+"""The report as one self-contained HTML page: a verdict, plots and tables to drill into.
+
+Everything is inline (styles, the small sorting and filtering script, the SVG plots), so the
+page opens offline and asks the network for nothing. It is built from the report alone, as
+report.json holds it, so `textfair report report.json --html page.html` writes the same bytes
+the audit wrote.
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import itertools
+import re
+
+import numpy as np
+
+from textfair.report import plots
+from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
+from textfair.stats import proportion
+
+__all__ = ["render_html", "render_mitigation_html"]
+
+FOREST_ROWS = 30  # the forest plot shows the most credible findings; the table has them all
+OPEN_ROWS = 15  # longer tables start folded
+
+_STYLE = """
+body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:70rem;
+margin:2rem auto;padding:0 1rem;color:#1b1b1b}
+h1{font-size:1.6rem}h2{margin-top:2.2rem;border-bottom:1px solid #ccc}
+.verdict{font-size:1.1rem;background:#f3f6fa;border-left:4px solid #0072B2;padding:.6rem 1rem}
+table{border-collapse:collapse;margin:.6rem 0;font-size:.9rem}
+th,td{border-bottom:1px solid #ddd;padding:.25rem .6rem;text-align:left;vertical-align:top}
+th{background:#f5f5f5;cursor:pointer}td.n{text-align:right;font-variant-numeric:tabular-nums}
+.out{background:#fde0cc}mark{background:#ffe08a}.muted{color:#555}
+input.filter{margin:.3rem 0;padding:.2rem .4rem;width:18rem}
+figure{margin:1rem 0}figcaption{color:#444;font-size:.9rem}svg{max-width:100%;height:auto}
+code{background:#f3f3f3;padding:0 .2rem}
+"""
+
+# Sort a table by a header click (numbers as numbers), filter its rows by a text box.
+_SCRIPT = """
+document.querySelectorAll('table.sortable').forEach(function(table){
+  table.querySelectorAll('th').forEach(function(th, column){
+    th.setAttribute('tabindex','0');
+    function sort(){
+      var body=table.tBodies[0], rows=Array.from(body.rows);
+      var up=th.getAttribute('aria-sort')!=='ascending';
+      rows.sort(function(a,b){
+        var x=a.cells[column].dataset.v||a.cells[column].textContent;
+        var y=b.cells[column].dataset.v||b.cells[column].textContent;
+        var nx=parseFloat(x), ny=parseFloat(y);
+        var c=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);
+        return up?c:-c;});
+      rows.forEach(function(r){body.appendChild(r);});
+      table.querySelectorAll('th').forEach(function(h){h.removeAttribute('aria-sort');});
+      th.setAttribute('aria-sort',up?'ascending':'descending');}
+    th.addEventListener('click',sort);
+    th.addEventListener('keydown',function(e){if(e.key==='Enter'){sort();}});
+  });
+});
+document.querySelectorAll('input.filter').forEach(function(input){
+  var table=document.getElementById(input.dataset.table);
+  input.addEventListener('input',function(){
+    var q=input.value.toLowerCase();
+    Array.from(table.tBodies[0].rows).forEach(function(r){
+      r.hidden=q&&r.textContent.toLowerCase().indexOf(q)<0;});
+  });
+});
+"""
+
+
+def render_html(report: AuditReport) -> str:
+    """The audit as a page: verdict, findings (forest plot and table), per-term rates,
+    two-category rule sets, term-pair flips, examples, metrics and the run. The --fail-above
+    line is drawn when report.json records one."""
+    fail_above = report.extra.get("fail_above")
+    parts = [_header(report)]
+    parts += _findings(report, fail_above)
+    if report.counterfactual is not None:
+        parts += _counterfactual(report)
+    parts += _pairs(report)
+    parts += _examples(report)
+    if isinstance(report.metrics, LabelMetrics):
+        parts += _label_metrics(report.metrics)
+    elif isinstance(report.metrics, TableMetrics):
+        parts += _table_metrics(report.metrics)
+    parts += _run(report)
+    return _page("textfair audit", parts)
+
+
+def _page(title: str, parts: list[str]) -> str:
+    body = "\n".join(parts)
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n<main>\n"
+        f"{body}\n</main>\n<script>{_SCRIPT}</script>\n</body>\n</html>\n"
+    )
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _pct(value: float | None, signed: bool = False) -> str:
+    if value is None or value != value:
+        return "–"
+    return f"{100 * value:+.1f}" if signed else f"{100 * value:.1f}"
+
+
+def _header(report: AuditReport) -> str:
+    data = report.data
+    what = "table rows" if report.kind == "rows" else "texts"
+    return (
+        f"<h1>textfair audit of {_e(report.model.id or 'a model')}</h1>\n"
+        f'<p class="verdict" id="verdict">{_e(report.summary())}</p>\n'
+        f'<p class="muted">Favourable label <code>{_e(report.model.favorable)}</code>; '
+        f"{_e(data.get('rows', '?'))} {what} from <code>{_e(data.get('path', ''))}</code>; "
+        f"{_e(report.config.get('correction', ''))} correction, "
+        f"{_e(round(100 * report.config.get('confidence', 0.95)))}% intervals.</p>"
+    )
+
+
+def _table(
+    identifier: str, caption: str, headers: list[str], rows: list[list[tuple[str, str | None]]]
+) -> str:
+    """A sortable, filterable table; cells are (text, sort value or None); numbers right."""
+    head = "".join(f'<th scope="col">{_e(h)}</th>' for h in headers)
+    body = []
+    for row in rows:
+        cells = []
+        for text, value in row:
+            if value is None:
+                cells.append(f"<td>{text}</td>")
+            else:
+                cells.append(f'<td class="n" data-v="{_e(value)}">{text}</td>')
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    table = (
+        f'<label>Filter <input class="filter" type="search" data-table="{identifier}" '
+        f'aria-label="filter {_e(caption)}"></label>\n'
+        f'<table class="sortable" id="{identifier}"><caption class="muted">{_e(caption)}'
+        f"</caption>\n<thead><tr>{head}</tr></thead>\n<tbody>{''.join(body)}</tbody></table>"
+    )
+    if len(rows) > OPEN_ROWS:
+        return f"<details><summary>All {len(rows)} rows</summary>\n{table}\n</details>"
+    return table
+
+
+def _num(value: float | None, signed: bool = False) -> tuple[str, str]:
+    text = _pct(value, signed)
+    return text, "" if text == "–" else f"{100 * value:.4f}"
+
+
+def _findings(report: AuditReport, fail_above: float | None) -> list[str]:
+    findings = report.findings
+    if not findings:
+        return ["<h2>Group fairness</h2>", "<p>No rule set was frequent enough to test.</p>"]
+    shown = findings[:FOREST_ROWS]
+    plot = plots.forest(
+        [report.label(f.rule_set) for f in shown],
+        [f.phi_r - f.phi_not_r for f in shown],
+        [f.ci for f in shown],
+        [f.significant for f in shown],
+        threshold=fail_above,
+        description=f"Forest plot of the {len(shown)} most credible rule sets: difference of "
+        "the favourable rate with its interval; filled points are significant.",
+    )
+    rows = [
+        [
+            (_e(report.label(f.rule_set)), None),
+            _num(f.phi_r),
+            _num(f.phi_not_r),
+            _num(f.phi_r - f.phi_not_r, signed=True),
+            (f"[{_pct(f.ci[0], True)}, {_pct(f.ci[1], True)}]", f"{f.ci[0]:.6f}"),
+            (f"{f.p_adjusted:.3g}", f"{f.p_adjusted:.6g}"),
+            ("yes" if f.significant else "no", None),
+            (str(f.n_r), str(f.n_r)),
+        ]
+        for f in findings
+    ]
+    line = "" if fail_above is None else f"; dashed lines at ±{100 * fail_above:g} (--fail-above)"
+    return [
+        "<h2>Group fairness: which groups get different outcomes</h2>",
+        f"<figure>{plot}<figcaption>Most credible first: the favourable rate with the rule "
+        "set minus without it, percentage points, with its interval; filled points are "
+        f"significant after correction{_e(line)}.</figcaption></figure>",
+        _table(
+            "findings",
+            "Every rule set tested, most credible first (click a header to sort)",
+            [
+                "rule set",
+                "favourable with %",
+                "without %",
+                "difference",
+                "interval",
+                "p (adjusted)",
+                "significant",
+                "seeds",
+            ],
+            rows,
+        ),
+    ]
+
+
+def _counterfactual(report: AuditReport) -> list[str]:
+    result = report.counterfactual
+    parts = ["<h2>Swapping only the identity term</h2>"]
+    causal_rows = [
+        [
+            (_e(" + ".join(c.categories)), None),
+            _num(c.score),
+            (f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}]", f"{c.ci[0]:.6f}"),
+            (str(c.n), str(c.n)),
+        ]
+        for c in result.causal
+    ]
+    parts.append(
+        _table(
+            "causal",
+            "Share of texts whose decision flips when only identity terms change",
+            ["categories", "flip rate %", "interval", "texts"],
+            causal_rows,
+        )
+    )
+    confidence = report.config.get("confidence", 0.95)
+    for group in result.group:
+        if not group.rates:
+            continue
+        terms = sorted(group.rates)
+        values = [group.rates[t] for t in terms]
+        intervals = []
+        for value in values:
+            share = proportion(round(value * group.n), group.n, confidence)
+            intervals.append((share.low, share.high))
+        plot = plots.rates(
+            terms,
+            values,
+            intervals,
+            description=f"Favourable rate per {group.category} term, with Wilson intervals.",
+        )
+        parts.append(
+            f"<figure>{plot}<figcaption>{_e(group.category)}: the favourable rate when every "
+            f"mention is written as each term ({group.n} texts each; group score "
+            f"{_pct(group.score)} points between the lowest and the highest).</figcaption>"
+            "</figure>"
+        )
+    for category, pairs in itertools.groupby(
+        sorted(result.term_pairs, key=lambda p: p.category), key=lambda p: p.category
+    ):
+        pairs = list(pairs)
+        terms = sorted({p.source for p in pairs} | {p.target for p in pairs})
+        index = {t: i for i, t in enumerate(terms)}
+        matrix = np.full((len(terms), len(terms)), np.nan)
+        for pair in pairs:
+            matrix[index[pair.source], index[pair.target]] = pair.flip_rate
+        plot = plots.heatmap(
+            terms,
+            terms,
+            matrix,
+            unit="decisions flipped, %",
+            diverging=False,
+            description=f"Share of {category} texts whose decision flips from the row term to "
+            "the column term.",
+        )
+        parts.append(
+            f"<figure>{plot}<figcaption>{_e(category)}: share of texts whose decision flips "
+            "when the row's term is replaced by the column's (percent).</figcaption></figure>"
+        )
+    return parts
+
+
+def _pairs(report: AuditReport) -> list[str]:
+    """Heatmaps of the two-category rule sets: one per pair of categories."""
+    by_pair: dict[tuple[str, str], dict[tuple[str, str], float]] = {}
+    for finding in report.findings:
+        rules = list(finding.rule_set)
+        if len(rules) != 2 or rules[0].category == rules[1].category:
+            continue
+        first, second = sorted(rules, key=lambda r: r.category)
+        cell = (first.value, second.value)
+        by_pair.setdefault((first.category, second.category), {})[cell] = (
+            finding.phi_r - finding.phi_not_r
+        )
+    parts = []
+    for (left, right), cells in sorted(by_pair.items()):
+        rows = sorted({a for a, _ in cells})
+        columns = sorted({b for _, b in cells})
+        matrix = np.full((len(rows), len(columns)), np.nan)
+        for (a, b), value in cells.items():
+            matrix[rows.index(a), columns.index(b)] = value
+        plot = plots.heatmap(
+            rows,
+            columns,
+            matrix,
+            unit="difference of the favourable rate, points",
+            description=f"Difference of the favourable rate for each frequent {left} and "
+            f"{right} rule set.",
+        )
+        if not parts:
+            parts.append("<h2>Two categories at once</h2>")
+        parts.append(
+            f"<figure>{plot}<figcaption>{_e(left)} × {_e(right)}: the favourable rate of texts "
+            "satisfying both rules minus the rest, percentage points (blank: not frequent "
+            "enough to test).</figcaption></figure>"
+        )
+    return parts
+
+
+def _examples(report: AuditReport) -> list[str]:
+    items = []
+    for finding in report.significant[:5]:
+        for example in finding.examples[:2]:
+            seed, other = _marked(str(example["text"]), str(example["counterfactual"]))
+            items.append(
+                f"<li><b>{_e(report.label(finding.rule_set))}</b><br>{seed} → "
+                f"{_outcome(example['favorable'])}<br>{other} → "
+                f"{_outcome(example['counterfactual_favorable'])}</li>"
+            )
+    if not items:
+        return []
+    return [
+        "<h2>Counterfactual examples</h2>",
+        "<p>Pairs that differ only in the highlighted words, with the model's decision.</p>",
+        "<ul>" + "\n".join(items) + "</ul>",
+    ]
+
+
+def _outcome(favorable: bool) -> str:
+    return "favourable" if favorable else "<b>not favourable</b>"
+
+
+def _marked(first: str, second: str, limit: int = 400) -> tuple[str, str]:
+    """Both texts escaped, with the words that differ between them in <mark>."""
+    a, b = re.findall(r"\S+|\s+", first[:limit]), re.findall(r"\S+|\s+", second[:limit])
+    left, right = [], []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        chunk_a, chunk_b = _e("".join(a[i1:i2])), _e("".join(b[j1:j2]))
+        if tag == "equal":
+            left.append(chunk_a)
+            right.append(chunk_b)
+        else:
+            left.append(f"<mark>{chunk_a}</mark>" if chunk_a else "")
+            right.append(f"<mark>{chunk_b}</mark>" if chunk_b else "")
+    return "".join(left), "".join(right)
+
+
+def _label_metrics(metrics: LabelMetrics) -> list[str]:
+    rows = [
+        [
+            (_e(s.subgroup), None),
+            (str(s.size), str(s.size)),
+            *[
+                (f"{v:.3f}" if v == v else "–", f"{v:.6f}" if v == v else "")
+                for v in (s.subgroup_auc, s.bpsn_auc, s.bnsp_auc)
+            ],
+            _num(s.fpr_gap),
+            _num(s.fnr_gap),
+        ]
+        for s in metrics.subgroups
+    ]
+    means = ", ".join(f"{k} {v:.3f}" for k, v in metrics.generalized_mean.items() if v == v)
+    return [
+        "<h2>Label-based metrics</h2>",
+        f"<p>Overall AUC {metrics.overall_auc:.3f}; generalized means (power "
+        f"{metrics.power:g}): {_e(means)}. Low BPSN: harmless mentions over-scored; low BNSP: "
+        "harmful ones under-scored.</p>",
+        _table(
+            "labels",
+            f"Per identity term, class {metrics.positive_label}",
+            ["term", "texts", "subgroup AUC", "BPSN AUC", "BNSP AUC", "FPR gap %", "FNR gap %"],
+            rows,
+        ),
+    ]
+
+
+def _table_metrics(metrics: TableMetrics) -> list[str]:
+    rows = []
+    for name, g in metrics.groups.items():
+        di = g.disparate_impact
+        cells = [(_e(name), None), _band(di, di != di or 0.8 <= di <= 1.25, digits=3)]
+        for value in (
+            g.statistical_parity_difference,
+            g.equal_opportunity_difference,
+            g.average_odds_difference,
+            g.error_rate_difference,
+        ):
+            cells.append(_band(value, value != value or abs(value) <= 0.1, digits=3))
+        cells.append((str(g.n_unprivileged), str(g.n_unprivileged)))
+        rows.append(cells)
+    return [
+        "<h2>Group metrics</h2>",
+        "<p>Shaded cells lie outside the reference bands: DI outside [0.8, 1.25], the "
+        f"differences outside ±0.1. Consistency {metrics.consistency:.3f} (over "
+        f"{metrics.consistency_rows} rows), Theil index {metrics.theil_index:.4f}.</p>",
+        _table(
+            "groups",
+            "Each value against the rest",
+            ["group", "DI", "SPD", "EOD", "AOD", "ERD", "rows"],
+            rows,
+        ),
+    ]
+
+
+def _band(value: float, inside: bool, digits: int) -> tuple[str, str]:
+    text = "–" if value != value else f"{value:.{digits}f}"
+    mark = "" if inside else ' class="out"'
+    return (f"<span{mark}>{text}</span>", "" if value != value else f"{value:.6f}")
+
+
+def _run(report: AuditReport) -> list[str]:
+    run = report.run
+    return [
+        "<h2>The run</h2>",
+        f"<p>{run.requested:,} inputs requested, {run.unique_inputs:,} unique, "
+        f"{run.model_queries:,} model queries in {run.model_calls:,} calls, "
+        f"{run.cache_hits:,} cache hits, {run.seconds} s; seed {report.seed}; textfair "
+        f"{_e(report.textfair_version)}.</p>",
+        f"<p>To reproduce: <code>{_e(report.command)}</code></p>",
+    ]
+
+
+def render_mitigation_html(report: dict) -> str:
+    """A mitigation: before/after scores side by side, held-out terms, held-out accuracy
+    and the accuracy–fairness trade-off of each retraining step."""
+    parts = [
+        f"<h1>Mitigation: {_e(report['status'])}</h1>",
+        f'<p class="verdict" id="verdict">{_e(report["status"])}</p>',
+    ]
+    rows = [
+        [
+            (_e(row["rule_set"]), None),
+            (_e(row["role"]), None),
+            _num((row.get("before") or {}).get("score")),
+            _num((row.get("after") or {}).get("score")),
+            _num(row.get("reduction")),
+        ]
+        for row in report.get("comparison", [])
+    ]
+    if rows:
+        parts += [
+            "<h2>Scores before and after</h2>",
+            _table(
+                "comparison",
+                "Targets and held-out terms (never written by the augmentation)",
+                ["rule set", "role", "before %", "after %", "reduction %"],
+                rows,
+            ),
+        ]
+    steps = report.get("steps") or []
+    if steps:
+        chosen = next((i for i, s in enumerate(steps) if s.get("kept")), None)
+        plot = plots.tradeoff(
+            [s["added"] for s in steps],
+            [s["worst_target_score"] for s in steps],
+            [s["held_out_accuracy"] for s in steps],
+            chosen=chosen,
+            description="Target score against held-out accuracy for each retraining step.",
+        )
+        parts += [
+            "<h2>Accuracy and fairness at each step</h2>",
+            f"<figure>{plot}<figcaption>Each retraining step: the worst target score against "
+            "held-out accuracy, labelled with the augmentation rows added; the kept model is "
+            "circled.</figcaption></figure>",
+        ]
+    parts.append(f"<p>{_e(report.get('run', {}).get('seconds', '?'))} s in all.</p>")
+    return _page("textfair mitigation", parts)

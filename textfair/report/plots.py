@@ -1,0 +1,167 @@
+"""The report's plots, drawn with matplotlib as inline SVG.
+
+matplotlib is made for this, installs offline as an ordinary wheel, and writes SVG that a
+page can hold inline: no script, no network, text kept as text (searchable, small). The
+SVG is made deterministic (fixed id salt, no date), so a saved report renders byte for byte
+the same again. Colours are the Okabe-Ito palette, safe for colour-blind readers.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: figures are only ever written to SVG
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+__all__ = ["forest", "heatmap", "rates", "tradeoff"]
+
+BLUE, ORANGE, VERMILLION, GREY = "#0072B2", "#E69F00", "#D55E00", "#6b6b6b"
+_STYLE = {
+    "svg.hashsalt": "textfair",
+    "svg.fonttype": "none",
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
+
+
+def _svg(figure, description: str) -> str:
+    """The figure as an inline <svg> that says what it shows to a screen reader."""
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(figure)
+    text = buffer.getvalue()
+    svg = text[text.index("<svg") :]
+    label = description.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1)
+
+
+def forest(
+    labels: Sequence[str],
+    estimates: Sequence[float],
+    intervals: Sequence[tuple[float, float]],
+    significant: Sequence[bool],
+    *,
+    threshold: float | None = None,
+    description: str,
+) -> str:
+    """Differences of the favourable rate (points) with their intervals (bars), top first;
+    significant ones filled, the others hollow; an optional --fail-above line either side."""
+    count = len(labels)
+    with plt.rc_context(_STYLE):
+        figure, axes = plt.subplots(figsize=(7.5, 0.32 * count + 1.0))
+        y = np.arange(count)[::-1]
+        for row, estimate, (low, high), marked in zip(
+            y, estimates, intervals, significant, strict=True
+        ):
+            colour = VERMILLION if marked else GREY
+            axes.plot([100 * low, 100 * high], [row, row], color=colour, linewidth=1.6)
+            axes.plot(
+                100 * estimate,
+                row,
+                "o",
+                color=colour,
+                markerfacecolor=colour if marked else "white",
+                markersize=5,
+            )
+        axes.axvline(0, color="black", linewidth=0.8)
+        if threshold is not None:
+            for side in (-1, 1):
+                axes.axvline(100 * side * threshold, color=ORANGE, linestyle="--", linewidth=1)
+        axes.set_yticks(y, [_short(label) for label in labels])
+        axes.set_xlabel("difference of the favourable rate, percentage points (interval)")
+        return _svg(figure, description)
+
+
+def rates(
+    terms: Sequence[str],
+    values: Sequence[float],
+    intervals: Sequence[tuple[float, float]],
+    *,
+    description: str,
+) -> str:
+    """Favourable rate per term, with intervals, lowest first."""
+    order = np.argsort(values, kind="stable")
+    with plt.rc_context(_STYLE):
+        figure, axes = plt.subplots(figsize=(6.5, 0.28 * len(terms) + 0.9))
+        for row, index in enumerate(order):
+            low, high = intervals[index]
+            axes.plot([100 * low, 100 * high], [row, row], color=BLUE, linewidth=1.6)
+            axes.plot(100 * values[index], row, "o", color=BLUE, markersize=4)
+        axes.set_yticks(range(len(terms)), [terms[i] for i in order])
+        axes.set_xlabel("favourable rate, % (interval)")
+        return _svg(figure, description)
+
+
+def heatmap(
+    rows: Sequence[str],
+    columns: Sequence[str],
+    values: np.ndarray,
+    *,
+    unit: str,
+    description: str,
+    diverging: bool = True,
+) -> str:
+    """A matrix of values (NaN left blank), each cell written in percent."""
+    with plt.rc_context(_STYLE):
+        figure, axes = plt.subplots(figsize=(0.55 * len(columns) + 2.2, 0.35 * len(rows) + 1.4))
+        finite = values[np.isfinite(values)]
+        reach = float(np.max(np.abs(finite))) if finite.size else 1.0
+        reach = reach or 1.0
+        colours = "PuOr" if diverging else "cividis"
+        low = -reach if diverging else 0.0
+        image = axes.imshow(
+            np.ma.masked_invalid(values), cmap=colours, vmin=low, vmax=reach, aspect="auto"
+        )
+        for (i, j), value in np.ndenumerate(values):
+            if math.isfinite(value):
+                axes.text(j, i, f"{100 * value:.0f}", ha="center", va="center", fontsize=7)
+        axes.set_xticks(range(len(columns)), columns, rotation=45, ha="right")
+        axes.set_yticks(range(len(rows)), rows)
+        figure.colorbar(image, ax=axes, label=unit, shrink=0.8)
+        return _svg(figure, description)
+
+
+def tradeoff(
+    added: Sequence[int],
+    scores: Sequence[float],
+    accuracies: Sequence[float],
+    *,
+    chosen: int | None,
+    description: str,
+) -> str:
+    """Each retraining step's target score against its held-out accuracy, labelled with the
+    augmentation rows it added; the kept step circled."""
+    with plt.rc_context(_STYLE):
+        figure, axes = plt.subplots(figsize=(6, 3.6))
+        axes.plot(
+            [100 * a for a in accuracies],
+            [100 * s for s in scores],
+            "-o",
+            color=BLUE,
+            markersize=4,
+        )
+        for a, s, n in zip(accuracies, scores, added, strict=True):
+            axes.annotate(str(n), (100 * a, 100 * s), textcoords="offset points", xytext=(4, 4))
+        if chosen is not None:
+            axes.plot(
+                100 * accuracies[chosen],
+                100 * scores[chosen],
+                "o",
+                markersize=12,
+                markerfacecolor="none",
+                markeredgecolor=VERMILLION,
+            )
+        axes.set_xlabel("held-out accuracy, %")
+        axes.set_ylabel("target score, %")
+        return _svg(figure, description)
+
+
+def _short(label: str, width: int = 48) -> str:
+    return label if len(label) <= width else label[: width - 1] + "…"
