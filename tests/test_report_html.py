@@ -3,9 +3,9 @@ get their heatmap, the swapped words are marked, and rendering is deterministic.
 
 from dataclasses import replace
 
-from textfair.report.html import _marked, render_html
-
 from test_augment import report
+
+from textfair.report.html import _marked, render_html
 
 
 def test_user_text_is_escaped_and_the_swap_is_marked():
