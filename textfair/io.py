@@ -270,6 +270,20 @@ def read_utf8(path: Path) -> str:
         ) from None
 
 
+def read_json(path: str | Path, expected: str) -> object:
+    """A JSON file textfair wrote; one-line errors naming `expected` ("the report.json of an
+    audit") when it is missing or not JSON."""
+    import json
+
+    file = Path(path)
+    if not file.is_file():
+        raise TextfairError(f"{file}: no such file; pass {expected}")
+    try:
+        return json.loads(read_utf8(file))
+    except ValueError as err:
+        raise TextfairError(f"{file}: not JSON ({err}); pass {expected}") from None
+
+
 def _looks_like_utf16(raw: bytes) -> bool:
     """UTF-16 without a byte-order mark: ASCII-range text leaves a zero in every other byte."""
     head = raw[:4096]

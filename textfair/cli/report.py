@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
@@ -20,7 +19,7 @@ def report_command(
     """Render a saved report again: the page the audit wrote (byte for byte), Markdown, or the
     terminal view when no output is named."""
     from textfair.errors import TextfairError
-    from textfair.io import atomic_writer, read_utf8, refuse_overwriting_inputs
+    from textfair.io import atomic_writer, read_json, refuse_overwriting_inputs
     from textfair.report import render_markdown, render_terminal
     from textfair.report.html import render_html, render_mitigation_html
     from textfair.report.mitigation import render_mitigation
@@ -28,16 +27,14 @@ def report_command(
 
     for out in (html, markdown):
         refuse_overwriting_inputs(out, None, [report])
-    if not report.is_file():
-        raise TextfairError(f"{report}: no such file; pass a report.json or mitigation.json")
-    try:
-        record = json.loads(read_utf8(report))
-    except ValueError as err:
-        raise TextfairError(f"{report}: not JSON ({err}); pass a report textfair wrote") from None
+    record = read_json(report, "a report.json or mitigation.json textfair wrote")
     if isinstance(record, dict) and "comparison" in record and "steps" in record:
         page, text = render_mitigation_html(record), render_mitigation(record)
     else:
-        audit = AuditReport.read(report)
+        try:
+            audit = AuditReport.from_dict(record)
+        except TextfairError as err:
+            raise TextfairError(f"{report}: {err}") from None
         page, text = render_html(audit), render_markdown(audit, top)
         if html is None and markdown is None:
             render_terminal(audit, top=top)

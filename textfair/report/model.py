@@ -10,14 +10,13 @@ so `AuditReport.from_dict(report.to_dict()) == report`.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from textfair.discovery.rulesets import RuleSet
 from textfair.errors import TextfairError
-from textfair.io import read_utf8
+from textfair.io import read_json
 from textfair.report import records
 from textfair.report.parts import (
     Counterfactual,
@@ -143,17 +142,11 @@ class AuditReport:
     @classmethod
     def read(cls, path: str | Path) -> AuditReport:
         """Read a report.json; a one-line error when it is missing or not an audit report."""
-        file = Path(path)
-        if not file.is_file():
-            raise TextfairError(f"{file}: no such file; pass the report.json of an audit")
-        try:
-            record = json.loads(read_utf8(file))
-        except ValueError as err:
-            raise TextfairError(f"{file}: not a JSON report ({err})") from None
+        record = read_json(path, "the report.json of an audit")
         try:
             return cls.from_dict(record)
         except TextfairError as err:
-            raise TextfairError(f"{file}: {err}") from None
+            raise TextfairError(f"{path}: {err}") from None
 
     # --- notebooks -----------------------------------------------------------------------
 
