@@ -96,7 +96,7 @@ def test_what_is_not_a_report_is_one_line(tmp_path):
     for content, message in [
         ("[1, 2]", "a list is not an audit report"),
         ('{"model": {}, "findings": []}', "incomplete or malformed"),
-        ("{", "not a JSON report"),
+        ("{", "not JSON"),
     ]:
         path = tmp_path / "r.json"
         path.write_text(content)
