@@ -128,7 +128,15 @@ def test_pages_of_an_audit_a_table_audit_and_a_mitigation(browser, tmp_path, mon
     dom = check_page(browser, tmp_path / "rows" / "report.html", tmp_path, rows.summary(), 1)
     assert "Group metrics" in dom and "DI" in dom
     run("tabular", "mitigate", *table, "--out", "mitigated", "--max-rounds", "2")
-    status = json.loads((tmp_path / "mitigated" / "mitigation.json").read_text())["status"]
-    check_page(browser, tmp_path / "mitigated" / "mitigation.html", tmp_path, status, 1)
+    record = json.loads((tmp_path / "mitigated" / "mitigation.json").read_text())
+    target = next(r for r in record["comparison"] if r["role"] == "target")
+    verdict = (
+        f"Status: {record['status']}; the top target {target['rule_set']} scored "
+        f"{100 * target['before']['score']:.1f} points before and "
+        f"{100 * target['after']['score']:.1f} after; held-out accuracy "
+        f"{100 * record['held_out']['before']['accuracy']:.1f}% before, "
+        f"{100 * record['held_out']['after']['accuracy']:.1f}% after."
+    )
+    check_page(browser, tmp_path / "mitigated" / "mitigation.html", tmp_path, verdict, 1)
     if os.environ.get("TEXTFAIR_SCREENSHOT_TO"):  # how the README's picture is made
         shutil.copy(tmp_path / "text.png", os.environ["TEXTFAIR_SCREENSHOT_TO"])

@@ -19,7 +19,7 @@ from textfair.report import plots
 from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
 from textfair.stats import proportion
 
-__all__ = ["render_html", "render_mitigation_html"]
+__all__ = ["mitigation_verdict", "render_html", "render_mitigation_html"]
 
 FOREST_ROWS = 30  # the forest plot shows the most credible findings; the table has them all
 OPEN_ROWS = 15  # longer tables start folded
@@ -424,8 +424,8 @@ def render_mitigation_html(report: dict) -> str:
     """A mitigation: before/after scores side by side, held-out terms, held-out accuracy
     and the accuracy–fairness trade-off of each retraining step."""
     parts = [
-        f"<h1>Mitigation: {_e(report['status'])}</h1>",
-        f'<p class="verdict" id="verdict">{_e(report["status"])}</p>',
+        f"<h1>Mitigation of {_e(report.get('model', {}).get('id', 'a model'))}</h1>",
+        f'<p class="verdict" id="verdict">{_e(mitigation_verdict(report))}</p>',
     ]
     rows = [
         [
@@ -447,6 +447,21 @@ def render_mitigation_html(report: dict) -> str:
                 rows,
             ),
         ]
+    held = report.get("held_out") or {}
+    if held.get("before"):
+        after = held.get("after") or {}
+        parts += [
+            f"<h2>Held-out split ({_e(held.get('rows', '?'))} rows)</h2>",
+            _table(
+                "held",
+                "Quality of the model before and after, on rows no step trained on",
+                ["model", "accuracy %"],
+                [
+                    [("before", None), _num(held["before"].get("accuracy"))],
+                    [("after", None), _num(after.get("accuracy"))],
+                ],
+            ),
+        ]
     steps = report.get("steps") or []
     if steps:
         chosen = next((i for i, s in enumerate(steps) if s.get("kept")), None)
@@ -465,3 +480,22 @@ def render_mitigation_html(report: dict) -> str:
         ]
     parts.append(f"<p>{_e(report.get('run', {}).get('seconds', '?'))} s in all.</p>")
     return _page("textfair mitigation", parts)
+
+
+def mitigation_verdict(report: dict) -> str:
+    """One sentence: the status, the top target's score before and after, held-out accuracy."""
+    sentence = f"Status: {report['status']}"
+    targets = [row for row in report.get("comparison", []) if row.get("role") == "target"]
+    if targets and targets[0].get("after"):
+        top = targets[0]
+        sentence += (
+            f"; the top target {top['rule_set']} scored {_pct(top['before']['score'])} points "
+            f"before and {_pct(top['after']['score'])} after"
+        )
+    held = report.get("held_out") or {}
+    if held.get("before") and held.get("after"):
+        sentence += (
+            f"; held-out accuracy {_pct(held['before']['accuracy'])}% before, "
+            f"{_pct(held['after']['accuracy'])}% after"
+        )
+    return sentence + "."
