@@ -1,7 +1,9 @@
 """Term lists: the shipped lists are exact, user files are validated with one-line errors."""
 
 import pytest
+from typer.testing import CliRunner
 
+from textfair.cli import app
 from textfair.errors import TextfairError
 from textfair.terms import builtin_term_lists, load_gender_pairs, load_term_list
 
@@ -98,3 +100,62 @@ def test_unknown_list_non_utf8_and_wrong_kind(write):
         load_term_list("gender_pairs")
     with pytest.raises(TextfairError, match=r"unknown category 'colour'.*available: gender"):
         load_term_list("dixon2018").category_names(["colour"])
+
+
+GOOD_LIST = """\
+name: mine
+categories:
+  gender:
+    - term: gay
+      pos: adjective
+    - lesbian
+  religion:
+    - Muslim
+    - Christian
+"""
+
+# (what is wrong, the list with it, the line the message must name, words it must hold)
+MISTAKES = [
+    ("unknown top-level key", GOOD_LIST + "colour: red\n", 10, "unknown key 'colour'"),
+    ("unknown term key", GOOD_LIST.replace("pos: adjective", "pso: adjective"), 5, "'pso'"),
+    ("bad pos", GOOD_LIST.replace("pos: adjective", "pos: verb"), 5, "pos: 'verb'"),
+    ("bad article", GOOD_LIST.replace("pos: adjective", "article: the"), 5, "article"),
+    ("flag not a boolean", GOOD_LIST.replace("pos: adjective", "nominal: maybe"), 5, "nominal"),
+    ("entry without term", GOOD_LIST.replace("- lesbian", "- {pos: noun}"), 6, "no `term:`"),
+    ("empty term", GOOD_LIST.replace("- lesbian", "- ' '"), 6, "empty term"),
+    ("punctuation as a term", GOOD_LIST.replace("- lesbian", "- '-'"), 6, "no letter"),
+    (
+        "category not a list",
+        GOOD_LIST.replace("  religion:\n    - Muslim\n    - Christian\n", "  religion: Muslim\n"),
+        7,
+        "expected a list",
+    ),
+    ("one-term category", GOOD_LIST.replace("    - Christian\n", ""), 7, "has one term"),
+    ("empty category", GOOD_LIST + "  age:\n", 10, "is empty"),
+    ("duplicate term", GOOD_LIST + "    - Muslim\n", 10, "listed twice"),
+    ("form in two categories", GOOD_LIST + "  other:\n    - gay\n    - queer\n", 11, "in both"),
+    ("plural not a word", GOOD_LIST.replace("pos: adjective", "plural: [1, 2]"), 5, "plural"),
+    ("YAML syntax", GOOD_LIST.replace("  religion:", "  religion: [", 1), 8, "malformed YAML"),
+]
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.mark.parametrize(("name", "text", "line", "words"), MISTAKES, ids=[m[0] for m in MISTAKES])
+def test_terms_validate_names_the_line_of_each_kind_of_mistake(name, text, line, words, tmp_path):
+    path = tmp_path / "mine.yaml"
+    path.write_text(text)
+    result = run("terms", "validate", str(path))
+    assert result.exit_code == 2, result.output
+    message = result.output.strip()
+    assert len(message.splitlines()) == 1 and words in message, message
+    assert f"line {line}" in message, message
+
+
+def test_the_good_list_validates(tmp_path):
+    path = tmp_path / "mine.yaml"
+    path.write_text(GOOD_LIST)
+    result = run("terms", "validate", str(path))
+    assert result.exit_code == 0 and "2 categories, 4 terms" in result.output

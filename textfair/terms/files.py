@@ -51,10 +51,46 @@ _PAIR_KEYS = ("masculine", "feminine", "when")
 
 @dataclass
 class _Source:
-    """Where a list comes from, for error messages."""
+    """Where a list comes from, for error messages that name the file and the line."""
 
     label: str
     text: str = field(repr=False)
+    lines: dict[tuple, int] = field(default_factory=dict, repr=False)
+
+    def error(self, message: str, *path: object) -> TextfairError:
+        """`message` about the YAML node at `path` ("categories", category, index, key):
+        prefixed with the file and, when the node is found, its line."""
+        if not self.lines and self.text:
+            self.lines = _yaml_lines(self.text) or {(): 0}
+        line = next(
+            (self.lines[path[:n]] for n in range(len(path), 0, -1) if path[:n] in self.lines),
+            None,
+        )
+        where = f"{self.label}, line {line}" if line else self.label
+        return TextfairError(f"{where}: {message}")
+
+
+def _yaml_lines(text: str) -> dict[tuple, int]:
+    """The line of every node of a YAML document, by its path of keys and indexes (a key's
+    own line for a mapping entry); {} when the text is not YAML."""
+    import yaml
+
+    try:
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        return {}
+    lines: dict[tuple, int] = {}
+    stack = [(root, ())] if root is not None else []
+    while stack:
+        node, path = stack.pop()
+        lines.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                lines[(*path, key.value)] = key.start_mark.line + 1
+                stack.append((value, (*path, key.value)))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, (*path, index)) for index, item in enumerate(node.value))
+    return lines
 
 
 def builtin_term_lists() -> dict[str, str]:
@@ -113,7 +149,7 @@ def load_gender_pairs(spec: str | Path = "gender_pairs") -> GenderPairs:
                 f"{source.label}: pair {index} is {entry!r}; expected "
                 "{masculine: WORD, feminine: WORD}"
             )
-        _reject_unknown_keys(entry, _PAIR_KEYS, source, f"pair {index}")
+        _reject_unknown_keys(entry, _PAIR_KEYS, source, f"pair {index}", ("pairs", index - 1))
         when = entry.get("when")
         if when not in (None, "before_noun", "not_before_noun"):
             raise TextfairError(
@@ -179,24 +215,28 @@ def _parse_yaml(source: _Source) -> dict[str, Any]:
 
 
 def _parse_term_mapping(data: dict[str, Any], source: _Source) -> TermList:
-    _reject_unknown_keys(data, _LIST_KEYS, source, "the top level")
+    _reject_unknown_keys(data, _LIST_KEYS, source, "the top level", ())
     categories_raw = data.get("categories")
     if not isinstance(categories_raw, dict) or not categories_raw:
-        raise TextfairError(
-            f"{source.label}: expected `categories:` mapping each category to a list of terms; "
-            "add at least one category with two or more terms"
+        raise source.error(
+            "expected `categories:` mapping each category to a list of terms; "
+            "add at least one category with two or more terms",
+            "categories",
         )
     categories: dict[str, tuple[Term, ...]] = {}
     for category, entries in categories_raw.items():
+        where = ("categories", category)
         category = str(category)
         if not isinstance(entries, list):
             entries = [] if entries is None else entries
             if not isinstance(entries, list):
-                raise TextfairError(
-                    f"{source.label}: category {category!r} is {entries!r}; "
-                    "expected a list of terms"
+                raise source.error(
+                    f"category {category!r} is {entries!r}; expected a list of terms", *where
                 )
-        categories[category] = tuple(_parse_term(entry, category, source) for entry in entries)
+        categories[category] = tuple(
+            _parse_term(entry, category, source, (*where, index))
+            for index, entry in enumerate(entries)
+        )
     return _validated(
         TermList(
             name=str(data.get("name", Path(source.label).stem)),
@@ -205,45 +245,52 @@ def _parse_term_mapping(data: dict[str, Any], source: _Source) -> TermList:
             source=str(data.get("source", "")),
             licence=str(data.get("licence", "")),
             path=source.label,
-        )
+        ),
+        source,
     )
 
 
-def _parse_term(entry: Any, category: str, source: _Source) -> Term:
+def _parse_term(entry: Any, category: str, source: _Source, where: tuple) -> Term:
     if isinstance(entry, str):
         entry = {"term": entry}
     if not isinstance(entry, dict) or not isinstance(entry.get("term"), str):
-        raise TextfairError(
-            f"{source.label}: entry {entry!r} in category {category!r} has no `term:`; "
-            "write a plain string or a mapping with a `term:` key"
+        raise source.error(
+            f"entry {entry!r} in category {category!r} has no `term:`; "
+            "write a plain string or a mapping with a `term:` key",
+            *where,
         )
     label = f"term {entry['term']!r} (category {category!r})"
-    _reject_unknown_keys(entry, tuple(_TERM_KEYS), source, label)
-    if not entry["term"].strip():
-        raise TextfairError(f"{source.label}: empty term in category {category!r}; remove it")
+    _reject_unknown_keys(entry, tuple(_TERM_KEYS), source, label, where)
+    text = entry["term"].strip()
+    if not text:
+        raise source.error(f"empty term in category {category!r}; remove it", *where)
+    if not any(character.isalnum() for character in text):
+        raise source.error(
+            f"term {text!r} in category {category!r} has no letter or digit, so it would "
+            "match punctuation; write the identity word",
+            *where,
+        )
     pos = entry.get("pos", "both")
     if pos not in ("adjective", "noun", "both"):
-        raise TextfairError(
-            f"{source.label}: {label} has pos: {pos!r}; expected adjective, noun or both"
+        raise source.error(
+            f"{label} has pos: {pos!r}; expected adjective, noun or both", *where, "pos"
         )
     article = entry.get("article")
     if article not in (None, "a", "an"):
-        raise TextfairError(f"{source.label}: {label} has article: {article!r}; expected a or an")
+        raise source.error(f"{label} has article: {article!r}; expected a or an", *where, "article")
     flags = {}
     for key in ("person_context", "nominal", "surname", "given_name", "comparative"):
         value = entry.get(key, False)
         if not isinstance(value, bool):
-            raise TextfairError(
-                f"{source.label}: {label} has {key}: {value!r}; expected true or false"
-            )
+            raise source.error(f"{label} has {key}: {value!r}; expected true or false", *where, key)
         flags[key] = value
     return Term(
-        text=entry["term"].strip(),
+        text=text,
         category=category,
         pos=pos,
-        noun=_optional_str(entry.get("noun"), "noun", label, source),
-        plurals=_str_tuple(entry.get("plural"), "plural", label, source),
-        aliases=_str_tuple(entry.get("aliases"), "aliases", label, source),
+        noun=_optional_str(entry.get("noun"), "noun", label, source, where),
+        plurals=_str_tuple(entry.get("plural"), "plural", label, source, where),
+        aliases=_str_tuple(entry.get("aliases"), "aliases", label, source, where),
         article=article,
         **flags,
     )
@@ -276,29 +323,36 @@ def _parse_csv(source: _Source) -> TermList:
     )
 
 
-def _validated(term_list: TermList) -> TermList:
+def _validated(term_list: TermList, source: _Source | None = None) -> TermList:
     """Reject lists that cannot yield counterfactuals or that match ambiguously."""
-    label = term_list.path or term_list.name
+    source = source or _Source(term_list.path or term_list.name, "")
     if not term_list.categories:
-        raise TextfairError(f"{label}: no categories; add at least one with two or more terms")
+        raise source.error("no categories; add at least one with two or more terms")
     owner: dict[str, tuple[str, str]] = {}
     for category, terms in term_list.categories.items():
         if not terms:
-            raise TextfairError(
-                f"{label}: category {category!r} is empty; add at least two terms or remove it"
+            raise source.error(
+                f"category {category!r} is empty; add at least two terms or remove it",
+                "categories",
+                category,
             )
         if len(terms) == 1:
-            raise TextfairError(
-                f"{label}: category {category!r} has one term ({terms[0].text!r}), so no "
-                "counterfactual exists; add another term or remove the category"
+            raise source.error(
+                f"category {category!r} has one term ({terms[0].text!r}), so no counterfactual "
+                "exists; add another term or remove the category",
+                "categories",
+                category,
             )
         ids = [term.id for term in terms]
-        for term_id in ids:
-            if ids.count(term_id) > 1:
-                raise TextfairError(
-                    f"{label}: term {term_id!r} is listed twice in {category!r}; remove one"
+        for index, term_id in enumerate(ids):
+            if term_id in ids[:index]:
+                raise source.error(
+                    f"term {term_id!r} is listed twice in {category!r}; remove one",
+                    "categories",
+                    category,
+                    index,
                 )
-        for term in terms:
+        for index, term in enumerate(terms):
             for form, _role in term.surface_forms():
                 key = normalize_form(form)
                 if key in owner and owner[key] != (category, term.id):
@@ -308,37 +362,41 @@ def _validated(term_list: TermList) -> TermList:
                         if other_category != category
                         else f"twice in {category!r}"
                     )
-                    raise TextfairError(
-                        f"{label}: {form!r} (term {term.id!r}) is {where} "
-                        f"(already a form of {other_term!r}); keep each form in one place"
+                    raise source.error(
+                        f"{form!r} (term {term.id!r}) is {where} (already a form of "
+                        f"{other_term!r}); keep each form in one place",
+                        "categories",
+                        category,
+                        index,
                     )
                 owner[key] = (category, term.id)
     return term_list
 
 
 def _reject_unknown_keys(
-    entry: Mapping[str, Any], allowed: tuple[str, ...], source: _Source, where: str
+    entry: Mapping[str, Any], allowed: tuple[str, ...], source: _Source, what: str, path: tuple
 ) -> None:
-    unknown = [str(key) for key in entry if key not in allowed]
+    unknown = [key for key in entry if key not in allowed]
     if unknown:
-        raise TextfairError(
-            f"{source.label}: unknown key {unknown[0]!r} in {where}; "
-            f"expected one of: {', '.join(allowed)}"
+        raise source.error(
+            f"unknown key {str(unknown[0])!r} in {what}; expected one of: {', '.join(allowed)}",
+            *path,
+            unknown[0],
         )
 
 
-def _optional_str(value: Any, key: str, label: str, source: _Source) -> str | None:
+def _optional_str(value: Any, key: str, label: str, source: _Source, where: tuple) -> str | None:
     if value is None or (isinstance(value, str) and value.strip()):
         return value.strip() if isinstance(value, str) else None
-    raise TextfairError(f"{source.label}: {label} has {key}: {value!r}; expected a word")
+    raise source.error(f"{label} has {key}: {value!r}; expected a word", *where, key)
 
 
-def _str_tuple(value: Any, key: str, label: str, source: _Source) -> tuple[str, ...]:
+def _str_tuple(value: Any, key: str, label: str, source: _Source, where: tuple) -> tuple[str, ...]:
     if value is None:
         return ()
     values = [value] if isinstance(value, str) else value
     if not isinstance(values, list) or not all(isinstance(v, str) and v.strip() for v in values):
-        raise TextfairError(
-            f"{source.label}: {label} has {key}: {value!r}; expected a word or a list of words"
+        raise source.error(
+            f"{label} has {key}: {value!r}; expected a word or a list of words", *where, key
         )
     return tuple(v.strip() for v in values)
