@@ -159,3 +159,14 @@ def test_the_good_list_validates(tmp_path):
     path.write_text(GOOD_LIST)
     result = run("terms", "validate", str(path))
     assert result.exit_code == 0 and "2 categories, 4 terms" in result.output
+
+
+def test_terms_new_writes_a_template_that_validates_and_never_overwrites(tmp_path):
+    path = tmp_path / "mine.yaml"
+    assert run("terms", "new", str(path)).exit_code == 0
+    assert "person_context:" in path.read_text()  # the schema is documented in the file
+    result = run("terms", "validate", str(path))
+    assert result.exit_code == 0 and "2 categories, 5 terms" in result.output
+    before = path.read_text()
+    again = run("terms", "new", str(path))
+    assert again.exit_code == 2 and "exists" in again.output and path.read_text() == before

@@ -1,4 +1,4 @@
-"""`textfair terms list | show | validate`."""
+"""`textfair terms list | show | validate | new`."""
 
 from __future__ import annotations
 
@@ -95,3 +95,21 @@ def validate_command(
 
     term_list = load_term_list(file)
     typer.echo(f"ok: {file}: {len(term_list.categories)} categories, {len(term_list)} terms")
+
+
+@command(terms_app, "new")
+def new_command(
+    file: Path = typer.Argument(..., help="Where to write the template (.yaml)."),
+) -> None:
+    """Write a commented term-list template to FILE: the schema and an example to edit."""
+    from textfair.errors import TextfairError
+    from textfair.io import atomic_writer
+    from textfair.terms.files import term_list_template
+
+    if file.exists():
+        raise TextfairError(f"{file} exists; choose a new file name for the template")
+    if file.suffix.lower() not in (".yaml", ".yml"):
+        raise TextfairError(f"{file}: a term list is YAML; give the file a .yaml name")
+    with atomic_writer(file) as handle:
+        handle.write(term_list_template(file.stem))
+    typer.echo(f"wrote {file}; edit it, then: textfair terms validate {file}", err=True)

@@ -27,6 +27,7 @@ __all__ = [
     "load_term_list",
     "read_data_words",
     "shipped_text",
+    "term_list_template",
 ]
 
 #: Built-in lists: name -> kind ("terms" are categories of identity terms, "pairs" gender swaps).
@@ -91,6 +92,36 @@ def _yaml_lines(text: str) -> dict[tuple, int]:
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((item, (*path, index)) for index, item in enumerate(node.value))
     return lines
+
+
+def term_list_template(name: str = "my_terms") -> str:
+    """A commented YAML term list that validates as it is: the schema, documented by the
+    same table the parser checks against, and a small example to edit."""
+    keys = "\n".join(f"#   {key + ':':<16}{meaning}" for key, meaning in _TERM_KEYS.items())
+    return f"""\
+# A textfair term list. Check it with: textfair terms validate FILE
+# Use it with:                        textfair audit --terms FILE
+#
+# Each category lists two or more terms; an audit swaps a mention of one term for the others
+# of its category. A term is a plain string, or a mapping with these keys:
+{keys}
+name: {name}
+description: What these terms are for, in one line.
+source: Where the terms come from (a paper, a dataset).
+licence: The licence of the source.
+categories:
+  religion:
+    - Muslim
+    - Christian
+    - term: Jewish
+      noun: Jew
+      plural: Jews
+  age:
+    - term: young
+      person_context: true
+    - term: old
+      person_context: true
+"""
 
 
 def builtin_term_lists() -> dict[str, str]:
