@@ -170,3 +170,18 @@ def test_terms_new_writes_a_template_that_validates_and_never_overwrites(tmp_pat
     before = path.read_text()
     again = run("terms", "new", str(path))
     assert again.exit_code == 2 and "exists" in again.output and path.read_text() == before
+
+
+def test_lists_combine_and_a_form_in_two_of_them_is_refused(tmp_path):
+    path = tmp_path / "more.yaml"
+    path.write_text(
+        "categories:\n  religion:\n    - Shinto\n    - Jain\n"
+        "  diet:\n    - vegan\n    - vegetarian\n"
+    )
+    both = load_term_list(f"dixon2018,{path}")
+    assert "shinto" in {t.id for t in both.terms(["religion"])} and "diet" in both.categories
+    assert len(both) == len(load_term_list("dixon2018")) + 4
+    clash = tmp_path / "clash.yaml"
+    clash.write_text("categories:\n  other:\n    - gay\n    - vegan\n")
+    with pytest.raises(TextfairError, match="in both"):
+        load_term_list(f"dixon2018,{clash}")

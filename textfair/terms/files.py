@@ -153,14 +153,39 @@ def read_data_words(filename: str) -> list[str]:
 def load_term_list(spec: str | Path) -> TermList:
     """Load a built-in term list by name, or a user's YAML or CSV file by path.
 
+    Several lists separated by commas ("dixon2018,mine.yaml") are combined into one.
     Raises :class:`TextfairError` with a one-line message naming the file, the entry and the
     fix when the list is malformed.
     """
+    if isinstance(spec, str) and "," in spec and not Path(spec).exists():
+        return _combined([load_term_list(part.strip()) for part in spec.split(",") if part.strip()])
     source = _read_source(spec, kind="terms")
     if source.label.lower().endswith(".csv"):
         return _parse_csv(source)
     data = _parse_yaml(source)
     return _parse_term_mapping(data, source)
+
+
+def _combined(lists: list[TermList]) -> TermList:
+    """Several lists as one ("dixon2018,mine.yaml"): a category in more than one holds the
+    terms of each; a written form may still belong to one term only (checked as for one
+    list)."""
+    if len(lists) == 1:
+        return lists[0]
+    categories: dict[str, tuple[Term, ...]] = {}
+    for term_list in lists:
+        for category, terms in term_list.categories.items():
+            categories[category] = categories.get(category, ()) + terms
+    return _validated(
+        TermList(
+            name="+".join(t.name for t in lists),
+            categories=categories,
+            description="; ".join(t.description for t in lists if t.description),
+            source="; ".join(t.source for t in lists if t.source),
+            licence="; ".join(t.licence for t in lists if t.licence),
+            path=",".join(t.path or t.name for t in lists),
+        )
+    )
 
 
 def load_gender_pairs(spec: str | Path = "gender_pairs") -> GenderPairs:
