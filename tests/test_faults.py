@@ -283,6 +283,8 @@ CASES = [
         "probabilit",
     ),
     ("model returns NaN", ["audit", "--model", "py:fault_models:nan", *TEXT], 2, "nan"),
+    ("revision of a model not from the hub", [*FLAT, "--revision", "main"], 2, "--revision"),
+    ("max length of a model not from the hub", [*FLAT, "--max-length", "8"], 2, "--max-length"),
     # A model that fails during the run: exit 3, never 1, with or without --fail-above.
     (
         "model dies midway",
@@ -446,3 +448,17 @@ def test_a_py_model_in_the_current_directory_loads_from_the_console_script(
         main(["predict", "--model", "py:model_beside_me:f", "--text", "a gay man"])
     assert ended.value.code == 0, capsys.readouterr().err
     assert json.loads(capsys.readouterr().out)["label"] in ("non-toxic", "toxic")
+
+
+def test_a_hugging_face_model_keeps_max_length_tokens(capsys):
+    from textfair.models.spec import load_model
+
+    tiny = load_model("toxicity-tiny-transformer", device="cpu", max_length=6)
+    assert tiny.max_length == 6
+    long = "you are a gay man and " * 40
+    assert tiny.predict_proba([long]).shape == (1, len(tiny.labels))
+    with pytest.raises(SystemExit) as ended:
+        main(
+            ["predict", "--model", "toxicity-tiny-transformer", "--max-length", "6", "--text", long]
+        )
+    assert ended.value.code == 0, capsys.readouterr().err

@@ -32,6 +32,8 @@ AUDIT_OPTIONS = (
     "batch_size",
     "device",
     "threads",
+    "revision",
+    "max_length",
     *REPORTING,
 )
 
@@ -76,6 +78,8 @@ def _audit(options: dict, group: bool) -> None:
             batch_size=options["batch_size"],
             device=options["device"],
             threads=options["threads"],
+            revision=options["revision"],
+            max_length=options["max_length"],
         )
         model = cached_model(loaded, options["model"], options)
     favorable = options["favorable"] or guess_favorable(model.labels)

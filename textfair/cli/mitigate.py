@@ -52,6 +52,8 @@ MITIGATION_FILES = [
     "batch_size",
     "device",
     "threads",
+    "revision",
+    "max_length",
     "overwrite",
 )
 def mitigate_command(
@@ -101,6 +103,8 @@ def mitigate_command(
         batch_size=options["batch_size"],
         device=options["device"],
         threads=options["threads"],
+        revision=options["revision"],
+        max_length=options["max_length"],
     )
     retrainer_for(loaded)  # a model textfair cannot retrain fails here, before any work
     favorable = options["favorable"] or guess_favorable(loaded.labels)

@@ -110,6 +110,16 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             "model only what it had not answered (default with --out: DIR.cache.sqlite).",
         ),
     ),
+    "revision": (
+        str | None,
+        typer.Option(None, "--revision", help="Hub branch, tag or commit of an hf: model."),
+    ),
+    "max_length": (
+        int | None,
+        typer.Option(
+            None, "--max-length", min=1, help="Tokens kept per text by an hf: model (truncation)."
+        ),
+    ),
     # Aequitas's search and the mitigation loops.
     "global_budget": (int, typer.Option(1000, "--global-budget", help="Random inputs tried.")),
     "local_budget": (int, typer.Option(2000, "--local-budget", help="Perturbations tried.")),

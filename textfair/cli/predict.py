@@ -11,7 +11,7 @@ import typer
 from textfair.cli.app import app, command
 
 
-@command(app, "predict", "cache_path", "threads")
+@command(app, "predict", "cache_path", "threads", "revision", "max_length")
 def predict_command(
     model: str = typer.Option(
         "toxicity-cnn-lstm",
@@ -37,6 +37,8 @@ def predict_command(
     *,
     cache_path: Path | None,
     threads: int | None,
+    revision: str | None,
+    max_length: int | None,
 ) -> None:
     """Score texts with a model: {"text", "label", "probabilities", ...} per line."""
     from textfair.cli.app import split_list
@@ -61,7 +63,12 @@ def predict_command(
         texts = list(text)
     running = {"batch_size": batch_size, "device": device, "threads": threads}
     loaded = load_model(
-        model, labels=split_list(labels), trust_remote_code=trust_remote_code, **running
+        model,
+        labels=split_list(labels),
+        trust_remote_code=trust_remote_code,
+        revision=revision,
+        max_length=max_length,
+        **running,
     )
     cached = cached_model(loaded, model, {**running, "cache_path": cache_path, "out": out})
     column = favorable_index(cached.labels, favorable) if favorable is not None else None

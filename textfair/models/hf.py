@@ -31,6 +31,7 @@ class HFModel:
         trust_remote_code: bool = False,
         max_length: int | None = None,
         sort_by_length: bool = True,
+        revision: str | None = None,
     ) -> None:
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
         from transformers.utils import logging as hf_logging
@@ -47,17 +48,19 @@ class HFModel:
         # a model already in the local cache still loads.
         offline = not Path(source).exists() and not _hub_reachable()
         try:
+            hub = {"revision": revision, "local_files_only": offline}
             self.tokenizer = AutoTokenizer.from_pretrained(
-                source, trust_remote_code=trust_remote_code, local_files_only=offline
+                source, trust_remote_code=trust_remote_code, **hub
             )
             self.network = AutoModelForSequenceClassification.from_pretrained(
-                source, trust_remote_code=trust_remote_code, local_files_only=offline
+                source, trust_remote_code=trust_remote_code, **hub
             )
         except Exception as err:  # a loader fails in many ways; each is one line for the user
             first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             if offline:
+                at = f" at revision {revision!r}" if revision else ""
                 raise TextfairError(
-                    f"cannot load Hugging Face model {source!r}: the hub cannot be reached "
+                    f"cannot load Hugging Face model {source!r}{at}: the hub cannot be reached "
                     "(offline) and the model is not in the local cache; connect to the "
                     "network, or download it elsewhere and pass its directory"
                 ) from None
@@ -66,6 +69,8 @@ class HFModel:
                 "path (with HF_HUB_OFFLINE=1 only models already on disk load)"
             ) from None
         self._setup(source, batch_size, device, max_length, sort_by_length)
+        if revision:
+            self.fingerprint += f"@{revision}"
 
     @classmethod
     def from_objects(

@@ -30,11 +30,14 @@ def load_model(
     trust_remote_code: bool = False,
     labels: list[str] | None = None,
     threads: int | None = None,
+    revision: str | None = None,
+    max_length: int | None = None,
 ):
     """Build the model a spec names; one-line TextfairError when it cannot.
 
     For torch models `threads` sets torch's CPU thread count (None: the cores this process
-    may use; see :mod:`textfair.models.threads`)."""
+    may use; see :mod:`textfair.models.threads`). `revision` (a hub branch, tag or commit) and
+    `max_length` (tokens kept per text) apply to Hugging Face models."""
     kind, _, rest = spec.partition(":")
     if not spec.startswith(_PREFIXES):
         kind, rest = _detect(spec), spec
@@ -42,6 +45,11 @@ def load_model(
         kind = kind + ":"
     if not rest:
         raise TextfairError(f"model spec {spec!r} names nothing after {kind!r}")
+    if kind != "hf:" and (revision or max_length):
+        flag = "revision" if revision else "max_length"
+        raise TextfairError.bad(
+            flag, f"applies to Hugging Face models (hf:...), not to {spec!r}; leave it out"
+        )
     if kind in ("hf:", "textfair:"):
         set_torch_threads(threads)
     if kind == "hf:":
@@ -50,6 +58,8 @@ def load_model(
             batch_size=batch_size,
             device=device,
             trust_remote_code=trust_remote_code,
+            revision=revision,
+            max_length=max_length,
         )
     if kind == "textfair:":
         return TorchTextModel.load(_resolve(rest), batch_size=batch_size, device=device)
