@@ -7,6 +7,7 @@ code 2, never a traceback. Heavy libraries are imported inside commands, so `--h
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import sys
 from collections.abc import Callable
@@ -34,7 +35,9 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-terms_app = typer.Typer(help="List, show and validate identity term lists.", no_args_is_help=True)
+terms_app = typer.Typer(
+    help="List, show, validate and start identity term lists.", no_args_is_help=True
+)
 app.add_typer(terms_app, name="terms")
 
 
@@ -85,6 +88,11 @@ def command(group: typer.Typer, name: str, *shared: str, **settings: object) -> 
     `shared` (see cli/options.py) and its mistakes reported in one line (:func:`user_errors`)."""
 
     def decorate(function: F) -> F:
+        if "help" not in settings and function.__doc__:
+            # The docstring with each paragraph on one line: typer would keep its line breaks
+            # and break sentences at the source's width.
+            paragraphs = inspect.cleandoc(function.__doc__).split("\n\n")
+            settings["help"] = "\n\n".join(" ".join(p.split()) for p in paragraphs)
         group.command(name, **settings)(user_errors(with_options(*shared)(function)))
         return function
 
