@@ -13,29 +13,14 @@ from textfair.cli.app import (
     command,
     settings_of,
 )
-from textfair.cli.options import ESTIMATION, REPORTING, TESTING
+from textfair.cli.options import CORPUS, ESTIMATION, REPORTING, RUNNING, TESTING
 from textfair.cli.progress import Stages
-from textfair.cli.runs import cached_model, check_report_options, publish
+from textfair.cli.runs import cached_model, check_report_options, load_text_model, publish
 
 DEFAULT_MODEL = "toxicity-cnn-lstm"
 
 
-AUDIT_OPTIONS = (
-    "text_column",
-    "label_column",
-    "label_map",
-    "favorable",
-    "terms",
-    "categories",
-    *ESTIMATION,
-    *TESTING,
-    "batch_size",
-    "device",
-    "threads",
-    "revision",
-    "max_length",
-    *REPORTING,
-)
+AUDIT_OPTIONS = (*CORPUS, *ESTIMATION, *TESTING, *RUNNING, *REPORTING)
 
 
 def _options(group: bool):
@@ -59,7 +44,6 @@ def _audit(options: dict, group: bool) -> None:
     from textfair.auditing import AuditConfig, audit_text
     from textfair.corpus import guess_favorable, load_corpus
     from textfair.models.base import favorable_index
-    from textfair.models.spec import load_model
 
     err = Console(stderr=True)
     # Every option is checked before the corpus and the model are loaded.
@@ -73,14 +57,7 @@ def _audit(options: dict, group: bool) -> None:
     )
     labels = corpus.labels
     with err.status("loading the model"):
-        loaded = load_model(
-            options["model"],
-            batch_size=options["batch_size"],
-            device=options["device"],
-            threads=options["threads"],
-            revision=options["revision"],
-            max_length=options["max_length"],
-        )
+        loaded = load_text_model(options["model"], options)
         model = cached_model(loaded, options["model"], options)
     favorable = options["favorable"] or guess_favorable(model.labels)
     favorable_index(model.labels, favorable)  # a label the model has, before any query

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 import typer
 
 from textfair.cli.app import app, command, settings_of
-from textfair.cli.options import ESTIMATION, TESTING
+from textfair.cli.options import CORPUS, ESTIMATION, RUNNING, TESTING
+from textfair.cli.runs import load_text_model
 from textfair.cli.tabular import load_inputs, tabular_app
 from textfair.errors import TextfairError
 from textfair.io import check_output_directory, refuse_overwriting_inputs
@@ -37,23 +38,14 @@ MITIGATION_FILES = [
 @command(
     app,
     "mitigate",
-    "text_column",
-    "label_column",
-    "label_map",
-    "favorable",
+    *CORPUS,
     "holdout",
     "max_fraction",
     "max_accuracy_drop",
     "max_per_text",
-    "terms",
-    "categories",
     *ESTIMATION,
     *TESTING,
-    "batch_size",
-    "device",
-    "threads",
-    "revision",
-    "max_length",
+    *RUNNING,
     "overwrite",
 )
 def mitigate_command(
@@ -83,7 +75,6 @@ def mitigate_command(
     from textfair.corpus import guess_favorable, load_corpus
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_text
     from textfair.mitigate.retrain import retrainer_for
-    from textfair.models.spec import load_model
 
     refuse_overwriting_inputs(out, MITIGATION_FILES, [data, model, report])
     check_output_directory(out, MITIGATION_FILES, options["overwrite"])
@@ -98,14 +89,7 @@ def mitigate_command(
             "mitigation retrains the model, so it needs true labels: pass --label-column "
             "(and --label-map if the values are not the model's label names)"
         )
-    loaded = load_model(
-        model,
-        batch_size=options["batch_size"],
-        device=options["device"],
-        threads=options["threads"],
-        revision=options["revision"],
-        max_length=options["max_length"],
-    )
+    loaded = load_text_model(model, options)
     retrainer_for(loaded)  # a model textfair cannot retrain fails here, before any work
     favorable = options["favorable"] or guess_favorable(loaded.labels)
     before = _read_report(report, loaded) if report is not None else None

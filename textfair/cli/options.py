@@ -140,6 +140,9 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
 # The options of every audit: rule sets, their estimates and the multiple-testing correction.
 ESTIMATION = ("theta", "max_order", "confidence", "error", "min_samples", "max_samples")
 TESTING = ("mode", "correction", "seed")
+# The corpus of a text command, its identity terms, and how its model runs.
+CORPUS = ("text_column", "label_column", "label_map", "favorable", "terms", "categories")
+RUNNING = ("batch_size", "device", "threads", "revision", "max_length")
 # What an audit shows and writes, and the CI gate.
 REPORTING = ("top", "out", "overwrite", "fail_above", "cache_path")
 
