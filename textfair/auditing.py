@@ -307,6 +307,8 @@ def _config_record(config: AuditConfig, domain, extra: dict) -> dict:
         "max_samples": config.max_samples,
         "mode": config.mode,
         "correction": config.correction,
+        "group": config.group,
+        "causal": config.causal,
         "categories": domain.categories(),
         **extra,
         "interval": "seed-level paired differences (bounded_mean: Student t with z²/2 "

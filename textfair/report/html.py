@@ -155,7 +155,12 @@ def _num(value: float | None, signed: bool = False) -> tuple[str, str]:
 def _findings(report: AuditReport, fail_above: float | None) -> list[str]:
     findings = report.findings
     if not findings:
-        return ["<h2>Group fairness</h2>", "<p>No rule set was frequent enough to test.</p>"]
+        why = (
+            "Not tested in this run (`textfair counterfactual` runs only the causal tests)."
+            if report.config.get("group") is False
+            else "No rule set was frequent enough to test."
+        )
+        return ["<h2>Group fairness</h2>", f"<p>{_e(why)}</p>"]
     shown = findings[:FOREST_ROWS]
     plot = plots.forest(
         [report.label(f.rule_set) for f in shown],
