@@ -25,8 +25,10 @@ def predict(texts):
 predict.labels = ["non-toxic", "toxic"]
 """
 
-ARGS = ["--model", "py:logged_model:predict", "--categories", "gender,religion,race"]
-ARGS += ["--batch-size", "4", "--seed", "3"]
+# Two categories and at most 300 seeds a side: about 100 model batches to kill the run in,
+# at a quarter less time a run than the default setting (41 runs make this test).
+ARGS = ["--model", "py:logged_model:predict", "--categories", "gender,religion"]
+ARGS += ["--max-samples", "300", "--batch-size", "4", "--seed", "3"]
 
 
 def audit(tmp_path, out: str, log: str, cache: str) -> subprocess.Popen:
