@@ -212,8 +212,7 @@ def _write(result, out: Path, augmentation_columns: list[str] | None, overwrite:
 
     from textfair.io import atomic_directory, check_output_directory
     from textfair.report import write_report
-    from textfair.report.html import render_mitigation_html
-    from textfair.report.mitigation import render_mitigation
+    from textfair.report.mitigation import render_mitigation, render_mitigation_html
 
     check_output_directory(out, MITIGATION_FILES, overwrite)
     files = {"mitigation": out / "mitigation.json"}

@@ -44,23 +44,12 @@ def predict_command(
     from textfair.cli.app import split_list
     from textfair.cli.progress import Stages
     from textfair.cli.runs import cached_model
-    from textfair.errors import TextfairError
     from textfair.io import refuse_overwriting_inputs
     from textfair.models.base import favorable_index
     from textfair.models.spec import load_model
 
     refuse_overwriting_inputs(out, None, [data])
-    if text and data is not None:
-        raise TextfairError("both --text and --data were given; pass one of them")
-    if not text and data is None:
-        raise TextfairError("nothing to score; pass --text TEXT or --data FILE --text-column COL")
-    if data is not None:
-        from textfair.io import read_texts
-
-        frame = read_texts(data, text_column)
-        texts = frame[text_column or "text"].tolist()
-    else:
-        texts = list(text)
+    texts = _texts(text, data, text_column)
     running = {"batch_size": batch_size, "device": device, "threads": threads}
     loaded = load_model(
         model,
@@ -96,3 +85,17 @@ def predict_command(
     typer.echo(
         f"scored {len(texts)} texts ({cached.stats.unique_inputs} unique) with {model}", err=True
     )
+
+
+def _texts(text: list[str] | None, data: Path | None, text_column: str | None) -> list[str]:
+    """The texts to score: the --text values or the text column of --data, one of them."""
+    from textfair.errors import TextfairError
+    from textfair.io import read_texts
+
+    if text and data is not None:
+        raise TextfairError("both --text and --data were given; pass one of them")
+    if not text and data is None:
+        raise TextfairError("nothing to score; pass --text TEXT or --data FILE --text-column COL")
+    if data is None:
+        return list(text)
+    return read_texts(data, text_column)[text_column or "text"].tolist()

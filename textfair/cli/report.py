@@ -21,8 +21,8 @@ def report_command(
     from textfair.errors import TextfairError
     from textfair.io import atomic_writer, read_json, refuse_overwriting_inputs
     from textfair.report import render_markdown, render_terminal
-    from textfair.report.html import render_html, render_mitigation_html
-    from textfair.report.mitigation import render_mitigation
+    from textfair.report.html import render_html
+    from textfair.report.mitigation import render_mitigation, render_mitigation_html
     from textfair.report.model import AuditReport
 
     for out in (html, markdown):

@@ -104,7 +104,7 @@ def new_command(
     """Write a commented term-list template to FILE: the schema and an example to edit."""
     from textfair.errors import TextfairError
     from textfair.io import atomic_writer
-    from textfair.terms.files import term_list_template
+    from textfair.terms.template import term_list_template
 
     if file.exists():
         raise TextfairError(f"{file} exists; choose a new file name for the template")

@@ -9,7 +9,6 @@ the audit wrote.
 from __future__ import annotations
 
 import difflib
-import html
 import itertools
 import re
 
@@ -17,57 +16,17 @@ import numpy as np
 
 from textfair.report import plots
 from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
+from textfair.report.page import band as _band
+from textfair.report.page import escape as _e
+from textfair.report.page import number as _num
+from textfair.report.page import page as _page
+from textfair.report.page import percent as _pct
+from textfair.report.page import table as _table
 from textfair.stats import proportion
 
-__all__ = ["mitigation_verdict", "render_html", "render_mitigation_html"]
+__all__ = ["render_html"]
 
 FOREST_ROWS = 30  # the forest plot shows the most credible findings; the table has them all
-OPEN_ROWS = 15  # longer tables start folded
-
-_STYLE = """
-body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:70rem;
-margin:2rem auto;padding:0 1rem;color:#1b1b1b}
-h1{font-size:1.6rem}h2{margin-top:2.2rem;border-bottom:1px solid #ccc}
-.verdict{font-size:1.1rem;background:#f3f6fa;border-left:4px solid #0072B2;padding:.6rem 1rem}
-table{border-collapse:collapse;margin:.6rem 0;font-size:.9rem}
-th,td{border-bottom:1px solid #ddd;padding:.25rem .6rem;text-align:left;vertical-align:top}
-th{background:#f5f5f5;cursor:pointer}td.n{text-align:right;font-variant-numeric:tabular-nums}
-.out{background:#fde0cc}mark{background:#ffe08a}.muted{color:#555}
-input.filter{margin:.3rem 0;padding:.2rem .4rem;width:18rem}
-figure{margin:1rem 0}figcaption{color:#444;font-size:.9rem}svg{max-width:100%;height:auto}
-code{background:#f3f3f3;padding:0 .2rem}
-"""
-
-# Sort a table by a header click (numbers as numbers), filter its rows by a text box.
-_SCRIPT = """
-document.querySelectorAll('table.sortable').forEach(function(table){
-  table.querySelectorAll('th').forEach(function(th, column){
-    th.setAttribute('tabindex','0');
-    function sort(){
-      var body=table.tBodies[0], rows=Array.from(body.rows);
-      var up=th.getAttribute('aria-sort')!=='ascending';
-      rows.sort(function(a,b){
-        var x=a.cells[column].dataset.v||a.cells[column].textContent;
-        var y=b.cells[column].dataset.v||b.cells[column].textContent;
-        var nx=parseFloat(x), ny=parseFloat(y);
-        var c=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);
-        return up?c:-c;});
-      rows.forEach(function(r){body.appendChild(r);});
-      table.querySelectorAll('th').forEach(function(h){h.removeAttribute('aria-sort');});
-      th.setAttribute('aria-sort',up?'ascending':'descending');}
-    th.addEventListener('click',sort);
-    th.addEventListener('keydown',function(e){if(e.key==='Enter'){sort();}});
-  });
-});
-document.querySelectorAll('input.filter').forEach(function(input){
-  var table=document.getElementById(input.dataset.table);
-  input.addEventListener('input',function(){
-    var q=input.value.toLowerCase();
-    Array.from(table.tBodies[0].rows).forEach(function(r){
-      r.hidden=q&&r.textContent.toLowerCase().indexOf(q)<0;});
-  });
-});
-"""
 
 
 def render_html(report: AuditReport) -> str:
@@ -89,26 +48,6 @@ def render_html(report: AuditReport) -> str:
     return _page("textfair audit", parts)
 
 
-def _page(title: str, parts: list[str]) -> str:
-    body = "\n".join(parts)
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n<main>\n"
-        f"{body}\n</main>\n<script>{_SCRIPT}</script>\n</body>\n</html>\n"
-    )
-
-
-def _e(value: object) -> str:
-    return html.escape(str(value), quote=True)
-
-
-def _pct(value: float | None, signed: bool = False) -> str:
-    if value is None or value != value:
-        return "–"
-    return f"{100 * value:+.1f}" if signed else f"{100 * value:.1f}"
-
-
 def _header(report: AuditReport) -> str:
     data = report.data
     what = "table rows" if report.kind == "rows" else "texts"
@@ -120,36 +59,6 @@ def _header(report: AuditReport) -> str:
         f"{_e(report.config.get('correction', ''))} correction, "
         f"{_e(round(100 * report.config.get('confidence', 0.95)))}% intervals.</p>"
     )
-
-
-def _table(
-    identifier: str, caption: str, headers: list[str], rows: list[list[tuple[str, str | None]]]
-) -> str:
-    """A sortable, filterable table; cells are (text, sort value or None); numbers right."""
-    head = "".join(f'<th scope="col">{_e(h)}</th>' for h in headers)
-    body = []
-    for row in rows:
-        cells = []
-        for text, value in row:
-            if value is None:
-                cells.append(f"<td>{text}</td>")
-            else:
-                cells.append(f'<td class="n" data-v="{_e(value)}">{text}</td>')
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    table = (
-        f'<label>Filter <input class="filter" type="search" data-table="{identifier}" '
-        f'aria-label="filter {_e(caption)}"></label>\n'
-        f'<table class="sortable" id="{identifier}"><caption class="muted">{_e(caption)}'
-        f"</caption>\n<thead><tr>{head}</tr></thead>\n<tbody>{''.join(body)}</tbody></table>"
-    )
-    if len(rows) > OPEN_ROWS:
-        return f"<details><summary>All {len(rows)} rows</summary>\n{table}\n</details>"
-    return table
-
-
-def _num(value: float | None, signed: bool = False) -> tuple[str, str]:
-    text = _pct(value, signed)
-    return text, "" if text == "–" else f"{100 * value:.4f}"
 
 
 def _findings(report: AuditReport, fail_above: float | None) -> list[str]:
@@ -407,12 +316,6 @@ def _table_metrics(metrics: TableMetrics) -> list[str]:
     ]
 
 
-def _band(value: float, inside: bool, digits: int) -> tuple[str, str]:
-    text = "–" if value != value else f"{value:.{digits}f}"
-    mark = "" if inside else ' class="out"'
-    return (f"<span{mark}>{text}</span>", "" if value != value else f"{value:.6f}")
-
-
 def _run(report: AuditReport) -> list[str]:
     run = report.run
     return [
@@ -423,84 +326,3 @@ def _run(report: AuditReport) -> list[str]:
         f"{_e(report.textfair_version)}.</p>",
         f"<p>To reproduce: <code>{_e(report.command)}</code></p>",
     ]
-
-
-def render_mitigation_html(report: dict) -> str:
-    """A mitigation: before/after scores side by side, held-out terms, held-out accuracy
-    and the accuracy–fairness trade-off of each retraining step."""
-    parts = [
-        f"<h1>Mitigation of {_e(report.get('model', {}).get('id', 'a model'))}</h1>",
-        f'<p class="verdict" id="verdict">{_e(mitigation_verdict(report))}</p>',
-    ]
-    rows = [
-        [
-            (_e(row["rule_set"]), None),
-            (_e(row["role"]), None),
-            _num((row.get("before") or {}).get("score")),
-            _num((row.get("after") or {}).get("score")),
-            _num(row.get("reduction")),
-        ]
-        for row in report.get("comparison", [])
-    ]
-    if rows:
-        parts += [
-            "<h2>Scores before and after</h2>",
-            _table(
-                "comparison",
-                "Targets and held-out terms (never written by the augmentation)",
-                ["rule set", "role", "before %", "after %", "reduction %"],
-                rows,
-            ),
-        ]
-    held = report.get("held_out") or {}
-    if held.get("before"):
-        after = held.get("after") or {}
-        parts += [
-            f"<h2>Held-out split ({_e(held.get('rows', '?'))} rows)</h2>",
-            _table(
-                "held",
-                "Quality of the model before and after, on rows no step trained on",
-                ["model", "accuracy %"],
-                [
-                    [("before", None), _num(held["before"].get("accuracy"))],
-                    [("after", None), _num(after.get("accuracy"))],
-                ],
-            ),
-        ]
-    steps = report.get("steps") or []
-    if steps:
-        chosen = next((i for i, s in enumerate(steps) if s.get("kept")), None)
-        plot = plots.tradeoff(
-            [s["added"] for s in steps],
-            [s["worst_target_score"] for s in steps],
-            [s["held_out_accuracy"] for s in steps],
-            chosen=chosen,
-            description="Target score against held-out accuracy for each retraining step.",
-        )
-        parts += [
-            "<h2>Accuracy and fairness at each step</h2>",
-            f"<figure>{plot}<figcaption>Each retraining step: the worst target score against "
-            "held-out accuracy, labelled with the augmentation rows added; the kept model is "
-            "circled.</figcaption></figure>",
-        ]
-    parts.append(f"<p>{_e(report.get('run', {}).get('seconds', '?'))} s in all.</p>")
-    return _page("textfair mitigation", parts)
-
-
-def mitigation_verdict(report: dict) -> str:
-    """One sentence: the status, the top target's score before and after, held-out accuracy."""
-    sentence = f"Status: {report['status']}"
-    targets = [row for row in report.get("comparison", []) if row.get("role") == "target"]
-    if targets and targets[0].get("after"):
-        top = targets[0]
-        sentence += (
-            f"; the top target {top['rule_set']} scored {_pct(top['before']['score'])} points "
-            f"before and {_pct(top['after']['score'])} after"
-        )
-    held = report.get("held_out") or {}
-    if held.get("before") and held.get("after"):
-        sentence += (
-            f"; held-out accuracy {_pct(held['before']['accuracy'])}% before, "
-            f"{_pct(held['after']['accuracy'])}% after"
-        )
-    return sentence + "."

@@ -1,8 +1,11 @@
-"""The before/after report of `textfair mitigate`, as Markdown."""
+"""The before/after report of `textfair mitigate`, as Markdown and as a page."""
 
 from __future__ import annotations
 
-__all__ = ["render_mitigation"]
+from textfair.report.page import escape, number, page, percent, table
+from textfair.report.plots import tradeoff
+
+__all__ = ["mitigation_verdict", "render_mitigation", "render_mitigation_html"]
 
 
 def _pct(value: float | None) -> str:
@@ -72,3 +75,84 @@ def render_mitigation(report: dict) -> str:
 
 def _auc(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.4f}"
+
+
+def render_mitigation_html(report: dict) -> str:
+    """A mitigation: before/after scores side by side, held-out terms, held-out accuracy
+    and the accuracy–fairness trade-off of each retraining step."""
+    parts = [
+        f"<h1>Mitigation of {escape(report.get('model', {}).get('id', 'a model'))}</h1>",
+        f'<p class="verdict" id="verdict">{escape(mitigation_verdict(report))}</p>',
+    ]
+    rows = [
+        [
+            (escape(row["rule_set"]), None),
+            (escape(row["role"]), None),
+            number((row.get("before") or {}).get("score")),
+            number((row.get("after") or {}).get("score")),
+            number(row.get("reduction")),
+        ]
+        for row in report.get("comparison", [])
+    ]
+    if rows:
+        parts += [
+            "<h2>Scores before and after</h2>",
+            table(
+                "comparison",
+                "Targets and held-out terms (never written by the augmentation)",
+                ["rule set", "role", "before %", "after %", "reduction %"],
+                rows,
+            ),
+        ]
+    held = report.get("held_out") or {}
+    if held.get("before"):
+        after = held.get("after") or {}
+        parts += [
+            f"<h2>Held-out split ({escape(held.get('rows', '?'))} rows)</h2>",
+            table(
+                "held",
+                "Quality of the model before and after, on rows no step trained on",
+                ["model", "accuracy %"],
+                [
+                    [("before", None), number(held["before"].get("accuracy"))],
+                    [("after", None), number(after.get("accuracy"))],
+                ],
+            ),
+        ]
+    steps = report.get("steps") or []
+    if steps:
+        chosen = next((i for i, s in enumerate(steps) if s.get("kept")), None)
+        plot = tradeoff(
+            [s["added"] for s in steps],
+            [s["worst_target_score"] for s in steps],
+            [s["held_out_accuracy"] for s in steps],
+            chosen=chosen,
+            description="Target score against held-out accuracy for each retraining step.",
+        )
+        parts += [
+            "<h2>Accuracy and fairness at each step</h2>",
+            f"<figure>{plot}<figcaption>Each retraining step: the worst target score against "
+            "held-out accuracy, labelled with the augmentation rows added; the kept model is "
+            "circled.</figcaption></figure>",
+        ]
+    parts.append(f"<p>{escape(report.get('run', {}).get('seconds', '?'))} s in all.</p>")
+    return page("textfair mitigation", parts)
+
+
+def mitigation_verdict(report: dict) -> str:
+    """One sentence: the status, the top target's score before and after, held-out accuracy."""
+    sentence = f"Status: {report['status']}"
+    targets = [row for row in report.get("comparison", []) if row.get("role") == "target"]
+    if targets and targets[0].get("after"):
+        top = targets[0]
+        sentence += (
+            f"; the top target {top['rule_set']} scored {percent(top['before']['score'])} points "
+            f"before and {percent(top['after']['score'])} after"
+        )
+    held = report.get("held_out") or {}
+    if held.get("before") and held.get("after"):
+        sentence += (
+            f"; held-out accuracy {percent(held['before']['accuracy'])}% before, "
+            f"{percent(held['after']['accuracy'])}% after"
+        )
+    return sentence + "."

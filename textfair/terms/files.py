@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 from textfair.errors import TextfairError
 from textfair.io import read_utf8
 from textfair.terms.model import GenderPair, GenderPairs, Term, TermList, normalize_form
+from textfair.terms.source import Source as _Source
 
 __all__ = [
     "BUILTIN_TERM_LISTS",
@@ -27,7 +27,6 @@ __all__ = [
     "load_term_list",
     "read_data_words",
     "shipped_text",
-    "term_list_template",
 ]
 
 #: Built-in lists: name -> kind ("terms" are categories of identity terms, "pairs" gender swaps).
@@ -48,80 +47,6 @@ _TERM_KEYS = {
 }
 _LIST_KEYS = ("name", "description", "source", "licence", "categories")
 _PAIR_KEYS = ("masculine", "feminine", "when")
-
-
-@dataclass
-class _Source:
-    """Where a list comes from, for error messages that name the file and the line."""
-
-    label: str
-    text: str = field(repr=False)
-    lines: dict[tuple, int] = field(default_factory=dict, repr=False)
-
-    def error(self, message: str, *path: object) -> TextfairError:
-        """`message` about the YAML node at `path` ("categories", category, index, key):
-        prefixed with the file and, when the node is found, its line."""
-        if not self.lines and self.text:
-            self.lines = _yaml_lines(self.text) or {(): 0}
-        line = next(
-            (self.lines[path[:n]] for n in range(len(path), 0, -1) if path[:n] in self.lines),
-            None,
-        )
-        where = f"{self.label}, line {line}" if line else self.label
-        return TextfairError(f"{where}: {message}")
-
-
-def _yaml_lines(text: str) -> dict[tuple, int]:
-    """The line of every node of a YAML document, by its path of keys and indexes (a key's
-    own line for a mapping entry); {} when the text is not YAML."""
-    import yaml
-
-    try:
-        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError:
-        return {}
-    lines: dict[tuple, int] = {}
-    stack = [(root, ())] if root is not None else []
-    while stack:
-        node, path = stack.pop()
-        lines.setdefault(path, node.start_mark.line + 1)
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                lines[(*path, key.value)] = key.start_mark.line + 1
-                stack.append((value, (*path, key.value)))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend((item, (*path, index)) for index, item in enumerate(node.value))
-    return lines
-
-
-def term_list_template(name: str = "my_terms") -> str:
-    """A commented YAML term list that validates as it is: the schema, documented by the
-    same table the parser checks against, and a small example to edit."""
-    keys = "\n".join(f"#   {key + ':':<16}{meaning}" for key, meaning in _TERM_KEYS.items())
-    return f"""\
-# A textfair term list. Check it with: textfair terms validate FILE
-# Use it with:                        textfair audit --terms FILE
-#
-# Each category lists two or more terms; an audit swaps a mention of one term for the others
-# of its category. A term is a plain string, or a mapping with these keys:
-{keys}
-name: {name}
-description: What these terms are for, in one line.
-source: Where the terms come from (a paper, a dataset).
-licence: The licence of the source.
-categories:
-  religion:
-    - Muslim
-    - Christian
-    - term: Jewish
-      noun: Jew
-      plural: Jews
-  age:
-    - term: young
-      person_context: true
-    - term: old
-      person_context: true
-"""
 
 
 def builtin_term_lists() -> dict[str, str]:
