@@ -44,6 +44,9 @@ _TERM_KEYS = {
     "surname": "true: also a surname",
     "given_name": "true: also a first name",
     "comparative": "true: a comparative ('older'); its mentions are never rewritten",
+    "gender": "male | female: the gender the term implies",
+    "flags": "labels kept as metadata (dispreferred, polarizing); excludable",
+    "names": "a group of first names: any is matched, one is written",
 }
 _LIST_KEYS = ("name", "description", "source", "licence", "categories")
 _PAIR_KEYS = ("masculine", "feminine", "when")
@@ -265,14 +268,29 @@ def _parse_term(entry: Any, category: str, source: _Source, where: tuple) -> Ter
         if not isinstance(value, bool):
             raise source.error(f"{label} has {key}: {value!r}; expected true or false", *where, key)
         flags[key] = value
+    gender = entry.get("gender")
+    if gender not in (None, "male", "female"):
+        raise source.error(f"{label} has gender: {gender!r}; expected male or female", *where)
+    names = _str_tuple(entry.get("names"), "names", label, source, where)
+    if names and not all(name[:1].isupper() for name in names):
+        lower = next(name for name in names if not name[:1].isupper())
+        raise source.error(
+            f"{label} has the name {lower!r} in `names:`; write first names capitalised "
+            "(they are matched only when written with a capital)",
+            *where,
+            "names",
+        )
     return Term(
         text=text,
         category=category,
-        pos=pos,
+        pos="noun" if names else pos,
         noun=_optional_str(entry.get("noun"), "noun", label, source, where),
         plurals=_str_tuple(entry.get("plural"), "plural", label, source, where),
         aliases=_str_tuple(entry.get("aliases"), "aliases", label, source, where),
         article=article,
+        gender=gender,
+        flags=_str_tuple(entry.get("flags"), "flags", label, source, where),
+        names=names,
         **flags,
     )
 

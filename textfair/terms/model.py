@@ -9,8 +9,8 @@ article override and context flags.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Literal
 
@@ -19,6 +19,7 @@ from textfair.errors import TextfairError
 __all__ = ["GenderPair", "GenderPairs", "Term", "TermList", "normalize_form"]
 
 Pos = Literal["adjective", "noun", "both"]
+Gender = Literal["male", "female"]
 
 
 _SEPARATORS = re.compile(r"[\s\-]+")
@@ -49,6 +50,16 @@ class Term:
     surname: bool = False
     given_name: bool = False
     comparative: bool = False
+    gender: Gender | None = None
+    """The gender the term implies ("lesbian", "female"): a gendered noun after it that says
+    the other ("a gay man" -> "a lesbian woman", not "a lesbian man") is swapped with it."""
+    flags: tuple[str, ...] = ()
+    """Metadata a list keeps about a term (HolisticBias: "dispreferred", "polarizing"); a
+    run may leave out the terms holding a flag (`TermList.without_flags`)."""
+    names: tuple[str, ...] = ()
+    """A group of first names ("female name"): every name is matched when written with a
+    capital, and a rewrite writes one of them, picked by a hash of the text and the name it
+    replaces (the same text always gets the same name, whatever the run's seed)."""
 
     @cached_property
     def id(self) -> str:
@@ -73,7 +84,12 @@ class Term:
         """Yield (form, role) for every written form the matcher should find.
 
         role is "base" (the term or an alias), "noun" (a distinct singular noun) or "plural".
+        A name group's forms are its names (the group's label is not written in text).
         """
+        if self.names:
+            for name in self.names:
+                yield name, "noun"
+            return
         yield self.text, "base"
         for alias in self.aliases:
             yield alias, "base"
@@ -121,6 +137,19 @@ class TermList:
             f"unknown term {term_id!r} in term list {self.name!r}; "
             f"see `textfair terms show {self.name}` for its terms"
         )
+
+    def without_flags(self, flags: Iterable[str]) -> TermList:
+        """The list without the terms holding any of `flags` ("dispreferred"); a category
+        left with fewer than two terms is dropped (nothing to swap)."""
+        dropped = set(flags)
+        if not dropped:
+            return self
+        categories = {
+            name: kept
+            for name, terms in self.categories.items()
+            if len(kept := tuple(t for t in terms if dropped.isdisjoint(t.flags))) >= 2
+        }
+        return replace(self, categories=categories)
 
     def __len__(self) -> int:
         return sum(len(terms) for terms in self.categories.values())

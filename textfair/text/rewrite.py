@@ -6,17 +6,22 @@ singular noun, plural noun, "the elderly"-style collective), falling back to "<t
 capitalisation relative to the term's natural spelling ("Muslim" -> "gay" mid-sentence,
 "GAY" -> "MUSLIM", "Gay people ..." -> "Muslim people ..."); keeps possessives ("Muslims'" ->
 "Jews'"); and fixes the indefinite article before the mention by sound ("a gay man" ->
-"an Asian man", "an Asian man" -> "a European man"). Nothing else in the text changes.
+"an Asian man", "an Asian man" -> "a European man"). A term that implies a gender takes the
+noun it modifies along when that noun says the other ("a gay man" -> "a lesbian woman", not
+"a lesbian man"). Nothing else in the text changes.
 """
 
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
-from textfair.terms import Term
+from textfair.terms import Term, load_gender_pairs
+from textfair.text import context
 from textfair.text.articles import indefinite_article
 from textfair.text.context import is_sentence_initial
 from textfair.text.matcher import Mention
@@ -27,14 +32,49 @@ Style = Literal["natural", "upper", "lower", "title"]
 
 _ARTICLE_BEFORE = re.compile(r"(?<![\w'’\-])(an?)(\s+)$", re.IGNORECASE)
 _NON_LETTERS = re.compile(r"[\W_]+")
+_NEXT_WORD = re.compile(r"([ ]+)([A-Za-z]+)\b")
+
+
+@cache
+def gendered_nouns() -> dict[str, tuple[str, str]]:
+    """Person nouns of the gender pairs: lowercase word -> (its gender, its counterpart).
+    "man" -> ("male", "woman"); pronouns and adjectives ("her", "male") are not nouns here."""
+    nouns: dict[str, tuple[str, str]] = {}
+    for pair in load_gender_pairs().pairs:
+        masculine, feminine = pair.masculine.lower(), pair.feminine.lower()
+        if context.is_person_noun(masculine) and context.is_person_noun(feminine):
+            nouns.setdefault(masculine, ("male", feminine))
+            nouns.setdefault(feminine, ("female", masculine))
+    return nouns
+
+
+def _gendered_noun_after(text: str, mention: Mention) -> tuple[int, int, str] | None:
+    """A gendered person noun right after an adjective mention: (start, end, gender)."""
+    if mention.form != "adjective" or mention.possessive:
+        return None
+    found = _NEXT_WORD.match(text, mention.end)
+    if found is None:
+        return None
+    noun = gendered_nouns().get(found.group(2).lower())
+    return (found.start(2), found.end(2), noun[0]) if noun else None
+
+
+def pick_name(names: tuple[str, ...], text: str, replaced: str) -> str:
+    """The name a name group writes in place of `replaced` in `text`: a hash, not the run's
+    random generator, so a text is always rewritten the same way (one cached query) and the
+    estimand (the mean over the group's names) does not depend on the seed."""
+    return names[zlib.crc32(f"{replaced}\0{text}".encode()) % len(names)]
 
 
 # Slots: one per changed span of every variant; no per-object dict.
 @dataclass(frozen=True, slots=True)
 class Edit:
-    """One change: `old` at [old_start, old_end) became `new` at [new_start, new_end)."""
+    """One change: `old` at [old_start, old_end) became `new` at [new_start, new_end).
 
-    kind: Literal["term", "article"]
+    "term" is a mention rewritten, "article" an indefinite article fixed by sound, "noun" a
+    gendered noun that followed its term's gender ("a gay man" -> "a lesbian woman")."""
+
+    kind: Literal["term", "article", "noun"]
     old_start: int
     old_end: int
     new_start: int
@@ -77,8 +117,10 @@ def apply_case(phrase: str, style: Style, sentence_initial: bool) -> str:
     return phrase
 
 
-def _target_phrase(mention: Mention, target: Term) -> str:
+def _target_phrase(mention: Mention, target: Term, text: str) -> str:
     """The target in the mention's grammatical form, in its natural spelling."""
+    if target.names:
+        return pick_name(target.names, text, mention.surface)
     term_text = target.text
     if "-" in mention.surface and "-" not in mention.natural and " " in term_text:
         term_text = term_text.replace(" ", "-")  # the writer hyphenated: "African-American"
@@ -123,11 +165,22 @@ class Rewriter:
         self._initial = [
             m.surface[:1].isupper() and is_sentence_initial(text, m.start) for m in self.mentions
         ]
-        self._styles = [case_style(m.surface, m.natural) for m in self.mentions]
+        self._styles = [self._style(m) for m in self.mentions]
         self._articles = [
             _ARTICLE_BEFORE.search(text, max(0, m.start - 8), m.start) for m in self.mentions
         ]
+        self._nouns = [_gendered_noun_after(text, m) for m in self.mentions]
         self._rendered: dict[tuple[int, str], tuple[str, str]] = {}
+
+    def _style(self, mention: Mention) -> Style:
+        """The mention's case style; an acronym ("LGBT") looks the same in any case, so a
+        writer shouting around it ("AN LGBT GROUP") is read from the next word."""
+        style = case_style(mention.surface, mention.natural)
+        if style == "natural" and len(mention.natural) > 1 and mention.natural.isupper():
+            following = _NEXT_WORD.match(self.text, mention.end)
+            if following and len(following.group(2)) > 1 and following.group(2).isupper():
+                return "upper"
+        return style
 
     def render(self, index: int, target: Term) -> tuple[str, str]:
         """What replaces mention `index` (possessive included) when it becomes `target`,
@@ -135,7 +188,7 @@ class Rewriter:
         key = (index, target.id)
         if key not in self._rendered:
             mention, style = self.mentions[index], self._styles[index]
-            natural = _target_phrase(mention, target)
+            natural = _target_phrase(mention, target, self.text)
             phrase = apply_case(natural, style, self._initial[index])
             if target.article and natural.startswith(target.text):
                 article = target.article
@@ -197,8 +250,35 @@ class Rewriter:
                 )
             length += len(new_term)
             cursor = mention.end
+            noun = self._nouns[index]
+            if noun is not None and target.gender and target.gender != noun[2]:
+                # "a gay man" -> "a lesbian woman": the noun follows the term's gender.
+                pieces.append(self.text[cursor : noun[0]])
+                length += noun[0] - cursor
+                old_noun = self.text[noun[0] : noun[1]]
+                new_noun = _swapped_noun(old_noun)
+                pieces.append(new_noun)
+                if with_edits:
+                    edits.append(
+                        Edit(
+                            "noun",
+                            noun[0],
+                            noun[1],
+                            length,
+                            length + len(new_noun),
+                            old_noun,
+                            new_noun,
+                        )
+                    )
+                length += len(new_noun)
+                cursor = noun[1]
         pieces.append(self.text[cursor:])
         return Rewrite("".join(pieces), tuple(edits))
+
+
+def _swapped_noun(word: str) -> str:
+    other = gendered_nouns()[word.lower()][1]
+    return apply_case(other, case_style(word, word.lower()), sentence_initial=False)
 
 
 def rewrite(text: str, replacements: Iterable[tuple[Mention, Term]]) -> Rewrite:
