@@ -6,6 +6,7 @@ CachedModel, so a text generated for a rule set and again for a causal test is s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -14,7 +15,7 @@ import pandas as pd
 
 from textfair._version import __version__
 from textfair.discovery import frequent_rule_sets
-from textfair.discovery.groups import group_fairness
+from textfair.discovery.groups import MAX_ASSIGNMENTS, assignments_per_seed, group_fairness
 from textfair.discovery.rulesets import Domain, RuleSet
 from textfair.discovery.themis import themis
 from textfair.errors import ModelError, TextfairError
@@ -33,9 +34,14 @@ from textfair.run import Run
 from textfair.stats.auc import bias_metrics
 from textfair.stats.metrics import consistency, group_metrics, theil_index
 from textfair.tabular.domain import TabularDomain
+from textfair.terms import TermList, load_term_list
 from textfair.text.domain import TextDomain
 
 __all__ = ["AuditConfig", "audit_text"]
+
+
+# Themis tests every set of categories of a list this short (dixon2018 has 4: 15 sets).
+ALL_CAUSAL_SETS_UP_TO = 5
 
 
 @dataclass
@@ -57,8 +63,19 @@ class AuditConfig:
     group: bool = True
     causal: bool = True
     causal_threshold: float = 0.1
+    causal_max_order: int | None = None
+    """Causal tests over category sets of at most this many categories; None: every set
+    when the list has at most `ALL_CAUSAL_SETS_UP_TO` categories, else `max_order`."""
     examples: int = 3
+    max_assignments: int = MAX_ASSIGNMENTS
+    """Assignments each seed is rewritten to at most (group fairness, paired mode)."""
+    exclude_flags: tuple[str, ...] = ()
+    """Terms holding any of these flags ("dispreferred") are left out of the list."""
     extra: dict = field(default_factory=dict)
+
+    def term_list(self) -> TermList:
+        """The term list this audit uses: `terms` less the terms holding an excluded flag."""
+        return load_term_list(self.terms).without_flags(self.exclude_flags)
 
     def checked(self) -> AuditConfig:
         """This configuration, once every setting is known to be in range; a one-line
@@ -87,10 +104,14 @@ def _check(config: AuditConfig) -> None:
         )
     if not 0.0 < config.error < 1.0:
         raise TextfairError.bad("error", f"is {config.error}; expected a number in (0, 1)")
-    for name in ("min_samples", "max_samples", "max_order"):
+    for name in ("min_samples", "max_samples", "max_order", "max_assignments"):
         value = getattr(config, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise TextfairError.bad(name, f"is {value!r}; expected a whole number, 1 or more")
+    if config.max_assignments < 2:
+        raise TextfairError.bad(
+            "max_assignments", "is 1; a seed needs R and at least one other assignment"
+        )
     if config.min_samples > config.max_samples:
         raise TextfairError.bad(
             "min_samples", f"{config.min_samples} is above max_samples {config.max_samples}"
@@ -132,7 +153,7 @@ def audit_text(
     run = Run(model_id, command, progress)
     config, cached = _prepare(model, config, favorable)
     if domain is None:
-        domain = TextDomain(texts, config.terms, config.categories)
+        domain = TextDomain(texts, config.term_list(), config.categories)
     elif domain.texts != list(texts):
         raise TextfairError("domain annotates other texts than the texts given; build it from them")
     mentioning = int(np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum())
@@ -215,7 +236,9 @@ def audit_domain(
         )
     seeds = len(domain.category_mask(categories[0]))
     _probe(cached, [domain.input(index) for index in range(min(2, seeds))])
-    findings = _group_findings(domain, cached, config, column, progress) if config.group else []
+    findings, sampled = _group_findings(domain, cached, config, column, progress)
+    if sampled:
+        extra_config["sampled_assignments"] = sampled
     counterfactual = None
     if config.causal:
         _step(progress, "causal tests")
@@ -225,6 +248,7 @@ def audit_domain(
                 cached,
                 favorable=column,
                 threshold=config.causal_threshold,
+                max_order=_causal_max_order(config, categories),
                 **_sampling(config),
             )
         )
@@ -267,12 +291,15 @@ def _probe(cached: CachedModel, inputs: list) -> None:
         raise TextfairError(f"the model failed on a probe of {len(inputs)} inputs: {err}") from None
 
 
-def _group_findings(domain, cached, config: AuditConfig, column: int, progress) -> list:
-    """TestSGD: the frequent rule sets, each scored with its interval, corrected."""
+def _group_findings(domain, cached, config: AuditConfig, column: int, progress):
+    """TestSGD: the frequent rule sets, each scored with its interval, corrected; and the
+    category combinations whose assignments were sampled per seed (for the report)."""
+    if not config.group:
+        return [], []
     _step(progress, "finding frequent rule sets")
     frequent = frequent_rule_sets(domain, theta=config.theta, max_order=config.max_order)
     _step(progress, f"scoring {len(frequent.rule_sets)} rule sets")
-    return group_fairness(
+    findings = group_fairness(
         domain,
         cached,
         frequent.rule_sets,
@@ -281,8 +308,32 @@ def _group_findings(domain, cached, config: AuditConfig, column: int, progress) 
         mode=config.mode,
         correction=config.correction,
         n_examples=config.examples,
+        max_assignments=config.max_assignments,
         **_sampling(config),
     )
+    sampled = []
+    if config.mode == "paired":
+        for categories in dict.fromkeys(tuple(r.category for r in rs) for rs in frequent.rule_sets):
+            total = math.prod(len(domain.single_rules(c)) for c in categories)
+            if total > config.max_assignments:
+                sampled.append(
+                    {
+                        "categories": list(categories),
+                        "assignments": total,
+                        "per_seed": assignments_per_seed(total, config.max_assignments),
+                    }
+                )
+    return findings, sampled
+
+
+def _causal_max_order(config: AuditConfig, categories: list[str]) -> int:
+    """Themis tests every category set of a short list (4 for dixon2018: 15 sets); a long
+    one (12 HolisticBias axes: 4,095 sets) is tested up to `max_order` categories."""
+    if config.causal_max_order is not None:
+        return min(config.causal_max_order, len(categories))
+    if len(categories) <= ALL_CAUSAL_SETS_UP_TO:
+        return len(categories)
+    return min(config.max_order, len(categories))
 
 
 def _sampling(config: AuditConfig) -> dict:
@@ -310,6 +361,8 @@ def _config_record(config: AuditConfig, domain, extra: dict) -> dict:
         "group": config.group,
         "causal": config.causal,
         "categories": domain.categories(),
+        "max_assignments": config.max_assignments,
+        **({"exclude_flags": list(config.exclude_flags)} if config.exclude_flags else {}),
         **extra,
         "interval": "seed-level paired differences (bounded_mean: Student t with z²/2 "
         "pseudo-seeds at each end of [-1, 1])"

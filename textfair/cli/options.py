@@ -59,7 +59,22 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         ),
     ),
     # Identity terms.
-    "terms": (str, typer.Option("dixon2018", "--terms", help="Built-in list name or a file.")),
+    "terms": (
+        str,
+        typer.Option(
+            "dixon2018",
+            "--terms",
+            help="Built-in list (dixon2018, holistic, names) or a file; several joined by commas.",
+        ),
+    ),
+    "exclude_flags": (
+        list[str],
+        typer.Option(
+            [],
+            "--exclude-flag",
+            help="Leave out the terms holding this flag (e.g. dispreferred); repeatable.",
+        ),
+    ),
     "categories": (
         str | None,
         typer.Option(
@@ -73,6 +88,15 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     "error": (float, typer.Option(0.05, "--error", help="Target half-width of intervals.")),
     "min_samples": (int, typer.Option(100, "--min-samples", help="Per side, at least.")),
     "max_samples": (int, typer.Option(1000, "--max-samples", help="Per side, at most.")),
+    "max_assignments": (
+        int,
+        typer.Option(
+            512,
+            "--max-assignments",
+            help="Rewrites of a seed per category combination at most; past it, a sample "
+            "fixed by the seed's text.",
+        ),
+    ),
     "mode": (str, typer.Option("paired", "--mode", help="paired or paper (TestSGD).")),
     "correction": (str, typer.Option("holm", "--correction", help="holm, bh or none.")),
     "top": (int, typer.Option(10, "--top", help="Findings shown.")),
@@ -138,10 +162,26 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
 }
 
 # The options of every audit: rule sets, their estimates and the multiple-testing correction.
-ESTIMATION = ("theta", "max_order", "confidence", "error", "min_samples", "max_samples")
+ESTIMATION = (
+    "theta",
+    "max_order",
+    "confidence",
+    "error",
+    "min_samples",
+    "max_samples",
+    "max_assignments",
+)
 TESTING = ("mode", "correction", "seed")
 # The corpus of a text command, its identity terms, and how its model runs.
-CORPUS = ("text_column", "label_column", "label_map", "favorable", "terms", "categories")
+CORPUS = (
+    "text_column",
+    "label_column",
+    "label_map",
+    "favorable",
+    "terms",
+    "exclude_flags",
+    "categories",
+)
 RUNNING = ("batch_size", "device", "threads", "revision", "max_length")
 # What an audit shows and writes, and the CI gate.
 REPORTING = ("top", "out", "overwrite", "fail_above", "cache_path")

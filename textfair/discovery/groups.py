@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from textfair.discovery.rulesets import Domain, Rule, RuleSet
-from textfair.discovery.sampling import Sampling, batches, seed_order
+from textfair.discovery.sampling import Sampling, batches, seed_order, seed_rng
 from textfair.errors import TextfairError
 from textfair.models.base import Model
 from textfair.stats import (
@@ -47,12 +47,23 @@ from textfair.stats import (
     two_proportion_p_value,
 )
 
-__all__ = ["GroupFinding", "by_credibility", "credible_bound", "group_fairness"]
+__all__ = [
+    "MAX_ASSIGNMENTS",
+    "GroupFinding",
+    "assignments_per_seed",
+    "by_credibility",
+    "credible_bound",
+    "group_fairness",
+]
 
 # Seeds between two checks of the stopping rule (after min_samples). Small, so a category
 # stops close to where its intervals reach ±error; the rule reads each interval's width, not
 # its position, so checking often does not bias coverage (the simulations in tests/ check).
 BATCH_SEEDS = 25
+# Assignments per seed at most. Two HolisticBias axes of 100 descriptors make 10,000
+# assignments; past this bound each seed is rewritten to a sample of them (fixed by its text).
+# Every pair of dixon2018 categories (at most 17 x 16 = 272) stays exhaustive.
+MAX_ASSIGNMENTS = 512
 PAPER_BATCH = 100  # pairs per draw in paper mode
 
 
@@ -110,10 +121,12 @@ def group_fairness(
     correction: str = "holm",
     seed: int = 0,
     n_examples: int = 3,
+    max_assignments: int = MAX_ASSIGNMENTS,
 ) -> list[GroupFinding]:
     """Score every rule set; return findings worst first with corrected significance.
 
     `model` is a CachedModel (or any Model); `favorable` is the column of the favourable label.
+    `max_assignments` bounds the assignments each seed is rewritten to (paired mode).
     """
     if mode not in ("paired", "paper"):
         raise TextfairError.bad("mode", f"{mode!r}: expected paired or paper")
@@ -135,6 +148,7 @@ def group_fairness(
                 favorable,
                 sampling,
                 n_examples,
+                max_assignments,
             )
         else:
             findings += [
@@ -160,8 +174,9 @@ def group_fairness(
     return sorted(findings, key=by_credibility)
 
 
-def _paired(domain, model, categories, group, support_of, favorable, sampling, n_examples):
-    """All rule sets over `categories`, from the same seeds rewritten to every assignment."""
+def _paired(domain, model, categories, group, support_of, favorable, sampling, n_examples, bound):
+    """All rule sets over `categories`, from the same seeds rewritten to every assignment
+    (or, past `bound` of them, to a sample per seed: see `_assignment_picks`)."""
     options = [[r.value for r in domain.single_rules(c)] for c in categories]
     assignments = [
         tuple(Rule(c, v) for c, v in zip(categories, values, strict=True))
@@ -171,20 +186,18 @@ def _paired(domain, model, categories, group, support_of, favorable, sampling, n
     # "Not R": the assignments that cannot satisfy R (for text every other one; for rows,
     # rules over a column may overlap, e.g. {Black} and {Black, Other}).
     outside = {r: [i for i, a in enumerate(assignments) if domain.disjoint(a, r)] for r in group}
-    texts, outcomes = _paired_rows(
-        domain, model, group, assignments, favorable, sampling, column, outside
-    )
-    matrix = np.array(outcomes).reshape(-1, len(assignments))
+    rows = _PairedRows(domain, categories, assignments, column, outside, group, bound)
+    texts, matrix = _paired_rows(rows, model, favorable, sampling)
     findings = []
     for rule_set in group:
         j = column[rule_set]
         d = _differences(matrix, j, outside[rule_set])
         n = len(d)
         if n == 0:
-            continue
+            continue  # no seed's sample of assignments held R (reported as not reached)
         interval = bounded_mean(d, confidence=sampling.confidence)
         mean = interval.estimate
-        phi_r = float(matrix[:, j].mean())
+        phi_r = float(np.nanmean(matrix[:, j]))
         phi_not_r = phi_r - mean
         first = _counts(phi_r, n)
         second = _counts(phi_not_r, n)
@@ -200,54 +213,101 @@ def _paired(domain, model, categories, group, support_of, favorable, sampling, n
                 n_r=n,
                 n_not_r=n * len(outside[rule_set]),
                 support=support_of[rule_set],
-                examples=_paired_examples(texts, matrix, j, assignments, n_examples),
+                examples=_paired_examples(texts, matrix, j, n_examples),
             )
         )
     return findings
 
 
-def _paired_rows(domain, model, group, assignments, favorable, sampling, column, outside):
-    """Seeds in the run's order, each rewritten to every assignment and scored, batch by
+def assignments_per_seed(total: int, bound: int = MAX_ASSIGNMENTS) -> int:
+    """How many of a category combination's `total` assignments each seed is rewritten to."""
+    return min(total, bound)
+
+
+@dataclass(frozen=True)
+class _PairedRows:
+    """What `_paired_rows` rewrites each seed to, for one category combination."""
+
+    domain: Domain
+    categories: tuple[str, ...]
+    assignments: list
+    column: dict
+    outside: dict
+    group: list
+    bound: int
+
+
+def _assignment_picks(domain, index: int, categories, total: int, bound: int) -> np.ndarray:
+    """The assignments seed `index` is rewritten to: all of them up to `bound`, else that
+    many drawn without replacement by a generator fixed by the seed's text.
+
+    Why the estimand stays the same: for a rule set R drawn into a seed's sample S, S less R
+    is a uniform sample of the other assignments, so the mean outcome over it is unbiased for
+    the mean over all of them, and d = y(R) - mean y(S less R) has the full design's
+    expectation for that seed. Whether R is drawn does not depend on the model's outcomes,
+    so the seeds holding R are a random subset and `bounded_mean` over their d covers the
+    same quantity (with fewer seeds, hence a wider interval). The draw depends on the text,
+    not on the run's seed: the estimand and every text scored are the same in every run."""
+    if total <= MAX_ASSIGNMENTS:
+        return np.arange(total)
+    rng = seed_rng(domain, index, "assignments", *categories)
+    return np.sort(rng.choice(total, MAX_ASSIGNMENTS, replace=False))
+
+
+def _paired_rows(plan: _PairedRows, model, favorable, sampling):
+    """Seeds in the run's order, each rewritten to its assignments and scored, batch by
     batch, until every rule set's interval is at most ±error wide (after min_samples) or
-    max_samples distinct rows are in. Returns the rows' texts and outcomes (1/0)."""
+    max_samples distinct rows are in. Returns per row the texts by assignment column, and
+    the outcome matrix (1/0; NaN where a seed's sample left an assignment out)."""
     confidence, error = sampling.confidence, sampling.error
     min_samples, max_samples = sampling.min_samples, sampling.max_samples
+    domain, assignments, column, outside = plan.domain, plan.assignments, plan.column, plan.outside
     everything = seed_order(domain, sampling.seed)
     eligible = np.zeros(len(everything), dtype=bool)
-    eligible[domain.seeds_for(group[0])] = True  # the seeds that can be rewritten to satisfy R
+    eligible[domain.seeds_for(plan.group[0])] = True  # seeds that can be rewritten to satisfy R
     order = everything[eligible[everything]]
-    outcomes: list[np.ndarray] = []  # one row per distinct seed: favourable (1/0) per assignment
-    texts: list[tuple[str, ...]] = []
-    seen: set[tuple[str, ...]] = set()
+    total = len(assignments)
+    outcomes = np.empty((0, total), dtype=np.float32)  # one row per distinct seed
+    texts: list[dict[int, str]] = []
+    seen: set[tuple] = set()
     for begin, end in batches(len(order), min_samples, BATCH_SEEDS):
-        rows = []
+        rows: list[dict[int, str]] = []
         for i in order[begin:end]:
-            row = tuple(
-                v.input if (v := domain.rewrite(int(i), a)) is not None else domain.input(int(i))
-                for a in assignments
-            )
+            picks = _assignment_picks(domain, int(i), plan.categories, total, plan.bound)
+            row = {
+                int(k): v.input
+                if (v := domain.rewrite(int(i), assignments[k])) is not None
+                else domain.input(int(i))
+                for k in picks
+            }
             # Seeds that differ only in these categories give the same variants: one case,
             # counted once (else its outcome would be counted as independent evidence).
-            if row not in seen and len(texts) + len(rows) < max_samples:
-                seen.add(row)
+            key = tuple(row.items())
+            if key not in seen and len(texts) + len(rows) < max_samples:
+                seen.add(key)
                 rows.append(row)
         if not rows:
             if len(texts) >= max_samples:
                 break
             continue
-        flat = [text for row in rows for text in row]
+        flat = [text for row in rows for text in row.values()]
         predicted = np.asarray(model.predict_proba(flat)).argmax(axis=1) == favorable
-        outcomes += list(predicted.reshape(len(rows), len(assignments)).astype(float))
+        block = np.full((len(rows), total), np.nan, dtype=np.float32)
+        cursor = 0
+        for r, row in enumerate(rows):
+            block[r, list(row)] = predicted[cursor : cursor + len(row)]
+            cursor += len(row)
+        outcomes = np.vstack([outcomes, block])
         texts += rows
         n = len(outcomes)
         if n >= max_samples or (
             n >= min_samples
             and all(
                 bounded_mean(
-                    _differences(np.array(outcomes), column[r], outside[r]), confidence=confidence
+                    _differences(outcomes, column[r], outside[r]), confidence=confidence
                 ).half_width
                 <= error
-                for r in group
+                for r in plan.group
             )
         ):
             break
@@ -255,22 +315,29 @@ def _paired_rows(domain, model, group, assignments, favorable, sampling, column,
 
 
 def _differences(matrix: np.ndarray, j: int, others: list[int]) -> np.ndarray:
-    """Per seed: outcome under R (column j) minus the mean outcome under the assignments
-    that do not satisfy R (`others`)."""
+    """Per seed holding R: outcome under R (column j) minus the mean outcome under the
+    assignments that do not satisfy R (`others`) that the seed was rewritten to."""
     if len(matrix) == 0:
         return np.empty(0)
-    return matrix[:, j] - matrix[:, others].mean(axis=1)
+    rows = ~np.isnan(matrix[:, j])
+    rest = matrix[rows][:, others]
+    observed = ~np.isnan(rest)
+    keep = observed.any(axis=1)
+    mean_rest = np.nansum(rest[keep], axis=1) / observed[keep].sum(axis=1)
+    return (matrix[rows][keep, j] - mean_rest).astype(float)
 
 
 def _counts(rate: float, n: int):
     return proportion(round(min(max(rate, 0.0), 1.0) * n), n)
 
 
-def _paired_examples(texts, matrix, j, assignments, n_examples):
+def _paired_examples(texts, matrix, j, n_examples):
     """Seeds where the outcome under R differs from some other assignment."""
     examples = []
     for row, outcome in zip(texts, matrix, strict=True):
-        differs = [k for k in range(len(assignments)) if outcome[k] != outcome[j]]
+        if j not in row:
+            continue
+        differs = [k for k in row if outcome[k] != outcome[j]]
         if differs:
             k = differs[0]
             examples.append(

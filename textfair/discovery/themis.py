@@ -26,13 +26,12 @@ through the model's cache, so a text scored for one test is never scored again.
 from __future__ import annotations
 
 import itertools
-import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from textfair.discovery.rulesets import Domain, Rule
-from textfair.discovery.sampling import Sampling, batches, seed_order
+from textfair.discovery.sampling import Sampling, batches, seed_order, seed_rng
 from textfair.models.base import Model
 from textfair.stats import bounded_mean
 
@@ -170,11 +169,7 @@ def _counterfactual_family(domain, index, mentioned, joint_variants):
         for chosen in itertools.combinations(mentioned, size):
             joint = list(itertools.product(*(options[c] for c in chosen)))
             if size > 1 and len(joint) > joint_variants:
-                # A text, or a table row (a tuple, whose repr is as stable as the row).
-                seed_input = domain.input(index)
-                text = seed_input if isinstance(seed_input, str) else repr(seed_input)
-                text_key = zlib.crc32(text.encode("utf-8", "surrogatepass"))
-                rng = np.random.default_rng([text_key, zlib.crc32("|".join(chosen).encode())])
+                rng = seed_rng(domain, index, *chosen)
                 picks = sorted(rng.choice(len(joint), joint_variants, replace=False))
                 joint = [joint[i] for i in picks]
             family += [

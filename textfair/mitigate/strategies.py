@@ -61,7 +61,9 @@ class TextStrategy:
     def __post_init__(self) -> None:
         # One annotated corpus: each text's mentions are found here, once, and every stage
         # (both audits, the augmentation, the measurements of the loop) reads them.
-        self.domain = TextDomain(self.texts, self.audit_config.terms, self.audit_config.categories)
+        self.domain = TextDomain(
+            self.texts, self.audit_config.term_list(), self.audit_config.categories
+        )
         self.train_texts = [self.texts[i] for i in self.train]
         self.train_labels = [self.labels[i] for i in self.train]
         self.held_inputs = [self.texts[i] for i in self.held]

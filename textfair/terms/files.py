@@ -30,7 +30,12 @@ __all__ = [
 ]
 
 #: Built-in lists: name -> kind ("terms" are categories of identity terms, "pairs" gender swaps).
-BUILTIN_TERM_LISTS: dict[str, str] = {"dixon2018": "terms", "gender_pairs": "pairs"}
+BUILTIN_TERM_LISTS: dict[str, str] = {
+    "dixon2018": "terms",
+    "holistic": "terms",
+    "names": "terms",
+    "gender_pairs": "pairs",
+}
 
 _TERM_KEYS = {
     "term": "natural written form",
@@ -47,6 +52,7 @@ _TERM_KEYS = {
     "gender": "male | female: the gender the term implies",
     "flags": "labels kept as metadata (dispreferred, polarizing); excludable",
     "names": "a group of first names: any is matched, one is written",
+    "write": "how many of `names`, from the first, swaps write (default all)",
 }
 _LIST_KEYS = ("name", "description", "source", "licence", "categories")
 _PAIR_KEYS = ("masculine", "feminine", "when")
@@ -291,8 +297,20 @@ def _parse_term(entry: Any, category: str, source: _Source, where: tuple) -> Ter
         gender=gender,
         flags=_str_tuple(entry.get("flags"), "flags", label, source, where),
         names=names,
+        write=_write_count(entry.get("write", 0), len(names), label, source, where),
         **flags,
     )
+
+
+def _write_count(value: Any, available: int, label: str, source: _Source, where: tuple) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= available:
+        raise source.error(
+            f"{label} has write: {value!r}; expected a whole number from 1 to the number of "
+            f"`names:` ({available}), or leave it out to write any of them",
+            *where,
+            "write",
+        )
+    return value
 
 
 def _parse_csv(source: _Source) -> TermList:

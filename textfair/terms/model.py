@@ -60,6 +60,13 @@ class Term:
     """A group of first names ("female name"): every name is matched when written with a
     capital, and a rewrite writes one of them, picked by a hash of the text and the name it
     replaces (the same text always gets the same name, whatever the run's seed)."""
+    write: int = 0
+    """How many of `names`, from the first, a rewrite may write (0: all of them)."""
+
+    @property
+    def written_names(self) -> tuple[str, ...]:
+        """The names a rewrite picks from: the most common ones when the list says so."""
+        return self.names[: self.write] if self.write else self.names
 
     @cached_property
     def id(self) -> str:
@@ -131,7 +138,7 @@ class TermList:
         """Look a term up by its id or any of its written forms."""
         key = normalize_form(term_id)
         for term in self.terms():
-            if key in {normalize_form(form) for form, _ in term.surface_forms()}:
+            if key == term.id or key in {normalize_form(f) for f, _ in term.surface_forms()}:
                 return term
         raise TextfairError(
             f"unknown term {term_id!r} in term list {self.name!r}; "

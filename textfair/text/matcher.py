@@ -119,6 +119,10 @@ class Matcher:
         mentions = []
         for match, term, role, natural in candidates:
             start, end = match.span("m")
+            if term.names:
+                if _first_name_at(text, start, self._forms):
+                    mentions.append(_name_mention(text, match, term, natural))
+                continue  # "Emily" is a name written with a capital; "emily" is not
             if self._in_collocation(text, start, end):
                 continue
             if (
@@ -269,6 +273,44 @@ def _without_unlisted_compounds(text: str, mentions: list[Mention]) -> list[Ment
             ):
                 fixed.add(i)
     return [replace(m, fixed=True) if i in fixed else m for i, m in enumerate(mentions)]
+
+
+_PLACE_OR_SAINT = frozenset("st saint virgin mount mt lake fort port san santa".split())
+
+
+def _first_name_at(text: str, start: int, forms: dict) -> bool:
+    """A capitalised first name, not a surname after another first name ("James Taylor")."""
+    if not text[start].isupper() or gates.in_url(text, start):
+        return False
+    before = context.tokens_before(text, start, count=2)
+    if before[-1:] == ["."] and len(before) == 2 and before[0].lower() in ("st", "mt"):
+        return False  # "St. Mary of the Visitation"
+    if before and before[-1].lower() in _PLACE_OR_SAINT:
+        return False  # "Virgin Mary", "Lake Tahoe"
+    before = before[-1:]
+    if before and before[0][:1].isupper():
+        found = forms.get(normalize_form(before[0]))
+        if (found and found[0].names) or before[0] in context.first_names():
+            return False
+    return True
+
+
+def _name_mention(text: str, match: re.Match, term: Term, natural: str) -> Mention:
+    """A first name of a name group ("Emily", "Emily's"): a noun standing for a person; the
+    surname after it, if any, stays ("Emily Smith" -> "Michael Smith")."""
+    start, end = match.span("m")
+    surface = text[start:end]
+    suffix = text[match.start("poss") : match.end("poss")] if match.group("poss") else None
+    possessive = _possessive(suffix, surface)
+    return Mention(
+        start=start,
+        end=end + len(possessive),
+        term=term,
+        surface=surface,
+        natural=natural,
+        form="noun",
+        possessive=possessive,
+    )
 
 
 def _possessive(suffix: str | None, surface: str) -> str:

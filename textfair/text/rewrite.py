@@ -120,7 +120,7 @@ def apply_case(phrase: str, style: Style, sentence_initial: bool) -> str:
 def _target_phrase(mention: Mention, target: Term, text: str) -> str:
     """The target in the mention's grammatical form, in its natural spelling."""
     if target.names:
-        return pick_name(target.names, text, mention.surface)
+        return pick_name(target.written_names, text, mention.surface)
     term_text = target.text
     if "-" in mention.surface and "-" not in mention.natural and " " in term_text:
         term_text = term_text.replace(" ", "-")  # the writer hyphenated: "African-American"

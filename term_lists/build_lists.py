@@ -1,0 +1,223 @@
+"""How the shipped `holistic.yaml` and `names.yaml` were made from their sources.
+
+Maintainers run it once when a source changes; nothing reads it at run time:
+
+    python term_lists/build_lists.py --reference REFERENCE_DIR --corpus A.csv --corpus B.tsv
+
+REFERENCE_DIR holds `holistic_bias_v1.1/descriptors.json` (HolisticBias v1.1, Smith et al.
+2022) and `lexicons/checklist_names.json`, `lexicons/checklist_basic.json` (CheckList,
+Ribeiro et al. 2020). The corpora are real text used only to find first names that are also
+ordinary words ("Will", "Grace", "Guy"): a name written in lowercase as a word at least
+`--word-count` times is left out, since a capital at a sentence start could not tell them
+apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+MONTHS_AND_DAYS = (
+    "January February March April May June July August September October November December "
+    "Monday Tuesday Wednesday Thursday Friday Saturday Sunday"
+).split()
+RELIGIOUS_FIGURES = "Jesus Christ Mohammed Muhammad Mohammad Allah Buddha Krishna God".split()
+
+HOLISTIC_HEADER = """\
+# HolisticBias v1.1 descriptors (Smith, Hall, Kambadur, Presani, Williams 2022, "I'm sorry to
+# hear that": Finding New Biases in Language Models with a Holistic Descriptor Dataset, EMNLP;
+# github.com/facebookresearch/ResponsibleNLP, holistic_bias/dataset/v1.1/descriptors.json).
+# The HolisticBias dataset is distributed under CC BY-SA 4.0; this derived list is therefore
+# distributed under CC BY-SA 4.0 too, with the attribution above (not under textfair's MIT).
+#
+# Made by term_lists/build_lists.py: one category per HolisticBias axis (the "nonce" control
+# words are left out); every descriptor is an adjective that counts only where it describes
+# people (person_context), as in the dataset's templates ("I'm a Deaf grandmother"). The
+# dataset's preference labels are kept as flags ("dispreferred", "polarizing") and can be
+# left out of a run (--exclude-flag dispreferred). A descriptor listed under two axes stays
+# in the first; its second place is noted here:
+"""
+
+NAMES_HEADER = """\
+# First names by the gender they are most associated with, from CheckList (Ribeiro, Wu,
+# Guestrin, Singh 2020, Beyond Accuracy: Behavioral Testing of NLP Models with CheckList, ACL;
+# github.com/marcotcr/checklist, MIT licence): the most common names of lexicons/names.json
+# are matched; the 100 most common of each gender in its basic lexicon are written in swaps.
+#
+# Made by term_lists/build_lists.py from the 500 most common names of each gender. Left out:
+# names in both gender lists ("Taylor"), names that are also ordinary words in real text
+# ("Will", "Grace"; counted in lowercase in the corpora given to the script), places, months
+# and religious figures ("India", "Boston", "October", "Jesus") and names that are identity
+# terms of dixon2018 or holistic ("Christian"). A swap changes the name only: pronouns that
+# refer to the person stay as written ("Emily said she" -> "Michael said she").
+# CheckList's lexicons group names by gender only; no sourced list in hand associates names
+# with ethnicity, so this list has no ethnicity category.
+"""
+
+
+def holistic(reference: Path) -> tuple[dict, list[str]]:
+    descriptors = json.loads((reference / "holistic_bias_v1.1" / "descriptors.json").read_text())
+    categories: dict[str, list[dict]] = {}
+    seen: dict[str, str] = {}
+    notes = []
+    for axis, buckets in descriptors.items():
+        if axis == "nonce":
+            continue
+        entries = categories.setdefault(axis, [])
+        for items in buckets.values():
+            for item in items:
+                item = {"descriptor": item} if isinstance(item, str) else item
+                text = item["descriptor"]
+                key = " ".join(re.split(r"[\s\-]+", text.lower()))
+                if key in seen:
+                    notes.append(f"{text} ({axis}; kept in {seen[key]})")
+                    continue
+                seen[key] = axis
+                entry = {"term": text, "pos": "adjective", "person_context": True}
+                if item.get("preference") in ("dispreferred", "polarizing"):
+                    entry["flags"] = [item["preference"]]
+                if item.get("gender") in ("male", "female"):
+                    entry["gender"] = item["gender"]
+                if item.get("article") in ("a", "an"):
+                    entry["article"] = item["article"]
+                entries.append(entry)
+    data = {
+        "name": "holistic",
+        "description": "HolisticBias v1.1: 12 axes of identity descriptors (Smith et al. 2022).",
+        "source": (
+            'Smith, Hall, Kambadur, Presani, Williams (2022), "I\'m sorry to hear that": '
+            "Finding New Biases in Language Models with a Holistic Descriptor Dataset, EMNLP; "
+            "facebookresearch/ResponsibleNLP holistic_bias v1.1 descriptors.json."
+        ),
+        "licence": "CC BY-SA 4.0 (HolisticBias); derived list, attribution kept.",
+        "categories": categories,
+    }
+    return data, notes
+
+
+def _identity_forms(data: dict) -> set[str]:
+    forms = {entry["term"].lower() for entries in data["categories"].values() for entry in entries}
+    dixon = yaml.safe_load((HERE / "dixon2018.yaml").read_text())
+    for entries in dixon["categories"].values():
+        for entry in entries:
+            forms.add(entry["term"].lower())
+            forms.update(p.lower() for p in entry.get("plural", []))
+            forms.update(a.lower() for a in entry.get("aliases", []))
+    return forms
+
+
+def _lowercase_words(corpora: list[Path]) -> Counter:
+    words: Counter = Counter()
+    for path in corpora:
+        words.update(re.findall(r"\b[a-z]+\b", path.read_text(encoding="utf-8")))
+    return words
+
+
+def names(
+    reference: Path, corpora: list[Path], identity: set[str], word_count: int, top: int
+) -> dict:
+    lexicon = json.loads((reference / "lexicons" / "checklist_names.json").read_text())
+    basic = json.loads((reference / "lexicons" / "checklist_basic.json").read_text())
+    words = _lowercase_words(corpora)
+    both = set(lexicon["men"]) & set(lexicon["women"])
+    # Places, months and religious figures that the baby-name lists also hold ("India",
+    # "October", "Boston", "Jesus"): in comments they are almost never a person's name.
+    places = {p for key in ("country", "nationality", "city") for p in basic[key]}
+    not_people = places | set(MONTHS_AND_DAYS) | set(RELIGIOUS_FIGURES)
+
+    def usable(name: str) -> bool:
+        lower = name.lower()
+        return (
+            name not in both
+            and name not in not_people
+            and name[:1].isupper()
+            and name.isalpha()
+            and words[lower] < word_count
+            and lower not in identity
+        )
+
+    groups = {}
+    for gender, matched, written in (
+        ("male", lexicon["men"][:top], basic["male"]),
+        ("female", lexicon["women"][:top], basic["female"]),
+    ):
+        pool = [name for name in written if usable(name)]
+        rest = sorted({name for name in matched if usable(name)} - set(pool))
+        groups[gender] = {
+            "term": f"{gender} name",
+            "gender": gender,
+            "write": len(pool),
+            "names": pool + rest,
+        }
+    return groups
+
+
+def _write_names(groups: dict, path: Path) -> None:
+    data = {
+        "name": "names",
+        "description": (
+            "First names by associated gender (CheckList lexicons); a swap writes one of the "
+            "100 most common names of the other group."
+        ),
+        "source": (
+            "Ribeiro, Wu, Guestrin, Singh (2020), Beyond Accuracy: Behavioral Testing of NLP "
+            "Models with CheckList, ACL; marcotcr/checklist lexicons."
+        ),
+        "licence": "MIT (CheckList); list made by textfair (MIT).",
+        "categories": {"name_gender": list(groups.values())},
+    }
+    path.write_text(NAMES_HEADER + _flow_yaml(data), encoding="utf-8")
+
+
+def _flow_yaml(data: dict) -> str:
+    """The list as YAML with one line per term, as dixon2018.yaml is written."""
+    lines = [
+        yaml.safe_dump({key: data[key]}, allow_unicode=True, width=10_000).rstrip("\n")
+        for key in ("name", "description", "source", "licence")
+    ]
+    lines.append("categories:")
+    for category, entries in data["categories"].items():
+        lines.append(f"  {category}:")
+        for entry in entries:
+            flow = yaml.safe_dump(
+                entry, default_flow_style=True, sort_keys=False, allow_unicode=True, width=10_000
+            )
+            lines.append(f"    - {flow.strip()}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reference", type=Path, required=True)
+    parser.add_argument("--corpus", type=Path, action="append", default=[])
+    parser.add_argument("--word-count", type=int, default=2)
+    parser.add_argument(
+        "--top", type=int, default=500, help="the most common names of each gender matched"
+    )
+    args = parser.parse_args()
+    data, notes = holistic(args.reference)
+    header = HOLISTIC_HEADER + "".join(f"#   {note}\n" for note in notes)
+    body = _flow_yaml(data)
+    (HERE / "holistic.yaml").write_text(header + body, encoding="utf-8")
+    groups = names(args.reference, args.corpus, _identity_forms(data), args.word_count, args.top)
+    _write_names(groups, HERE / "names.yaml")
+    print(
+        json.dumps(
+            {
+                "holistic_terms": sum(len(v) for v in data["categories"].values()),
+                "holistic_duplicates_left_out": len(notes),
+                "names": {g: len(v["names"]) for g, v in groups.items()},
+                "names_written": {g: v["write"] for g, v in groups.items()},
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
