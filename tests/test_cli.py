@@ -26,7 +26,7 @@ def test_terms_list_shows_dixon2018_with_4_categories_and_48_terms():
     assert result.exit_code == 0
     row = next(line for line in result.output.splitlines() if "dixon2018" in line)
     assert "4" in row and "48 terms" in row
-    assert "72 pairs" in result.output
+    assert "74 pairs" in result.output
 
 
 def test_terms_show_and_validate(write):

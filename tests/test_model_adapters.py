@@ -170,7 +170,8 @@ def test_predict_cli_scores_texts(user_module):
     )
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in result.output.splitlines()]
-    assert [line["favorable"] for line in lines] == [0.75, 0.75]
+    assert [line["favorable_score"] for line in lines] == [0.75, 0.75]
+    assert [line["favorable"] for line in lines] == [True, True]
     assert lines[0]["label"] == "pos"
 
 

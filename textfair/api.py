@@ -19,7 +19,7 @@ import pandas as pd
 
 from textfair.auditing import AuditConfig, audit_text
 from textfair.auditing import audit_table as _audit_rows
-from textfair.corpus import guess_favorable, load_corpus
+from textfair.corpus import load_corpus
 from textfair.errors import TextfairError
 from textfair.io import read_table
 from textfair.models import as_model
@@ -38,6 +38,7 @@ def audit(
     labels: str | Sequence[object] | None = None,
     label_map: Mapping[str, str] | str | None = None,
     favorable: str | None = None,
+    decision: str | None = None,
     model_id: str = "",
     progress=None,
     **settings: object,
@@ -45,7 +46,9 @@ def audit(
     """Audit a text classifier; the same report `textfair audit` writes.
 
     `labels` (a column name, or one label per text) adds the label-based metrics;
-    `favorable` defaults to "non-toxic" or "positive" when the model has such a label;
+    `favorable` defaults to "non-toxic" or "positive" when the model has such a label, and
+    may name several ("4,5" stars); `decision` is a threshold rule for a multi-label head
+    ("toxic<0.5", "all(toxic,insult)<0.5");
     `settings` are AuditConfig's fields (theta, max_order, error, seed, categories, ...).
     With no `data`, the bundled Wikipedia comments and their labels are audited.
     """
@@ -55,7 +58,8 @@ def audit(
     return audit_text(
         wrapped,
         corpus.texts,
-        favorable=favorable or guess_favorable(list(wrapped.labels)),
+        favorable=favorable,
+        decision=decision,
         labels=corpus.labels,
         config=config,
         model_id=model_id or _model_id(model),

@@ -14,13 +14,14 @@ import numpy as np
 import pandas as pd
 
 from textfair._version import __version__
+from textfair.corpus import FAVORABLE_GUESSES
 from textfair.discovery import frequent_rule_sets
 from textfair.discovery.groups import MAX_ASSIGNMENTS, assignments_per_seed, group_fairness
 from textfair.discovery.rulesets import Domain, RuleSet
 from textfair.discovery.themis import themis
 from textfair.errors import ModelError, TextfairError
 from textfair.models import CachedModel, as_model
-from textfair.models.base import favorable_index
+from textfair.models.decision import Decision, parse_decision
 from textfair.report import records
 from textfair.report.model import (
     AuditReport,
@@ -75,7 +76,8 @@ class AuditConfig:
 
     def term_list(self) -> TermList:
         """The term list this audit uses: `terms` less the terms holding an excluded flag."""
-        return load_term_list(self.terms).without_flags(self.exclude_flags)
+        terms = self.terms if isinstance(self.terms, TermList) else load_term_list(self.terms)
+        return terms.without_flags(self.exclude_flags)
 
     def checked(self) -> AuditConfig:
         """This configuration, once every setting is known to be in range; a one-line
@@ -84,13 +86,25 @@ class AuditConfig:
         return self
 
 
-def _prepare(model, config: AuditConfig | None, favorable: str):
-    """Checked settings and the model behind one cache, before any query."""
+def _prepare(model, config: AuditConfig | None, favorable, decision: str | None = None):
+    """Checked settings, the model behind one cache and its favourable outcome, before any
+    query."""
     config = config or AuditConfig()
     _check(config)
     cached = model if isinstance(model, CachedModel) else CachedModel(as_model(model))
-    favorable_index(cached.labels, favorable)
-    return config, cached
+    return config, cached, model_decision(cached, favorable, decision)
+
+
+def model_decision(model, favorable=None, decision: str | None = None) -> Decision:
+    """The favourable outcome of `model`: a Decision as given, else one parsed from a label
+    or label set (`favorable`) or a threshold rule (`decision`); with neither, the label a
+    toxicity or sentiment model usually calls favourable (non-toxic, positive, ...)."""
+    if isinstance(favorable, Decision):
+        return favorable
+    multi_label = bool(getattr(model, "multi_label", False))
+    if favorable is None and decision is None and not multi_label:
+        favorable = next((g for g in FAVORABLE_GUESSES if g in model.labels), None)
+    return parse_decision(model.labels, favorable, decision, multi_label)
 
 
 def _check(config: AuditConfig) -> None:
@@ -128,7 +142,8 @@ def audit_text(
     model,
     texts: Sequence[str],
     *,
-    favorable: str,
+    favorable: str | Decision | None = None,
+    decision: str | None = None,
     labels: Sequence[object] | None = None,
     positive_label: str | None = None,
     config: AuditConfig | None = None,
@@ -144,14 +159,17 @@ def audit_text(
     (model, tokenizer) pair, a fitted scikit-learn classifier, a textfair model, a model
     spec, or a function of a list of texts.
 
-    `favorable` is the label counted as the favourable outcome (e.g. "non-toxic").
+    `favorable` is the label counted as the favourable outcome (e.g. "non-toxic"), or several
+    joined by commas ("4,5" for star ratings); `decision` is a threshold rule instead, for
+    multi-label heads ("toxic<0.5"; see `textfair.models.decision`). With neither, a usual
+    favourable label (non-toxic, positive, ...) is looked for among the model's labels.
     With `labels` (the true labels of the texts), label-based metrics are added, for the
     class `positive_label` (default: the first label that is not favourable).
     `domain` is the corpus already annotated (its mentions found) for these texts, so that
     a second audit of the same texts, as mitigation runs, does not match them again.
     """
     run = Run(model_id, command, progress)
-    config, cached = _prepare(model, config, favorable)
+    config, cached, favorable = _prepare(model, config, favorable, decision)
     if domain is None:
         domain = TextDomain(texts, config.term_list(), config.categories)
     elif domain.texts != list(texts):
@@ -163,6 +181,9 @@ def audit_text(
             f"{', '.join(domain.categories())}; audit a corpus that mentions identity terms "
             "or use your own term list (terms)"
         )
+
+    if labels is not None:
+        _check_labels(cached, labels, favorable, positive_label)  # before any model query
 
     def metrics() -> dict | None:
         if labels is None:
@@ -195,22 +216,22 @@ def audit_table(
 
     `schema` names the sensitive features, the label column and the favourable label.
     """
-    favorable = str(schema.favorable)
     run = Run(model_id, command, progress)
-    config, cached = _prepare(model, config, favorable)
+    config, cached, decision = _prepare(model, config, str(schema.favorable))
+    favorable = str(schema.favorable)
     domain = TabularDomain(frame[[f.name for f in schema.features]], schema)
 
     def metrics() -> dict:
         return _table_metrics(domain, cached, frame[schema.label].tolist(), favorable, config.seed)
 
     data_info = {**(data_info or {}), "rows": len(frame), "label_column": schema.label}
-    return audit_domain(domain, cached, favorable, config, metrics, run, data_info, schema.bins)
+    return audit_domain(domain, cached, decision, config, metrics, run, data_info, schema.bins)
 
 
 def audit_domain(
     domain: Domain,
     cached: CachedModel,
-    favorable: str,
+    decision: Decision,
     config: AuditConfig,
     metrics: Callable[[], LabelMetrics | TableMetrics | None],
     run: Run,
@@ -224,7 +245,6 @@ def audit_domain(
     kind = "rows" if isinstance(domain, TabularDomain) else "text"
     extra_config = {"bins": setting} if kind == "rows" else {"term_list": setting}
     progress = run.progress
-    column = favorable_index(cached.labels, favorable)
     categories = domain.categories()
     if config.max_order > max(len(categories), AuditConfig.max_order):
         # A rule set takes one rule per category, so a larger bound is a mistake (the
@@ -236,7 +256,7 @@ def audit_domain(
         )
     seeds = len(domain.category_mask(categories[0]))
     _probe(cached, [domain.input(index) for index in range(min(2, seeds))])
-    findings, sampled = _group_findings(domain, cached, config, column, progress)
+    findings, sampled = _group_findings(domain, cached, config, decision, progress)
     if sampled:
         extra_config["sampled_assignments"] = sampled
     counterfactual = None
@@ -246,7 +266,7 @@ def audit_domain(
             themis(
                 domain,
                 cached,
-                favorable=column,
+                favorable=decision,
                 threshold=config.causal_threshold,
                 max_order=_causal_max_order(config, categories),
                 **_sampling(config),
@@ -259,7 +279,9 @@ def audit_domain(
         textfair_version=__version__,
         command=run.command,
         seed=config.seed,
-        model=ModelInfo(run.model_id, cached.fingerprint, tuple(cached.labels), favorable),
+        model=ModelInfo(
+            run.model_id, cached.fingerprint, tuple(cached.labels), decision.describe()
+        ),
         data=data_info,
         config=_config_record(config, domain, extra_config),
         findings=tuple(
@@ -291,7 +313,7 @@ def _probe(cached: CachedModel, inputs: list) -> None:
         raise TextfairError(f"the model failed on a probe of {len(inputs)} inputs: {err}") from None
 
 
-def _group_findings(domain, cached, config: AuditConfig, column: int, progress):
+def _group_findings(domain, cached, config: AuditConfig, decision: Decision, progress):
     """TestSGD: the frequent rule sets, each scored with its interval, corrected; and the
     category combinations whose assignments were sampled per seed (for the report)."""
     if not config.group:
@@ -304,7 +326,7 @@ def _group_findings(domain, cached, config: AuditConfig, column: int, progress):
         cached,
         frequent.rule_sets,
         frequent.supports,
-        favorable=column,
+        favorable=decision,
         mode=config.mode,
         correction=config.correction,
         n_examples=config.examples,
@@ -371,16 +393,36 @@ def _config_record(config: AuditConfig, domain, extra: dict) -> dict:
     }
 
 
-def _label_metrics(domain, cached, texts, labels, favorable, positive_label) -> LabelMetrics:
+def _check_labels(cached, labels, decision: Decision, positive_label) -> str:
+    """The positive class of the label metrics, once the true labels are known to be the
+    model's (checked before the first query)."""
     names = [str(label) for label in cached.labels]
-    positive = positive_label or next(n for n in names if n != favorable)
+    if decision.by_threshold:
+        # A multi-label head: the true labels say whether the rule's first label applies.
+        positive = positive_label or decision.labels[decision.column]
+    else:
+        positive = positive_label or next(
+            n for i, n in enumerate(names) if i not in decision.columns
+        )
+    if positive not in names:
+        raise TextfairError(
+            f"positive label {positive!r} is not a label of the model; its labels are: "
+            f"{', '.join(names)}"
+        )
     values = [str(label) for label in labels]
     unknown = sorted(set(values) - set(names))
-    if unknown:
+    if unknown and not decision.by_threshold:
         raise TextfairError(
             f"label column holds {', '.join(map(repr, unknown[:5]))}, which the model does not "
             f"predict; its labels are: {', '.join(names)}"
         )
+    return positive
+
+
+def _label_metrics(domain, cached, texts, labels, decision, positive_label) -> LabelMetrics:
+    names = [str(label) for label in cached.labels]
+    positive = _check_labels(cached, labels, decision, positive_label)
+    values = [str(label) for label in labels]
     scores = cached.predict_proba(list(texts))[:, names.index(positive)]
     truth = np.array([v == positive for v in values])
     subgroups = {

@@ -41,9 +41,8 @@ def _options(group: bool):
 def _audit(options: dict, group: bool) -> None:
     from rich.console import Console
 
-    from textfair.auditing import AuditConfig, audit_text
-    from textfair.corpus import guess_favorable, load_corpus
-    from textfair.models.base import favorable_index
+    from textfair.auditing import AuditConfig, audit_text, model_decision
+    from textfair.corpus import load_corpus
 
     err = Console(stderr=True)
     # Every option is checked before the corpus and the model are loaded.
@@ -59,8 +58,8 @@ def _audit(options: dict, group: bool) -> None:
     with err.status("loading the model"):
         loaded = load_text_model(options["model"], options)
         model = cached_model(loaded, options["model"], options)
-    favorable = options["favorable"] or guess_favorable(model.labels)
-    favorable_index(model.labels, favorable)  # a label the model has, before any query
+    # The favourable outcome, checked against the model's labels before any query.
+    favorable = model_decision(model, options["favorable"], options["decision"])
     stages = int(group) * 2 + 1 + int(labels is not None)  # rule sets, scoring, causal, labels
     with Stages(stages + 1, queries=lambda: model.stats.forwarded, console=err) as advance:
         advance("reading the corpus")

@@ -71,10 +71,11 @@ def mitigate_command(
 ) -> None:
     """Retrain a text classifier on augmentation data until its top findings shrink, keeping
     held-out accuracy; re-audit it, also on identity terms the augmentation never used."""
-    from textfair.auditing import AuditConfig
-    from textfair.corpus import guess_favorable, load_corpus
+    from textfair.auditing import AuditConfig, model_decision
+    from textfair.corpus import load_corpus
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_text
     from textfair.mitigate.retrain import retrainer_for
+    from textfair.models.decision import class_labels
 
     refuse_overwriting_inputs(out, MITIGATION_FILES, [data, model, report])
     check_output_directory(out, MITIGATION_FILES, options["overwrite"])
@@ -91,7 +92,15 @@ def mitigate_command(
         )
     loaded = load_text_model(model, options)
     retrainer_for(loaded)  # a model textfair cannot retrain fails here, before any work
-    favorable = options["favorable"] or guess_favorable(loaded.labels)
+    # Retraining writes class labels: one favourable label (a label set or a threshold rule
+    # of a multi-label head names none to write).
+    decision = model_decision(loaded, options["favorable"], options["decision"])
+    favorable = class_labels(decision, "mitigation")[0]
+    if len(decision.columns) > 1:
+        raise TextfairError(
+            f"mitigation retrains on class labels and needs one favourable label; got "
+            f"{decision.describe()!r}: pass --favorable with one of them"
+        )
     before = _read_report(report, loaded) if report is not None else None
     settings = {**options, **locals()}
     # The loop targets group findings; causal tests would only add time.

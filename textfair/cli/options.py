@@ -38,7 +38,19 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     "favorable": (
         str | None,
         typer.Option(
-            None, "--favorable", help="The favourable label (default: non-toxic or positive)."
+            None,
+            "--favorable",
+            help="The favourable label, or several joined by commas for star ratings (4,5); "
+            "default: non-toxic or positive.",
+        ),
+    ),
+    "decision": (
+        str | None,
+        typer.Option(
+            None,
+            "--decision",
+            help="Favourable outcome as a threshold rule, for multi-label heads: toxic<0.5, "
+            "all(toxic,insult)<0.5 (instead of --favorable).",
         ),
     ),
     "labels": (str | None, typer.Option(None, "--labels", help="Labels of a py: model.")),
@@ -178,6 +190,7 @@ CORPUS = (
     "label_column",
     "label_map",
     "favorable",
+    "decision",
     "terms",
     "exclude_flags",
     "categories",

@@ -23,7 +23,16 @@ def predict_command(
     data: Path | None = typer.Option(None, "--data", help="A corpus: .csv, .tsv, .jsonl, .txt."),
     text_column: str | None = typer.Option(None, "--text-column", help="Column of --data."),
     favorable: str | None = typer.Option(
-        None, "--favorable", help="Also print the probability of this label as `favorable`."
+        None,
+        "--favorable",
+        help="Favourable label, or several joined by commas (4,5): also print `favorable` "
+        "(true/false) and `favorable_score`.",
+    ),
+    decision: str | None = typer.Option(
+        None,
+        "--decision",
+        help="Favourable outcome as a threshold rule for multi-label heads: toxic<0.5, "
+        "all(toxic,insult)<0.5.",
     ),
     labels: str | None = typer.Option(
         None, "--labels", help="Comma-separated labels of a py: callable, in column order."
@@ -40,12 +49,13 @@ def predict_command(
     revision: str | None,
     max_length: int | None,
 ) -> None:
-    """Score texts with a model: {"text", "label", "probabilities", ...} per line."""
+    """Score texts with a model: {"text", "label", "probabilities", ...} per line; with
+    --favorable or --decision also whether the outcome is favourable and its score."""
+    from textfair.auditing import model_decision
     from textfair.cli.app import split_list
     from textfair.cli.progress import Stages
     from textfair.cli.runs import cached_model
     from textfair.io import refuse_overwriting_inputs
-    from textfair.models.base import favorable_index
     from textfair.models.spec import load_model
 
     refuse_overwriting_inputs(out, None, [data])
@@ -60,20 +70,23 @@ def predict_command(
         **running,
     )
     cached = cached_model(loaded, model, {**running, "cache_path": cache_path, "out": out})
-    column = favorable_index(cached.labels, favorable) if favorable is not None else None
+    asked = favorable is not None or decision is not None or cached.multi_label
+    rule = model_decision(cached, favorable, decision) if asked else None
     shown = Stages(items=lambda: cached.stats.forwarded, total=len(set(texts)), unit="texts")
     with shown as advance:
         advance("scoring")
         probabilities = cached.predict_proba(texts)
     lines = []
-    for item, row in zip(texts, probabilities, strict=True):
-        record = {
-            "text": item,
-            "label": cached.labels[int(row.argmax())],
-            "probabilities": dict(zip(cached.labels, map(float, row), strict=True)),
-        }
-        if column is not None:
-            record["favorable"] = float(row[column])
+    outcome = rule.favourable(probabilities) if rule else None
+    scores = rule.score(probabilities) if rule else None
+    for i, (item, row) in enumerate(zip(texts, probabilities, strict=True)):
+        record: dict = {"text": item}
+        if not cached.multi_label:  # a multi-label head's most probable label means nothing
+            record["label"] = cached.labels[int(row.argmax())]
+        record["probabilities"] = dict(zip(cached.labels, map(float, row), strict=True))
+        if rule is not None:
+            record["favorable"] = bool(outcome[i])
+            record["favorable_score"] = float(scores[i])
         lines.append(json.dumps(record, ensure_ascii=False))
     if out is None:
         sys.stdout.write("\n".join(lines) + "\n")

@@ -72,12 +72,22 @@ def show_command(
                 for flag in ("person_context", "nominal", "surname", "given_name")
                 if getattr(term, flag)
             ]
+            flags += list(term.flags)
+            if term.gender:
+                flags.append(f"gender: {term.gender}")
+            aliases = ", ".join(term.aliases)
+            if term.names:
+                written = term.written_names
+                aliases = (
+                    f"{len(term.names)} first names; writes one of {len(written)}: "
+                    f"{', '.join(written[:8])}, ..."
+                )
             table.add_row(
                 term.text,
                 term.pos,
                 term.noun or "",
                 ", ".join(term.plurals),
-                ", ".join(term.aliases),
+                aliases,
                 term.article or "",
                 ", ".join(flags),
             )

@@ -37,6 +37,7 @@ from textfair.discovery.rulesets import Domain, Rule, RuleSet
 from textfair.discovery.sampling import Sampling, batches, seed_order, seed_rng
 from textfair.errors import TextfairError
 from textfair.models.base import Model
+from textfair.models.decision import Decision, decide
 from textfair.stats import (
     adjust,
     bounded_mean,
@@ -112,7 +113,7 @@ def group_fairness(
     rule_sets: Sequence[RuleSet],
     supports: Sequence[float],
     *,
-    favorable: int,
+    favorable: int | Decision,
     mode: str = "paired",
     confidence: float = 0.95,
     error: float = 0.05,
@@ -125,7 +126,8 @@ def group_fairness(
 ) -> list[GroupFinding]:
     """Score every rule set; return findings worst first with corrected significance.
 
-    `model` is a CachedModel (or any Model); `favorable` is the column of the favourable label.
+    `model` is a CachedModel (or any Model); `favorable` is the column of the favourable label
+    (the most probable label decides) or a `Decision` (label sets, threshold rules).
     `max_assignments` bounds the assignments each seed is rewritten to (paired mode).
     """
     if mode not in ("paired", "paper"):
@@ -291,7 +293,7 @@ def _paired_rows(plan: _PairedRows, model, favorable, sampling):
                 break
             continue
         flat = [text for row in rows for text in row.values()]
-        predicted = np.asarray(model.predict_proba(flat)).argmax(axis=1) == favorable
+        predicted = decide(favorable, model.predict_proba(flat))
         block = np.full((len(rows), total), np.nan, dtype=np.float32)
         cursor = 0
         for r, row in enumerate(rows):
@@ -375,7 +377,7 @@ def _paper(
         inside = domain.sample(rule_set, size, rng)
         outside = domain.sample(rule_set, size, rng, negate=True)
         flat = [v.input for v in inside] + [v.input for v in outside]
-        predicted = np.asarray(model.predict_proba(flat)).argmax(axis=1) == favorable
+        predicted = decide(favorable, model.predict_proba(flat))
         y_r += predicted[: len(inside)].tolist()
         y_not += predicted[len(inside) :].tolist()
         pairs += [(a.input, b.input) for a, b in zip(inside, outside, strict=False)]

@@ -33,6 +33,7 @@ import numpy as np
 from textfair.discovery.rulesets import Domain, Rule
 from textfair.discovery.sampling import Sampling, batches, seed_order, seed_rng
 from textfair.models.base import Model
+from textfair.models.decision import Decision, decide, favourable_score, outcomes
 from textfair.stats import bounded_mean
 
 __all__ = ["CausalScore", "GroupScore", "PairShift", "ThemisResult", "themis"]
@@ -91,7 +92,7 @@ def themis(
     domain: Domain,
     model: Model,
     *,
-    favorable: int,
+    favorable: int | Decision,
     threshold: float = 0.1,
     max_order: int | None = None,
     confidence: float = 0.95,
@@ -128,7 +129,7 @@ def themis(
                 pruned.append(subset)  # Themis Thm 4.1: a superset of a discriminating set
                 continue
             result = _causal(
-                domain, model, subset, masks, population, sampling, joint_variants, memo
+                domain, model, subset, masks, population, sampling, joint_variants, memo, favorable
             )
             causal.append(result)
             if result.ci[0] > threshold:  # the whole interval, not the point estimate
@@ -179,7 +180,7 @@ def _counterfactual_family(domain, index, mentioned, joint_variants):
 
 
 def _causal(
-    domain, model, subset, masks, population, sampling, joint_variants, memo
+    domain, model, subset, masks, population, sampling, joint_variants, memo, favorable
 ) -> CausalScore:
     confidence, error = sampling.confidence, sampling.error
     min_samples, max_samples = sampling.min_samples, sampling.max_samples
@@ -194,7 +195,7 @@ def _causal(
                 *_family_texts(domain, int(i), mentioned, joint_variants, memo),
             ]
             bounds.append(len(texts))
-        labels = np.asarray(model.predict_proba(texts)).argmax(axis=1)
+        labels = outcomes(favorable, model.predict_proba(texts))
         for begin_row, end_row in itertools.pairwise(bounds):
             rows = labels[begin_row:end_row]  # the seed, then its counterfactuals
             flipped.append(bool((rows != rows[0]).any()))
@@ -229,7 +230,7 @@ def _favoured(model, texts, favorable) -> np.ndarray:
     """Whether the model's label for each text is the favourable one."""
     if not texts:
         return np.zeros(0, dtype=bool)
-    return np.asarray(model.predict_proba(texts)).argmax(axis=1) == favorable
+    return decide(favorable, model.predict_proba(texts))
 
 
 def _pairs(domain, model, category, favorable, seeds, confidence):
@@ -257,9 +258,13 @@ def _pairs(domain, model, category, favorable, seeds, confidence):
     shifts = []
     for source, target, named in swaps:
         swapped, at = answers[at : at + len(named)], at + len(named)
-        flips = swapped.argmax(axis=1) != originals[source].argmax(axis=1)
+        flips = outcomes(favorable, swapped) != outcomes(favorable, originals[source])
         # Probabilities may overshoot [0, 1] by rounding; the shift lies in [-1, 1].
-        delta = np.clip(swapped[:, favorable] - originals[source][:, favorable], -1.0, 1.0)
+        delta = np.clip(
+            favourable_score(favorable, swapped) - favourable_score(favorable, originals[source]),
+            -1.0,
+            1.0,
+        )
         flip = bounded_mean(flips, 0.0, 1.0, confidence)
         shift = bounded_mean(delta, -1.0, 1.0, confidence)
         shifts.append(

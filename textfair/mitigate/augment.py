@@ -23,6 +23,7 @@ import numpy as np
 
 from textfair.discovery.rulesets import RuleSet
 from textfair.errors import TextfairError
+from textfair.models.decision import class_labels, recorded_decision
 from textfair.report.model import AuditReport
 from textfair.tabular.search import aequitas_search
 from textfair.text.generate import counterfactuals, rewritable_categories, rule_satisfying
@@ -47,8 +48,8 @@ def rule_set_augmentation(
     if report.kind != "text":
         raise TextfairError("the report is an audit of table rows; rule-set rewrites need text")
     matcher = matcher or Matcher(report.config.get("term_list", "dixon2018"))
-    favorable = report.model.favorable
-    others = [label for label in report.model.labels if label != favorable]
+    decision = recorded_decision(report.model.labels, report.model.favorable)
+    favorable, others = class_labels(decision, "rule-set augmentation")
     if not others:
         raise TextfairError("the report's model has a single label; nothing to augment")
     findings = report.significant[:top]
@@ -61,7 +62,8 @@ def rule_set_augmentation(
     rows = []
     for finding in findings:
         rule_set = {rule.category: rule.value for rule in finding.rule_set}
-        # The side with the lower favourable rate is disadvantaged; it gets the other label.
+        # The side with the lower favourable rate is disadvantaged; it gets the other label
+        # (with several favourable labels, "4,5" stars, the first of them).
         label = favorable if finding.phi_r < finding.phi_not_r else others[0]
         found = mentions or [matcher.find(text, list(rule_set)) for text in texts]
         eligible = [

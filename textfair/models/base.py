@@ -37,14 +37,22 @@ class Model(Protocol):
     """What textfair needs from a classifier."""
 
     labels: tuple[str, ...]
+    # Optional: True for a multi-label head (one sigmoid per label, rows need not sum to 1).
+    # multi_label: bool
 
     def predict_proba(self, inputs: Sequence) -> np.ndarray:
-        """Class probabilities, shape (len(inputs), len(labels)), rows summing to 1."""
+        """Class probabilities, shape (len(inputs), len(labels)), rows summing to 1 (or one
+        probability per label for a multi-label head)."""
         ...
 
 
-def check_probabilities(output: object, n_inputs: int, n_labels: int, source: str) -> np.ndarray:
-    """Return `output` as a float64 (n, k) array, or raise a one-line TextfairError."""
+def check_probabilities(
+    output: object, n_inputs: int, n_labels: int, source: str, multi_label: bool = False
+) -> np.ndarray:
+    """Return `output` as a float64 (n, k) array, or raise a one-line TextfairError.
+
+    Rows of a softmax head sum to 1; a multi-label head's (one sigmoid per label) need not,
+    but each value is still a probability in [0, 1]."""
     try:
         array = np.asarray(output, dtype=np.float64)
     except (TypeError, ValueError):
@@ -67,6 +75,14 @@ def check_probabilities(output: object, n_inputs: int, n_labels: int, source: st
             f"{source} returned negative probabilities (row {row}: {array[row].tolist()}); "
             "apply a softmax to its scores"
         )
+    if multi_label:
+        if (array > 1.0 + _TOLERANCE).any():
+            row = int(np.argwhere(array > 1.0 + _TOLERANCE)[0][0])
+            raise TextfairError(
+                f"{source} returned values above 1 (row {row}); a multi-label head returns "
+                "one probability per label: apply a sigmoid to its scores"
+            )
+        return np.clip(array, 0.0, 1.0)
     sums = array.sum(axis=1)
     bad = np.abs(sums - 1.0) > _TOLERANCE
     if bad.any():
@@ -144,6 +160,8 @@ class CachedModel:
     ) -> None:
         self.model = model
         self.labels = tuple(str(label) for label in model.labels)
+        # A multi-label head: one sigmoid per label, rows need not sum to 1.
+        self.multi_label = bool(getattr(model, "multi_label", False))
         self.batch_size = batch_size
         self.stats = CacheStats()
         self._memory: dict[Hashable, np.ndarray] = {}
@@ -186,7 +204,7 @@ class CachedModel:
         for begin in range(0, len(missing), size):
             batch = missing[begin : begin + size]
             output = check_probabilities(
-                self._ask(batch), len(batch), len(self.labels), self._source
+                self._ask(batch), len(batch), len(self.labels), self._source, self.multi_label
             )
             self.stats.model_calls += 1
             self.stats.forwarded += len(batch)

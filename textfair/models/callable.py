@@ -21,10 +21,17 @@ class CallableModel:
     probabilities, `labels` defaults to "0", "1", ... by column.
     """
 
-    def __init__(self, fn: Callable[[list], object], labels: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        fn: Callable[[list], object],
+        labels: Sequence[str] | None = None,
+        multi_label: bool = False,
+    ) -> None:
         if not callable(fn):
             raise TextfairError(f"{fn!r} is not callable; pass a function of a list of inputs")
         self.fn = fn
+        # One sigmoid per label (rows need not sum to 1): set it, or a `multi_label` attribute.
+        self.multi_label = multi_label or bool(getattr(fn, "multi_label", False))
         # A function may carry its labels: `predict.labels = ["non-toxic", "toxic"]`.
         labels = labels if labels is not None else getattr(fn, "labels", None)
         self._labels = tuple(str(label) for label in labels) if labels is not None else None
@@ -55,7 +62,7 @@ class CallableModel:
             return self._one_hot(output, len(inputs), source)
         if self._labels is None:
             self._labels = tuple(str(i) for i in range(output.shape[1]))
-        return check_probabilities(output, len(inputs), len(self._labels), source)
+        return check_probabilities(output, len(inputs), len(self._labels), source, self.multi_label)
 
     def _one_hot(self, predicted: np.ndarray, n_inputs: int, source: str) -> np.ndarray:
         if self._labels is None:

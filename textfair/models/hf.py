@@ -99,12 +99,17 @@ class HFModel:
         self.sort_by_length = sort_by_length
         id2label = self.network.config.id2label
         self.labels = tuple(str(id2label[i]) for i in range(len(id2label)))
+        # A multi-label head (toxic, obscene, identity_attack, ...) has one sigmoid per label.
+        self.multi_label = (
+            getattr(self.network.config, "problem_type", None) == "multi_label_classification"
+        )
         limit = self.tokenizer.model_max_length
         self.max_length = max_length or (limit if limit and limit < 100_000 else 512)
         self.fingerprint = f"hf:{source}:{getattr(self.network.config, '_commit_hash', '')}"
 
     def predict_proba(self, inputs: Sequence[str]) -> np.ndarray:
-        """Softmax probabilities for a batch of texts, in input order."""
+        """Softmax probabilities for a batch of texts, in input order (a sigmoid per label for
+        a multi-label head)."""
         import torch
 
         texts = [str(text) for text in inputs]
@@ -125,7 +130,12 @@ class HFModel:
                     return_tensors="pt",
                 ).to(self.device)
                 logits = self.network(**encoded).logits
-                result[rows] = torch.softmax(logits.float(), dim=-1).cpu().double().numpy()
+                scores = (
+                    torch.sigmoid(logits.float())
+                    if self.multi_label
+                    else torch.softmax(logits.float(), dim=-1)
+                )
+                result[rows] = scores.cpu().double().numpy()
         return result
 
 
