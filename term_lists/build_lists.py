@@ -28,6 +28,19 @@ MONTHS_AND_DAYS = (
     "Monday Tuesday Wednesday Thursday Friday Saturday Sunday"
 ).split()
 RELIGIOUS_FIGURES = "Jesus Christ Mohammed Muhammad Mohammad Allah Buddha Krishna God".split()
+# Descriptors that are also nouns for a person ("a Buddhist", "immigrants"): written as nouns
+# where the text has a noun; the rest are adjectives ("a Deaf person").
+NOUN_DESCRIPTORS = frozenset(
+    """
+    agnostic atheist Buddhist Catholic Christian Evangelical Hindu humanist Jain Lutheran
+    Methodist Mormon Muslim Pagan Protestant Rasta Rastafarian Satanist Scientologist Sikh
+    Shintoist Spiritualist Taoist Unitarian Zoroastrian Confucianist Cheondoist Adventist
+    liberal conservative Democrat Republican leftist rightist centrist independent moderate
+    libertarian socialist communist progressive radical nationalist anarchist extremist
+    addict alcoholic junkie druggie orphan immigrant refugee alien veteran
+    goth hillbilly hippie hipster redneck yuppie Boomer Millennial Zoomer
+    """.split()
+)
 
 HOLISTIC_HEADER = """\
 # HolisticBias v1.1 descriptors (Smith, Hall, Kambadur, Presani, Williams 2022, "I'm sorry to
@@ -37,8 +50,9 @@ HOLISTIC_HEADER = """\
 # distributed under CC BY-SA 4.0 too, with the attribution above (not under textfair's MIT).
 #
 # Made by term_lists/build_lists.py: one category per HolisticBias axis (the "nonce" control
-# words are left out); every descriptor is an adjective that counts only where it describes
-# people (person_context), as in the dataset's templates ("I'm a Deaf grandmother"). The
+# words are left out); every descriptor counts only where it describes people
+# (person_context), as in the dataset's templates ("I'm a Deaf grandmother"); those that are
+# also nouns for a person ("a Buddhist", "immigrants") have pos: both and a plural. The
 # dataset's preference labels are kept as flags ("dispreferred", "polarizing") and can be
 # left out of a run (--exclude-flag dispreferred). A descriptor listed under two axes stays
 # in the first; its second place is noted here:
@@ -80,6 +94,10 @@ def holistic(reference: Path) -> tuple[dict, list[str]]:
                     continue
                 seen[key] = axis
                 entry = {"term": text, "pos": "adjective", "person_context": True}
+                last = text.split()[-1]
+                if last in NOUN_DESCRIPTORS:
+                    entry["pos"] = "both"
+                    entry["plural"] = [text[: -len(last)] + _plural(last)]
                 if item.get("preference") in ("dispreferred", "polarizing"):
                     entry["flags"] = [item["preference"]]
                 if item.get("gender") in ("male", "female"):
@@ -99,6 +117,12 @@ def holistic(reference: Path) -> tuple[dict, list[str]]:
         "categories": categories,
     }
     return data, notes
+
+
+def _plural(noun: str) -> str:
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
 
 
 def _identity_forms(data: dict) -> set[str]:

@@ -34,6 +34,7 @@ BUILTIN_TERM_LISTS: dict[str, str] = {
     "dixon2018": "terms",
     "holistic": "terms",
     "names": "terms",
+    "pronouns": "terms",
     "gender_pairs": "pairs",
 }
 
@@ -53,9 +54,17 @@ _TERM_KEYS = {
     "flags": "labels kept as metadata (dispreferred, polarizing); excludable",
     "names": "a group of first names: any is matched, one is written",
     "write": "how many of `names`, from the first, swaps write (default all)",
+    "swaps": "a gender-pair list (gender_pairs): the term is its words of `gender`",
 }
 _LIST_KEYS = ("name", "description", "source", "licence", "categories")
 _PAIR_KEYS = ("masculine", "feminine", "when")
+PRONOUNS = frozenset("he him his himself she her hers herself".split())
+# "a host of problems": pair words that mostly name no person, left out of pronoun audits.
+OFTEN_NOT_PEOPLE = frozenset({"host", "hostess"})
+# Words of the gender pairs that describe rather than stand for a person.
+GENDER_ADJECTIVES = frozenset(
+    "male males female females masculine feminine paternal maternal".split()
+)
 
 
 def builtin_term_lists() -> dict[str, str]:
@@ -286,10 +295,11 @@ def _parse_term(entry: Any, category: str, source: _Source, where: tuple) -> Ter
             *where,
             "names",
         )
+    words = _gendered_words(entry.get("swaps"), gender, label, source, where)
     return Term(
         text=text,
         category=category,
-        pos="noun" if names else pos,
+        pos="noun" if names or words else pos,
         noun=_optional_str(entry.get("noun"), "noun", label, source, where),
         plurals=_str_tuple(entry.get("plural"), "plural", label, source, where),
         aliases=_str_tuple(entry.get("aliases"), "aliases", label, source, where),
@@ -298,7 +308,36 @@ def _parse_term(entry: Any, category: str, source: _Source, where: tuple) -> Ter
         flags=_str_tuple(entry.get("flags"), "flags", label, source, where),
         names=names,
         write=_write_count(entry.get("write", 0), len(names), label, source, where),
+        words=words,
+        swaps=entry.get("swaps") if words else None,
         **flags,
+    )
+
+
+def _gendered_words(
+    swaps: Any, gender: str | None, label: str, source: _Source, where: tuple
+) -> tuple[str, ...]:
+    """The pronouns and person nouns of one gender in a gender-pair list ("he", "him",
+    "his", "himself", "man", "waiter", ...); adjectives ("male", "masculine") and abstract
+    nouns ("manhood") are left out: the adjectives are identity terms of their own lists."""
+    if swaps is None:
+        return ()
+    if not isinstance(swaps, str) or gender is None:
+        raise source.error(
+            f"{label} has swaps: {swaps!r}; expected the name of a gender-pair list "
+            "(gender_pairs) and a gender: male or female beside it",
+            *where,
+            "swaps",
+        )
+    pairs = load_gender_pairs(swaps)
+    side = "masculine" if gender == "male" else "feminine"
+    words = (getattr(pair, side) for pair in pairs.pairs)
+    return tuple(
+        dict.fromkeys(
+            w
+            for w in words
+            if w.lower() not in GENDER_ADJECTIVES | OFTEN_NOT_PEOPLE and not w.endswith("hood")
+        )
     )
 
 

@@ -62,6 +62,13 @@ class Term:
     replaces (the same text always gets the same name, whatever the run's seed)."""
     write: int = 0
     """How many of `names`, from the first, a rewrite may write (0: all of them)."""
+    words: tuple[str, ...] = ()
+    """Gendered words standing for the term ("he", "him", "his", "man", ...): a pronoun
+    category's terms are the two genders, and a rewrite swaps every word of a text with its
+    counterpart from the gender pairs, in context ("her car" -> "his car", "saw her" ->
+    "saw him"), so he/him/his/himself all move together."""
+    swaps: str | None = None
+    """The gender-pair list `words` come from, which also gives their counterparts."""
 
     @property
     def written_names(self) -> tuple[str, ...]:
@@ -93,9 +100,9 @@ class Term:
         role is "base" (the term or an alias), "noun" (a distinct singular noun) or "plural".
         A name group's forms are its names (the group's label is not written in text).
         """
-        if self.names:
-            for name in self.names:
-                yield name, "noun"
+        if self.names or self.words:
+            for word in self.names or self.words:
+                yield word, "noun"
             return
         yield self.text, "base"
         for alias in self.aliases:

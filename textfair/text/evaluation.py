@@ -10,6 +10,9 @@ Two kinds of gold records (JSON lines, see ``tests/data/README.md``):
   merged) with the reason when not. The variant is generated again with the current code:
   the label applies only while the text is the same; a variant no longer generated (the seed
   now leaves that category's rows) or generated differently is counted apart, never scored.
+* **gender swaps** — a sentence and, written by hand, the sentence with every gendered word
+  (he/she, him/her, his/her/hers, man/woman, ...) turned to the other gender. The rewrite is
+  the pronoun category's: each mention of the `pronouns` list written as the other term.
 """
 
 from __future__ import annotations
@@ -21,7 +24,15 @@ from textfair.discovery.rulesets import Rule
 from textfair.text.domain import TextDomain
 from textfair.text.matcher import Matcher
 
-__all__ = ["MentionScores", "VariantScores", "score_mentions", "score_variants"]
+__all__ = [
+    "MentionScores",
+    "SwapScores",
+    "VariantScores",
+    "score_mentions",
+    "score_swaps",
+    "score_variants",
+    "swap_genders",
+]
 
 
 @dataclass(frozen=True)
@@ -92,3 +103,43 @@ def score_variants(records: Iterable[Mapping], terms: str = "dixon2018") -> Vari
             same += 1
             acceptable += bool(record["acceptable"])
     return VariantScores(labelled, same, acceptable, gone, gone_acceptable, changed)
+
+
+@dataclass(frozen=True)
+class SwapScores:
+    """Exact-match accuracy of gender swaps against hand-written rewrites."""
+
+    sentences: int
+    correct: int
+    misses: tuple[tuple[str, str, str], ...]
+    """(text, expected, written) for every sentence rewritten differently."""
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.sentences if self.sentences else 1.0
+
+
+def swap_genders(text: str, matcher: Matcher) -> str:
+    """`text` with every gendered word of the pronoun category written as the other gender
+    (the rewrite a pronoun audit asks for, also for texts holding both genders)."""
+    from textfair.text.rewrite import Rewriter
+
+    terms = {term.gender: term for term in matcher.term_list.terms() if term.words}
+    mentions = [m for m in matcher.find(text) if m.term.words]
+    other = {"male": terms["female"], "female": terms["male"]}
+    targets = {i: other[m.term.gender] for i, m in enumerate(mentions)}
+    return Rewriter(text, mentions).apply(targets, with_edits=False).text
+
+
+def score_swaps(records: Iterable[Mapping], matcher: Matcher | None = None) -> SwapScores:
+    """Rewrite each record's `text` with `swap_genders` and compare with its `expected`."""
+    matcher = matcher or Matcher("pronouns")
+    correct, misses, total = 0, [], 0
+    for record in records:
+        total += 1
+        written = swap_genders(record["text"], matcher)
+        if written == record["expected"]:
+            correct += 1
+        else:
+            misses.append((record["text"], record["expected"], written))
+    return SwapScores(total, correct, tuple(misses))

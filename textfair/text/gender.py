@@ -43,7 +43,7 @@ class GenderSwapper:
         options = self._counterparts[word.lower()]
         if len(options) == 1:
             return options[0][0]
-        wanted = "before_noun" if context.noun_follows(text, end) else "not_before_noun"
+        wanted = "before_noun" if _determiner_use(word.lower(), text, end) else "not_before_noun"
         for other, when in options:
             if when == wanted:
                 return other
@@ -76,6 +76,44 @@ class GenderSwapper:
             swaps=tuple(Swap(CATEGORY, source, target) for source, target in swaps),
             seed_id=seed_id,
         )
+
+
+# "make her stand", "let her go": after a causative verb "her" is the object of the verb that
+# follows, whatever that verb looks like ("stand", "cry"), so it becomes "him".
+_CAUSATIVES = frozenset("make makes made making let lets letting help helps helped helping".split())
+_QUOTES = "`'\"“”‘’"
+# Words that follow an object pronoun, never a noun it determines.
+_ADVERBS_AFTER_OBJECTS = frozenset(
+    """
+    now nowadays again too back away up down out off here there today yesterday tomorrow
+    twice once anymore alone home instead either as than that about all both
+    """.split()
+)
+
+
+def _determiner_use(word: str, text: str, end: int) -> bool:
+    """Whether `word` ("her", "his") ending at `end` determines a noun after it ("her car",
+    "his ``research``", "his A game") rather than standing alone ("saw her", "is his")."""
+    rest = text[end:].lstrip(" " + _QUOTES)
+    if word == "his":
+        # "hers" only where nothing follows in the clause: "the book is his.", "his or hers"
+        return bool(rest[:1].isalnum()) and context.normalize_token(rest.split()[0]) not in (
+            "and",
+            "or",
+        )
+    before = context.tokens_before(text, end - len(word), count=1)
+    if before and context.normalize_token(before[0]) in _CAUSATIVES:
+        return False
+    after = context.tokens_after(text, end, count=2)
+    if after:
+        following = context.normalize_token(after[0])
+        if following in _ADVERBS_AFTER_OBJECTS:
+            return False  # "see her nowadays", "called her twice"
+        if following.endswith("ed") and not (len(after) > 1 and context.is_word(after[1])):
+            return False  # "kept her entertained and", "got her killed."
+        if following.endswith("ed") and context.normalize_token(after[1]) in ("and", "or"):
+            return False
+    return context.noun_follows(text, end)
 
 
 @cache

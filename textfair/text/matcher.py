@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from textfair.terms import Term, TermList, load_term_list, normalize_form
+from textfair.terms.files import PRONOUNS
 from textfair.text import context, gates
 from textfair.text.forms import Form, FormReader
 
@@ -121,8 +122,12 @@ class Matcher:
             start, end = match.span("m")
             if term.names:
                 if _first_name_at(text, start, self._forms):
-                    mentions.append(_name_mention(text, match, term, natural))
+                    mentions.append(_word_mention(text, match, term, natural))
                 continue  # "Emily" is a name written with a capital; "emily" is not
+            if term.words:
+                if _gendered_word_at(text, start, end):
+                    mentions.append(_word_mention(text, match, term, natural))
+                continue  # "he", "her", "mother": every use stands for a person
             if self._in_collocation(text, start, end):
                 continue
             if (
@@ -295,9 +300,22 @@ def _first_name_at(text: str, start: int, forms: dict) -> bool:
     return True
 
 
-def _name_mention(text: str, match: re.Match, term: Term, natural: str) -> Mention:
-    """A first name of a name group ("Emily", "Emily's"): a noun standing for a person; the
-    surname after it, if any, stays ("Emily Smith" -> "Michael Smith")."""
+def _gendered_word_at(text: str, start: int, end: int) -> bool:
+    """A gendered word that stands for a person. A noun capitalised inside a sentence is a
+    name or a title ("Stephen King", "the Third Man", "The Lady from Shanghai", "than
+    Prince"); pronouns are always words ("His message")."""
+    if gates.in_url(text, start):
+        return False
+    word = text[start:end]
+    if word.lower() in PRONOUNS or not word[:1].isupper() or word.isupper():
+        return True
+    return context.is_sentence_initial(text, start) and not (start > 0 and text[start - 1] == "-")
+
+
+def _word_mention(text: str, match: re.Match, term: Term, natural: str) -> Mention:
+    """A first name of a name group ("Emily", "Emily's"; the surname after it stays:
+    "Emily Smith" -> "Michael Smith") or a gendered word ("he", "mother's"): a noun that
+    stands for a person."""
     start, end = match.span("m")
     surface = text[start:end]
     suffix = text[match.start("poss") : match.end("poss")] if match.group("poss") else None

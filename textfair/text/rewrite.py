@@ -59,6 +59,14 @@ def _gendered_noun_after(text: str, mention: Mention) -> tuple[int, int, str] | 
     return (found.start(2), found.end(2), noun[0]) if noun else None
 
 
+@cache
+def gender_swapper(pairs: str = "gender_pairs"):
+    """The swapper of a gender-pair list, built once (it knows "her" -> "his"/"him")."""
+    from textfair.text.gender import GenderSwapper  # gender.py builds on this module
+
+    return GenderSwapper(pairs)
+
+
 def pick_name(names: tuple[str, ...], text: str, replaced: str) -> str:
     """The name a name group writes in place of `replaced` in `text`: a hash, not the run's
     random generator, so a text is always rewritten the same way (one cached query) and the
@@ -120,7 +128,13 @@ def apply_case(phrase: str, style: Style, sentence_initial: bool) -> str:
 def _target_phrase(mention: Mention, target: Term, text: str) -> str:
     """The target in the mention's grammatical form, in its natural spelling."""
     if target.names:
-        return pick_name(target.written_names, text, mention.surface)
+        return pick_name(target.written_names, text, mention.surface.lower())
+    if target.words:
+        word = mention.surface.lower()
+        if mention.term.gender == target.gender:
+            return word
+        end = mention.start + len(mention.surface)
+        return gender_swapper(target.swaps).counterpart(word, text, end)
     term_text = target.text
     if "-" in mention.surface and "-" not in mention.natural and " " in term_text:
         term_text = term_text.replace(" ", "-")  # the writer hyphenated: "African-American"
