@@ -10,6 +10,8 @@ every labelled comment) and ``group_query_reduction`` against Alg. 2; ``seconds`
 ``overhead_ratio``, the median over interleaved repeats of audit seconds / seconds for the
 model alone to score the same unique texts (each repeat's pair runs back to back, so machine
 load drifts out of the ratio).
+``term_lists`` runs the same audit with the other built-in lists (holistic, names, pronouns):
+their terms, the rows that mention them, rule sets, causal sets, model queries and seconds.
 ``threads`` times the same audit beside `--load` competing busy processes with textfair's
 thread setting, torch's default and one thread (see benchmarks/threads.py).
 Run: ``python -m benchmarks.audit --json``.
@@ -47,6 +49,38 @@ def testsgd_queries(findings, confidence: float, error: float) -> int:
         n = max(SAMPLE_THR, SAMPLE_THR * math.ceil(needed / SAMPLE_THR))
         total += 2 * n
     return total
+
+
+def list_audit(model, texts, labels, terms: str) -> dict:
+    """The default audit with another built-in list: its size, its queries and its time
+    (beside the dixon2018 audit above, on the same comments and model)."""
+    cached = CachedModel(model)
+    started = time.perf_counter()
+    report = audit_text(
+        cached,
+        texts,
+        favorable="non-toxic",
+        labels=labels,
+        config=AuditConfig(terms=terms),
+        model_id="toxicity-cnn-lstm",
+    )
+    return {
+        "terms": sum(len(category) for category in _categories(terms).values()),
+        "categories": len(_categories(terms)),
+        "mentioning_rows": report.data["mentioning_rows"],
+        "rule_sets": len(report.findings),
+        "causal_sets": len(report.counterfactual.causal) if report.counterfactual else 0,
+        "model_queries": report.run.model_queries,
+        "requested_texts": report.run.requested,
+        "sampled_assignments": report.config.get("sampled_assignments", []),
+        "seconds": round(time.perf_counter() - started, 2),
+    }
+
+
+def _categories(terms: str) -> dict:
+    from textfair.terms import load_term_list
+
+    return load_term_list(terms).categories
 
 
 def main() -> None:
@@ -114,6 +148,9 @@ def main() -> None:
     result["group_query_reduction"] = round(
         result["testsgd_queries"] / result["group_fairness_queries"], 1
     )
+    result["term_lists"] = {
+        name: list_audit(model, texts, labels, name) for name in ("holistic", "names", "pronouns")
+    }
     if args.load:
         result["threads"] = competing_load(
             model, texts, labels, torch_default, args.repeats, args.load

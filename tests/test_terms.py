@@ -1,11 +1,19 @@
 """Term lists: the shipped lists are exact, user files are validated with one-line errors."""
 
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
 from textfair.cli import app
 from textfair.errors import TextfairError
 from textfair.terms import builtin_term_lists, load_gender_pairs, load_term_list
+
+from synthetic import FILLER
 
 # Table 1 of TestSGD (Dixon et al. 2018), as printed in shared/PAPERS.md.
 DIXON_2018 = {
@@ -185,3 +193,31 @@ def test_lists_combine_and_a_form_in_two_of_them_is_refused(tmp_path):
     clash.write_text("categories:\n  other:\n    - gay\n    - vegan\n")
     with pytest.raises(TextfairError, match="in both"):
         load_term_list(f"dixon2018,{clash}")
+
+
+def test_the_readme_example_list_audits_end_to_end(tmp_path):
+    """The YAML block of the README, validated and audited with the bundled model on a forum
+    corpus of real sentences that name its terms."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(name: mine\n.*?)```", readme, re.DOTALL).group(1)
+    (tmp_path / "mine.yaml").write_text(block, encoding="utf-8")
+    runner = CliRunner()
+    checked = runner.invoke(app, ["terms", "validate", str(tmp_path / "mine.yaml")])
+    assert checked.exit_code == 0, checked.output
+    people = ["blind", "deaf", "autistic", "disabled"]
+    origins = ["Nigerian", "Polish", "Irish", "Syrian"]
+    rng = np.random.default_rng(4)
+    rows = [
+        f"My {rng.choice(people)} {rng.choice(origins)} neighbour {FILLER[i % len(FILLER)]}, "
+        f"thread {i}."
+        for i in range(240)
+    ]
+    pd.DataFrame({"text": rows}).to_csv(tmp_path / "forum.csv", index=False)
+    out = tmp_path / "forum-report"
+    args = ["audit", "--terms", str(tmp_path / "mine.yaml"), "--data", str(tmp_path / "forum.csv")]
+    done = runner.invoke(app, [*args, "--text-column", "text", "--out", str(out)])
+    assert done.exit_code in (0, 1), done.output
+    report = json.loads((out / "report.json").read_text())
+    categories = {r["category"] for f in report["findings"] for r in f["rule_set"]}
+    assert categories == {"disability", "nationality"}
+    assert report["config"]["term_list"].endswith("mine.yaml")
