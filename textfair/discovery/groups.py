@@ -185,15 +185,23 @@ def _paired(domain, model, categories, group, support_of, favorable, sampling, n
         for values in itertools.product(*options)
     ]
     column = {a: i for i, a in enumerate(assignments)}
-    # "Not R": the assignments that cannot satisfy R (for text every other one; for rows,
-    # rules over a column may overlap, e.g. {Black} and {Black, Other}).
-    outside = {r: [i for i, a in enumerate(assignments) if domain.disjoint(a, r)] for r in group}
+    # "Not R": the assignments that cannot satisfy R. Where each category's values exclude
+    # each other (terms of text), that is every other assignment (None: no list of 10,000
+    # columns per rule set); for rows, rules over a column may overlap ({Black} and
+    # {Black, Other}), so they are listed.
+    if all(_values_exclusive(domain, category) for category in categories):
+        outside = dict.fromkeys(group)
+    else:
+        outside = {
+            r: [i for i, a in enumerate(assignments) if domain.disjoint(a, r)] for r in group
+        }
     rows = _PairedRows(domain, categories, assignments, column, outside, group, bound)
     texts, matrix = _paired_rows(rows, model, favorable, sampling)
     findings = []
+    totals = _row_totals(matrix)
     for rule_set in group:
         j = column[rule_set]
-        d = _differences(matrix, j, outside[rule_set])
+        d = _differences(matrix, j, outside[rule_set], totals)
         n = len(d)
         if n == 0:
             continue  # no seed's sample of assignments held R (reported as not reached)
@@ -213,7 +221,7 @@ def _paired(domain, model, categories, group, support_of, favorable, sampling, n
                 ci=(interval.low, interval.high),
                 p_value=interval.p_value,
                 n_r=n,
-                n_not_r=n * len(outside[rule_set]),
+                n_not_r=n * _outside_count(outside[rule_set], len(assignments)),
                 support=support_of[rule_set],
                 examples=_paired_examples(texts, matrix, j, n_examples),
             )
@@ -250,10 +258,10 @@ def _assignment_picks(domain, index: int, categories, total: int, bound: int) ->
     so the seeds holding R are a random subset and `bounded_mean` over their d covers the
     same quantity (with fewer seeds, hence a wider interval). The draw depends on the text,
     not on the run's seed: the estimand and every text scored are the same in every run."""
-    if total <= MAX_ASSIGNMENTS:
+    if total <= bound:
         return np.arange(total)
     rng = seed_rng(domain, index, "assignments", *categories)
-    return np.sort(rng.choice(total, MAX_ASSIGNMENTS, replace=False))
+    return np.sort(rng.choice(total, bound, replace=False))
 
 
 def _paired_rows(plan: _PairedRows, model, favorable, sampling):
@@ -302,31 +310,58 @@ def _paired_rows(plan: _PairedRows, model, favorable, sampling):
         outcomes = np.vstack([outcomes, block])
         texts += rows
         n = len(outcomes)
-        if n >= max_samples or (
-            n >= min_samples
-            and all(
+        if n >= max_samples:
+            break
+        if n >= min_samples:
+            totals = _row_totals(outcomes)
+            if all(
                 bounded_mean(
-                    _differences(outcomes, column[r], outside[r]), confidence=confidence
+                    _differences(outcomes, column[r], outside[r], totals), confidence=confidence
                 ).half_width
                 <= error
                 for r in plan.group
-            )
-        ):
-            break
+            ):
+                break
     return texts, outcomes
 
 
-def _differences(matrix: np.ndarray, j: int, others: list[int]) -> np.ndarray:
+def _differences(matrix: np.ndarray, j: int, others: list[int] | None, totals=None) -> np.ndarray:
     """Per seed holding R: outcome under R (column j) minus the mean outcome under the
-    assignments that do not satisfy R (`others`) that the seed was rewritten to."""
+    assignments that do not satisfy R (`others`; None: every other column) that the seed
+    was rewritten to. `totals` are `_row_totals(matrix)`, computed once per matrix."""
     if len(matrix) == 0:
         return np.empty(0)
     rows = ~np.isnan(matrix[:, j])
-    rest = matrix[rows][:, others]
-    observed = ~np.isnan(rest)
-    keep = observed.any(axis=1)
-    mean_rest = np.nansum(rest[keep], axis=1) / observed[keep].sum(axis=1)
-    return (matrix[rows][keep, j] - mean_rest).astype(float)
+    y = matrix[rows, j].astype(float)
+    if others is None:
+        sums, counts = totals if totals is not None else _row_totals(matrix)
+        rest_sum, rest_count = sums[rows] - y, counts[rows] - 1
+    else:
+        rest = matrix[rows][:, others]
+        observed = ~np.isnan(rest)
+        rest_sum, rest_count = np.where(observed, rest, 0.0).sum(axis=1), observed.sum(axis=1)
+    keep = rest_count > 0
+    return y[keep] - rest_sum[keep] / rest_count[keep]
+
+
+def _row_totals(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row: the sum of the outcomes observed, and how many there are."""
+    observed = ~np.isnan(matrix)
+    return np.where(observed, matrix, 0.0).sum(axis=1, dtype=float), observed.sum(axis=1)
+
+
+def _outside_count(others: list[int] | None, total: int) -> int:
+    return total - 1 if others is None else len(others)
+
+
+def _values_exclusive(domain, category: str) -> bool:
+    """Whether no input satisfies two different rules of `category` (two terms of a text's
+    category; for rows, bins that do not overlap)."""
+    rules = domain.single_rules(category)
+    return all(
+        domain.disjoint(RuleSet((first,)), RuleSet((second,)))
+        for first, second in itertools.combinations(rules, 2)
+    )
 
 
 def _counts(rate: float, n: int):
