@@ -57,7 +57,13 @@ def test_gender_pairs_has_at_least_40_pairs_and_resolves_her():
     assert len(pairs) >= 40
     her = {(p.masculine, p.when) for p in pairs.pairs if p.feminine == "her"}
     assert her == {("his", "before_noun"), ("him", "not_before_noun")}
-    assert builtin_term_lists() == {"dixon2018": "terms", "gender_pairs": "pairs"}
+    assert builtin_term_lists() == {
+        "dixon2018": "terms",
+        "holistic": "terms",
+        "names": "terms",
+        "pronouns": "terms",
+        "gender_pairs": "pairs",
+    }
 
 
 def test_user_yaml_and_csv(write):

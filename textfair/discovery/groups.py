@@ -277,7 +277,7 @@ def _paired_rows(plan: _PairedRows, model, favorable, sampling):
     eligible[domain.seeds_for(plan.group[0])] = True  # seeds that can be rewritten to satisfy R
     order = everything[eligible[everything]]
     total = len(assignments)
-    outcomes = np.empty((0, total), dtype=np.float32)  # one row per distinct seed
+    outcomes = np.empty((0, total))  # one row per distinct seed
     texts: list[dict[int, str]] = []
     seen: set[tuple] = set()
     for begin, end in batches(len(order), min_samples, BATCH_SEEDS):
@@ -302,7 +302,7 @@ def _paired_rows(plan: _PairedRows, model, favorable, sampling):
             continue
         flat = [text for row in rows for text in row.values()]
         predicted = decide(favorable, model.predict_proba(flat))
-        block = np.full((len(rows), total), np.nan, dtype=np.float32)
+        block = np.full((len(rows), total), np.nan)
         cursor = 0
         for r, row in enumerate(rows):
             block[r, list(row)] = predicted[cursor : cursor + len(row)]
