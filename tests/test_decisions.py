@@ -227,3 +227,33 @@ def _tiny_hf_model(path, multi_label: bool):
     network.save_pretrained(path)
     fast.save_pretrained(path)
     return path
+
+
+@pytest.mark.parametrize(
+    ("message", "revision", "says"),
+    [
+        (
+            "You are trying to access a gated repo. Access to model org/m is restricted.",
+            None,
+            "gated or private",
+        ),
+        ("401 Client Error: Unauthorized for url", None, "huggingface-cli login"),
+        (
+            "org/nope is not a local folder and is not a valid model identifier listed on the hub",
+            None,
+            "no Hugging Face model",
+        ),
+        (
+            "v9 is not a valid git identifier (branch name, tag name or commit id)",
+            "v9",
+            "has no revision 'v9'",
+        ),
+    ],
+)
+def test_hub_loading_failures_are_one_line_with_what_to_do(message, revision, says):
+    from textfair.models.hf import load_error
+
+    error = load_error(OSError(message), "org/m", revision, offline=False)
+    assert says in str(error) and "\n" not in str(error)
+    offline = load_error(OSError(message), "org/m", revision, offline=True)
+    assert "offline" in str(offline)

@@ -56,18 +56,7 @@ class HFModel:
                 source, trust_remote_code=trust_remote_code, **hub
             )
         except Exception as err:  # a loader fails in many ways; each is one line for the user
-            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-            if offline:
-                at = f" at revision {revision!r}" if revision else ""
-                raise TextfairError(
-                    f"cannot load Hugging Face model {source!r}{at}: the hub cannot be reached "
-                    "(offline) and the model is not in the local cache; connect to the "
-                    "network, or download it elsewhere and pass its directory"
-                ) from None
-            raise TextfairError(
-                f"cannot load Hugging Face model {source!r} ({first[:300]}); check the id or "
-                "path (with HF_HUB_OFFLINE=1 only models already on disk load)"
-            ) from None
+            raise load_error(err, source, revision, offline) from None
         self._setup(source, batch_size, device, max_length, sort_by_length)
         if revision:
             self.fingerprint += f"@{revision}"
@@ -137,6 +126,39 @@ class HFModel:
                 )
                 result[rows] = scores.cpu().double().numpy()
         return result
+
+
+def load_error(err: Exception, source: str, revision: str | None, offline: bool) -> TextfairError:
+    """One line saying why a Hugging Face model did not load, and what to do about it."""
+    text = str(err).strip()
+    first = text.splitlines()[0] if text else type(err).__name__
+    at = f" at revision {revision!r}" if revision else ""
+    lowered = text.lower()
+    if offline:
+        return TextfairError(
+            f"cannot load Hugging Face model {source!r}{at}: the hub cannot be reached "
+            "(offline) and the model is not in the local cache; connect to the "
+            "network, or download it elsewhere and pass its directory"
+        )
+    if "gated" in lowered or "401" in lowered or "403" in lowered:
+        return TextfairError(
+            f"Hugging Face model {source!r} is gated or private: accept its terms on its hub "
+            "page, then log in (`huggingface-cli login`, or set HF_TOKEN) and run again"
+        )
+    if "not a valid model identifier" in lowered or "repository not found" in lowered:
+        return TextfairError(
+            f"no Hugging Face model {source!r}{at} on the hub or on disk; check the id "
+            "(ORG/NAME) or pass the directory of a saved model"
+        )
+    if revision and ("revision" in lowered or "git identifier" in lowered or revision in text):
+        return TextfairError(
+            f"Hugging Face model {source!r} has no revision {revision!r}; pass a branch, tag "
+            "or commit it has (--revision)"
+        )
+    return TextfairError(
+        f"cannot load Hugging Face model {source!r} ({first[:300]}); check the id or "
+        "path (with HF_HUB_OFFLINE=1 only models already on disk load)"
+    )
 
 
 def _hub_reachable(timeout: float = 3.0) -> bool:
