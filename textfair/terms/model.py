@@ -51,8 +51,8 @@ class Term:
     given_name: bool = False
     comparative: bool = False
     gender: Gender | None = None
-    """The gender the term implies ("lesbian", "female"): a gendered noun after it that says
-    the other ("a gay man" -> "a lesbian woman", not "a lesbian man") is swapped with it."""
+    """The gender the term implies ("lesbian", "female"); a pronoun category's two terms are
+    its genders. Recorded for every list; rewrites of identity terms do not act on it yet."""
     flags: tuple[str, ...] = ()
     """Metadata a list keeps about a term (HolisticBias: "dispreferred", "polarizing"); a
     run may leave out the terms holding a flag (`TermList.without_flags`)."""

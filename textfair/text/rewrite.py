@@ -6,9 +6,7 @@ singular noun, plural noun, "the elderly"-style collective), falling back to "<t
 capitalisation relative to the term's natural spelling ("Muslim" -> "gay" mid-sentence,
 "GAY" -> "MUSLIM", "Gay people ..." -> "Muslim people ..."); keeps possessives ("Muslims'" ->
 "Jews'"); and fixes the indefinite article before the mention by sound ("a gay man" ->
-"an Asian man", "an Asian man" -> "a European man"). A term that implies a gender takes the
-noun it modifies along when that noun says the other ("a gay man" -> "a lesbian woman", not
-"a lesbian man"). Nothing else in the text changes.
+"an Asian man", "an Asian man" -> "a European man"). Nothing else in the text changes.
 """
 
 from __future__ import annotations
@@ -20,8 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-from textfair.terms import Term, load_gender_pairs
-from textfair.text import context
+from textfair.terms import Term
 from textfair.text.articles import indefinite_article
 from textfair.text.context import is_sentence_initial
 from textfair.text.matcher import Mention
@@ -33,30 +30,6 @@ Style = Literal["natural", "upper", "lower", "title"]
 _ARTICLE_BEFORE = re.compile(r"(?<![\w'’\-])(an?)(\s+)$", re.IGNORECASE)
 _NON_LETTERS = re.compile(r"[\W_]+")
 _NEXT_WORD = re.compile(r"([ ]+)([A-Za-z]+)\b")
-
-
-@cache
-def gendered_nouns() -> dict[str, tuple[str, str]]:
-    """Person nouns of the gender pairs: lowercase word -> (its gender, its counterpart).
-    "man" -> ("male", "woman"); pronouns and adjectives ("her", "male") are not nouns here."""
-    nouns: dict[str, tuple[str, str]] = {}
-    for pair in load_gender_pairs().pairs:
-        masculine, feminine = pair.masculine.lower(), pair.feminine.lower()
-        if context.is_person_noun(masculine) and context.is_person_noun(feminine):
-            nouns.setdefault(masculine, ("male", feminine))
-            nouns.setdefault(feminine, ("female", masculine))
-    return nouns
-
-
-def _gendered_noun_after(text: str, mention: Mention) -> tuple[int, int, str] | None:
-    """A gendered person noun right after an adjective mention: (start, end, gender)."""
-    if mention.form != "adjective" or mention.possessive:
-        return None
-    found = _NEXT_WORD.match(text, mention.end)
-    if found is None:
-        return None
-    noun = gendered_nouns().get(found.group(2).lower())
-    return (found.start(2), found.end(2), noun[0]) if noun else None
 
 
 @cache
@@ -77,12 +50,10 @@ def pick_name(names: tuple[str, ...], text: str, replaced: str) -> str:
 # Slots: one per changed span of every variant; no per-object dict.
 @dataclass(frozen=True, slots=True)
 class Edit:
-    """One change: `old` at [old_start, old_end) became `new` at [new_start, new_end).
+    """One change: `old` at [old_start, old_end) became `new` at [new_start, new_end):
+    "term" is a mention rewritten, "article" an indefinite article fixed by sound."""
 
-    "term" is a mention rewritten, "article" an indefinite article fixed by sound, "noun" a
-    gendered noun that followed its term's gender ("a gay man" -> "a lesbian woman")."""
-
-    kind: Literal["term", "article", "noun"]
+    kind: Literal["term", "article"]
     old_start: int
     old_end: int
     new_start: int
@@ -183,7 +154,6 @@ class Rewriter:
         self._articles = [
             _ARTICLE_BEFORE.search(text, max(0, m.start - 8), m.start) for m in self.mentions
         ]
-        self._nouns = [_gendered_noun_after(text, m) for m in self.mentions]
         self._rendered: dict[tuple[int, str], tuple[str, str]] = {}
 
     def _style(self, mention: Mention) -> Style:
@@ -264,35 +234,8 @@ class Rewriter:
                 )
             length += len(new_term)
             cursor = mention.end
-            noun = self._nouns[index]
-            if noun is not None and target.gender and target.gender != noun[2]:
-                # "a gay man" -> "a lesbian woman": the noun follows the term's gender.
-                pieces.append(self.text[cursor : noun[0]])
-                length += noun[0] - cursor
-                old_noun = self.text[noun[0] : noun[1]]
-                new_noun = _swapped_noun(old_noun)
-                pieces.append(new_noun)
-                if with_edits:
-                    edits.append(
-                        Edit(
-                            "noun",
-                            noun[0],
-                            noun[1],
-                            length,
-                            length + len(new_noun),
-                            old_noun,
-                            new_noun,
-                        )
-                    )
-                length += len(new_noun)
-                cursor = noun[1]
         pieces.append(self.text[cursor:])
         return Rewrite("".join(pieces), tuple(edits))
-
-
-def _swapped_noun(word: str) -> str:
-    other = gendered_nouns()[word.lower()][1]
-    return apply_case(other, case_style(word, word.lower()), sentence_initial=False)
 
 
 def rewrite(text: str, replacements: Iterable[tuple[Mention, Term]]) -> Rewrite:
