@@ -19,7 +19,7 @@ import pandas as pd
 from textfair.errors import TextfairError
 from textfair.io import read_texts, with_text_column
 
-__all__ = ["BUNDLED_CORPUS", "Corpus", "guess_favorable", "load_corpus", "parse_label_map"]
+__all__ = ["BUNDLED_CORPUS", "Corpus", "load_corpus", "parse_label_map"]
 
 BUNDLED_CORPUS = "wiki_toxicity.csv"
 _BUNDLED_COLUMNS = ("comment", "toxic", {"True": "toxic", "False": "non-toxic"})
@@ -126,14 +126,3 @@ def parse_label_map(label_map: Mapping[str, str] | str | None) -> dict[str, str]
             )
         mapping[key.strip()] = value.strip()
     return mapping
-
-
-def guess_favorable(labels: Sequence[str]) -> str:
-    """The favourable label when none is named: non-toxic, positive, ..."""
-    for guess in FAVORABLE_GUESSES:
-        if guess in labels:
-            return guess
-    raise TextfairError(
-        f"which label is favourable? name it (favorable=... or --favorable) with one of: "
-        f"{', '.join(labels)}"
-    )

@@ -8,12 +8,11 @@ a noun ("her car" -> "his car") and which otherwise ("saw her." -> "saw him.").
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from textfair.terms import GenderPairs, load_gender_pairs
 from textfair.text import context
 from textfair.text.generate import Swap, Variant
-from textfair.text.rewrite import Edit, apply_case, case_style
+from textfair.text.rewrite import Edit, apply_case, case_style, gender_swapper
 
 __all__ = ["GenderSwapper", "gender_swap"]
 
@@ -116,11 +115,6 @@ def _determiner_use(word: str, text: str, end: int) -> bool:
     return context.noun_follows(text, end)
 
 
-@cache
-def _default_swapper() -> GenderSwapper:
-    return GenderSwapper()
-
-
 def gender_swap(text: str, seed_id: int | str | None = None) -> Variant | None:
     """Swap every gendered word of the built-in pair list ("He loves her" -> "She loves him")."""
-    return _default_swapper().swap(text, seed_id)
+    return gender_swapper().swap(text, seed_id)
