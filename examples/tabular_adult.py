@@ -2,7 +2,7 @@
 
     python examples/tabular_adult.py [--data ../shared/data/tabular/adult.data] [--out out/]
     textfair tabular audit --model sklearn:out/adult_lr.joblib --data out/adult.csv \\
-        --sensitive sex,race,age --label income --favorable '>50K'
+        --sensitive sex,race,age --label-column income --favorable '>50K'
 
 Adult (Becker and Kohavi 1996, CC BY 4.0) is not copied into the repository (3.8 MB); the
 script reads the project's shared copy by default.

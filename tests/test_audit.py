@@ -216,7 +216,6 @@ def small_corpus(tmp_path, monkeypatch):
         (["--favorable", "good"], "its labels are: non-toxic, toxic"),
         (["--theta", "0"], "--theta is 0.0; expected a fraction in (0, 1]"),
         (["--theta", "1.5"], "--theta is 1.5"),
-        (["--mode", "both"], "--mode 'both'"),
         # The CI gate must not pass by asking nothing: each of these ran 0 queries, "fair".
         (["--min-samples", "0", "--max-samples", "0"], "--min-samples is 0; expected a whole"),
         (["--max-samples", "-5"], "--max-samples is -5"),
@@ -259,14 +258,14 @@ def test_audit_bad_files(small_corpus):
         assert message in result.output, (name, result.output)
 
 
-def test_audit_reads_parquet_and_counterfactual_runs_causal_tests_alone(small_corpus):
+def test_audit_reads_parquet_and_causal_runs_causal_tests_alone(small_corpus):
     import pandas as pd
 
     pd.DataFrame(
         {"comment": ["I am a gay man.", "A Muslim woman spoke.", "An old man."]}
     ).to_parquet(small_corpus / "c.parquet")
     result = invoke(
-        "counterfactual",
+        "causal",
         "--data",
         str(small_corpus / "c.parquet"),
         "--text-column",

@@ -139,7 +139,7 @@ def digest_tree(root: Path) -> dict[str, str]:
 
 TEXT = ["--data", "{in}/c.csv", "--text-column", "comment"]
 FLAT = ["audit", "--model", "py:fault_models:flat", *TEXT]
-TABLE = ["--data", "{in}/adult.csv", "--sensitive", "sex,race", "--label", "income"]
+TABLE = ["--data", "{in}/adult.csv", "--sensitive", "sex,race", "--label-column", "income"]
 SKLEARN = ["--model", "sklearn:{in}/OUT/model/model.joblib", *TABLE, "--favorable", ">50K"]
 
 # (name, arguments, exit code, words the message must hold)
@@ -210,7 +210,7 @@ CASES = [
             "{in}/adult.csv",
             "--sensitive",
             "sex",
-            "--label",
+            "--label-column",
             "nope",
         ],
         2,
@@ -226,7 +226,7 @@ CASES = [
             "{in}/adult.csv",
             "--sensitive",
             "colour",
-            "--label",
+            "--label-column",
             "income",
         ],
         2,

@@ -314,7 +314,7 @@ def test_tabular_mitigate_writes_reports_model_and_augmentation(tmp_path):
     joblib.dump(pipeline, tmp_path / "lr.joblib")
     frame.to_csv(tmp_path / "adult.csv", index=False)
     args = ["--model", f"sklearn:{tmp_path / 'lr.joblib'}", "--data", str(tmp_path / "adult.csv")]
-    args += ["--sensitive", "sex,race", "--label", "income", "--out", str(tmp_path / "out")]
+    args += ["--sensitive", "sex,race", "--label-column", "income", "--out", str(tmp_path / "out")]
     result = invoke("tabular", "mitigate", *args, "--max-rounds", "2")
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "out" / "mitigation.json").read_text())
@@ -334,7 +334,14 @@ def test_tabular_augment_exports_labelled_sensitive_variants(tmp_path):
     joblib.dump(pipeline, tmp_path / "lr.joblib")
     frame.to_csv(tmp_path / "adult.csv", index=False)
     args = ["--model", f"sklearn:{tmp_path / 'lr.joblib'}", "--data", str(tmp_path / "adult.csv")]
-    args += ["--sensitive", "sex,race", "--label", "income", "--out", str(tmp_path / "aug.csv")]
+    args += [
+        "--sensitive",
+        "sex,race",
+        "--label-column",
+        "income",
+        "--out",
+        str(tmp_path / "aug.csv"),
+    ]
     result = invoke("tabular", "augment", *args)
     assert result.exit_code == 0, result.output
     rows = pd.read_csv(tmp_path / "aug.csv")

@@ -41,7 +41,7 @@ def files(tmp_path_factory):
 
 def cases(files):
     c, adult, model = files / "c.csv", files / "adult.csv", files / "OUT" / "model" / "model.joblib"
-    table = ["--sensitive", "sex", "--label", "income", "--favorable", ">50K"]
+    table = ["--sensitive", "sex", "--label-column", "income", "--favorable", ">50K"]
     return {
         "counterfactuals onto its data": (
             ["counterfactuals", "--data", str(c), "--text-column", "comment", "--out", str(c)],

@@ -122,7 +122,7 @@ def test_pages_of_an_audit_a_table_audit_and_a_mitigation(browser, tmp_path, mon
         logistic_regression(frame.drop(columns="income"), frame["income"], max_iter=300), "m.joblib"
     )
     table = ["--model", "sklearn:m.joblib", "--data", str(DATA / "adult_sample.csv")]
-    table += ["--sensitive", "sex,race", "--label", "income", "--favorable", ">50K"]
+    table += ["--sensitive", "sex,race", "--label-column", "income", "--favorable", ">50K"]
     run("tabular", "audit", *table, "--out", "rows")
     rows = AuditReport.read(tmp_path / "rows" / "report.json")
     dom = check_page(browser, tmp_path / "rows" / "report.html", tmp_path, rows.summary(), 1)

@@ -31,7 +31,7 @@ def invoke(files, *args):
         f"sklearn:{files / 'lr.joblib'}",
         "--data",
         str(files / "adult.csv"),
-        "--label",
+        "--label-column",
         "income",
     ]
     return runner.invoke(app, ["tabular", args[0], *base, *args[1:]], env={"COLUMNS": "200"})
@@ -82,7 +82,10 @@ def test_tabular_search_exports_discriminatory_inputs(files):
     ("args", "message"),
     [
         (["--sensitive", "gender"], "no column 'gender'; columns are: age"),
-        (["--sensitive", "sex", "--label", "education"], "name the favourable one (--favorable)"),
+        (
+            ["--sensitive", "sex", "--label-column", "education"],
+            "name the favourable one (--favorable)",
+        ),
         (["--sensitive", "sex", "--favorable", "rich"], "not a value of 'income'"),
     ],
 )
@@ -104,7 +107,7 @@ def test_single_valued_sensitive_feature_and_schema_bounds(files, tmp_path):
             f"sklearn:{files / 'lr.joblib'}",
             "--data",
             str(tmp_path / "men.csv"),
-            "--label",
+            "--label-column",
             "income",
             "--sensitive",
             "sex",
@@ -138,7 +141,7 @@ def test_a_model_trained_on_other_label_names_needs_a_label_map(files, tmp_path)
     )
     joblib.dump(fitted, tmp_path / "binary.joblib")
     base = ["tabular", "audit", "--model", f"sklearn:{tmp_path / 'binary.joblib'}"]
-    base += ["--data", str(files / "adult.csv"), "--sensitive", "sex", "--label", "income"]
+    base += ["--data", str(files / "adult.csv"), "--sensitive", "sex", "--label-column", "income"]
     refused = runner.invoke(app, [*base, "--favorable", ">50K"])
     assert refused.exit_code == 2, refused.output
     assert "the model's labels are 0, 1" in refused.output and "(--label-map)" in refused.output
@@ -150,5 +153,5 @@ def test_a_model_trained_on_other_label_names_needs_a_label_map(files, tmp_path)
     holes.loc[:4, "income"] = None
     holes.to_csv(tmp_path / "holes.csv", index=False)
     args = [*base[:4], "--data", str(tmp_path / "holes.csv"), "--sensitive", "sex"]
-    empty = runner.invoke(app, [*args, "--label", "income", "--favorable", ">50K"])
+    empty = runner.invoke(app, [*args, "--label-column", "income", "--favorable", ">50K"])
     assert empty.exit_code == 2 and "is empty in 5 of" in empty.output

@@ -34,7 +34,32 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from textfair._version import __version__
+
+        typer.echo(f"textfair {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        "-V",
+        callback=_print_version,
+        is_eager=True,
+        help="Print the version and exit.",
+    ),
+) -> None:
+    """Test text classifiers for discrimination against identity groups."""
+
+
 terms_app = typer.Typer(
     help="List, show, validate and start identity term lists.", no_args_is_help=True
 )

@@ -1,4 +1,4 @@
-"""`textfair audit` and `textfair counterfactual`: audit a text classifier on a corpus."""
+"""`textfair audit` and `textfair causal`: audit a text classifier on a corpus."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from textfair.cli.app import (
     command,
     settings_of,
 )
-from textfair.cli.options import CORPUS, ESTIMATION, REPORTING, RUNNING, TESTING
+from textfair.cli.options import CORPUS, ESTIMATION, MODEL_HELP, REPORTING, RUNNING, TESTING
 from textfair.cli.progress import Stages
 from textfair.cli.runs import cached_model, check_report_options, load_text_model, publish
 
@@ -23,16 +23,18 @@ DEFAULT_MODEL = "toxicity-cnn-lstm"
 AUDIT_OPTIONS = (*CORPUS, *ESTIMATION, *TESTING, *RUNNING, *REPORTING)
 
 
-def _options(group: bool):
-    """The command of both `audit` and `counterfactual`, as a function so each gets its own."""
+def _options(group: bool, old_name: str = ""):
+    """The command of both `audit` and `causal`, as a function so each gets its own."""
 
     def run(
-        model: str = typer.Option(DEFAULT_MODEL, "--model", help="Model spec or bundled name."),
+        model: str = typer.Option(DEFAULT_MODEL, "--model", help=MODEL_HELP),
         data: Path | None = typer.Option(
             None, "--data", help="CSV, TSV, JSONL or Parquet (default: bundled Wikipedia comments)."
         ),
         **options: object,
     ) -> None:
+        if old_name:
+            typer.echo(f"note: `textfair {old_name}` is now `textfair causal`", err=True)
         _audit({"model": model, "data": data, **options}, group=group)
 
     return run
@@ -84,9 +86,10 @@ command(
     help="Audit a text classifier: which identity groups, alone or combined, get different "
     "outcomes, and how often swapping only an identity term changes the decision.",
 )(_options(group=True))
-command(
-    app,
-    "counterfactual",
-    *AUDIT_OPTIONS,
-    help="Run only the causal tests: how often swapping identity terms changes the decision.",
-)(_options(group=False))
+CAUSAL_HELP = "Run only the causal tests: how often swapping identity terms changes the decision."
+command(app, "causal", *AUDIT_OPTIONS, help=CAUSAL_HELP)(_options(group=False))
+# The old name, one letter from `counterfactuals` (which writes variants): kept hidden for one
+# release.
+command(app, "counterfactual", *AUDIT_OPTIONS, help=CAUSAL_HELP, hidden=True)(
+    _options(group=False, old_name="counterfactual")
+)

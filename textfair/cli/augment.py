@@ -10,23 +10,36 @@ import typer
 from textfair.cli.app import app, command, split_list
 
 
-@command(app, "augment")
+@command(
+    app,
+    "augment",
+    "text_column",
+    "label_column",
+    "method",
+    "categories",
+    "per_rule_set",
+    "max_per_text",
+    "seed",
+)
 def augment_command(
-    data: Path = typer.Option(..., "--data", help="The training texts (CSV, TSV, JSONL)."),
-    text_column: str = typer.Option(..., "--text-column"),
-    out: Path = typer.Option(..., "--out", help="Write .csv or .jsonl augmentation data here."),
-    method: str = typer.Option(
-        "counterfactual",
-        "--method",
-        help="counterfactual (CDA, needs --label-column) or rule-sets (TestSGD, needs --report)",
+    data: Path = typer.Option(
+        ..., "--data", help="The training texts (CSV, TSV, JSONL, Parquet or .txt)."
     ),
-    report: Path | None = typer.Option(None, "--report", help="report.json of an audit."),
-    label_column: str | None = typer.Option(None, "--label-column"),
-    categories: str | None = typer.Option(None, "--categories"),
-    top: int = typer.Option(3, "--top", help="Significant findings to mitigate (rule-sets)."),
-    per_rule_set: int = typer.Option(200, "--per-rule-set"),
-    max_per_text: int = typer.Option(8, "--max-per-text"),
-    seed: int = typer.Option(0, "--seed"),
+    out: Path = typer.Option(..., "--out", help="Write .csv or .jsonl augmentation data here."),
+    report: Path | None = typer.Option(
+        None, "--report", help="report.json of an audit: its findings are the rule sets written."
+    ),
+    top: int = typer.Option(
+        3, "--top", help="How many significant findings (most credible first) to write for."
+    ),
+    *,
+    text_column: str | None,
+    label_column: str | None,
+    method: str,
+    categories: str | None,
+    per_rule_set: int,
+    max_per_text: int,
+    seed: int,
 ) -> None:
     """Generate augmentation data with provenance columns (seed_id, source, transformation,
     label_source)."""
@@ -38,7 +51,7 @@ def augment_command(
 
     refuse_overwriting_inputs(out, None, [data, report])
     frame = read_texts(data, text_column)
-    texts = frame[text_column].tolist()
+    texts = frame[text_column or "text"].tolist()
     if method == "counterfactual":
         if label_column is None or label_column not in frame.columns:
             raise TextfairError(
@@ -62,8 +75,6 @@ def augment_command(
         rows = rule_set_augmentation(
             AuditReport.read(report), texts, top=top, per_rule_set=per_rule_set, seed=seed
         )
-    else:
-        raise TextfairError(f"--method {method!r}: expected counterfactual or rule-sets")
     if out.suffix.lower() not in (".csv", ".jsonl"):
         raise TextfairError(f"--out {out}: expected a .csv or .jsonl file name")
     with atomic_writer(out) as handle:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from textfair.cli.app import app, command, settings_of
-from textfair.cli.options import CORPUS, ESTIMATION, RUNNING, TESTING
+from textfair.cli.options import CORPUS, ESTIMATION, MODEL_HELP, RUNNING, TESTING, Loop
 from textfair.cli.runs import load_text_model
 from textfair.cli.tabular import load_inputs, tabular_app
 from textfair.errors import TextfairError
@@ -21,6 +21,12 @@ if TYPE_CHECKING:
     from textfair.report.model import AuditReport
 
 AUDIT_HELP = "Audit setting; mitigation defaults are tighter than `audit`'s to measure a change."
+REPORT_HELP = "report.json of an audit of this model, instead of a new audit."
+LOOP_HELP = (
+    "testsgd: add 50, 100, 200, ... rows up to --max-fraction; aequitas: a random share "
+    "per round until the score stops falling (--patience)."
+)
+TARGETS_HELP = "How many significant findings (most credible first) to mitigate."
 
 
 # What `--out DIR` of a mitigation receives; an input inside any of these would be replaced.
@@ -43,6 +49,10 @@ MITIGATION_FILES = [
     "max_fraction",
     "max_accuracy_drop",
     "max_per_text",
+    "per_rule_set",
+    "method",
+    "max_rounds",
+    "patience",
     *ESTIMATION,
     *TESTING,
     *RUNNING,
@@ -50,18 +60,13 @@ MITIGATION_FILES = [
 )
 def mitigate_command(
     out: Path = typer.Option(..., "--out", help="Directory for the reports and the new model."),
-    model: str = typer.Option("toxicity-cnn-lstm", "--model", help="Model spec or bundled name."),
+    model: str = typer.Option("toxicity-cnn-lstm", "--model", help=MODEL_HELP),
     data: Path | None = typer.Option(
         None, "--data", help="Labelled texts (default: the bundled Wikipedia comments)."
     ),
-    report: Path | None = typer.Option(
-        None, "--report", help="report.json of an audit of this model, instead of a new audit."
-    ),
-    method: str = typer.Option(
-        "counterfactual", "--method", help="counterfactual (CDA) or rule-sets (TestSGD labels)."
-    ),
-    loop: str = typer.Option("testsgd", "--loop", help="testsgd or aequitas."),
-    top: int = typer.Option(3, "--top", help="Significant findings to mitigate."),
+    report: Path | None = typer.Option(None, "--report", help=REPORT_HELP),
+    loop: Loop = typer.Option("testsgd", "--loop", help=LOOP_HELP),
+    top: int = typer.Option(3, "--top", help=TARGETS_HELP),
     holdout_terms: float = typer.Option(
         0.25, "--holdout-terms", help="Share of the targets' terms the augmentation never uses."
     ),
@@ -126,8 +131,9 @@ def mitigate_command(
     tabular_app,
     "mitigate",
     "sensitive",
-    "label",
+    "label_column",
     "favorable",
+    "labels",
     "label_map",
     "bins",
     "schema_file",
@@ -136,21 +142,21 @@ def mitigate_command(
     "max_accuracy_drop",
     "global_budget",
     "local_budget",
+    "max_rounds",
+    "patience",
     *ESTIMATION,
     *TESTING,
     "overwrite",
 )
 def tabular_mitigate_command(
-    model: str = typer.Option(..., "--model", help="sklearn:<joblib file> or textfair:<dir>"),
+    model: str = typer.Option(
+        ..., "--model", help="sklearn:<joblib file> or textfair:<dir> (the tabular MLP)."
+    ),
     data: Path = typer.Option(..., "--data", help="Labelled rows (CSV, TSV, JSONL, Parquet)."),
     out: Path = typer.Option(..., "--out", help="Directory for the reports and the new model."),
-    report: Path | None = typer.Option(None, "--report", help="report.json of this model."),
-    loop: str = typer.Option("aequitas", "--loop", help="aequitas or testsgd."),
-    top: int = typer.Option(3, "--top", help="Significant findings to mitigate."),
-    max_rounds: int = typer.Option(7, "--max-rounds", help="Aequitas rounds at most."),
-    patience: int = typer.Option(
-        3, "--patience", help="Stop after this many rounds without a lower score (paper: 1)."
-    ),
+    report: Path | None = typer.Option(None, "--report", help=REPORT_HELP),
+    loop: Loop = typer.Option("aequitas", "--loop", help=LOOP_HELP),
+    top: int = typer.Option(3, "--top", help=TARGETS_HELP),
     **options: object,
 ) -> None:
     """Retrain a table classifier on Aequitas's discriminatory inputs (labelled with the model's

@@ -8,23 +8,53 @@ Declaring them once keeps a flag's default and help the same in every command th
 
 from __future__ import annotations
 
+import functools
 import inspect
 import typing
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 import typer
 
 F = TypeVar("F", bound=Callable[..., object])
 
+# Choices, listed in --help and checked by typer before the command runs.
+Mode = Literal["paired", "paper"]
+Correction = Literal["holm", "bh", "none"]
+Method = Literal["counterfactual", "rule-sets"]
+Loop = Literal["testsgd", "aequitas"]
+Strategy = Literal["random", "semi", "fully"]
+SearchTarget = Literal["label", "probability"]
+
+# The --model of the text commands.
+MODEL_HELP = (
+    "hf:<hub id or directory>, textfair:<directory>, sklearn:<joblib file>, "
+    "py:<module>:<function>, a directory, or a bundled model's name."
+)
+
+
+def _device(value: str) -> str:
+    """auto, cpu, mps, cuda or cuda:N; anything else is one line before any work."""
+    index = value.partition(":")[2] if value.startswith("cuda:") else ""
+    if value in ("auto", "cpu", "mps", "cuda") or index.isdigit():
+        return value
+    raise typer.BadParameter(f"{value!r} is not auto, cpu, mps, cuda or cuda:N (e.g. cuda:0)")
+
+
 _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     # The corpus of a text command.
-    "text_column": (str | None, typer.Option(None, "--text-column", help="Column of the texts.")),
+    "text_column": (
+        str | None,
+        typer.Option(None, "--text-column", help="Column of --data that holds the texts."),
+    ),
     "label_column": (
         str | None,
         typer.Option(
-            None, "--label-column", help="True labels: adds subgroup/BPSN/BNSP AUC and gaps."
+            None,
+            "--label-column",
+            help="Column of --data that holds the true labels (text audits: adds subgroup, "
+            "BPSN and BNSP AUC; tables and mitigation: required).",
         ),
     ),
     "label_map": (
@@ -53,13 +83,20 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             "all(toxic,insult)<0.5 (instead of --favorable).",
         ),
     ),
-    "labels": (str | None, typer.Option(None, "--labels", help="Labels of a py: model.")),
+    "labels": (
+        str | None,
+        typer.Option(
+            None,
+            "--labels",
+            help="Comma-separated labels of a py: model, in the order of its probability "
+            "columns (needed when it returns labels).",
+        ),
+    ),
     # The rows of a table command.
     "sensitive": (
         str,
         typer.Option(..., "--sensitive", help="Sensitive columns, e.g. sex,race,age"),
     ),
-    "label": (str, typer.Option(..., "--label", help="The label column.")),
     "bins": (
         int,
         typer.Option(10, "--bins", help="Equal-width bins of numeric sensitive columns."),
@@ -109,12 +146,31 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             "fixed by the seed's text.",
         ),
     ),
-    "mode": (str, typer.Option("paired", "--mode", help="paired or paper (TestSGD).")),
-    "correction": (str, typer.Option("holm", "--correction", help="holm, bh or none.")),
+    "mode": (
+        Mode,
+        typer.Option(
+            "paired",
+            "--mode",
+            help="paired: each seed rewritten to every assignment; paper: TestSGD's "
+            "independent samples.",
+        ),
+    ),
+    "correction": (
+        Correction,
+        typer.Option(
+            "holm",
+            "--correction",
+            help="Multiple-testing correction over all rule sets: holm (family-wise), bh "
+            "(false discovery rate) or none.",
+        ),
+    ),
     "top": (int, typer.Option(10, "--top", help="Findings shown.")),
     "seed": (int, typer.Option(0, "--seed", help="Every random choice flows from it.")),
     # Reports and the CI gate.
-    "out": (Path | None, typer.Option(None, "--out", help="Write report.json and report.md.")),
+    "out": (
+        Path | None,
+        typer.Option(None, "--out", help="Directory for report.json, report.md and report.html."),
+    ),
     "overwrite": (
         bool,
         typer.Option(False, "--overwrite", help="Replace the output of an earlier run in --out."),
@@ -127,7 +183,15 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     ),
     # Running a model.
     "batch_size": (int, typer.Option(64, "--batch-size", min=1, help="Texts per forward pass.")),
-    "device": (str, typer.Option("auto", "--device", help="auto, cpu, cuda or cuda:N.")),
+    "device": (
+        str,
+        typer.Option(
+            "auto",
+            "--device",
+            callback=_device,
+            help="auto (CUDA when available), cpu, mps, cuda or cuda:N.",
+        ),
+    ),
     "threads": (
         int | None,
         typer.Option(
@@ -144,6 +208,14 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             "--cache",
             help="SQLite file of the model's answers: a rerun after a kill or Ctrl-C asks the "
             "model only what it had not answered (default with --out: DIR.cache.sqlite).",
+        ),
+    ),
+    "trust_remote_code": (
+        bool,
+        typer.Option(
+            False,
+            "--trust-remote-code",
+            help="Allow an hf: model's own Python code to run (only for a model you trust).",
         ),
     ),
     "revision": (
@@ -171,7 +243,32 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         typer.Option(0.01, "--max-accuracy-drop", help="Held-out accuracy the fix may cost."),
     ),
     "max_per_text": (int, typer.Option(8, "--max-per-text", help="Counterfactuals per text.")),
+    "per_rule_set": (
+        int,
+        typer.Option(200, "--per-rule-set", help="Texts written per rule set (rule-sets)."),
+    ),
+    "method": (
+        Method,
+        typer.Option(
+            "counterfactual",
+            "--method",
+            help="counterfactual (texts and their counterfactuals under the original label) "
+            "or rule-sets (TestSGD: texts satisfying a finding, labelled with the denied outcome).",
+        ),
+    ),
+    "max_rounds": (int, typer.Option(7, "--max-rounds", help="Aequitas loop: rounds at most.")),
+    "patience": (
+        int,
+        typer.Option(
+            3,
+            "--patience",
+            help="Aequitas loop: stop after this many rounds without a lower score (paper: 1).",
+        ),
+    ),
 }
+
+# Old names kept, hidden, for one release: using one prints a note naming the new flag.
+ALIASES = {"label_column": "--label"}
 
 # The options of every audit: rule sets, their estimates and the multiple-testing correction.
 ESTIMATION = (
@@ -195,7 +292,15 @@ CORPUS = (
     "exclude_flags",
     "categories",
 )
-RUNNING = ("batch_size", "device", "threads", "revision", "max_length")
+RUNNING = (
+    "labels",
+    "trust_remote_code",
+    "batch_size",
+    "device",
+    "threads",
+    "revision",
+    "max_length",
+)
 # What an audit shows and writes, and the CI gate.
 REPORTING = ("top", "out", "overwrite", "fail_above", "cache_path")
 
@@ -205,7 +310,9 @@ def with_options(*names: str) -> Callable[[F], F]:
 
     A keyword-only parameter of the command without a default that is named in `names` gets
     the shared declaration; the other names are appended and arrive in its ``**options``. A
-    parameter with a default of its own keeps it.
+    parameter with a default of its own keeps it. An option with an old name in
+    :data:`ALIASES` also gets that name as a hidden flag, whose value arrives under the new
+    name with a note on stderr.
     """
     unknown = [name for name in names if name not in _SHARED]
     if unknown:
@@ -228,7 +335,40 @@ def with_options(*names: str) -> Callable[[F], F]:
             if name not in present
             for kind, option in [_SHARED[name]]
         ]
-        command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
-        return command
+        aliased = {n: ALIASES[n] for n in names if n in ALIASES}
+        parameters += [
+            inspect.Parameter(
+                _alias_parameter(name),
+                inspect.Parameter.KEYWORD_ONLY,
+                default=typer.Option(
+                    None, old, hidden=True, help=f"Old name of {_SHARED[name][1].param_decls[0]}."
+                ),
+                annotation=str | None,
+            )
+            for name, old in aliased.items()
+        ]
+
+        @functools.wraps(command)
+        def run(*args: object, **kwargs: object) -> object:
+            for name, old in aliased.items():
+                value = kwargs.pop(_alias_parameter(name), None)
+                if value is not None:
+                    flag = _SHARED[name][1].param_decls[0]
+                    typer.echo(
+                        f"note: {old} is now {flag}; {old} goes in a later release", err=True
+                    )
+                    kwargs[name] = kwargs.get(name) or value
+            return command(*args, **kwargs)
+
+        run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+        return run  # type: ignore[return-value]
 
     return decorate
+
+
+def _flag(name: str) -> str:
+    return _SHARED[name][1].param_decls[0]
+
+
+def _alias_parameter(name: str) -> str:
+    return f"{name}_old_name"

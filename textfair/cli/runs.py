@@ -18,10 +18,13 @@ __all__ = ["cached_model", "check_report_options", "load_text_model", "publish"]
 def load_text_model(spec: str, options: dict):
     """The model a text command names, run as its options say (batch size, device, threads,
     and for hf: models the revision and the tokens kept)."""
+    from textfair.cli.app import split_list
     from textfair.models.spec import load_model
 
     return load_model(
         spec,
+        labels=split_list(options.get("labels")),
+        trust_remote_code=options.get("trust_remote_code", False),
         batch_size=options["batch_size"],
         device=options["device"],
         threads=options["threads"],

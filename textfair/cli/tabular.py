@@ -14,7 +14,7 @@ from textfair.cli.app import (
     settings_of,
     split_list,
 )
-from textfair.cli.options import ESTIMATION, REPORTING, TESTING
+from textfair.cli.options import ESTIMATION, REPORTING, TESTING, SearchTarget, Strategy
 from textfair.cli.progress import Stages
 from textfair.cli.runs import cached_model, check_report_options, publish
 from textfair.io import refuse_overwriting_inputs
@@ -25,13 +25,18 @@ app.add_typer(tabular_app, name="tabular")
 
 def load_inputs(model_spec: str, data: Path, options: dict):
     """The rows, schema and model of a `tabular` command, from its options."""
+    from textfair.errors import TextfairError
     from textfair.tabular.inputs import load_table_inputs
 
+    if not options["label_column"]:
+        raise TextfairError(
+            "no label column: a table audit needs the true labels; pass --label-column COLUMN"
+        )
     return load_table_inputs(
         model_spec,
         data,
         split_list(options["sensitive"]),
-        options["label"],
+        options["label_column"],
         favorable=options["favorable"],
         bins=options.get("bins", 10),
         labels=split_list(options.get("labels")),
@@ -40,9 +45,14 @@ def load_inputs(model_spec: str, data: Path, options: dict):
     )
 
 
-TABLE_ROWS = ("sensitive", "label", "favorable", "labels", "label_map")
+TABLE_ROWS = ("sensitive", "label_column", "favorable", "labels", "label_map")
 AEQUITAS = (*TABLE_ROWS, "global_budget", "local_budget", "seed")
-ROW_MODEL = typer.Option(..., "--model", help="sklearn:<joblib file> or py:<module>:<fn>")
+ROW_MODEL = typer.Option(
+    ...,
+    "--model",
+    help="sklearn:<joblib file>, textfair:<dir> (the tabular MLP) or py:<module>:<function>.",
+)
+TABLE_DATA = typer.Option(..., "--data", help="The rows: CSV, TSV, JSONL or Parquet with a header.")
 
 
 @command(
@@ -57,7 +67,7 @@ ROW_MODEL = typer.Option(..., "--model", help="sklearn:<joblib file> or py:<modu
 )
 def audit_command(
     model: str = ROW_MODEL,
-    data: Path = typer.Option(..., "--data", help="CSV, TSV, JSONL or Parquet with a header."),
+    data: Path = TABLE_DATA,
     **options: object,
 ) -> None:
     """Which groups (value subsets, runs of bins) get different outcomes, causal tests, and
@@ -89,11 +99,22 @@ def audit_command(
 @command(tabular_app, "search", *AEQUITAS)
 def search_command(
     model: str = ROW_MODEL,
-    data: Path = typer.Option(..., "--data", help="CSV, TSV, JSONL or Parquet with a header."),
-    strategy: str = typer.Option("fully", "--strategy", help="random, semi or fully directed."),
-    on: str = typer.Option("label", "--on", help="label, or probability (with --gamma)."),
-    gamma: float = typer.Option(0.0, "--gamma"),
-    time_budget: float | None = typer.Option(None, "--time-budget", help="Seconds."),
+    data: Path = TABLE_DATA,
+    strategy: Strategy = typer.Option(
+        "fully", "--strategy", help="Local search: random, semi-directed or fully directed."
+    ),
+    on: SearchTarget = typer.Option(
+        "label",
+        "--on",
+        help="What must change for an input to count: the label, or the favourable "
+        "probability by more than --gamma.",
+    ),
+    gamma: float = typer.Option(
+        0.0, "--gamma", help="With --on probability: the smallest change that counts."
+    ),
+    time_budget: float | None = typer.Option(
+        None, "--time-budget", help="Stop the search after this many seconds."
+    ),
     out: Path | None = typer.Option(None, "--out", help="Write the discriminatory inputs (CSV)."),
     **options: object,
 ) -> None:
@@ -135,7 +156,7 @@ def search_command(
 @command(tabular_app, "augment", *AEQUITAS)
 def tabular_augment_command(
     model: str = ROW_MODEL,
-    data: Path = typer.Option(..., "--data", help="The training rows."),
+    data: Path = typer.Option(..., "--data", help="The training rows (CSV, TSV, JSONL, Parquet)."),
     out: Path = typer.Option(..., "--out", help="Write the augmentation rows here (.csv)."),
     **options: object,
 ) -> None:

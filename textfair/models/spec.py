@@ -50,6 +50,11 @@ def load_model(
         raise TextfairError.bad(
             flag, f"applies to Hugging Face models (hf:...), not to {spec!r}; leave it out"
         )
+    if kind != "py:" and labels:
+        raise TextfairError.bad(
+            "labels",
+            f"names the labels of a py: function; {spec!r} names its own labels; leave it out",
+        )
     if kind in ("hf:", "textfair:"):
         set_torch_threads(threads)
     if kind == "hf:":
