@@ -319,7 +319,7 @@ def test_tabular_mitigate_writes_reports_model_and_augmentation(tmp_path):
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "out" / "mitigation.json").read_text())
     assert (tmp_path / "out" / "before" / "report.json").is_file()
-    assert "Scores before and after" in (tmp_path / "out" / "mitigation.md").read_text()
+    assert "## Before and after" in (tmp_path / "out" / "mitigation.md").read_text()
     if report["status"] == "mitigated":
         assert joblib.load(tmp_path / "out" / "model" / "model.joblib").predict(frame.head(2)).shape
         assert (

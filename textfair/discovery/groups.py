@@ -91,6 +91,12 @@ class GroupFinding:
         """The end of the interval nearest zero, signed; 0 when the interval contains 0."""
         return credible_bound(self.ci)
 
+    @property
+    def difference(self) -> float:
+        """phi_r − phi_not_r, signed: negative when the rule set's texts fare worse. TestSGD's
+        `score` is its absolute value; `ci` is its interval."""
+        return self.phi_r - self.phi_not_r
+
 
 def credible_bound(ci: tuple[float, float]) -> float:
     """The smallest difference an interval supports: its end nearest zero, or 0 inside it."""

@@ -43,10 +43,15 @@ def _side(report: AuditReport | None, rule_set) -> dict | None:
     }
 
 
+# A relative change is reported only from a base of at least 2 points: from 0.1% to 0.4% is
+# "-300%", which says nothing a reader can use (the change in points still is reported).
+RELATIVE_BASE = 0.02
+
+
 def _comparison_row(outcome: Outcome, rule_set: RuleSet, role: str) -> dict:
     first, second = _side(outcome.before, rule_set), _side(outcome.after, rule_set)
     reduction = None
-    if first and second and first["score"] > 0:
+    if first and second and first["score"] >= RELATIVE_BASE:
         reduction = 1 - second["score"] / first["score"]
     return {
         "rule_set": rule_set.key,

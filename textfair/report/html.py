@@ -65,7 +65,7 @@ def _findings(report: AuditReport, fail_above: float | None) -> list[str]:
     findings = report.findings
     if not findings:
         why = (
-            "Not tested in this run (`textfair counterfactual` runs only the causal tests)."
+            "Not tested in this run (`textfair causal` runs only the causal tests)."
             if report.config.get("group") is False
             else "No rule set was frequent enough to test."
         )
@@ -89,7 +89,7 @@ def _findings(report: AuditReport, fail_above: float | None) -> list[str]:
             (f"[{_pct(f.ci[0], True)}, {_pct(f.ci[1], True)}]", f"{f.ci[0]:.6f}"),
             (f"{f.p_adjusted:.3g}", f"{f.p_adjusted:.6g}"),
             ("yes" if f.significant else "no", None),
-            (str(f.n_r), str(f.n_r)),
+            (f"{f.n_r} !" if report.small(f) else str(f.n_r), str(f.n_r)),
         ]
         for f in findings
     ]
@@ -110,10 +110,11 @@ def _findings(report: AuditReport, fail_above: float | None) -> list[str]:
                 "interval",
                 "p (adjusted)",
                 "significant",
-                "seeds",
+                report.unit,
             ],
             rows,
         ),
+        *(f'<p class="muted">{_e(note)}</p>' for note in report.reading_notes()),
     ]
 
 
@@ -132,8 +133,8 @@ def _counterfactual(report: AuditReport) -> list[str]:
     parts.append(
         _table(
             "causal",
-            "Share of texts whose decision flips when only identity terms change",
-            ["categories", "flip rate %", "interval", "texts"],
+            f"Share of {report.inputs} whose decision flips when only identity terms change",
+            ["categories", "flip rate %", "interval", report.inputs],
             causal_rows,
         )
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textfair.report.page import escape, number, page, percent, table
 from textfair.report.plots import tradeoff
+from textfair.report.render import markdown_cell
 
 __all__ = ["mitigation_verdict", "render_mitigation", "render_mitigation_html"]
 
@@ -13,11 +14,13 @@ def _pct(value: float | None) -> str:
 
 
 def _side(side: dict | None) -> str:
+    """The signed difference with its interval, in points: "+9.7 [+4.7, +14.4] *"."""
     if side is None:
         return "not tested"
     low, high = side["ci"]
     mark = " *" if side["significant"] else ""
-    return f"{_pct(side['score'])} [{100 * low:+.1f}, {100 * high:+.1f}]{mark}"
+    difference = side["phi_r"] - side["phi_not_r"]
+    return f"{100 * difference:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]{mark}"
 
 
 def render_mitigation(report: dict) -> str:
@@ -32,18 +35,28 @@ def render_mitigation(report: dict) -> str:
         ]
     if report["comparison"]:
         lines += [
-            "## Scores before and after (interval of the signed difference; * significant)",
+            "## Before and after (difference of the favourable rate and its interval, in "
+            "points; * significant)",
             "",
-            "| rule set | role | before | after | reduction |",
-            "|---|---|---|---|---|",
+            "| rule set | role | before | after | change of the size (points) | reduction |",
+            "|---|---|---|---|---|---|",
         ]
         for row in report["comparison"]:
-            reduction = "n/a" if row["reduction"] is None else f"{100 * row['reduction']:.0f}%"
-            lines.append(
-                f"| {row['rule_set']} | {row['role']} | {_side(row['before'])} | "
-                f"{_side(row['after'])} | {reduction} |"
-            )
-        lines.append("")
+            cells = [
+                row["rule_set"],
+                row["role"],
+                _side(row["before"]),
+                _side(row["after"]),
+                _change(row),
+                _reduction(row),
+            ]
+            lines.append("| " + " | ".join(map(markdown_cell, cells)) + " |")
+        lines += [
+            "",
+            "Reduction: the relative fall of the score, shown when the score before was at "
+            "least 2 points (from a smaller base a relative change is noise).",
+            "",
+        ]
     held = report.get("held_out") or {}
     if held.get("before"):
         after = held.get("after") or {}
@@ -71,6 +84,20 @@ def render_mitigation(report: dict) -> str:
         lines.append("")
     lines.append(f"{report['run']['seconds']} s in all.")
     return "\n".join(lines) + "\n"
+
+
+def _change(row: dict) -> str:
+    """The score (the size of the difference) after minus before, in points: -8.1 when it
+    fell."""
+    if not row["before"] or not row["after"]:
+        return "n/a"
+    return f"{100 * (row['after']['score'] - row['before']['score']):+.1f}"
+
+
+def _reduction(row: dict) -> str:
+    if row["reduction"] is not None:
+        return f"{100 * row['reduction']:.0f}%"
+    return "base under 2 points" if row["before"] and row["after"] else "n/a"
 
 
 def _auc(value: float | None) -> str:

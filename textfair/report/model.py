@@ -42,6 +42,13 @@ __all__ = [
 # 2: "kind" and "report_version" written; rule sets read back through RuleSet.
 REPORT_VERSION = 2
 
+# Below this many seeds (rows for tables) on the rule set's side, a finding is flagged: its
+# interval is wide and its point estimate moves with every seed (an interval from 20 seeds of
+# a 10-point difference spans about ±20 points).
+SMALL_SAMPLE = 30
+
+_CORRECTIONS = {"holm": "Holm's correction", "bh": "the Benjamini-Hochberg correction"}
+
 
 @dataclass(frozen=True)
 class AuditReport:
@@ -65,6 +72,45 @@ class AuditReport:
     def significant(self) -> tuple[Finding, ...]:
         """The findings significant after the correction for testing many rule sets."""
         return tuple(f for f in self.findings if f.significant)
+
+    @property
+    def unit(self) -> str:
+        """What one observation of the audit is: "seeds" (texts rewritten) or "rows"."""
+        return "rows" if self.kind == "rows" else "seeds"
+
+    @property
+    def inputs(self) -> str:
+        """What the model is asked about, and what a causal test counts: "texts" or "rows"."""
+        return "rows" if self.kind == "rows" else "texts"
+
+    def small(self, finding: Finding) -> bool:
+        """Whether a finding rests on fewer than SMALL_SAMPLE seeds (rows)."""
+        return finding.n_r < SMALL_SAMPLE
+
+    def reading_notes(self, top: int | None = None) -> list[str]:
+        """Sentences that keep a reader from misreading the findings table (of the `top`
+        shown): why an interval that excludes 0 can be not significant, and which findings
+        rest on few seeds."""
+        notes = []
+        correction = self.config.get("correction", "none")
+        excluding = [f for f in self.findings if f.credible_bound != 0 and not f.significant]
+        if excluding and correction in _CORRECTIONS:
+            confidence = round(100 * self.config.get("confidence", 0.95))
+            notes.append(
+                f"{len(excluding)} of {len(self.findings)} rule sets have an interval that "
+                f"excludes 0 but are not significant after {_CORRECTIONS[correction]} over "
+                f"{len(self.findings)} tests: each interval holds at {confidence}% on its own, "
+                f"while the adjusted p-value accounts for testing {len(self.findings)} rule "
+                "sets at once."
+            )
+        small = [f for f in self.findings[:top] if self.small(f)]
+        if small:
+            notes.append(
+                f"{len(small)} rule sets shown rest on fewer than {SMALL_SAMPLE} {self.unit} "
+                "(marked !): their intervals are wide and their differences unreliable; audit "
+                "more data in which they occur."
+            )
+        return notes
 
     def failing(self, threshold: float) -> tuple[Finding, ...]:
         """Significant findings whose score is above `threshold` (what --fail-above gates)."""

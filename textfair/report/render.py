@@ -9,19 +9,48 @@ from pathlib import Path
 from textfair.io import atomic_directory, check_output_directory
 from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
 
-__all__ = ["render_markdown", "render_terminal", "write_report"]
+__all__ = ["markdown_cell", "render_markdown", "render_terminal", "write_report"]
 
 
 def _pct(value) -> str:
     return "-" if value is None or value != value else f"{100 * value:.1f}%"
 
 
-def _signed(value) -> str:
-    return "-" if value is None or value != value else f"{100 * value:+.1f}%"
-
-
 def _interval(ci) -> str:
     return f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]"
+
+
+def _points(value) -> str:
+    """A signed difference in percentage points: +10.4, -2.1; 0 (no sign) for zero."""
+    if value is None or value != value:
+        return "-"
+    return "0" if value == 0 else f"{100 * value:+.1f}"
+
+
+def _finding_cells(report: AuditReport, f) -> list[str]:
+    """One row of the findings table, the same in Markdown and in the terminal: the signed
+    difference beside its interval (points), so a sign is never read off the interval alone."""
+    return [
+        _pct(f.phi_r),
+        _pct(f.phi_not_r),
+        _points(f.difference),
+        _interval(f.ci),
+        _points(f.credible_bound),
+        f"{f.p_adjusted:.3g}",
+        "yes" if f.significant else "no",
+        f"{f.n_r} !" if report.small(f) else str(f.n_r),
+    ]
+
+
+FINDING_COLUMNS = [
+    "favourable with",
+    "without",
+    "difference (points)",
+    "interval (points)",
+    "credible (points)",
+    "p (adjusted)",
+    "significant",
+]
 
 
 def _number(value, digits: int = 3) -> str:
@@ -42,7 +71,7 @@ def render_markdown(report: AuditReport, top: int = 10) -> str:
         "",
         "## Run",
         "",
-        f"{run.requested} texts requested, {run.unique_inputs} unique, "
+        f"{run.requested} {report.inputs} requested, {run.unique_inputs} unique, "
         f"{run.model_queries} model queries in {run.model_calls} calls, "
         f"{run.cache_hits} cache hits, {run.seconds} s.",
     ]
@@ -67,34 +96,31 @@ def _header_lines(report: AuditReport) -> list[str]:
         f"{config.get('correction')} correction, "
         f"{int(100 * config.get('confidence', 0.95))}% intervals)",
         "",
-        "Ranked by the credible difference: the end of the interval nearest zero (0 when the "
-        "interval contains 0), then by score.",
+        "Difference: the favourable rate with the rule set minus without it, in percentage "
+        "points (negative: its texts fare worse). Ranked by the credible difference: the end "
+        "of the interval nearest zero (0 when the interval contains 0), then by size.",
         "",
     ]
 
 
 def _findings_lines(report: AuditReport, top: int) -> list[str]:
-    lines = [
-        "| rule set | favourable with | without | score | interval of the difference | "
-        "credible difference | p (adjusted) | significant | seeds |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
+    columns = ["rule set", *FINDING_COLUMNS, report.unit]
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for f in report.findings[:top]:
-        lines.append(
-            f"| {_cell(report.label(f.rule_set))} | {_pct(f.phi_r)} | {_pct(f.phi_not_r)} | "
-            f"{_pct(f.score)} | {_interval(f.ci)} | {_signed(f.credible_bound)} | "
-            f"{f.p_adjusted:.3g} | {'yes' if f.significant else 'no'} | {f.n_r} |"
-        )
+        cells = [report.label(f.rule_set), *_finding_cells(report, f)]
+        lines.append("| " + " | ".join(map(markdown_cell, cells)) + " |")
     lines += [
         "",
         f"{len(report.significant)} of {len(report.findings)} rule sets differ "
         "significantly after correction.",
     ]
+    for note in report.reading_notes(top):
+        lines += ["", note]
     for f in report.significant[:3]:
         for example in f.examples[:1]:
             lines += [
                 "",
-                f"Example for {_cell(report.label(f.rule_set))}:",
+                f"Example for {report.label(f.rule_set)}:",
                 "",
                 f"- {example['text'][:200]!r} → favourable: {example['favorable']}",
                 f"- {example['counterfactual'][:200]!r} → favourable: "
@@ -109,7 +135,7 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
     lines = _section(
         "Causal tests (share of texts whose label flips when only identity terms change)",
         None,
-        ["categories", "flip rate", "interval", "texts"],
+        ["categories", "flip rate", "interval", report.inputs],
     )
     for c in result.causal:
         lines.append(
@@ -173,7 +199,7 @@ def _group_metrics_lines(metrics: TableMetrics) -> list[str]:
             g.average_odds_difference,
             g.error_rate_difference,
         )
-        lines.append(f"| {_cell(name)} | " + " | ".join(_number(c) for c in cells) + " |")
+        lines.append(f"| {markdown_cell(name)} | " + " | ".join(_number(c) for c in cells) + " |")
     lines += [
         "",
         f"Consistency {_number(metrics.consistency)} (on {metrics.consistency_rows} "
@@ -190,14 +216,16 @@ def _section(title: str, intro: str | None, columns: list[str]) -> list[str]:
     return [*lines, "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
 
 
-def _cell(text: str) -> str:
-    """A Markdown table cell: a "|" inside a value ("Black|Other") would split the cell."""
-    return text.replace("|", "\\|")
+def markdown_cell(text: object) -> str:
+    """A Markdown table cell: a "|" inside a value ("Black|Other") would split the cell, and
+    a line break would end the row."""
+    return " ".join(str(text).split()).replace("|", "\\|")
 
 
 def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
     """A summary with rich tables."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     wide = False
@@ -208,37 +236,24 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
             # A log or a pipe has no width to respect: a rule set stays on one line rather
             # than wrapping over six in rich's default 80 columns.
             widest = max((len(report.label(f.rule_set)) for f in report.findings[:top]), default=0)
-            console = Console(width=max(120, widest + 95))
+            console = Console(width=max(120, widest + 140))
     table = Table(
         title=f"Group fairness: top {min(top, len(report.findings))} of "
         f"{len(report.findings)} rule sets"
     )
-    for column in (
-        "rule set",
-        "favourable with",
-        "without",
-        "score",
-        "interval",
-        "credible",
-        "p adj.",
-        "significant",
-    ):
+    for column in ("rule set", *FINDING_COLUMNS, report.unit):
         table.add_column(column, no_wrap=wide)
     for f in report.findings[:top]:
-        table.add_row(
-            report.label(f.rule_set),
-            _pct(f.phi_r),
-            _pct(f.phi_not_r),
-            _pct(f.score),
-            _interval(f.ci),
-            _signed(f.credible_bound),
-            f"{f.p_adjusted:.3g}",
-            "[bold red]yes[/]" if f.significant else "no",
-        )
+        cells = _finding_cells(report, f)
+        if f.significant:
+            cells[-2] = "[bold red]yes[/]"
+        table.add_row(escape(report.label(f.rule_set)), *cells)
     console.print(table)
+    for note in report.reading_notes(top):
+        console.print(note)
     if report.counterfactual is not None:
         flips = Table(title="Causal tests: label flips when only identity terms change")
-        for column in ("categories", "flip rate", "interval", "texts"):
+        for column in ("categories", "flip rate", "interval", report.inputs):
             flips.add_column(column)
         for c in report.counterfactual.causal:
             flips.add_row(
@@ -250,7 +265,7 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
         console.print(flips)
     run = report.run
     console.print(
-        f"{run.model_queries} model queries for {run.requested} texts requested "
+        f"{run.model_queries} model queries for {run.requested} {report.inputs} requested "
         f"({run.cache_hits} cache hits), {run.seconds} s."
     )
 

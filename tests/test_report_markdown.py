@@ -1,0 +1,93 @@
+"""The Markdown reports read as tables: a rule set over several values of a column
+("race=Black|Other") stays one cell in the tabular report.md and mitigation.md, and in the
+terminal view of a mitigation."""
+
+from __future__ import annotations
+
+import joblib
+import pandas as pd
+import pytest
+from markdown_it import MarkdownIt
+from typer.testing import CliRunner
+
+from textfair.cli import app
+from textfair.report.render import markdown_cell
+from textfair.tabular.baselines import logistic_regression
+
+from conftest import DATA
+
+
+def tables(markdown: str) -> list[list[list[str]]]:
+    """Every table of a Markdown document as rows of cell texts, parsed as GitHub does."""
+    tokens = MarkdownIt("commonmark").enable("table").parse(markdown)
+    found, row, cell = [], None, None
+    for token in tokens:
+        if token.type == "table_open":
+            found.append([])
+        elif token.type == "tr_open":
+            row = []
+        elif token.type in ("th_open", "td_open"):
+            cell = ""
+        elif token.type == "inline" and cell is not None:
+            cell += token.content
+        elif token.type in ("th_close", "td_close"):
+            row.append(cell)
+            cell = None
+        elif token.type == "tr_close":
+            found[-1].append(row)
+    return found
+
+
+def test_markdown_cell_keeps_a_bar_and_a_line_break_inside_the_cell():
+    markdown = "| a | b |\n|---|---|\n| " + markdown_cell("x|y\nz") + " | 1 |\n"
+    assert tables(markdown) == [[["a", "b"], ["x|y z", "1"]]]
+
+
+@pytest.fixture(scope="module")
+def table_runs(tmp_path_factory):
+    """A tabular audit and a tabular mitigation of a logistic regression on Adult rows."""
+    root = tmp_path_factory.mktemp("markdown")
+    frame = pd.read_csv(DATA / "adult_sample.csv")
+    model = logistic_regression(frame.drop(columns="income"), frame["income"], max_iter=500)
+    joblib.dump(model, root / "lr.joblib")
+    rows = [
+        "--model",
+        f"sklearn:{root / 'lr.joblib'}",
+        "--data",
+        str(DATA / "adult_sample.csv"),
+        "--sensitive",
+        "sex,race",
+        "--label-column",
+        "income",
+        "--favorable",
+        ">50K",
+    ]
+    runner = CliRunner()
+    audit = runner.invoke(app, ["tabular", "audit", *rows, "--out", str(root / "audit")])
+    assert audit.exit_code == 0, audit.output
+    mitigation = runner.invoke(
+        app, ["tabular", "mitigate", *rows, "--max-rounds", "2", "--out", str(root / "fix")]
+    )
+    assert mitigation.exit_code == 0, mitigation.output
+    return root, mitigation.output
+
+
+@pytest.mark.parametrize("name", ["audit/report.md", "fix/mitigation.md", "fix/before/report.md"])
+def test_every_table_row_has_as_many_cells_as_its_header(table_runs, name):
+    root, _ = table_runs
+    found = tables((root / name).read_text(encoding="utf-8"))
+    assert found
+    for table in found:
+        widths = {len(row) for row in table}
+        assert widths == {len(table[0])}, table
+    cells = [cell for table in found for row in table for cell in row]
+    # The rule sets over several values of a column are there, each one cell.
+    assert any("race" in cell and "|" in cell for cell in cells)
+
+
+def test_the_mitigation_terminal_table_keeps_a_rule_set_in_its_column(table_runs):
+    _, printed = table_runs
+    head = next(line for line in printed.splitlines() if "rule set" in line and "role" in line)
+    row = next(line for line in printed.splitlines() if "race=" in line)
+    # The role column starts at the same place in the header and in the row.
+    assert row.index("target") == head.index("role") or row.index("held") == head.index("role")
