@@ -12,6 +12,24 @@ from sklearn.metrics import roc_auc_score
 DATA = Path(__file__).parent / "data"
 PACKAGE_DATA = Path(__file__).resolve().parents[1] / "textfair" / "datasets"
 BUNDLED = Path(__file__).resolve().parents[1] / "textfair" / "bundled_models"
+OUT = Path(__file__).parent / "out"
+
+
+def destination(name: str, description: str) -> Path:
+    """Where a training script writes its model: examples/out/<name> by default (never the
+    package's copy), --out DIR, or with --bundled the bundled model itself (for maintainers
+    who mean to replace it)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--out", type=Path, default=OUT / name, help="directory to write")
+    parser.add_argument(
+        "--bundled",
+        action="store_true",
+        help=f"replace the bundled model textfair/bundled_models/{name}",
+    )
+    args = parser.parse_args()
+    return BUNDLED / name if args.bundled else args.out
 
 
 def wiki_toxicity() -> tuple[list[str], list[str]]:
@@ -65,8 +83,9 @@ def write_card(directory: Path, title: str, facts: dict, metrics: dict) -> None:
         f"| this model | {metrics['accuracy']} | {metrics['roc_auc']} |",
         f"| majority class | {metrics['majority_accuracy']} | {metrics['majority_roc_auc']} |",
         "",
-        f"{metrics['test_rows']} test rows. Reproduce with the script named above; the same "
-        "seed gives the same weights on the same torch version.",
+        f"{metrics['test_rows']} test rows. The training recipe is recorded in config.json "
+        "(`training`), and `textfair mitigate` retrains with it; the script named above "
+        "gives the same weights for the same seed on the same torch and textfair versions.",
         "",
         "Intended use: a small real model for textfair's tests, examples and default audit. "
         "It is trained on little data and will have biases; finding them is the point.",
@@ -75,8 +94,10 @@ def write_card(directory: Path, title: str, facts: dict, metrics: dict) -> None:
     (directory / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
 
 
-def train_bundled(name: str, texts, labels, *, positive: str, label_order, facts: dict, **train):
-    """Train a textfair text model on a seeded split, save it as a bundled model with its card."""
+def train_bundled(
+    name: str, out: Path, texts, labels, *, positive: str, label_order, facts: dict, **train
+):
+    """Train a textfair text model on a seeded split and save it in `out` with its card."""
     from textfair.models.torch_text import train_text_classifier
 
     seed = train.setdefault("seed", 0)
@@ -90,7 +111,7 @@ def train_bundled(name: str, texts, labels, *, positive: str, label_order, facts
     metrics = evaluate(
         model, [texts[i] for i in test_rows], [labels[i] for i in test_rows], positive
     )
-    out = model.save(BUNDLED / name)
+    out = model.save(out)
     facts = {
         **facts,
         "split": f"seeded random 80/20 (seed {seed}); {len(train_rows)} train, "
@@ -98,3 +119,4 @@ def train_bundled(name: str, texts, labels, *, positive: str, label_order, facts
     }
     write_card(out, name, facts, metrics)
     print(metrics)
+    print(f"wrote {out}")

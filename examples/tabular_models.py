@@ -1,11 +1,11 @@
 """Train logistic regression, random forest and the six-layer MLP on four tabular data sets,
 and audit each with textfair's tabular audit.
 
-    python examples/tabular_models.py [--shared ../shared/data/tabular] [--out out/]
+    python examples/tabular_models.py [--out examples/out]
 
-Data (the project's shared copies, not in the repository): UCI Adult (sex, race), ProPublica
-COMPAS (sex, race; favourable: no recidivism within two years), Statlog German Credit
-(personal status and sex, age; favourable: good credit), UCI Bank Marketing (age, marital).
+Data (shipped in examples/data/, see its README): UCI Adult (sex, race), ProPublica COMPAS
+(sex, race; favourable: no recidivism within two years), Statlog German Credit (personal
+status and sex, age; favourable: good credit), UCI Bank Marketing (age, marital).
 Each model is trained on a seeded 80% and audited on the held-out 20%.
 """
 
@@ -14,7 +14,7 @@ import json
 import time
 from pathlib import Path
 
-import pandas as pd
+from _tabular import DATASETS, OUT
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
@@ -24,47 +24,6 @@ from textfair.tabular.baselines import encoder, logistic_regression
 from textfair.tabular.mlp import TabularMLP
 from textfair.tabular.models import RowModel
 from textfair.tabular.schema import infer_schema
-
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "tabular"
-ADULT_COLUMNS = (
-    "age workclass fnlwgt education education_num marital_status occupation relationship "
-    "race sex capital_gain capital_loss hours_per_week native_country income"
-).split()
-
-
-def adult(root: Path):
-    frame = pd.read_csv(
-        root / "adult.data", header=None, names=ADULT_COLUMNS, skipinitialspace=True
-    )
-    return frame, "income", ">50K", ["sex", "race"]
-
-
-def compas(root: Path):
-    frame = pd.read_csv(root / "compas-scores-two-years.csv")
-    columns = [
-        "age",
-        "sex",
-        "race",
-        "priors_count",
-        "c_charge_degree",
-        "juv_fel_count",
-        "juv_misd_count",
-        "juv_other_count",
-        "two_year_recid",
-    ]
-    return frame[columns], "two_year_recid", 0, ["sex", "race"]
-
-
-def german(root: Path):
-    columns = [f"a{i}" for i in range(1, 21)] + ["credit"]
-    frame = pd.read_csv(root / "german.data", sep=" ", header=None, names=columns)
-    frame = frame.rename(columns={"a9": "personal_status_sex", "a13": "age"})
-    return frame, "credit", 1, ["personal_status_sex", "age"]
-
-
-def bank(root: Path):
-    frame = pd.read_csv(root / "bank.csv", sep=";")
-    return frame, "y", "yes", ["age", "marital"]
 
 
 def models(features, labels):
@@ -76,12 +35,11 @@ def models(features, labels):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shared", type=Path, default=SHARED)
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "out")
+    parser.add_argument("--out", type=Path, default=OUT, help="where to write (examples/out)")
     args = parser.parse_args()
     summary = []
-    for name, load in (("adult", adult), ("compas", compas), ("german", german), ("bank", bank)):
-        frame, label, favorable, sensitive = load(args.shared)
+    for name, load in DATASETS.items():
+        frame, label, favorable, sensitive = load()
         train, test = train_test_split(frame, test_size=0.2, random_state=0, stratify=frame[label])
         features = train.drop(columns=label)
         schema = infer_schema(test, label=label, sensitive=sensitive, favorable=favorable)

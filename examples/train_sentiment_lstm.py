@@ -1,14 +1,16 @@
 """Train the bundled `sentiment-lstm` model on IMDB reviews.
 
-python examples/train_sentiment_lstm.py
+python examples/train_sentiment_lstm.py            # writes examples/out/sentiment-lstm
+python examples/train_sentiment_lstm.py --bundled  # replaces the bundled model
 """
 
-from _training import imdb, train_bundled
+from _training import destination, imdb, train_bundled
 
 if __name__ == "__main__":
     texts, labels = imdb()
     train_bundled(
         "sentiment-lstm",
+        destination("sentiment-lstm", __doc__.splitlines()[0]),
         texts,
         labels,
         positive="positive",

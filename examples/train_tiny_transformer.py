@@ -4,11 +4,12 @@ Its WordPiece tokenizer is trained with `tokenizers` on the training split, and 
 with `save_pretrained`, so textfair's Hugging Face adapter loads the directory exactly as it
 would a hub model (HF_HUB_OFFLINE=1 is enough).
 
-    python examples/train_tiny_transformer.py
+    python examples/train_tiny_transformer.py   # writes examples/out/toxicity-tiny-transformer
+    python examples/train_tiny_transformer.py --bundled   # replaces the bundled model
 """
 
 import torch
-from _training import BUNDLED, evaluate, split, wiki_toxicity, write_card
+from _training import destination, evaluate, split, wiki_toxicity, write_card
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
 from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
 
@@ -43,6 +44,7 @@ def build_tokenizer(texts: list[str]) -> PreTrainedTokenizerFast:
 
 
 def main() -> None:
+    out = destination("toxicity-tiny-transformer", __doc__.splitlines()[0])
     torch.manual_seed(SEED)
     texts, labels = wiki_toxicity()
     train, test = split(len(texts), SEED)
@@ -77,7 +79,6 @@ def main() -> None:
             ).logits
             loss_fn(logits, targets[rows]).backward()
             optimizer.step()
-    out = BUNDLED / "toxicity-tiny-transformer"
     network.eval()
     network.save_pretrained(out)
     tokenizer.save_pretrained(out)
@@ -101,6 +102,7 @@ def main() -> None:
         metrics,
     )
     print(metrics)
+    print(f"wrote {out}")
 
 
 if __name__ == "__main__":

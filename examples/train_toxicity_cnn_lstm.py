@@ -1,14 +1,16 @@
 """Train the bundled `toxicity-cnn-lstm` model (textfair audit's default) on Wikipedia comments.
 
-python examples/train_toxicity_cnn_lstm.py
+python examples/train_toxicity_cnn_lstm.py            # writes examples/out/toxicity-cnn-lstm
+python examples/train_toxicity_cnn_lstm.py --bundled  # replaces the bundled model
 """
 
-from _training import train_bundled, wiki_toxicity
+from _training import destination, train_bundled, wiki_toxicity
 
 if __name__ == "__main__":
     texts, labels = wiki_toxicity()
     train_bundled(
         "toxicity-cnn-lstm",
+        destination("toxicity-cnn-lstm", __doc__.splitlines()[0]),
         texts,
         labels,
         positive="toxic",

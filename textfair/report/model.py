@@ -103,6 +103,23 @@ class AuditReport:
                 f"while the adjusted p-value accounts for testing {len(self.findings)} rule "
                 "sets at once."
             )
+        if not self.findings and self.config.get("group", True) is not False:
+            mentioning = self.data.get("mentioning_rows")
+            held = f" ({mentioning} {self.inputs} hold a term)" if mentioning is not None else ""
+            notes.append(
+                f"No rule set reached the support --theta {self.config.get('theta')}{held}: "
+                "lower --theta or audit more data in which the terms occur."
+            )
+        few = [
+            c
+            for c in (self.counterfactual.causal if self.counterfactual else ())
+            if c.n < SMALL_SAMPLE
+        ]
+        if few:
+            notes.append(
+                f"{len(few)} causal tests rest on fewer than {SMALL_SAMPLE} {self.inputs}: "
+                "their flip-rate intervals are wide."
+            )
         small = [f for f in self.findings[:top] if self.small(f)]
         if small:
             notes.append(

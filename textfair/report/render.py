@@ -248,7 +248,8 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
         if f.significant:
             cells[-2] = "[bold red]yes[/]"
         table.add_row(escape(report.label(f.rule_set)), *cells)
-    console.print(table)
+    if report.findings:
+        console.print(table)
     for note in report.reading_notes(top):
         console.print(note)
     if report.counterfactual is not None:

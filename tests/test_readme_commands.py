@@ -1,0 +1,90 @@
+"""The README as an executable document: every command of its `console` blocks runs as
+written, in order, in one working directory (a copy of `examples/` and the package's data
+beside it, so earlier steps make the files later ones read), and none exits non-zero or
+prints a traceback. A block preceded by `<!-- file: NAME -->` is written to NAME first (the
+README's own example term list)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+BLOCK = re.compile(r"(?:<!-- file: (?P<file>\S+) -->\n)?```(?P<kind>\w+)\n(?P<body>.*?)```", re.S)
+
+
+def readme_steps(text: str) -> list[tuple[str, str]]:
+    """("write", "NAME\\nCONTENT") and ("run", COMMAND) steps in README order. A command is a
+    `$ ` line with its `\\` continuations; the lines after it, up to the next `$ `, are what
+    it prints."""
+    steps = []
+    for block in BLOCK.finditer(text):
+        if block["file"]:
+            steps.append(("write", f"{block['file']}\n{block['body']}"))
+        if block["kind"] != "console":
+            continue
+        command: list[str] = []
+        for line in block["body"].splitlines():
+            if line.startswith("$ "):
+                command = [line[2:]]
+            elif command and command[-1].rstrip().endswith("\\"):
+                command.append(line)
+            else:
+                continue
+            if not command[-1].rstrip().endswith("\\"):
+                steps.append(("run", "\n".join(command)))
+                command = []
+    return steps
+
+
+def test_the_readme_parser_finds_every_command():
+    steps = readme_steps(README.read_text(encoding="utf-8"))
+    commands = [body for kind, body in steps if kind == "run"]
+    assert len(commands) >= 20
+    # The README's example term list is written before the commands that read it.
+    kinds = [k for k, _ in steps]
+    written = kinds.index("write")
+    assert steps[written][1].startswith("mine.yaml\nname: mine\n")
+    assert any("mine.yaml" in body for _, body in steps[written + 1 :])
+    # A continued command is one step; no step is an output line.
+    assert any("\\\n" in c for c in commands)
+    assert all(c.split()[0] in ("textfair", "python") for c in commands), commands
+
+
+@pytest.mark.slow
+def test_every_readme_command_runs_as_written(tmp_path):
+    work = tmp_path / "readme"
+    work.mkdir()
+    shutil.copytree(ROOT / "examples", work / "examples", ignore=shutil.ignore_patterns("out"))
+    # The package's data and bundled models, read by path in some commands.
+    (work / "textfair").symlink_to(ROOT / "textfair", target_is_directory=True)
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "COLUMNS": "120",
+        # The textfair and python of this interpreter's environment.
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
+    for kind, body in readme_steps(README.read_text(encoding="utf-8")):
+        if kind == "write":
+            name, _, content = body.partition("\n")
+            (work / name).write_text(content, encoding="utf-8")
+            continue
+        done = subprocess.run(
+            ["bash", "-c", body],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        said = done.stdout[-2000:] + done.stderr[-2000:]
+        assert done.returncode == 0, f"$ {body}\nexit {done.returncode}\n{said}"
+        assert "Traceback" not in done.stderr, f"$ {body}\n{said}"
