@@ -353,25 +353,5 @@ def test_tabular_augment_exports_labelled_sensitive_variants(tmp_path):
     assert (groups["age"].nunique() == 1).all()
 
 
-@pytest.mark.slow
-def test_mitigating_the_bundled_cnn_lstm_halves_its_top_finding(tmp_path, monkeypatch):
-    """Issue 6's bar: with defaults, the top significant finding's score falls by at least
-    half, held-out accuracy stays within 1 point, and held-out terms are reported. And the
-    whole `textfair mitigate` run matches each comment once (one annotated corpus)."""
-    matched = []
-    find = Matcher.find
-    monkeypatch.setattr(
-        Matcher, "find", lambda self, text, *a: matched.append(text) or find(self, text, *a)
-    )
-    result = invoke("mitigate", "--out", str(tmp_path / "out"))
-    assert result.exit_code == 0, result.output
-    assert len(matched) == len(wiki()[0])
-    report = json.loads((tmp_path / "out" / "mitigation.json").read_text())
-    top = report["comparison"][0]
-    assert top["before"]["significant"] and top["reduction"] >= 0.5
-    assert report["top_target_halved"]
-    held = report["held_out"]
-    assert held["after"]["accuracy"] >= held["before"]["accuracy"] - 0.01
-    terms = [r for r in report["comparison"] if r["role"] == "held-out term"]
-    assert terms and all(r["after"] is not None for r in terms)
-    assert TorchTextModel.load(tmp_path / "out" / "model").labels == ("non-toxic", "toxic")
+# Issue 6's bar on the bundled CNN-LSTM (the top finding halved by `textfair mitigate`'s
+# defaults) is checked on the README's own command, in tests/test_readme_commands.py.
