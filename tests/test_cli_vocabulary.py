@@ -116,3 +116,24 @@ def test_the_causal_command_has_a_name_of_its_own():
     names = {path[-1] for path, _ in _commands()}
     assert {"causal", "counterfactuals"} <= names
     assert COMMAND.commands["counterfactual"].hidden
+
+
+def test_every_command_that_loads_a_model_takes_its_labels():
+    """A py: model that returns labels needs --labels; the error that says so must name a
+    flag the command has."""
+    commands = {path: {max(p.opts, key=len) for p in sub.params} for path, sub in _commands()}
+    loading = [path for path, flags in commands.items() if "--model" in flags]
+    assert len(loading) >= 8
+    assert [path for path in loading if "--labels" not in commands[path]] == []
+
+
+def test_a_py_model_returning_labels_is_told_to_pass_labels(tmp_path, monkeypatch, capsys):
+    (tmp_path / "labelled.py").write_text(
+        "def f(texts):\n    return ['toxic' if 'gay' in t else 'non-toxic' for t in texts]\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    line = _one_line_error(capsys, "audit", "--model", "py:labelled:f")
+    assert "--labels" in line
+    with pytest.raises(SystemExit) as stop:
+        main(["predict", "--model", "py:labelled:f", "--labels", "non-toxic,toxic", "--text", "hi"])
+    assert stop.value.code == 0, capsys.readouterr().err

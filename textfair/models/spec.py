@@ -146,8 +146,8 @@ def spec_fingerprint(spec: str, model: object | None = None) -> str:
         found = importlib.util.find_spec(module)
         if found is None or not found.origin or not Path(found.origin).is_file():
             raise TextfairError(
-                f"cannot find the source of module {module!r} to key the cache by; "
-                "run from its directory or leave --cache out"
+                f"module {module!r} has no source file to key the cache by (a built-in or "
+                "namespace module); leave --cache out, or wrap the model in a module of your own"
             )
         return "py:" + _digest([Path(found.origin)], extra=rest)
     path = _resolve(rest if sep and kind in ("hf", "textfair", "sklearn") else spec)
