@@ -51,6 +51,7 @@ class Stages:
         self._bar: Progress | None = None
         self._stop = threading.Event()
         self._lock = threading.Lock()
+        self._ticker: threading.Thread | None = None
 
     def __enter__(self) -> Callable[[str], None]:
         if self.console.is_terminal:
@@ -63,7 +64,10 @@ class Stages:
             self._bar.__enter__()
             self._task = self._bar.add_task(self.stage, total=self.stages)
         else:
-            threading.Thread(target=self._tick, daemon=True, name="textfair-progress").start()
+            self._ticker = threading.Thread(
+                target=self._tick, daemon=True, name="textfair-progress"
+            )
+            self._ticker.start()
         return self.advance
 
     def advance(self, message: str) -> None:
@@ -81,6 +85,11 @@ class Stages:
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
+        if self._ticker is not None:
+            # Joined, not left to die with the interpreter: a daemon thread still waking
+            # up while Python shuts down is killed mid-call, which with torch loaded aborted
+            # the process (exit 134 after a complete run) about one run in three.
+            self._ticker.join()
         with self._lock:
             if exc[0] is None:
                 self._finish_stage()
