@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from textfair.cli.app import app, command
-from textfair.cli.options import MODEL_HELP
+from textfair.cli.options import MODEL_HELP, RUNNING
 
 
 @command(
@@ -18,13 +18,7 @@ from textfair.cli.options import MODEL_HELP
     "text_column",
     "favorable",
     "decision",
-    "labels",
-    "trust_remote_code",
-    "batch_size",
-    "device",
-    "threads",
-    "revision",
-    "max_length",
+    *RUNNING,
     "cache_path",
 )
 def predict_command(
@@ -50,23 +44,14 @@ def predict_command(
     """Score texts with a model: {"text", "label", "probabilities", ...} per line; with
     --favorable or --decision also whether the outcome is favourable and its score."""
     from textfair.auditing import model_decision
-    from textfair.cli.app import split_list
     from textfair.cli.progress import Stages
-    from textfair.cli.runs import cached_model
+    from textfair.cli.runs import cached_model, load_text_model
     from textfair.io import refuse_overwriting_inputs
-    from textfair.models.spec import load_model
 
     refuse_overwriting_inputs(out, None, [data])
     texts = _texts(text, data, text_column)
-    running = {"batch_size": batch_size, "device": device, "threads": threads}
-    loaded = load_model(
-        model,
-        labels=split_list(labels),
-        trust_remote_code=trust_remote_code,
-        revision=revision,
-        max_length=max_length,
-        **running,
-    )
+    running = {name: value for name, value in locals().items() if name in RUNNING}
+    loaded = load_text_model(model, running)
     cached = cached_model(loaded, model, {**running, "cache_path": cache_path, "out": out})
     asked = favorable is not None or decision is not None or cached.multi_label
     rule = model_decision(cached, favorable, decision) if asked else None
