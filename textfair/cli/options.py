@@ -26,6 +26,7 @@ Method = Literal["counterfactual", "rule-sets"]
 Loop = Literal["testsgd", "aequitas"]
 Strategy = Literal["random", "semi", "fully"]
 SearchTarget = Literal["label", "probability"]
+Engine = Literal["local", "ray"]
 
 # The --model of the text commands.
 MODEL_HELP = (
@@ -263,6 +264,25 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             3,
             "--patience",
             help="Aequitas loop: stop after this many rounds without a lower score (paper: 1).",
+        ),
+    ),
+    # Where the corpus-wide stages run.
+    "engine": (
+        Engine,
+        typer.Option(
+            "local",
+            "--engine",
+            help="local (this process) or ray (Ray Data: sharded read, one model per actor, "
+            "Parquet shards out; pip install 'textfair[ray]').",
+        ),
+    ),
+    "ray_address": (
+        str | None,
+        typer.Option(
+            None,
+            "--ray-address",
+            help="With --engine ray: the cluster to join (host:port or ray://host:port); "
+            "default a local one.",
         ),
     ),
 }

@@ -20,6 +20,8 @@ from textfair.cli.options import MODEL_HELP, RUNNING
     "decision",
     *RUNNING,
     "cache_path",
+    "engine",
+    "ray_address",
 )
 def predict_command(
     model: str = typer.Option("toxicity-cnn-lstm", "--model", help=MODEL_HELP),
@@ -40,6 +42,8 @@ def predict_command(
     revision: str | None,
     max_length: int | None,
     cache_path: Path | None,
+    engine: str,
+    ray_address: str | None,
 ) -> None:
     """Score texts with a model: {"text", "label", "probabilities", ...} per line; with
     --favorable or --decision also whether the outcome is favourable and its score."""
@@ -49,6 +53,28 @@ def predict_command(
     from textfair.io import refuse_overwriting_inputs
 
     refuse_overwriting_inputs(out, None, [data])
+    if engine == "ray":
+        _predict_on_ray(
+            model,
+            data,
+            text_column,
+            out,
+            ray_address,
+            text,
+            favorable,
+            decision,
+            cache_path,
+            {
+                "labels": split_list(labels),
+                "trust_remote_code": trust_remote_code,
+                "revision": revision,
+                "max_length": max_length,
+                "batch_size": batch_size,
+                "device": device,
+                "threads": threads,
+            },
+        )
+        return
     texts = _texts(text, data, text_column)
     running = {name: value for name, value in locals().items() if name in RUNNING}
     loaded = load_text_model(model, running)
@@ -80,6 +106,50 @@ def predict_command(
         handle.write("\n".join(lines) + "\n")
     typer.echo(
         f"scored {len(texts)} texts ({cached.stats.unique_inputs} unique) with {model}", err=True
+    )
+
+
+def _predict_on_ray(
+    model, data, text_column, out, address, text, favorable, decision, cache, load_options
+) -> None:
+    """`predict --engine ray`: every row of --data scored on Ray Data, Parquet shards in
+    --out (a directory, replaced as a whole)."""
+    from textfair.distributed.ray_engine import predict_corpus, require_ray
+    from textfair.errors import TextfairError
+    from textfair.io import atomic_directory
+
+    require_ray()
+    unsupported = [
+        flag
+        for flag, value in (
+            ("--text", text),
+            ("--favorable", favorable),
+            ("--decision", decision),
+            ("--cache", cache),
+        )
+        if value
+    ]
+    if unsupported:
+        raise TextfairError(
+            f"--engine ray scores a corpus file: {', '.join(unsupported)} is "
+            "not supported with it yet; leave it out or use --engine local"
+        )
+    if data is None or out is None:
+        raise TextfairError("--engine ray needs --data FILE and --out DIR (Parquet shards)")
+    with atomic_directory(out) as staging:
+        counts = predict_corpus(
+            model,
+            load_options,
+            data,
+            text_column or "text",
+            staging / "shards",
+            address=address,
+            batch_size=load_options["batch_size"],
+        )
+    typer.echo(
+        f"scored {counts['rows']} rows ({counts['distinct_texts']} distinct texts) "
+        f"with {model} on Ray; wrote {out}/shards",
+        err=True,
     )
 
 
