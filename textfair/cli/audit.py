@@ -20,7 +20,7 @@ from textfair.cli.runs import cached_model, check_report_options, load_text_mode
 DEFAULT_MODEL = "toxicity-cnn-lstm"
 
 
-AUDIT_OPTIONS = (*CORPUS, *ESTIMATION, *TESTING, *RUNNING, *REPORTING)
+AUDIT_OPTIONS = (*CORPUS, *ESTIMATION, *TESTING, *RUNNING, *REPORTING, "engine", "ray_address")
 
 
 def _options(group: bool, old_name: str = ""):
@@ -58,7 +58,7 @@ def _audit(options: dict, group: bool) -> None:
     )
     labels = corpus.labels
     with err.status("loading the model"):
-        loaded = load_text_model(options["model"], options)
+        loaded = _load(options)
         model = cached_model(loaded, options["model"], options)
     # The favourable outcome, checked against the model's labels before any query.
     favorable = model_decision(model, options["favorable"], options["decision"])
@@ -76,7 +76,22 @@ def _audit(options: dict, group: bool) -> None:
             data_info=corpus.info(),
             progress=advance,
         )
+    if options["engine"] == "ray":
+        loaded.close()
     publish(report, options, err)
+
+
+def _load(options: dict):
+    """The model: in this process, or with --engine ray one copy per actor of a Ray pool
+    that answers the audit's batches in parallel (the same batches, so the same answers and
+    the same report as the local engine)."""
+    if options["engine"] != "ray":
+        return load_text_model(options["model"], options)
+    from textfair.cli.runs import load_options
+    from textfair.distributed.ray_engine import ActorPoolModel, require_ray
+
+    require_ray()
+    return ActorPoolModel(options["model"], load_options(options), address=options["ray_address"])
 
 
 command(

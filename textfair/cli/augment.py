@@ -20,6 +20,8 @@ from textfair.cli.app import app, command, split_list
     "per_rule_set",
     "max_per_text",
     "seed",
+    "engine",
+    "ray_address",
 )
 def augment_command(
     data: Path = typer.Option(
@@ -40,6 +42,8 @@ def augment_command(
     per_rule_set: int,
     max_per_text: int,
     seed: int,
+    engine: str,
+    ray_address: str | None,
 ) -> None:
     """Generate augmentation data with provenance columns (seed_id, source, transformation,
     label_source)."""
@@ -50,6 +54,19 @@ def augment_command(
     from textfair.mitigate.augment import counterfactual_augmentation, rule_set_augmentation
 
     refuse_overwriting_inputs(out, None, [data, report])
+    if engine == "ray":
+        _augment_on_ray(
+            data,
+            out,
+            text_column,
+            label_column,
+            method,
+            categories,
+            max_per_text,
+            seed,
+            ray_address,
+        )
+        return
     frame = read_texts(data, text_column)
     texts = frame[text_column or "text"].tolist()
     if method == "counterfactual":
@@ -87,3 +104,40 @@ def augment_command(
             for row in rows:
                 handle.write(json.dumps(row, ensure_ascii=False) + "\n")
     typer.echo(f"wrote {len(rows)} augmentation rows to {out}", err=True)
+
+
+def _augment_on_ray(
+    data, out, text_column, label_column, method, categories, max_per_text, seed, address
+) -> None:
+    """`augment --engine ray`: counterfactual augmentation of every row of --data on Ray,
+    the local engine's rows, as Parquet shards in --out (a directory)."""
+    from textfair.cli.progress import Stages
+    from textfair.distributed.pipelines import augment_corpus
+    from textfair.distributed.ray_engine import check_shard_directory, require_ray, shard_directory
+    from textfair.errors import TextfairError
+
+    require_ray()
+    if method != "counterfactual":
+        raise TextfairError(
+            "--engine ray writes --method counterfactual (every row of a corpus); "
+            "--method rule-sets rewrites a few hundred sampled seeds: use --engine local"
+        )
+    if label_column is None:
+        raise TextfairError(
+            "--method counterfactual needs --label-column naming a column of --data"
+        )
+    out = check_shard_directory(out, "augment")
+    record = {"command": "augment", "method": method, "data": str(data), "seed": seed}
+    with Stages(1) as advance, shard_directory(out, record) as staging:
+        advance("generating counterfactuals on Ray")
+        record["rows"] = augment_corpus(
+            data,
+            text_column or "text",
+            label_column,
+            staging,
+            categories=split_list(categories),
+            max_per_text=max_per_text,
+            seed=seed,
+            address=address,
+        )
+    typer.echo(f"wrote {record['rows']} augmentation rows to {out} (Parquet shards)", err=True)

@@ -15,7 +15,16 @@ from textfair.cli.app import app, command, split_list
 EXAMPLE_DATA = "wiki_examples.csv"
 
 
-@command(app, "counterfactuals", "text_column", "terms", "categories", "seed")
+@command(
+    app,
+    "counterfactuals",
+    "text_column",
+    "terms",
+    "categories",
+    "seed",
+    "engine",
+    "ray_address",
+)
 def counterfactuals_command(
     text: str | None = typer.Option(None, "--text", help="One text to generate variants of."),
     data: Path | None = typer.Option(
@@ -36,6 +45,8 @@ def counterfactuals_command(
     terms: str,
     categories: str | None,
     seed: int,
+    engine: str,
+    ray_address: str | None,
 ) -> None:
     """Generate counterfactual texts that differ only in identity terms.
 
@@ -50,6 +61,22 @@ def counterfactuals_command(
     if text_column is not None and data is None:
         raise _usage("--text-column was given without --data; add --data FILE")
     refuse_overwriting_inputs(out, None, [data])
+    if engine == "ray":
+        if data is None:
+            raise _usage("--engine ray generates from a corpus file; add --data FILE")
+        _counterfactuals_on_ray(
+            data,
+            out,
+            text_column,
+            id_column,
+            terms,
+            categories,
+            gender_swap,
+            max_variants,
+            seed,
+            ray_address,
+        )
+        return
     matcher = Matcher(terms)
     names = matcher.term_list.category_names(split_list(categories))
     seeds = list(_seeds(text, data, text_column, id_column))
@@ -62,6 +89,37 @@ def counterfactuals_command(
     with atomic_writer(out) as handle:
         count = _write(records, handle)
     typer.echo(f"wrote {count} variants of {len(seeds)} texts to {out}", err=True)
+
+
+def _counterfactuals_on_ray(
+    data, out, text_column, id_column, terms, categories, gender_swap, max_variants, seed, address
+) -> None:
+    """`counterfactuals --engine ray`: every row's variants generated on Ray, the local
+    engine's records, as Parquet shards in --out (a directory)."""
+    from textfair.cli.progress import Stages
+    from textfair.distributed.pipelines import counterfactuals_corpus
+    from textfair.distributed.ray_engine import check_shard_directory, require_ray, shard_directory
+    from textfair.text.matcher import Matcher
+
+    require_ray()
+    out = check_shard_directory(out, "counterfactuals")
+    Matcher(terms).term_list.category_names(split_list(categories))  # checked before Ray starts
+    record = {"command": "counterfactuals", "data": str(data), "terms": terms, "seed": seed}
+    with Stages(1) as advance, shard_directory(out, record) as staging:
+        advance("generating counterfactuals on Ray")
+        record["rows"] = counterfactuals_corpus(
+            data,
+            text_column or "text",
+            id_column,
+            staging,
+            terms=terms,
+            categories=split_list(categories),
+            gender_swap=gender_swap,
+            max_variants=max_variants,
+            seed=seed,
+            address=address,
+        )
+    typer.echo(f"wrote {record['rows']} variants to {out} (Parquet shards)", err=True)
 
 
 def _usage(message: str) -> Exception:
@@ -100,8 +158,6 @@ def _records(seeds, matcher, names, gender_swap, max_variants, seed, show_progre
     from contextlib import nullcontext
 
     from textfair.cli.progress import Stages
-    from textfair.text.gender import gender_swap as swap_gender
-    from textfair.text.generate import counterfactuals
 
     done = 0
     shown = (
@@ -112,22 +168,36 @@ def _records(seeds, matcher, names, gender_swap, max_variants, seed, show_progre
     with shown as advance:
         advance("generating counterfactuals")
         for seed_id, seed_text in seeds:
-            variants = counterfactuals(
-                seed_text,
-                names,
-                matcher=matcher,
-                max_variants=max_variants,
-                seed=seed,
-                seed_id=_plain(seed_id),
-                with_edits=False,
+            yield from seed_records(
+                seed_id, seed_text, matcher, names, gender_swap, max_variants, seed
             )
-            for variant in variants:
-                yield variant.to_record()
-            if gender_swap:
-                swapped = swap_gender(seed_text, seed_id=_plain(seed_id))
-                if swapped is not None:
-                    yield swapped.to_record()
             done += 1
+
+
+def seed_records(seed_id, text, matcher, names, gender_swap, max_variants, seed) -> list[dict]:
+    """The records of one seed text: its counterfactuals (sampled with `seed`), and with
+    `gender_swap` the text with he/she, his/her, ... swapped."""
+    from textfair.text.gender import gender_swap as swap_gender
+    from textfair.text.generate import counterfactuals
+
+    seed_id = _plain(seed_id)
+    records = [
+        variant.to_record()
+        for variant in counterfactuals(
+            text,
+            names,
+            matcher=matcher,
+            max_variants=max_variants,
+            seed=seed,
+            seed_id=seed_id,
+            with_edits=False,
+        )
+    ]
+    if gender_swap:
+        swapped = swap_gender(text, seed_id=seed_id)
+        if swapped is not None:
+            records.append(swapped.to_record())
+    return records
 
 
 def _plain(value: object) -> object:

@@ -51,32 +51,17 @@ def predict_command(
     from textfair.cli.progress import Stages
     from textfair.cli.runs import cached_model, load_text_model
     from textfair.io import refuse_overwriting_inputs
+    from textfair.predictions import prediction_records
 
     refuse_overwriting_inputs(out, None, [data])
+    running = {name: value for name, value in locals().items() if name in RUNNING}
     if engine == "ray":
+        decide = {"favorable": favorable, "decision": decision}
         _predict_on_ray(
-            model,
-            data,
-            text_column,
-            out,
-            ray_address,
-            text,
-            favorable,
-            decision,
-            cache_path,
-            {
-                "labels": split_list(labels),
-                "trust_remote_code": trust_remote_code,
-                "revision": revision,
-                "max_length": max_length,
-                "batch_size": batch_size,
-                "device": device,
-                "threads": threads,
-            },
+            model, data, text_column, out, ray_address, text, cache_path, running, decide
         )
         return
     texts = _texts(text, data, text_column)
-    running = {name: value for name, value in locals().items() if name in RUNNING}
     loaded = load_text_model(model, running)
     cached = cached_model(loaded, model, {**running, "cache_path": cache_path, "out": out})
     asked = favorable is not None or decision is not None or cached.multi_label
@@ -85,18 +70,8 @@ def predict_command(
     with shown as advance:
         advance("scoring")
         probabilities = cached.predict_proba(texts)
-    lines = []
-    outcome = rule.favourable(probabilities) if rule else None
-    scores = rule.score(probabilities) if rule else None
-    for i, (item, row) in enumerate(zip(texts, probabilities, strict=True)):
-        record: dict = {"text": item}
-        if not cached.multi_label:  # a multi-label head's most probable label means nothing
-            record["label"] = cached.labels[int(row.argmax())]
-        record["probabilities"] = dict(zip(cached.labels, map(_rounded, row), strict=True))
-        if rule is not None:
-            record["favorable"] = bool(outcome[i])
-            record["favorable_score"] = _rounded(scores[i])
-        lines.append(json.dumps(record, ensure_ascii=False))
+    records = prediction_records(texts, probabilities, cached.labels, cached.multi_label, rule)
+    lines = [json.dumps(record, ensure_ascii=False) for record in records]
     if out is None:
         sys.stdout.write("\n".join(lines) + "\n")
         return
@@ -109,54 +84,61 @@ def predict_command(
     )
 
 
-def _predict_on_ray(
-    model, data, text_column, out, address, text, favorable, decision, cache, load_options
-) -> None:
-    """`predict --engine ray`: every row of --data scored on Ray Data, Parquet shards in
-    --out (a directory, replaced as a whole)."""
-    from textfair.distributed.ray_engine import predict_corpus, require_ray
+def _predict_on_ray(model, data, text_column, out, address, text, cache, running, decide):
+    """`predict --engine ray`: every row of --data scored on Ray Data, each distinct text
+    once, `predict`'s records written as Parquet shards into --out (a new directory, or one
+    an earlier run wrote, replaced as a whole)."""
+    from textfair.auditing import model_decision
+    from textfair.cli.progress import Stages
+    from textfair.cli.runs import load_options
+    from textfair.distributed.pipelines import Tracker, describe_model, predict_corpus
+    from textfair.distributed.ray_engine import (
+        ModelLabels,
+        check_shard_directory,
+        require_ray,
+        shard_directory,
+    )
     from textfair.errors import TextfairError
-    from textfair.io import atomic_directory
 
     require_ray()
-    unsupported = [
-        flag
-        for flag, value in (
-            ("--text", text),
-            ("--favorable", favorable),
-            ("--decision", decision),
-            ("--cache", cache),
-        )
-        if value
-    ]
-    if unsupported:
-        raise TextfairError(
-            f"--engine ray scores a corpus file: {', '.join(unsupported)} is "
-            "not supported with it yet; leave it out or use --engine local"
-        )
-    if data is None or out is None:
-        raise TextfairError("--engine ray needs --data FILE and --out DIR (Parquet shards)")
-    with atomic_directory(out) as staging:
+    for flag, value in (("--text", text), ("--cache", cache)):
+        if value:
+            raise TextfairError(
+                f"--engine ray scores a corpus file, each distinct text once; {flag} is for "
+                "--engine local: leave it out"
+            )
+    if data is None:
+        raise TextfairError("--engine ray needs --data FILE (a corpus to score)")
+    out = check_shard_directory(out, "predict")
+    options = load_options(running)
+    described = describe_model(model, options, address)
+    rule = None
+    if decide["favorable"] or decide["decision"] or described["multi_label"]:
+        rule = model_decision(ModelLabels(**described), **decide)
+    record = {"command": "predict", "model": model, "data": str(data)}
+    shown = Stages(3, unit="texts")
+    tracker = Tracker(set_total=lambda total: setattr(shown, "total", total))
+    shown.items = tracker.done
+    with shown as advance, shard_directory(out, record) as staging:
+        tracker.advance = advance
         counts = predict_corpus(
             model,
-            load_options,
+            options,
             data,
             text_column or "text",
-            staging / "shards",
+            staging,
+            labels=described["labels"],
+            multi_label=described["multi_label"],
+            rule=rule,
             address=address,
-            batch_size=load_options["batch_size"],
+            tracker=tracker,
         )
+        record.update(counts)
     typer.echo(
-        f"scored {counts['rows']} rows ({counts['distinct_texts']} distinct texts) "
-        f"with {model} on Ray; wrote {out}/shards",
+        f"scored {counts['rows']} rows ({counts['distinct_texts']} distinct texts) with "
+        f"{model} on Ray; wrote Parquet shards to {out}",
         err=True,
     )
-
-
-def _rounded(probability: float) -> float:
-    """Four decimals: finer than any model's calibration, and 0.4262 reads where
-    0.42617380619049072 does not."""
-    return round(float(probability), 4)
 
 
 def _texts(text: list[str] | None, data: Path | None, text_column: str | None) -> list[str]:

@@ -12,25 +12,37 @@ import typer
 from textfair.cli.app import EXIT_UNFAIR, cache_in_use
 from textfair.errors import TextfairError
 
-__all__ = ["cached_model", "check_report_options", "load_text_model", "publish"]
+__all__ = [
+    "cached_model",
+    "check_report_options",
+    "load_options",
+    "load_text_model",
+    "publish",
+]
 
 
 def load_text_model(spec: str, options: dict):
     """The model a text command names, run as its options say (batch size, device, threads,
     and for hf: models the revision and the tokens kept)."""
-    from textfair.cli.app import split_list
     from textfair.models.spec import load_model
 
-    return load_model(
-        spec,
-        labels=split_list(options.get("labels")),
-        trust_remote_code=options.get("trust_remote_code", False),
-        batch_size=options["batch_size"],
-        device=options["device"],
-        threads=options["threads"],
-        revision=options["revision"],
-        max_length=options["max_length"],
-    )
+    return load_model(spec, **load_options(options))
+
+
+def load_options(options: dict) -> dict:
+    """load_model's keywords from a command's RUNNING options (also what each Ray actor
+    loads its model with)."""
+    from textfair.cli.app import split_list
+
+    return {
+        "labels": split_list(options.get("labels")),
+        "trust_remote_code": options.get("trust_remote_code", False),
+        "batch_size": options["batch_size"],
+        "device": options["device"],
+        "threads": options["threads"],
+        "revision": options["revision"],
+        "max_length": options["max_length"],
+    }
 
 
 def cached_model(model, spec: str, options: dict, context: str = ""):

@@ -1,12 +1,16 @@
-"""Corpus-wide stages on Ray Data, for corpora and models beyond one machine.
+"""Corpus-wide stages on Ray, for corpora and models beyond one machine (`--engine ray`).
 
-`--engine ray` runs what touches every row of a corpus (scoring every text with `predict`)
-as a Ray Data pipeline: a sharded read, the distinct texts found by a distributed group-by
-(so each is scored once), scoring in a pool of actors that each load the model once, and
-Parquet shards out. Ray is an optional extra (`pip install 'textfair[ray]'`); without it,
-`--engine ray` is one line saying how to install it.
+* :mod:`textfair.distributed.ray_engine`: joining or starting a cluster, sharded reads, a
+  model per actor, and :class:`ActorPoolModel`, through which an audit's queries go to the
+  actors.
+* :mod:`textfair.distributed.pipelines`: Ray Data pipelines for `predict`, `augment`,
+  `counterfactuals` and the label metrics: sharded read, distinct texts by a distributed
+  group-by (each scored once), scoring in the actor pool, Parquet shards out.
+
+Ray is an optional extra (`pip install 'textfair[ray]'`); nothing here imports it until a
+pipeline runs, and without it `--engine ray` is one line saying how to install it.
 """
 
-from textfair.distributed.ray_engine import ENGINES, require_ray
+from textfair.distributed.ray_engine import INSTALL, Engine, require_ray
 
-__all__ = ["ENGINES", "require_ray"]
+__all__ = ["INSTALL", "Engine", "require_ray"]

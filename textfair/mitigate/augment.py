@@ -29,7 +29,12 @@ from textfair.tabular.search import aequitas_search
 from textfair.text.generate import counterfactuals, rewritable_categories, rule_satisfying
 from textfair.text.matcher import Matcher, Mention
 
-__all__ = ["aequitas_augmentation", "counterfactual_augmentation", "rule_set_augmentation"]
+__all__ = [
+    "aequitas_augmentation",
+    "counterfactual_augmentation",
+    "counterfactual_rows",
+    "rule_set_augmentation",
+]
 
 
 def rule_set_augmentation(
@@ -113,8 +118,47 @@ def counterfactual_augmentation(
             f"got {len(texts)} texts and {len(labels)} labels; expected one label per text"
         )
     matcher = matcher or Matcher("dixon2018")
-    rows = []
-    for index, (text, label) in enumerate(zip(texts, labels, strict=True)):
+    return [
+        row
+        for index, (text, label) in enumerate(zip(texts, labels, strict=True))
+        for row in counterfactual_rows(
+            index,
+            text,
+            label,
+            categories=categories,
+            max_per_text=max_per_text,
+            seed=seed,
+            matcher=matcher,
+            mentions=None if mentions is None else mentions[index],
+            exclude=exclude,
+        )
+    ]
+
+
+def counterfactual_rows(
+    index: int,
+    text: str,
+    label: object,
+    *,
+    categories: Sequence[str] | None,
+    max_per_text: int,
+    seed: int,
+    matcher: Matcher,
+    mentions: Sequence[Mention] | None = None,
+    exclude: Collection[str] = (),
+) -> list[dict]:
+    """The augmentation rows of the training text at position `index` (its variants are
+    sampled with ``seed + index``, so a row's rows do not depend on which rows are read
+    with it: the Ray engine writes the same rows shard by shard)."""
+    return [
+        {
+            "seed_id": index,
+            "text": variant.text,
+            "label": str(label),
+            "source": "+".join(f"{s.source}->{s.target}" for s in variant.swaps),
+            "transformation": "counterfactual",
+            "label_source": "the original text's label",
+        }
         for variant in counterfactuals(
             text,
             categories,
@@ -122,20 +166,10 @@ def counterfactual_augmentation(
             max_variants=max_per_text,
             seed=seed + index,
             with_edits=False,
-            mentions=None if mentions is None else mentions[index],
+            mentions=mentions,
             exclude=exclude,
-        ):
-            rows.append(
-                {
-                    "seed_id": index,
-                    "text": variant.text,
-                    "label": str(label),
-                    "source": "+".join(f"{s.source}->{s.target}" for s in variant.swaps),
-                    "transformation": "counterfactual",
-                    "label_source": "the original text's label",
-                }
-            )
-    return rows
+        )
+    ]
 
 
 def aequitas_augmentation(

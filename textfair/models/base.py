@@ -201,10 +201,10 @@ class CachedModel:
 
     def _forward(self, missing: list[Hashable]) -> None:
         size = self.batch_size or len(missing)
-        for begin in range(0, len(missing), size):
-            batch = missing[begin : begin + size]
+        batches = [missing[begin : begin + size] for begin in range(0, len(missing), size)]
+        for batch, answer in zip(batches, self._answers(batches), strict=True):
             output = check_probabilities(
-                self._ask(batch), len(batch), len(self.labels), self._source, self.multi_label
+                answer, len(batch), len(self.labels), self._source, self.multi_label
             )
             self.stats.model_calls += 1
             self.stats.forwarded += len(batch)
@@ -221,19 +221,31 @@ class CachedModel:
                         ],
                     )
 
-    def _ask(self, batch: list[Hashable]):
-        """The wrapped model's answer for one batch; its own failure becomes a ModelError."""
-        try:
-            return self.model.predict_proba(batch)
-        except TextfairError:
-            raise
-        except Exception as err:  # a model may raise anything; none of it is a finding
-            first = (str(err).strip().splitlines() or [""])[0][:200]
-            raise ModelError(
-                f"{self._source} failed on a batch of {len(batch)} inputs "
-                f"({type(err).__name__}: {first}); nothing was reported; fix the model (or "
-                "its server) and run again"
-            ) from err
+    def _answers(self, batches: list[list[Hashable]]):
+        """The wrapped model's answers, batch by batch in order. A model that can work on
+        several batches at once (a pool of workers: `predict_proba_batches`) gets them all,
+        so they are answered concurrently and each is still the batch a single model would
+        have been given (same padding, same numbers); a failure becomes a ModelError."""
+        several = getattr(self.model, "predict_proba_batches", None)
+        answers = (
+            several(batches) if several is not None else map(self.model.predict_proba, batches)
+        )
+        iterator = iter(answers)
+        for batch in batches:
+            try:
+                yield next(iterator)
+            except TextfairError:
+                raise
+            except Exception as err:  # a model may raise anything; none of it is a finding
+                raise self._failure(len(batch), err) from err
+
+    def _failure(self, size: int, err: Exception) -> ModelError:
+        first = (str(err).strip().splitlines() or [""])[0][:200]
+        return ModelError(
+            f"{self._source} failed on a batch of {size} inputs "
+            f"({type(err).__name__}: {first}); nothing was reported; fix the model (or "
+            "its server) and run again"
+        )
 
     def _load_from_disk(self, missing: list[Hashable]) -> list[Hashable]:
         assert self._db is not None
