@@ -139,7 +139,7 @@ def predict_corpus(
             _prediction_rows,
             fn_kwargs={"labels": list(labels), "multi_label": multi_label, "rule": rule},
             batch_format="numpy",
-        ).write_parquet(str(out))
+        ).write_parquet(str(Path(out).resolve()))
     finally:
         tracker.reader.close()
     return {"rows": int(scored.sum("count()")), "distinct_texts": scored.count()}
@@ -186,7 +186,7 @@ def augment_corpus(
         },
         batch_format="pandas",
     ).materialize()
-    rows.write_parquet(str(out))
+    rows.write_parquet(str(Path(out).resolve()))
     return rows.count()
 
 
@@ -248,7 +248,7 @@ def counterfactuals_corpus(
         },
         batch_format="pandas",
     ).materialize()
-    variants.write_parquet(str(out))
+    variants.write_parquet(str(Path(out).resolve()))
     return variants.count()
 
 

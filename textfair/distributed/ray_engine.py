@@ -115,7 +115,9 @@ def read_corpus(path: Path, columns: dict[str, str]):
     import pyarrow as pa
     import ray.data
 
-    path = Path(path)
+    # Absolute: the workers of a cluster joined with --ray-address run in other directories
+    # (on other machines, the file must be on storage they share).
+    path = Path(path).resolve()
     if not path.is_file():
         raise TextfairError(f"{path}: no such file; pass the path of a corpus")
     suffix = path.suffix.lower()
