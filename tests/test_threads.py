@@ -10,6 +10,8 @@ import torch
 from textfair.errors import TextfairError
 from textfair.models.threads import busy_elsewhere, default_threads, set_torch_threads, usable_cores
 
+from conftest import PACKAGE_DATA
+
 
 def _spin(stop) -> None:
     x = 0
@@ -43,3 +45,29 @@ def test_threads_are_set_and_checked():
             set_torch_threads(0)
     finally:
         torch.set_num_threads(before)
+
+
+@pytest.mark.slow
+def test_retraining_gives_the_same_weights_whatever_thread_count_the_load_chose():
+    """The retrainer trains with the process's usable cores, not the count the load of the
+    moment set for inference, so a mitigation's model depends on its seed alone (on a given
+    machine): trained after torch was set to 1 thread and after 2, the weights are equal."""
+    import pandas as pd
+    import torch
+
+    from textfair.mitigate.retrain import retrainer_for
+    from textfair.models.spec import load_model
+
+    frame = pd.read_csv(PACKAGE_DATA / "wiki_toxicity.csv").head(64)
+    texts = frame["comment"].tolist()
+    labels = ["toxic" if value else "non-toxic" for value in frame["toxic"]]
+    retrainer = retrainer_for(load_model("toxicity-cnn-lstm"), seed=0)
+    before = torch.get_num_threads()
+    weights = []
+    for threads in (1, 2):
+        torch.set_num_threads(threads)
+        fitted = retrainer.fit(texts, labels)
+        assert torch.get_num_threads() == threads  # put back after training
+        weights.append(torch.cat([p.detach().flatten() for p in fitted.network.parameters()]))
+    torch.set_num_threads(before)
+    assert torch.equal(weights[0], weights[1])

@@ -27,6 +27,7 @@ from textfair.io import atomic_writer
 from textfair.models.callable import CallableModel
 from textfair.models.hf import HFModel
 from textfair.models.sklearn import SklearnModel
+from textfair.models.threads import training_threads
 from textfair.models.torch_text import TorchTextModel, train_text_classifier
 from textfair.tabular.mlp import TabularMLP
 from textfair.tabular.models import RowModel
@@ -88,13 +89,14 @@ def retrainer_for(model, *, seed: int = 0, fine_tune_epochs: int = 2) -> Retrain
     if isinstance(inner, TorchTextModel):
         return _torch_text(inner, seed)
     if isinstance(inner, TabularMLP):
-        return Retrainer(
-            "tabular-mlp",
-            lambda rows, labels: TabularMLP.train(
-                rows, labels, hidden=inner.hidden, **{"seed": seed, **inner.training}
-            ),
-            lambda fitted, directory: fitted.save(directory),
-        )
+
+        def fit(rows, labels):
+            with training_threads():
+                return TabularMLP.train(
+                    rows, labels, hidden=inner.hidden, **{"seed": seed, **inner.training}
+                )
+
+        return Retrainer("tabular-mlp", fit, lambda fitted, directory: fitted.save(directory))
     estimator = getattr(model, "estimator", inner)
     if hasattr(estimator, "get_params") and hasattr(estimator, "fit"):
         return _sklearn(estimator, text=not isinstance(model, RowModel))
@@ -117,14 +119,15 @@ def _torch_text(model, seed: int) -> Retrainer:
     recipe = {"seed": seed, **config.get("training", {})}
 
     def fit(texts, labels):
-        return train_text_classifier(
-            list(texts),
-            list(labels),
-            arch=config["arch"],
-            label_order=config["labels"],
-            **recipe,
-            **architecture,
-        )
+        with training_threads():
+            return train_text_classifier(
+                list(texts),
+                list(labels),
+                arch=config["arch"],
+                label_order=config["labels"],
+                **recipe,
+                **architecture,
+            )
 
     return Retrainer("textfair-text", fit, lambda fitted, directory: fitted.save(directory))
 
@@ -152,7 +155,8 @@ def _sklearn(estimator, text: bool) -> Retrainer:
 
 def _hugging_face(model, seed: int, epochs: int) -> Retrainer:
     def fit(texts, labels):
-        return fine_tune_hf(model, list(texts), list(labels), epochs=epochs, seed=seed)
+        with training_threads():
+            return fine_tune_hf(model, list(texts), list(labels), epochs=epochs, seed=seed)
 
     def save(fitted, directory: Path) -> Path:
         directory = Path(directory)
