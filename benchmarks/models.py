@@ -29,8 +29,10 @@ def _seconds(fn) -> float:
     return time.perf_counter() - start
 
 
-def measure(name: str, texts: list[str], repeats: int, batch_size: int) -> dict:
-    model = load_model(name, batch_size=batch_size, device="cpu")
+def measure(
+    name: str, texts: list[str], repeats: int, batch_size: int, device: str = "cpu"
+) -> dict:
+    model = load_model(name, batch_size=batch_size, device=device)
     model.predict_proba(texts[:batch_size])  # warm-up: lazy imports, allocator
     raw, cached = [], []
     for _ in range(repeats):
@@ -60,6 +62,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument(
+        "--device", default="cpu", help="cpu, cuda, cuda:N or mps: a GPU's texts/s per model"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     with open(args.data, encoding="utf-8", newline="") as handle:
@@ -69,11 +74,12 @@ def main() -> None:
     result = {
         "benchmark": "models",
         "data": args.data.name,
-        "device": "cpu",
+        "device": args.device,
         "torch_threads": torch.get_num_threads(),
         "batch_size": args.batch_size,
         "models": [
-            measure(name, texts, args.repeats, args.batch_size) for name in bundled_models()
+            measure(name, texts, args.repeats, args.batch_size, args.device)
+            for name in bundled_models()
         ],
         "python": platform.python_version(),
     }

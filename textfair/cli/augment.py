@@ -111,7 +111,7 @@ def _augment_on_ray(
 ) -> None:
     """`augment --engine ray`: counterfactual augmentation of every row of --data on Ray,
     the local engine's rows, as Parquet shards in --out (a directory)."""
-    from textfair.cli.progress import Stages
+    from textfair.cli.runs import ray_progress
     from textfair.distributed.pipelines import augment_corpus
     from textfair.distributed.ray_engine import check_shard_directory, require_ray, shard_directory
     from textfair.errors import TextfairError
@@ -128,7 +128,8 @@ def _augment_on_ray(
         )
     out = check_shard_directory(out, "augment")
     record = {"command": "augment", "method": method, "data": str(data), "seed": seed}
-    with Stages(1) as advance, shard_directory(out, record) as staging:
+    shown, tracker = ray_progress(1, "rows")
+    with shown as advance, shard_directory(out, record) as staging:
         advance("generating counterfactuals on Ray")
         record["rows"] = augment_corpus(
             data,
@@ -139,5 +140,6 @@ def _augment_on_ray(
             max_per_text=max_per_text,
             seed=seed,
             address=address,
+            tracker=tracker,
         )
     typer.echo(f"wrote {record['rows']} augmentation rows to {out} (Parquet shards)", err=True)

@@ -96,7 +96,7 @@ def _counterfactuals_on_ray(
 ) -> None:
     """`counterfactuals --engine ray`: every row's variants generated on Ray, the local
     engine's records, as Parquet shards in --out (a directory)."""
-    from textfair.cli.progress import Stages
+    from textfair.cli.runs import ray_progress
     from textfair.distributed.pipelines import counterfactuals_corpus
     from textfair.distributed.ray_engine import check_shard_directory, require_ray, shard_directory
     from textfair.text.matcher import Matcher
@@ -105,7 +105,8 @@ def _counterfactuals_on_ray(
     out = check_shard_directory(out, "counterfactuals")
     Matcher(terms).term_list.category_names(split_list(categories))  # checked before Ray starts
     record = {"command": "counterfactuals", "data": str(data), "terms": terms, "seed": seed}
-    with Stages(1) as advance, shard_directory(out, record) as staging:
+    shown, tracker = ray_progress(1, "texts")
+    with shown as advance, shard_directory(out, record) as staging:
         advance("generating counterfactuals on Ray")
         record["rows"] = counterfactuals_corpus(
             data,
@@ -118,6 +119,7 @@ def _counterfactuals_on_ray(
             max_variants=max_variants,
             seed=seed,
             address=address,
+            tracker=tracker,
         )
     typer.echo(f"wrote {record['rows']} variants to {out} (Parquet shards)", err=True)
 

@@ -89,9 +89,8 @@ def _predict_on_ray(model, data, text_column, out, address, text, cache, running
     once, `predict`'s records written as Parquet shards into --out (a new directory, or one
     an earlier run wrote, replaced as a whole)."""
     from textfair.auditing import model_decision
-    from textfair.cli.progress import Stages
-    from textfair.cli.runs import load_options
-    from textfair.distributed.pipelines import Tracker, describe_model, predict_corpus
+    from textfair.cli.runs import load_options, ray_progress
+    from textfair.distributed.pipelines import describe_model, predict_corpus
     from textfair.distributed.ray_engine import (
         ModelLabels,
         check_shard_directory,
@@ -116,9 +115,7 @@ def _predict_on_ray(model, data, text_column, out, address, text, cache, running
     if decide["favorable"] or decide["decision"] or described["multi_label"]:
         rule = model_decision(ModelLabels(**described), **decide)
     record = {"command": "predict", "model": model, "data": str(data)}
-    shown = Stages(3, unit="texts")
-    tracker = Tracker(set_total=lambda total: setattr(shown, "total", total))
-    shown.items = tracker.done
+    shown, tracker = ray_progress(3, "texts")
     with shown as advance, shard_directory(out, record) as staging:
         tracker.advance = advance
         counts = predict_corpus(

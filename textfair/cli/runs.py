@@ -107,3 +107,15 @@ def publish(report, options: dict, err) -> None:
     if failing:
         err.print(f"{len(failing)} significant finding(s) score above {threshold}: failing")
         raise typer.Exit(EXIT_UNFAIR)
+
+
+def ray_progress(stages: int, unit: str):
+    """A progress display and the Tracker a Ray pipeline feeds it through: the stage, and
+    the items done (read from the cluster's counter) of the total once it is known."""
+    from textfair.cli.progress import Stages
+    from textfair.distributed.pipelines import Tracker
+
+    shown = Stages(stages, unit=unit)
+    tracker = Tracker(set_total=lambda total: setattr(shown, "total", total))
+    shown.items = tracker.done
+    return shown, tracker

@@ -85,8 +85,8 @@ def _score(distinct, spec, load_options, batch_size, progress: ProgressReader):
 
 
 def _bound_actor(spec: str, load_options: dict[str, Any], counter):
-    """ModelActor with its arguments bound in the class: constructor arguments would live in
-    the object store, where a restarted actor may no longer find them (ray#53727)."""
+    """ModelActor with its (small) arguments bound in the class, so they travel by value
+    with it and a restarted actor has them wherever it starts."""
 
     class BoundModelActor(ModelActor):
         def __init__(self) -> None:
@@ -125,7 +125,7 @@ def predict_corpus(
     ray = start(address)
     tracker = tracker or Tracker()
     tracker.advance("reading and deduplicating the corpus")
-    corpus = read_corpus(data, {text_column: "text"})
+    corpus, _ = read_corpus(data, {text_column: "text"})
     distinct = corpus.groupby("text").count().materialize()
     tracker.set_total(distinct.count())
     tracker.reader = ProgressReader(ray)
@@ -172,22 +172,37 @@ def augment_corpus(
     max_per_text: int,
     seed: int,
     address: str | None = None,
+    tracker: Tracker | None = None,
 ) -> int:
     """Counterfactual augmentation of every row of `data`, as Parquet shards in `out`;
     returns the rows written."""
     start(address)
-    corpus = read_corpus(data, {text_column: "text", label_column: "label"})
-    rows = corpus.map_batches(
-        _augmentation_rows,
-        fn_kwargs={
-            "categories": list(categories) if categories else None,
-            "max_per_text": max_per_text,
-            "seed": seed,
-        },
-        batch_format="pandas",
-    ).materialize()
-    rows.write_parquet(str(Path(out).resolve()))
-    return rows.count()
+    corpus, rows = read_corpus(data, {text_column: "text", label_column: "label"})
+    settings = {
+        "categories": list(categories) if categories else None,
+        "max_per_text": max_per_text,
+        "seed": seed,
+    }
+    return _generate(corpus, rows, _augmentation_rows, settings, out, address, tracker)
+
+
+def _generate(corpus, rows, function, settings, out, address, tracker) -> int:
+    """Rows written by `function` (plain tasks) for every row of `corpus`, as Parquet shards
+    in `out`; progress counts the corpus rows done."""
+    ray = start(address)
+    tracker = tracker or Tracker()
+    tracker.set_total(rows)
+    tracker.reader = ProgressReader(ray)
+    try:
+        written = corpus.map_batches(
+            function,
+            fn_kwargs={**settings, "counter": tracker.reader.counter},
+            batch_format="pandas",
+        ).materialize()
+        written.write_parquet(str(Path(out).resolve()))
+    finally:
+        tracker.reader.close()
+    return written.count()
 
 
 @functools.lru_cache(maxsize=4)
@@ -197,7 +212,9 @@ def _matcher(terms: str):
     return Matcher(terms)
 
 
-def _augmentation_rows(batch: pd.DataFrame, categories, max_per_text, seed) -> pd.DataFrame:
+def _augmentation_rows(
+    batch: pd.DataFrame, categories, max_per_text, seed, counter=None
+) -> pd.DataFrame:
     from textfair.mitigate.augment import counterfactual_rows
 
     matcher = _matcher("dixon2018")
@@ -214,6 +231,8 @@ def _augmentation_rows(batch: pd.DataFrame, categories, max_per_text, seed) -> p
             matcher=matcher,
         )
     ]
+    if counter is not None:
+        counter.add.remote(len(batch))
     return pd.DataFrame(rows, columns=AUGMENT_COLUMNS)
 
 
@@ -229,6 +248,7 @@ def counterfactuals_corpus(
     max_variants: int,
     seed: int,
     address: str | None = None,
+    tracker: Tracker | None = None,
 ) -> int:
     """`textfair counterfactuals` over every row of `data`, as Parquet shards in `out`;
     returns the variants written."""
@@ -236,25 +256,20 @@ def counterfactuals_corpus(
     columns = {text_column: "text"}
     if id_column:
         columns[id_column] = "seed_id"
-    corpus = read_corpus(data, columns)
-    variants = corpus.map_batches(
-        _counterfactual_records,
-        fn_kwargs={
-            "terms": terms,
-            "categories": list(categories) if categories else None,
-            "gender_swap": gender_swap,
-            "max_variants": max_variants,
-            "seed": seed,
-        },
-        batch_format="pandas",
-    ).materialize()
-    variants.write_parquet(str(Path(out).resolve()))
-    return variants.count()
+    corpus, rows = read_corpus(data, columns)
+    settings = {
+        "terms": terms,
+        "categories": list(categories) if categories else None,
+        "gender_swap": gender_swap,
+        "max_variants": max_variants,
+        "seed": seed,
+    }
+    return _generate(corpus, rows, _counterfactual_records, settings, out, address, tracker)
 
 
 def _counterfactual_records(
-    batch: pd.DataFrame, terms, categories, gender_swap, max_variants, seed
-):
+    batch: pd.DataFrame, terms, categories, gender_swap, max_variants, seed, counter=None
+) -> pd.DataFrame:
     from textfair.cli.counterfactuals import seed_records
 
     matcher = _matcher(terms)
@@ -265,6 +280,8 @@ def _counterfactual_records(
         for seed_id, text in zip(ids, batch["text"], strict=True)
         for record in seed_records(seed_id, text, matcher, names, gender_swap, max_variants, seed)
     ]
+    if counter is not None:
+        counter.add.remote(len(batch))
     return pd.DataFrame(records, columns=["seed_id", "text", "category", "from", "to", "swaps"])
 
 
@@ -416,7 +433,7 @@ def label_metrics_on_ray(
         )
     term_list = load_term_list(terms)
     chosen = term_list.category_names(list(categories) if categories else None)
-    corpus = read_corpus(data, {text_column: "text", label_column: "label"})
+    corpus, _ = read_corpus(data, {text_column: "text", label_column: "label"})
     labelled = corpus.map_batches(
         _positive,
         fn_kwargs={"positive": positive_label, "label_map": label_map or {}},

@@ -110,8 +110,8 @@ def workers(ray, requested: int | None = None) -> tuple[int, float]:
 
 def read_corpus(path: Path, columns: dict[str, str]):
     """A Ray Dataset of the file's `columns` (file name -> name in the pipeline) and ``row``,
-    each row's 0-based position in the file. The text columns are strings, a missing value
-    an empty string, as the local reader makes them."""
+    each row's 0-based position in the file, and the number of rows. The text columns are
+    strings, a missing value an empty string, as the local reader makes them."""
     import pyarrow as pa
     import ray.data
 
@@ -153,7 +153,7 @@ def read_corpus(path: Path, columns: dict[str, str]):
     dataset = dataset.select_columns(wanted).rename_columns(columns)
     rows = dataset.count()
     numbered = ray.data.range(rows).rename_columns({"id": "row"})
-    return dataset.zip(numbered).map_batches(_as_strings, batch_format="pyarrow")
+    return dataset.zip(numbered).map_batches(_as_strings, batch_format="pyarrow"), rows
 
 
 def _as_strings(table):
