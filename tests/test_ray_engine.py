@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 
 from benchmarks.corpus import WIKI, build_corpus, text_pool
+from benchmarks.scale import OPTIONS
 from textfair.distributed.ray_engine import MARKER, check_shard_directory
 from textfair.errors import TextfairError
 
@@ -211,18 +212,9 @@ def test_label_metrics_on_ray_equal_the_audits(cluster, tmp_path):
     pool = text_pool().head(1000)
     path = tmp_path / "labelled.csv"
     pool.to_csv(path, index=False)
-    options = {
-        "labels": None,
-        "trust_remote_code": False,
-        "batch_size": 64,
-        "device": "cpu",
-        "threads": None,
-        "revision": None,
-        "max_length": None,
-    }
     on_ray = label_metrics_on_ray(
         "toxicity-cnn-lstm",
-        options,
+        OPTIONS,
         path,
         text_column="comment",
         label_column="toxic",

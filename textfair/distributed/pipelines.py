@@ -215,22 +215,17 @@ def _matcher(terms: str):
 def _augmentation_rows(
     batch: pd.DataFrame, categories, max_per_text, seed, counter=None
 ) -> pd.DataFrame:
-    from textfair.mitigate.augment import counterfactual_rows
+    from textfair.mitigate.augment import counterfactual_augmentation
 
-    matcher = _matcher("dixon2018")
-    rows = [
-        row
-        for index, text, label in zip(batch["row"], batch["text"], batch["label"], strict=True)
-        for row in counterfactual_rows(
-            int(index),
-            text,
-            label,
-            categories=categories,
-            max_per_text=max_per_text,
-            seed=seed,
-            matcher=matcher,
-        )
-    ]
+    rows = counterfactual_augmentation(
+        list(batch["text"]),
+        list(batch["label"]),
+        categories=categories,
+        max_per_text=max_per_text,
+        seed=seed,
+        matcher=_matcher("dixon2018"),
+        indices=batch["row"],
+    )
     if counter is not None:
         counter.add.remote(len(batch))
     return pd.DataFrame(rows, columns=AUGMENT_COLUMNS)

@@ -107,20 +107,23 @@ def counterfactual_augmentation(
     matcher: Matcher | None = None,
     mentions: Sequence[Sequence[Mention]] | None = None,
     exclude: Collection[str] = (),
+    indices: Sequence[int] | None = None,
 ) -> list[dict]:
     """Counterfactual data augmentation: each training text's counterfactuals (at most
-    `max_per_text`, sampled with `seed`) under the text's own label.
+    `max_per_text`, sampled with ``seed + index``) under the text's own label.
 
     `mentions` (one list per text) reuses mentions already found; terms in `exclude` are
-    never written (held-out terms)."""
+    never written (held-out terms). `indices` are the texts' positions in the whole
+    training set (default 0, 1, ...), for a part of it processed alone (a Ray batch)."""
     if len(texts) != len(labels):
         raise TextfairError(
             f"got {len(texts)} texts and {len(labels)} labels; expected one label per text"
         )
     matcher = matcher or Matcher("dixon2018")
+    positions = range(len(texts)) if indices is None else [int(i) for i in indices]
     return [
         row
-        for index, (text, label) in enumerate(zip(texts, labels, strict=True))
+        for offset, (index, text, label) in enumerate(zip(positions, texts, labels, strict=True))
         for row in counterfactual_rows(
             index,
             text,
@@ -129,7 +132,7 @@ def counterfactual_augmentation(
             max_per_text=max_per_text,
             seed=seed,
             matcher=matcher,
-            mentions=None if mentions is None else mentions[index],
+            mentions=None if mentions is None else mentions[offset],
             exclude=exclude,
         )
     ]
