@@ -111,9 +111,9 @@ def _augment_on_ray(
 ) -> None:
     """`augment --engine ray`: counterfactual augmentation of every row of --data on Ray,
     the local engine's rows, as Parquet shards in --out (a directory)."""
-    from textfair.cli.runs import ray_progress
+    from textfair.cli.runs import generate_on_ray
     from textfair.distributed.pipelines import augment_corpus
-    from textfair.distributed.ray_engine import check_shard_directory, require_ray, shard_directory
+    from textfair.distributed.ray_engine import require_ray
     from textfair.errors import TextfairError
 
     require_ray()
@@ -126,12 +126,12 @@ def _augment_on_ray(
         raise TextfairError(
             "--method counterfactual needs --label-column naming a column of --data"
         )
-    out = check_shard_directory(out, "augment")
     record = {"command": "augment", "method": method, "data": str(data), "seed": seed}
-    shown, tracker = ray_progress(1, "rows")
-    with shown as advance, shard_directory(out, record) as staging:
-        advance("generating counterfactuals on Ray")
-        record["rows"] = augment_corpus(
+    rows = generate_on_ray(
+        out,
+        record,
+        "rows",
+        lambda staging, tracker: augment_corpus(
             data,
             text_column or "text",
             label_column,
@@ -141,5 +141,6 @@ def _augment_on_ray(
             seed=seed,
             address=address,
             tracker=tracker,
-        )
-    typer.echo(f"wrote {record['rows']} augmentation rows to {out} (Parquet shards)", err=True)
+        ),
+    )
+    typer.echo(f"wrote {rows} augmentation rows to {out} (Parquet shards)", err=True)

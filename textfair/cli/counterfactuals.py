@@ -96,19 +96,19 @@ def _counterfactuals_on_ray(
 ) -> None:
     """`counterfactuals --engine ray`: every row's variants generated on Ray, the local
     engine's records, as Parquet shards in --out (a directory)."""
-    from textfair.cli.runs import ray_progress
+    from textfair.cli.runs import generate_on_ray
     from textfair.distributed.pipelines import counterfactuals_corpus
-    from textfair.distributed.ray_engine import check_shard_directory, require_ray, shard_directory
+    from textfair.distributed.ray_engine import require_ray
     from textfair.text.matcher import Matcher
 
     require_ray()
-    out = check_shard_directory(out, "counterfactuals")
     Matcher(terms).term_list.category_names(split_list(categories))  # checked before Ray starts
     record = {"command": "counterfactuals", "data": str(data), "terms": terms, "seed": seed}
-    shown, tracker = ray_progress(1, "texts")
-    with shown as advance, shard_directory(out, record) as staging:
-        advance("generating counterfactuals on Ray")
-        record["rows"] = counterfactuals_corpus(
+    rows = generate_on_ray(
+        out,
+        record,
+        "texts",
+        lambda staging, tracker: counterfactuals_corpus(
             data,
             text_column or "text",
             id_column,
@@ -120,8 +120,9 @@ def _counterfactuals_on_ray(
             seed=seed,
             address=address,
             tracker=tracker,
-        )
-    typer.echo(f"wrote {record['rows']} variants to {out} (Parquet shards)", err=True)
+        ),
+    )
+    typer.echo(f"wrote {rows} variants to {out} (Parquet shards)", err=True)
 
 
 def _usage(message: str) -> Exception:

@@ -119,3 +119,17 @@ def ray_progress(stages: int, unit: str):
     tracker = Tracker(set_total=lambda total: setattr(shown, "total", total))
     shown.items = tracker.done
     return shown, tracker
+
+
+def generate_on_ray(out, record: dict, unit: str, generate) -> int:
+    """Run `generate(staging, tracker)` (a Ray generation pipeline) into the shard directory
+    --out with one progress stage; `record` (what ran) goes into its marker with the rows
+    written, which are returned. --out is checked before Ray starts."""
+    from textfair.distributed.ray_engine import check_shard_directory, shard_directory
+
+    out = check_shard_directory(out, record["command"])
+    shown, tracker = ray_progress(1, unit)
+    with shown as advance, shard_directory(out, record) as staging:
+        advance("generating counterfactuals on Ray")
+        record["rows"] = generate(staging, tracker)
+    return record["rows"]

@@ -11,6 +11,6 @@ Ray is an optional extra (`pip install 'textfair[ray]'`); nothing here imports i
 pipeline runs, and without it `--engine ray` is one line saying how to install it.
 """
 
-from textfair.distributed.ray_engine import INSTALL, Engine, require_ray
+from textfair.distributed.ray_engine import INSTALL, require_ray
 
-__all__ = ["INSTALL", "Engine", "require_ray"]
+__all__ = ["INSTALL", "require_ray"]

@@ -291,10 +291,6 @@ class LabelScores:
     positives: np.ndarray
     subgroups: dict[str, np.ndarray]
 
-    @property
-    def rows(self) -> int:
-        return int(self.counts.sum())
-
     def per_row(self, order: Sequence[str]) -> tuple[np.ndarray, np.ndarray, Mapping]:
         """Truth and scores expanded to one entry per corpus row (positives first within a
         text: the metrics are rank statistics, blind to row order), and the masks of the
