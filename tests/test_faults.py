@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import sqlite3
 from pathlib import Path
 
 import joblib
@@ -66,6 +68,22 @@ nan.labels = ["non-toxic", "toxic"]
 
 not_callable = 3
 
+def exits_midway(texts):
+    # Answers the two-text probe, then ends the process as a careless script would.
+    if len(texts) > 2:
+        import sys
+        sys.exit(0)
+    return np.tile([0.8, 0.2], (len(texts), 1))
+exits_midway.labels = ["non-toxic", "toxic"]
+
+def chatty(texts):
+    # Prints from Python and from below it (file descriptor 1), as models and libraries do.
+    import os
+    print("loading weights...")
+    os.write(1, b"native library says hi\\n")
+    return np.tile([0.8, 0.2], (len(texts), 1))
+chatty.labels = ["non-toxic", "toxic"]
+
 def rows_dying(frame):
     raise RuntimeError("row model crashed")
 rows_dying.labels = [">50K", "<=50K"]
@@ -121,11 +139,35 @@ def inputs(tmp_path_factory) -> Path:
         ).encode(),
         "dash_term.yaml": b"name: dash\ncategories:\n  gender:\n    terms: ['-', 'gay']\n",
         "bad_schema.yaml": b"features: [\n",
+        "terms.yaml": (PACKAGE_DATA.parent.parent / "term_lists" / "dixon2018.yaml").read_bytes(),
+        "other.csv": b"a,b\n1,2\n",
+        "empty_file.sqlite": b"",
+        "alias_bomb.yaml": _alias_bomb(),
+        "escape_header.csv": b"\x1b]0;pwned\x07,label\na gay man,toxic\n",
+        "\x1b]0;pwned\x07.csv": b"comment\na gay man\n",
+        "long_header.csv": b"comment," + b"x" * 200_000 + b"\na gay man,1\n",
+        "raises_at_import.py": b"raise RuntimeError('no GPU found')\ndef f(texts): ...\n",
+        "exits_at_import.py": b"import sys\nsys.exit(0)\n",
+        "syntax_error.py": b"def f(texts) return texts\n",
     }
     for name, content in write.items():
         (root / name).write_bytes(content)
     (root / "a_directory.csv").mkdir()
+    os.mkfifo(root / "fifo.csv")
+    user_db = sqlite3.connect(root / "user.db")
+    user_db.execute("CREATE TABLE mine (x)")
+    user_db.commit()
+    user_db.close()
     return root
+
+
+def _alias_bomb() -> bytes:
+    """Nine levels of nine aliases each: a few hundred bytes, 9^9 items when walked."""
+    lines = ["categories:", '  a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    for level in range(1, 9):
+        previous = "a" if level == 1 else f"l{level - 1}"
+        lines.append(f"  l{level}: &l{level} [{', '.join([f'*{previous}'] * 9)}]")
+    return ("\n".join(lines) + "\n").encode()
 
 
 def digest_tree(root: Path) -> dict[str, str]:
@@ -169,6 +211,14 @@ CASES = [
     ("fail above nan", [*FLAT, "--fail-above", "nan"], 2, "--fail-above"),
     ("fail above 2", [*FLAT, "--fail-above", "2"], 2, "--fail-above"),
     ("fail above negative", [*FLAT, "--fail-above", "-0.1"], 2, "--fail-above"),
+    (
+        "a gate on causal tests, which make no finding to gate on",
+        ["causal", *FLAT[1:], "--fail-above", "0"],
+        2,
+        "--fail-above",
+    ),
+    ("threads above the cores", [*FLAT, "--threads", "100000"], 2, "--threads"),
+    ("top negative", [*FLAT, "--top", "-1"], 2, "--top"),
     ("unknown mode", [*FLAT, "--mode", "bogus"], 2, "mode"),
     ("unknown correction", [*FLAT, "--correction", "bogus"], 2, "correction"),
     ("unknown category", [*FLAT, "--categories", "colour"], 2, "colour"),
@@ -183,6 +233,20 @@ CASES = [
         "nope",
     ),
     ("data is a directory", [*FLAT[:3], "--data", "{in}/a_directory.csv"], 2, "directory"),
+    (
+        "predict data is a directory",
+        ["predict", *FLAT[1:3], "--data", "{in}/a_directory.csv"],
+        2,
+        "is a directory",
+    ),
+    ("data is a FIFO", [*FLAT[:3], "--data", "{in}/fifo.csv"], 2, "not a regular file"),
+    ("data is /dev/null", [*FLAT[:3], "--data", "/dev/null"], 2, "not a regular file"),
+    (
+        "header over the csv module's field limit",
+        [*FLAT[:3], "--data", "{in}/long_header.csv", "--text-column", "text"],
+        2,
+        "no column 'text'",
+    ),
     ("data empty", [*FLAT[:3], "--data", "{in}/empty.csv"], 2, "empty"),
     ("data header only", [*FLAT[:3], "--data", "{in}/header_only.csv"], 2, "header_only"),
     ("data binary", [*FLAT[:3], "--data", "{in}/binary.csv"], 2, "binary"),
@@ -239,6 +303,8 @@ CASES = [
         "YAML",
     ),
     # Term lists.
+    ("YAML alias bomb", [*FLAT, "--terms", "{in}/alias_bomb.yaml"], 2, "aliases"),
+    ("YAML alias bomb, validated", ["terms", "validate", "{in}/alias_bomb.yaml"], 2, "aliases"),
     ("term list with a YAML tag", [*FLAT, "--terms", "{in}/tagged.yaml"], 2, "tagged.yaml"),
     ("deeply nested term list", [*FLAT, "--terms", "{in}/nested.yaml"], 2, "nested.yaml"),
     ("a term that is only a dash", [*FLAT, "--terms", "{in}/dash_term.yaml"], 2, "'-'"),
@@ -257,6 +323,9 @@ CASES = [
     ("py module missing", ["audit", "--model", "py:no_module:f", *TEXT], 2, "no_module"),
     ("py attribute missing", ["audit", "--model", "py:fault_models:nothing", *TEXT], 2, "nothing"),
     ("py not callable", ["audit", "--model", "py:fault_models:not_callable", *TEXT], 2, "callable"),
+    ("py raises at import", ["audit", "--model", "py:raises_at_import:f", *TEXT], 2, "no GPU"),
+    ("py exits at import", ["predict", "--model", "py:exits_at_import:f", *TEXT], 2, "sys.exit"),
+    ("py syntax error", ["audit", "--model", "py:syntax_error:f", *TEXT], 2, "SyntaxError"),
     (
         "model returns unknown labels",
         ["audit", "--model", "py:fault_models:strings", *TEXT],
@@ -297,6 +366,12 @@ CASES = [
         ["audit", "--model", "py:fault_models:dies_midway", *TEXT, "--fail-above", "0.01"],
         3,
         "went away",
+    ),
+    (
+        "model calls sys.exit midway",
+        ["audit", "--model", "py:fault_models:exits_midway", *TEXT],
+        3,
+        "sys.exit",
     ),
     (
         "row model fails at once",
@@ -341,7 +416,55 @@ CASES = [
     ),
     ("earlier report without overwrite", [*FLAT, "--out", "{out}/earlier"], 2, "--overwrite"),
     ("out in an unwritable place", [*FLAT, "--out", "/proc/textfair-report"], 2, "proc"),
-    ("cache is the data", [*FLAT, "--cache", "{in}/c.csv"], 2, "not a textfair cache"),
+    ("cache is the data", [*FLAT, "--cache", "{in}/c.csv"], 2, "input"),
+    ("cache is a user's CSV", [*FLAT, "--cache", "{in}/other.csv"], 2, "not a textfair cache"),
+    ("cache is an empty file", [*FLAT, "--cache", "{in}/empty_file.sqlite"], 2, "not a textfair"),
+    ("cache is a user's database", [*FLAT, "--cache", "{in}/user.db"], 2, "other tables"),
+    (
+        "predict cache is a user's database",
+        ["predict", "--model", "py:fault_models:flat", *TEXT, "--cache", "{in}/user.db"],
+        2,
+        "other tables",
+    ),
+    (
+        "cache and out are one file",
+        [
+            "predict",
+            "--model",
+            "py:fault_models:flat",
+            *TEXT,
+            "--out",
+            "{out}/x.jsonl",
+            "--cache",
+            "{out}/x.jsonl",
+        ],
+        2,
+        "both name",
+    ),
+    (
+        "counterfactuals onto its term list",
+        ["counterfactuals", *TEXT, "--terms", "{in}/terms.yaml", "--out", "{in}/terms.yaml"],
+        2,
+        "input",
+    ),
+    (
+        "counterfactuals over an earlier file",
+        ["counterfactuals", *TEXT, "--out", "{out}/files/old.jsonl"],
+        2,
+        "--overwrite",
+    ),
+    (
+        "augment over an earlier file",
+        ["augment", *TEXT, "--label-column", "label", "--out", "{out}/files/old.csv"],
+        2,
+        "--overwrite",
+    ),
+    (
+        "predict into a missing directory",
+        ["predict", "--model", "py:fault_models:flat", *TEXT, "--out", "{out}/no/x.jsonl"],
+        2,
+        "does not exist",
+    ),
     ("cache is a directory", [*FLAT, "--cache", "{in}/a_directory.csv"], 2, "directory"),
     (
         "augment report is an array",
@@ -408,7 +531,10 @@ def test_a_fault_ends_in_one_line_and_its_exit_code_and_changes_no_input(
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     (tmp_path / "earlier").mkdir()
     (tmp_path / "earlier" / "report.json").write_text(json.dumps({"kind": "text"}))
-    before = digest_tree(inputs)
+    (tmp_path / "files").mkdir()
+    (tmp_path / "files" / "old.jsonl").write_text('{"text": "from an earlier run"}\n')
+    (tmp_path / "files" / "old.csv").write_text("text\nfrom an earlier run\n")
+    before, earlier = digest_tree(inputs), digest_tree(tmp_path)
     argv = [a.replace("{in}", str(inputs)).replace("{out}", str(tmp_path)) for a in args]
     with pytest.raises(SystemExit) as ended:
         main(argv)
@@ -419,6 +545,7 @@ def test_a_fault_ends_in_one_line_and_its_exit_code_and_changes_no_input(
     assert len(lines) == 1 and lines[0].startswith("error: "), captured.err
     assert words.lower() in lines[0].lower(), lines[0]
     assert digest_tree(inputs) == before
+    assert {k: v for k, v in digest_tree(tmp_path).items() if k in earlier} == earlier
 
 
 def test_ctrl_c_is_one_line_exit_130_and_says_how_to_resume(inputs, tmp_path, monkeypatch, capsys):

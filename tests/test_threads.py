@@ -49,9 +49,9 @@ def test_threads_are_set_and_checked():
 
 @pytest.mark.slow
 def test_retraining_gives_the_same_weights_whatever_thread_count_the_load_chose():
-    """The retrainer trains with the process's usable cores, not the count the load of the
-    moment set for inference, so a mitigation's model depends on its seed alone (on a given
-    machine): trained after torch was set to 1 thread and after 2, the weights are equal."""
+    """The retrainer trains on TRAINING_THREADS, not the count the load of the moment set
+    for inference nor the machine's cores, so a mitigation's model depends on its seed alone:
+    trained after torch was set to 1 thread and after 2, the weights are equal."""
     import pandas as pd
     import torch
 
@@ -70,4 +70,45 @@ def test_retraining_gives_the_same_weights_whatever_thread_count_the_load_chose(
         assert torch.get_num_threads() == threads  # put back after training
         weights.append(torch.cat([p.detach().flatten() for p in fitted.network.parameters()]))
     torch.set_num_threads(before)
+    assert torch.equal(weights[0], weights[1])
+
+
+@pytest.mark.parametrize("kind", ["text", "table"])
+def test_training_of_every_kind_uses_the_fixed_thread_count(kind):
+    """train_text_classifier and TabularMLP.train (not only the mitigation's retrainer) train
+    on TRAINING_THREADS whatever torch was set to, and put the caller's count back."""
+    import pandas as pd
+
+    from textfair.models.threads import TRAINING_THREADS
+    from textfair.models.torch_text import train_text_classifier
+    from textfair.tabular.mlp import TabularMLP
+
+    frame = pd.read_csv(PACKAGE_DATA / "wiki_toxicity.csv").head(48)
+    labels = ["toxic" if value else "non-toxic" for value in frame["toxic"]]
+    seen: list[int] = []
+    original = torch.optim.Adam.step
+
+    def step(self, *args, **kwargs):
+        seen.append(torch.get_num_threads())
+        return original(self, *args, **kwargs)
+
+    before = torch.get_num_threads()
+    weights = []
+    try:
+        torch.optim.Adam.step = step
+        for threads in (2, 1):
+            torch.set_num_threads(threads)
+            if kind == "text":
+                fitted = train_text_classifier(
+                    frame["comment"].tolist(), labels, arch="cnn", epochs=1, embed_dim=8
+                )
+            else:
+                rows = pd.DataFrame({"length": frame["comment"].str.len(), "n": range(48)})
+                fitted = TabularMLP.train(rows, labels, epochs=2, hidden=(8,))
+            assert torch.get_num_threads() == threads
+            weights.append(torch.cat([p.detach().flatten() for p in fitted.network.parameters()]))
+    finally:
+        torch.optim.Adam.step = original
+        torch.set_num_threads(before)
+    assert seen and set(seen) == {TRAINING_THREADS}
     assert torch.equal(weights[0], weights[1])

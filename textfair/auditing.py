@@ -7,6 +7,7 @@ CachedModel, so a text generated for a rule set and again for a causal test is s
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -107,9 +108,30 @@ def model_decision(model, favorable=None, decision: str | None = None) -> Decisi
     return parse_decision(model.labels, favorable, decision, multi_label)
 
 
+_SETTING_TYPES = {
+    **dict.fromkeys(
+        ("theta", "confidence", "error", "causal_threshold"), ((int, float), "a number")
+    ),
+    **dict.fromkeys(
+        ("max_order", "min_samples", "max_samples", "top", "seed", "examples", "max_assignments"),
+        (numbers.Integral, "a whole number"),
+    ),
+    **dict.fromkeys(("mode", "correction"), (str, "a name")),
+    **dict.fromkeys(("group", "causal"), (bool, "True or False")),
+}
+
+
 def _check(config: AuditConfig) -> None:
-    """Every setting in range before the first model query (NaN fails every comparison,
-    so each bound is written to fail on NaN too)."""
+    """Every setting of the right type and in range before the first model query (NaN fails
+    every comparison, so each bound is written to fail on NaN too)."""
+    for name, (kind, expected) in _SETTING_TYPES.items():
+        value = getattr(config, name)
+        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+            raise TextfairError.bad(name, f"is {value!r:.60}; expected {expected}")
+        if kind is numbers.Integral:  # numpy's numbers become Python's (the report is JSON)
+            setattr(config, name, int(value))
+        elif kind is numbers.Real:
+            setattr(config, name, float(value))
     if not 0.0 < config.theta <= 1.0:
         raise TextfairError.bad("theta", f"is {config.theta}; expected a fraction in (0, 1]")
     if not 0.0 < config.confidence < 1.0:
@@ -470,6 +492,12 @@ def _table_metrics(domain, cached, truth: list, favorable: str, seed: int) -> Ta
         consistency_rows=len(rows),
         theil_index=theil_index(truth, predicted, favorable=favorable),
     )
+
+
+def audit_stages(config: AuditConfig) -> int:
+    """How many stages an audit with `config` announces to its `progress` callback: finding
+    and scoring rule sets, the causal tests, the metrics."""
+    return 2 * int(config.group) + int(config.causal) + 1
 
 
 def _step(progress, message: str) -> None:

@@ -9,7 +9,7 @@ names (`{"1": "toxic"}` or `"1=toxic,0=non-toxic"`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -104,6 +104,12 @@ def _labels(frame, labels, count: int, source: str) -> tuple[str | None, list | 
                 f"{', '.join(map(str, frame.columns))}"
             )
         return labels, frame[labels].tolist()
+    if not isinstance(labels, Iterable) or isinstance(labels, bytes | Mapping):
+        raise TextfairError.bad(
+            "labels",
+            f"is {type(labels).__name__} {labels!r:.60}; expected a column name or one label "
+            "per text (a list)",
+        )
     values = list(labels)
     if len(values) != count:
         raise TextfairError(f"labels has {len(values)} values for {count} texts; expected one each")

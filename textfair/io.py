@@ -11,7 +11,8 @@ import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -21,9 +22,14 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "Output",
     "atomic_directory",
     "atomic_writer",
+    "check_cache_file",
     "check_output_directory",
+    "check_outputs",
+    "load_yaml",
+    "printable",
     "read_table",
     "read_texts",
     "read_utf8",
@@ -46,33 +52,73 @@ def current_umask() -> int:
     return umask
 
 
-def refuse_overwriting_inputs(
-    out: str | Path | None, writes: list[str] | None, inputs: list[str | Path | None]
+@dataclass(frozen=True)
+class Output:
+    """A path a command writes: what it is and which flag named it.
+
+    `kind` is "file" (replaced as a whole), "directory" (a report set replaced as a whole;
+    `owned` names the files textfair puts in it), "cache" (an SQLite file of a model's
+    answers, reused and added to) or "shards" (a Ray pipeline's directory, checked by its
+    own rules)."""
+
+    flag: str
+    path: Path | None
+    kind: str = "file"
+    owned: tuple[str, ...] = ()
+
+
+def check_outputs(
+    outputs: Sequence[Output], inputs: Mapping[str, object], *, overwrite: bool = False
 ) -> None:
-    """Stop before any work when writing `out` would replace or delete an input of the run.
+    """The one check of what a run writes, before any work (and before the first query).
 
-    `writes` names what an output directory receives (report.json, model, ...); None means
-    `out` is itself the file written. An input is a path or a model spec ("sklearn:m.joblib",
-    "textfair:dir"); it is endangered when it is one of the written paths or lies inside one
-    (a model directory that is replaced as a whole)."""
-    if out is None:
-        return
-    base = Path(out).resolve()
-    written = [base] if writes is None else [base / name for name in writes]
-    for item in inputs:
-        path = _input_path(item)
-        if path is None:
-            continue
-        for target in written:
-            if path == target or target in path.parents:
+    Every output is checked against every input the command reads (`inputs` maps a flag to
+    a path or a model spec: ``{"--data": ..., "--terms": ..., "--model": ...}``), against
+    the other outputs, and against files textfair did not create: an existing file is
+    replaced only with `overwrite`; a directory is replaced only when it holds nothing but
+    textfair's own files (:func:`check_output_directory`); a cache must be a cache textfair
+    wrote (:func:`check_cache_file`). One-line errors."""
+    named = [out for out in outputs if out.path is not None]
+    for index, out in enumerate(named):
+        for flag, item in inputs.items():
+            path = _input_path(item)
+            if path is not None and _endangers(out, path):
                 raise TextfairError(
-                    f"--out {out} would overwrite {item}, an input of this run; choose another "
-                    "output path"
+                    f"{out.flag} {_shown(out.path)} would overwrite {flag} {_shown(item)}, an "
+                    "input of this run; choose another output path"
                 )
+        for other in named[index + 1 :]:
+            if _same(Path(out.path), Path(other.path)):
+                raise TextfairError(
+                    f"{out.flag} and {other.flag} both name {_shown(out.path)}; give each its "
+                    "own path"
+                )
+        if out.kind == "file":
+            _check_output_file(out, overwrite)
+        elif out.kind == "directory":
+            check_output_directory(out.path, list(out.owned), overwrite)
+        elif out.kind == "cache":
+            check_cache_file(out.path, out.flag)
 
 
-def _input_path(item: str | Path | None) -> Path | None:
-    """The file or directory an input names, resolved; None for bundled names and py: specs."""
+def _endangers(out: Output, path: Path) -> bool:
+    """Whether writing `out` replaces or deletes the input at `path`: it is the file written,
+    one of a report directory's files (what else such a directory holds is refused by
+    :func:`check_output_directory`), or lies inside a shard directory replaced whole."""
+    base = Path(out.path)
+    if _same(base, path):
+        return True
+    if out.kind == "directory":
+        return any(
+            _same(base / name, path) or (base / name).resolve() in path.parents
+            for name in out.owned
+        )
+    return out.kind == "shards" and base.resolve() in path.parents
+
+
+def _input_path(item: object) -> Path | None:
+    """The file or directory an input names, resolved; None for bundled names, hub ids and
+    py: specs (nothing on disk that a write could replace)."""
     if item is None:
         return None
     text = str(item)
@@ -85,9 +131,133 @@ def _input_path(item: str | Path | None) -> Path | None:
     return path.resolve() if path.exists() else None
 
 
+def _same(first: Path, second: Path) -> bool:
+    """The same file or directory: one path, a symlink to it, or a hard link."""
+    if first.resolve() == second.resolve():
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
+
+
+def _shown(value: object) -> str:
+    return printable(str(value))
+
+
+def _check_output_file(out: Output, overwrite: bool) -> None:
+    path = Path(out.path)
+    if path.is_dir():
+        raise TextfairError(
+            f"{out.flag} {_shown(path)} is a directory; pass a file path for the output"
+        )
+    if path.exists() or path.is_symlink():
+        if not path.is_file():
+            raise TextfairError(
+                f"{out.flag} {_shown(path)} is not a regular file (a device, FIFO or broken "
+                "link); pass the path of a new file"
+            )
+        if not overwrite:
+            raise TextfairError(
+                f"{out.flag} {_shown(path)} exists; replace it with --overwrite "
+                "(overwrite=True in Python) or choose a new file name"
+            )
+    _check_parent(path, out.flag)
+
+
+def _check_parent(path: Path, flag: str) -> None:
+    parent = path.resolve().parent
+    if not parent.is_dir():
+        raise TextfairError(
+            f"{flag} {_shown(path)}: directory {_shown(parent)} does not exist; create it or "
+            "choose another path"
+        )
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise TextfairError(
+            f"{flag} {_shown(path)}: cannot write in {_shown(parent)}; choose a directory you "
+            "may write to"
+        )
+
+
+# A textfair cache says so in its SQLite header (PRAGMA application_id, bytes 68-71).
+CACHE_APPLICATION_ID = 0x74667263  # "tfrc"
+_SQLITE_HEADER = b"SQLite format 3\x00"
+_CACHE_TABLE = ("model", "input", "probabilities")
+
+
+def check_cache_file(path: str | Path, flag: str = "--cache") -> None:
+    """A cache path textfair may open: new, or a cache textfair wrote. A user's file (a CSV,
+    an empty file, their own SQLite database) is refused, never turned into a cache."""
+    file = Path(path)
+    if file.is_dir():
+        raise TextfairError.bad(
+            "cache_path", f"{_shown(file)} is a directory; pass a file path for {flag}"
+        )
+    if not file.exists() and not file.is_symlink():
+        _check_parent(file, flag)
+        return
+    foreign = f"{flag} {_shown(file)} is not a textfair cache"
+    if not file.is_file():
+        raise TextfairError(f"{foreign} (not a regular file); choose a new file name")
+    with open(file, "rb") as handle:
+        header = handle.read(100)
+    if not header.startswith(_SQLITE_HEADER):
+        raise TextfairError(f"{foreign} (not an SQLite file); choose a new file name")
+    if int.from_bytes(header[68:72], "big") == CACHE_APPLICATION_ID:
+        return
+    if _cache_tables(file) != {"predictions": _CACHE_TABLE}:  # one written before the marker
+        raise TextfairError(
+            f"{foreign} (an SQLite database of other tables); textfair leaves it alone: "
+            "choose a new file name"
+        )
+
+
+def _cache_tables(file: Path) -> dict[str, tuple[str, ...]]:
+    import sqlite3
+
+    try:
+        db = sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            names = [row[0] for row in db.execute("SELECT name FROM sqlite_master")]
+            return {
+                name: tuple(row[1] for row in db.execute(f"PRAGMA table_info({name!r})"))
+                for name in names
+            }
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return {}
+
+
+def printable(text: str) -> str:
+    """`text` safe to print on a terminal: control characters (escape sequences, bells,
+    carriage returns, line breaks) and bidirectional overrides become visible escapes
+    (``\\x1b``, ``\\u202e``), so a name from a user's file cannot retitle the window, move
+    the cursor, hide text or break a one-line message."""
+    import unicodedata
+
+    if text.isprintable():
+        return text
+    return "".join(
+        char.encode("unicode_escape").decode("ascii")
+        if char in _BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Zl", "Zp")
+        else char
+        for char in text
+    )
+
+
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
 @contextlib.contextmanager
-def atomic_writer(path: str | Path, binary: bool = False) -> Iterator[IO]:
-    """Open a temporary file beside `path` for writing; rename it to `path` on success."""
+def atomic_writer(path: str | Path, binary: bool = False, *, replace: bool = True) -> Iterator[IO]:
+    """Open a temporary file beside `path` for writing; rename it to `path` on success.
+
+    With `replace` False the file is published only where nothing is at `path` at that
+    moment: a run that finds the path taken (another run wrote it meanwhile) stops with an
+    error instead of replacing that run's output."""
     target = Path(path)
     if target.is_dir():
         raise TextfairError(f"{target}: is a directory; pass a file path for the output")
@@ -106,7 +276,10 @@ def atomic_writer(path: str | Path, binary: bool = False) -> Iterator[IO]:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o666 & ~current_umask())  # mkstemp makes 0600; outputs are ordinary
-        os.replace(tmp, target)
+        if replace:
+            os.replace(tmp, target)
+        else:
+            _publish_new(Path(tmp), target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -114,7 +287,7 @@ def atomic_writer(path: str | Path, binary: bool = False) -> Iterator[IO]:
 
 
 @contextlib.contextmanager
-def atomic_directory(path: str | Path) -> Iterator[Path]:
+def atomic_directory(path: str | Path, *, replace: bool = True) -> Iterator[Path]:
     """A staging directory beside `path`, with ordinary permissions, to fill; on success it
     takes the place of `path` in one step, on failure (or Ctrl-C) it is removed.
 
@@ -122,7 +295,9 @@ def atomic_directory(path: str | Path) -> Iterator[Path]:
     (Linux), so at every instant `path` holds either the complete old directory or the
     complete new one; then the old one is deleted. Where the exchange is not available the
     old directory is first renamed aside (a moment with no `path`, never a mix). What a
-    killed process leaves beside `path` is removed by the next write to it.
+    killed process leaves beside `path` is removed by the next write to it. With `replace`
+    False only a missing or empty `path` is filled: one another run filled meanwhile stops
+    this run with an error.
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -136,7 +311,11 @@ def atomic_directory(path: str | Path) -> Iterator[Path]:
             if file.is_file():
                 file.chmod(0o666 & ~umask)
         _fsync_tree(staging)
-        if not target.exists():
+        if not replace:
+            with contextlib.suppress(OSError):
+                target.rmdir()  # empty (checked before the run); a filled one stays, and fails
+            _publish_new(staging, target)
+        elif not target.exists():
             os.rename(staging, target)
         elif _exchange(staging, target):
             shutil.rmtree(staging)  # now the old directory
@@ -148,6 +327,30 @@ def atomic_directory(path: str | Path) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+def _publish_new(staged: Path, target: Path) -> None:
+    """Rename `staged` to `target` only if nothing is there (renameat2 RENAME_NOREPLACE; a
+    hard link for a file where that is missing); a TextfairError if something is."""
+    import errno
+
+    try:
+        if not _rename(staged, target, _RENAME_NOREPLACE):
+            if staged.is_dir():  # rename fails onto a filled directory; checked for the rest
+                if target.exists():
+                    raise FileExistsError(errno.EEXIST, "exists", str(target))
+                os.rename(staged, target)
+            else:
+                os.link(staged, target)  # fails if taken
+                os.unlink(staged)
+    except OSError as err:
+        if err.errno not in (errno.EEXIST, errno.ENOTEMPTY):
+            raise
+        raise TextfairError(
+            f"{_shown(target)} was written by another run while this one worked; it is left "
+            "as that run wrote it; run again with --overwrite (overwrite=True in Python) to "
+            "replace it, or choose another path"
+        ) from None
 
 
 def _temporary_prefix(target: Path) -> str:
@@ -195,9 +398,18 @@ def _fsync_tree(root: Path) -> None:
                 os.close(fd)
 
 
+_RENAME_NOREPLACE, _RENAME_EXCHANGE = 1, 2
+
+
 def _exchange(first: Path, second: Path) -> bool:
     """Swap two paths atomically with Linux's renameat2(RENAME_EXCHANGE); False where the
     system or the file system does not offer it."""
+    return _rename(first, second, _RENAME_EXCHANGE)
+
+
+def _rename(first: Path, second: Path, flags: int) -> bool:
+    """Linux's renameat2 with `flags`; False where the system or the file system does not
+    offer it, an OSError where it refused."""
     import ctypes
     import errno
 
@@ -205,8 +417,8 @@ def _exchange(first: Path, second: Path) -> bool:
         renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except (AttributeError, OSError):
         return False
-    at_fdcwd, rename_exchange = -100, 2
-    if renameat2(at_fdcwd, os.fsencode(first), at_fdcwd, os.fsencode(second), rename_exchange) == 0:
+    at_fdcwd = -100
+    if renameat2(at_fdcwd, os.fsencode(first), at_fdcwd, os.fsencode(second), flags) == 0:
         return True
     code = ctypes.get_errno()
     if code in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
@@ -227,22 +439,23 @@ def check_output_directory(out: str | Path | None, owned: list[str], overwrite: 
     path = Path(out)
     if path.exists() and not path.is_dir():
         raise TextfairError.bad(
-            "out", f"{out} is a file; expected a directory for the output; choose another path"
+            "out",
+            f"{_shown(out)} is a file; expected a directory for the output; choose another path",
         )
     if path.is_dir():
         entries = sorted(e.name for e in path.iterdir())
         foreign = [name for name in entries if name not in owned]
         if foreign:
-            shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+            shown = ", ".join(map(_shown, foreign[:3])) + (", ..." if len(foreign) > 3 else "")
             raise TextfairError.bad(
                 "out",
-                f"{out} holds files textfair did not write ({shown}); the output directory "
+                f"{_shown(out)} holds files textfair did not write ({shown}); the output directory "
                 "is replaced as a whole, so give a new or empty directory",
             )
         if entries and not overwrite:
             raise TextfairError.bad(
                 "out",
-                f"{out} holds the output of an earlier run; replace it with --overwrite "
+                f"{_shown(out)} holds the output of an earlier run; replace it with --overwrite "
                 "(overwrite=True in Python) or choose another directory",
             )
     parent = path.resolve().parent
@@ -250,8 +463,25 @@ def check_output_directory(out: str | Path | None, owned: list[str], overwrite: 
         parent = parent.parent
     if not os.access(parent, os.W_OK | os.X_OK):
         raise TextfairError.bad(
-            "out", f"{out}: cannot write in {parent}; choose a directory you may write to"
+            "out",
+            f"{_shown(out)}: cannot write in {_shown(parent)}; choose a directory you may write to",
         )
+
+
+def input_file(path: str | Path, expected: str) -> Path:
+    """`path` as a file to read, or a one-line error saying what it is instead: missing, a
+    directory, or not a regular file (a FIFO would block the run, a device reads forever or
+    nothing)."""
+    file = Path(path)
+    if file.is_dir():
+        raise TextfairError(f"{_shown(file)} is a directory; pass {expected}")
+    if not file.exists():
+        raise TextfairError(f"{_shown(file)}: no such file; pass {expected}")
+    if not file.is_file():
+        raise TextfairError(
+            f"{_shown(file)} is not a regular file (a FIFO, socket or device); pass {expected}"
+        )
+    return file
 
 
 def read_utf8(path: Path) -> str:
@@ -275,9 +505,7 @@ def read_json(path: str | Path, expected: str) -> object:
     audit") when it is missing or not JSON."""
     import json
 
-    file = Path(path)
-    if not file.is_file():
-        raise TextfairError(f"{file}: no such file; pass {expected}")
+    file = input_file(path, expected)
     try:
         return json.loads(read_utf8(file))
     except ValueError as err:
@@ -295,9 +523,7 @@ def _looks_like_utf16(raw: bytes) -> bool:
 
 def read_table(path: str | Path) -> pd.DataFrame:
     """A CSV, TSV, JSON-lines or Parquet table with a header row; one-line errors."""
-    source = Path(path)
-    if not source.is_file():
-        raise TextfairError(f"{source}: no such file; pass the path of a CSV, TSV or JSONL file")
+    source = input_file(path, "the path of a CSV, TSV or JSONL file")
     suffix = source.suffix.lower()
     if suffix not in _READERS or suffix == ".txt":
         raise TextfairError(
@@ -317,9 +543,7 @@ def read_texts(path: str | Path, text_column: str | None) -> pd.DataFrame:
     column or a column with no text.
     """
 
-    source = Path(path)
-    if not source.is_file():
-        raise TextfairError(f"{source}: no such file; pass the path of a CSV, TSV or JSONL file")
+    source = input_file(path, "the path of a CSV, TSV or JSONL file")
     suffix = source.suffix.lower()
     if suffix not in _READERS:
         raise TextfairError(
@@ -339,7 +563,7 @@ def with_text_column(frame: pd.DataFrame, text_column: str | None, source: str) 
     """`frame` with its text column checked and made strings (missing values become "").
 
     One-line errors for no column named, a missing column, or a column with no text."""
-    columns = ", ".join(map(str, frame.columns))
+    columns = names_shown(frame.columns)
     if not text_column:
         raise TextfairError(f"{source}: no text column given; choose one of: {columns}")
     if text_column not in frame.columns:
@@ -355,6 +579,40 @@ def with_text_column(frame: pd.DataFrame, text_column: str | None, source: str) 
     frame = frame.copy()
     frame[text_column] = column.fillna("").astype(str)
     return frame
+
+
+def load_yaml(text: str, label: str, hint: str = "fix the syntax") -> object:
+    """A user's YAML (a term list, a schema), parsed safely and in bounded time: the safe
+    loader (no tags that build objects), and no anchors or aliases. Aliases are what makes
+    a "billion laughs" document: nine levels of `&a [*a, *a, ...]` are a few hundred bytes
+    that expand to billions of items for whatever walks them; textfair's files never need
+    them. One-line errors with the line and column."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed: faster
+    try:
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                mark = event.start_mark
+                raise TextfairError(
+                    f"{label}: YAML anchors and aliases (&name, *name) are not accepted (line "
+                    f"{mark.line + 1}); write the values out"
+                )
+        return yaml.load(text, Loader=loader)  # a safe loader, never yaml.Loader
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(err, "problem", None) or "syntax error"
+        raise TextfairError(f"{label}: malformed YAML ({problem}{where}); {hint}") from None
+
+
+def names_shown(names, most: int = 20, width: int = 60) -> str:
+    """Column names for a one-line message: at most `most`, each cut to `width` characters
+    (a header can be megabytes long)."""
+    names = [str(name) for name in names]
+    cut = [name if len(name) <= width else name[: width - 3] + "..." for name in names[:most]]
+    more = f", ... ({len(names) - most} more)" if len(names) > most else ""
+    return ", ".join(cut) + more
 
 
 def _read_parquet(source: Path) -> pd.DataFrame:
@@ -375,7 +633,10 @@ def _refuse_duplicate_columns(text: str, separator: str, source: Path) -> None:
     told their column does not exist. Say what is wrong instead."""
     import csv
 
-    header = next(csv.reader(text.splitlines()[:1], delimiter=separator), [])
+    first = text.split("\n", 1)[0]
+    # The csv module refuses fields over 128 KiB; a header is read whatever its length.
+    csv.field_size_limit(max(csv.field_size_limit(), len(first) + 1))
+    header = next(csv.reader([first], delimiter=separator), [])
     repeated = sorted({name for name in header if header.count(name) > 1})
     if repeated:
         raise TextfairError(
@@ -398,6 +659,8 @@ def _parse(text: str, kind: str | None, source: Path) -> pd.DataFrame:
             return pd.read_json(io.StringIO(text), lines=True)
         _refuse_duplicate_columns(text, kind, source)
         return pd.read_csv(io.StringIO(text), sep=kind)
+    except TextfairError:
+        raise
     except (ValueError, pd.errors.ParserError) as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise TextfairError(

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import sys
+import warnings
 
 from textfair.cli.app import EXIT_INTERRUPTED, EXIT_USAGE, app
+from textfair.io import printable
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -19,19 +21,30 @@ def main(argv: list[str] | None = None) -> None:
     # found from a public exception's ancestry rather than a private module path.
     usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
     try:
-        code = app(args=argv, prog_name="textfair", standalone_mode=False)
+        with warnings.catch_warnings():
+            warnings.showwarning = _one_line_warning
+            code = app(args=argv, prog_name="textfair", standalone_mode=False)
     except usage_error as mistake:
         if type(mistake).__name__ == "NoArgsIsHelpError":  # `textfair`, `textfair tabular`
             typer.echo(mistake.ctx.get_help() if mistake.ctx else str(mistake), err=True)
             sys.exit(EXIT_USAGE)
         where = mistake.ctx.command_path if mistake.ctx else "textfair"
-        message = " ".join(mistake.format_message().split()).rstrip(".")
+        message = printable(" ".join(mistake.format_message().split()).rstrip("."))
         typer.echo(f"error: {message}; see `{where} --help`", err=True)
         sys.exit(EXIT_USAGE)
     except typer.Abort:
         typer.echo("interrupted; no output was written", err=True)
         sys.exit(EXIT_INTERRUPTED)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as one line on stderr ("warning: ..."), without Python's file name, line
+    number and source line, which tell a user of the command nothing."""
+    first = (str(message).strip().splitlines() or [""])[0]
+    own = category.__module__.startswith("textfair")
+    shown = first if own else f"{category.__name__}: {first}"
+    print(f"warning: {printable(shown)}", file=file or sys.stderr)
 
 
 __all__ = ["app", "main"]

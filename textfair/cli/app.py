@@ -18,6 +18,7 @@ import typer
 
 from textfair.cli.options import with_options
 from textfair.errors import ModelError, TextfairError
+from textfair.io import printable
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -80,7 +81,7 @@ def user_errors(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except ModelError as err:
-            typer.echo(f"error: {err}", err=True)
+            typer.echo(f"error: {printable(str(err))}", err=True)
             raise typer.Exit(EXIT_MODEL_FAILED) from None
         except KeyboardInterrupt:
             resume = (
@@ -92,7 +93,7 @@ def user_errors(command: F) -> F:
             typer.echo(f"interrupted; no output was written{resume}", err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
         except TextfairError as err:
-            typer.echo(f"error: {_with_flags(err)}", err=True)
+            typer.echo(f"error: {printable(_with_flags(err))}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
         except BrokenPipeError:
             # The reader went away (`textfair ... | head`): stop quietly, like other Unix tools.
@@ -101,7 +102,9 @@ def user_errors(command: F) -> F:
         except OSError as err:
             where = f"{err.filename}: " if err.filename else ""
             typer.echo(
-                f"error: {where}{err.strerror or err}; check the path and permissions", err=True
+                f"error: {printable(where + str(err.strerror or err))}; check the path and "
+                "permissions",
+                err=True,
             )
             raise typer.Exit(EXIT_USAGE) from None
 

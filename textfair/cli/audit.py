@@ -43,13 +43,17 @@ def _options(group: bool, old_name: str = ""):
 def _audit(options: dict, group: bool) -> None:
     from rich.console import Console
 
-    from textfair.auditing import AuditConfig, audit_text, model_decision
+    from textfair.auditing import AuditConfig, audit_stages, audit_text, model_decision
     from textfair.corpus import load_corpus
 
     err = Console(stderr=True)
     # Every option is checked before the corpus and the model are loaded.
     config = settings_of(AuditConfig, options, group=group).checked()
-    check_report_options(options, [options["data"], options["model"]])
+    check_report_options(
+        options,
+        {"--data": options["data"], "--model": options["model"], "--terms": options["terms"]},
+        gated=group,
+    )
     corpus = load_corpus(
         options["data"],
         text_column=options["text_column"],
@@ -62,8 +66,9 @@ def _audit(options: dict, group: bool) -> None:
         model = cached_model(loaded, options["model"], options)
     # The favourable outcome, checked against the model's labels before any query.
     favorable = model_decision(model, options["favorable"], options["decision"])
-    stages = int(group) * 2 + 1 + int(labels is not None)  # rule sets, scoring, causal, labels
-    with Stages(stages + 1, queries=lambda: model.stats.forwarded, console=err) as advance:
+    with Stages(
+        1 + audit_stages(config), queries=lambda: model.stats.forwarded, console=err
+    ) as advance:
         advance("reading the corpus")
         report = audit_text(
             model,

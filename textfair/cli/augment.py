@@ -20,6 +20,7 @@ from textfair.cli.app import app, command, split_list
     "per_rule_set",
     "max_per_text",
     "seed",
+    "overwrite",
     "engine",
     "ray_address",
 )
@@ -32,7 +33,7 @@ def augment_command(
         None, "--report", help="report.json of an audit: its findings are the rule sets written."
     ),
     top: int = typer.Option(
-        3, "--top", help="How many significant findings (most credible first) to write for."
+        3, "--top", min=1, help="How many significant findings (most credible first) to write for."
     ),
     *,
     text_column: str | None,
@@ -42,6 +43,7 @@ def augment_command(
     per_rule_set: int,
     max_per_text: int,
     seed: int,
+    overwrite: bool,
     engine: str,
     ray_address: str | None,
 ) -> None:
@@ -50,10 +52,16 @@ def augment_command(
     import pandas as pd
 
     from textfair.errors import TextfairError
-    from textfair.io import atomic_writer, read_texts, refuse_overwriting_inputs
+    from textfair.io import Output, atomic_writer, check_outputs, read_texts
     from textfair.mitigate.augment import counterfactual_augmentation, rule_set_augmentation
 
-    refuse_overwriting_inputs(out, None, [data, report])
+    if engine != "ray" and out.suffix.lower() not in (".csv", ".jsonl"):
+        raise TextfairError(f"--out {out}: expected a .csv or .jsonl file name")
+    check_outputs(
+        [Output("--out", out, "shards" if engine == "ray" else "file")],
+        {"--data": data, "--report": report},
+        overwrite=overwrite,
+    )
     if engine == "ray":
         _augment_on_ray(
             data,
@@ -92,9 +100,7 @@ def augment_command(
         rows = rule_set_augmentation(
             AuditReport.read(report), texts, top=top, per_rule_set=per_rule_set, seed=seed
         )
-    if out.suffix.lower() not in (".csv", ".jsonl"):
-        raise TextfairError(f"--out {out}: expected a .csv or .jsonl file name")
-    with atomic_writer(out) as handle:
+    with atomic_writer(out, replace=overwrite) as handle:
         if out.suffix.lower() == ".csv":
             pd.DataFrame(
                 rows,

@@ -22,6 +22,7 @@ EXAMPLE_DATA = "wiki_examples.csv"
     "terms",
     "categories",
     "seed",
+    "overwrite",
     "engine",
     "ray_address",
 )
@@ -45,6 +46,7 @@ def counterfactuals_command(
     terms: str,
     categories: str | None,
     seed: int,
+    overwrite: bool,
     engine: str,
     ray_address: str | None,
 ) -> None:
@@ -53,14 +55,18 @@ def counterfactuals_command(
     Each line is {"seed_id", "text", "category", "from", "to", "swaps"}; several swaps in
     one variant are joined with "+". With no --text or --data, runs on bundled examples.
     """
-    from textfair.io import refuse_overwriting_inputs
+    from textfair.io import Output, check_outputs
     from textfair.text.matcher import Matcher
 
     if text is not None and data is not None:
         raise _usage("both --text and --data were given; pass one of them")
     if text_column is not None and data is None:
         raise _usage("--text-column was given without --data; add --data FILE")
-    refuse_overwriting_inputs(out, None, [data])
+    check_outputs(
+        [Output("--out", out, "shards" if engine == "ray" else "file")],
+        {"--data": data, "--terms": terms},
+        overwrite=overwrite,
+    )
     if engine == "ray":
         if data is None:
             raise _usage("--engine ray generates from a corpus file; add --data FILE")
@@ -86,7 +92,7 @@ def counterfactuals_command(
         return
     from textfair.io import atomic_writer
 
-    with atomic_writer(out) as handle:
+    with atomic_writer(out, replace=overwrite) as handle:
         count = _write(records, handle)
     typer.echo(f"wrote {count} variants of {len(seeds)} texts to {out}", err=True)
 

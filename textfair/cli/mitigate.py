@@ -15,7 +15,7 @@ from textfair.cli.options import CORPUS, ESTIMATION, MODEL_HELP, RUNNING, TESTIN
 from textfair.cli.runs import load_text_model
 from textfair.cli.tabular import load_inputs, tabular_app
 from textfair.errors import TextfairError
-from textfair.io import check_output_directory, refuse_overwriting_inputs
+from textfair.io import Output, check_outputs
 
 if TYPE_CHECKING:
     from textfair.report.model import AuditReport
@@ -47,6 +47,7 @@ MITIGATION_FILES = [
     *CORPUS,
     "holdout",
     "max_fraction",
+    "extend_to",
     "max_accuracy_drop",
     "max_per_text",
     "per_rule_set",
@@ -66,7 +67,7 @@ def mitigate_command(
     ),
     report: Path | None = typer.Option(None, "--report", help=REPORT_HELP),
     loop: Loop = typer.Option("testsgd", "--loop", help=LOOP_HELP),
-    top: int = typer.Option(3, "--top", help=TARGETS_HELP),
+    top: int = typer.Option(3, "--top", min=1, help=TARGETS_HELP),
     holdout_terms: float = typer.Option(
         0.25, "--holdout-terms", help="Share of the targets' terms the augmentation never uses."
     ),
@@ -82,8 +83,7 @@ def mitigate_command(
     from textfair.mitigate.retrain import retrainer_for
     from textfair.models.decision import class_labels
 
-    refuse_overwriting_inputs(out, MITIGATION_FILES, [data, model, report])
-    check_output_directory(out, MITIGATION_FILES, options["overwrite"])
+    _check_out(out, {"--data": data, "--model": model, "--report": report}, options)
     corpus = load_corpus(
         data,
         text_column=options["text_column"],
@@ -139,6 +139,7 @@ def mitigate_command(
     "schema_file",
     "holdout",
     "max_fraction",
+    "extend_to",
     "max_accuracy_drop",
     "global_budget",
     "local_budget",
@@ -156,7 +157,7 @@ def tabular_mitigate_command(
     out: Path = typer.Option(..., "--out", help="Directory for the reports and the new model."),
     report: Path | None = typer.Option(None, "--report", help=REPORT_HELP),
     loop: Loop = typer.Option("aequitas", "--loop", help=LOOP_HELP),
-    top: int = typer.Option(3, "--top", help=TARGETS_HELP),
+    top: int = typer.Option(3, "--top", min=1, help=TARGETS_HELP),
     **options: object,
 ) -> None:
     """Retrain a table classifier on Aequitas's discriminatory inputs (labelled with the model's
@@ -165,8 +166,8 @@ def tabular_mitigate_command(
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_table
     from textfair.mitigate.retrain import retrainer_for
 
-    refuse_overwriting_inputs(out, MITIGATION_FILES, [data, model, report, options["schema_file"]])
-    check_output_directory(out, MITIGATION_FILES, options["overwrite"])
+    inputs = {"--data": data, "--model": model, "--report": report}
+    _check_out(out, {**inputs, "--schema": options["schema_file"]}, options)
     frame, schema, row_model = load_inputs(model, data, options)
     retrainer_for(row_model)  # fails here, before any work, for a model we cannot retrain
     before = _read_report(report, row_model) if report is not None else None
@@ -208,6 +209,16 @@ def _read_report(path: Path, model) -> AuditReport:
     return loaded
 
 
+def _check_out(out: Path, inputs: dict, options: dict) -> None:
+    """--out (a directory replaced as a whole) through the one check of what a run writes,
+    against the command's inputs and its term list, before any work."""
+    check_outputs(
+        [Output("--out", out, "directory", tuple(MITIGATION_FILES))],
+        {**inputs, "--terms": options.get("terms")},
+        overwrite=options["overwrite"],
+    )
+
+
 def _with_progress(mitigate, model_id: str, *inputs, **options):
     """Run a mitigation with this command line recorded and its stages on stderr."""
     from textfair.cli.progress import Stages
@@ -225,13 +236,12 @@ def _write(result, out: Path, augmentation_columns: list[str] | None, overwrite:
     from rich.console import Console
     from rich.markdown import Markdown
 
-    from textfair.io import atomic_directory, check_output_directory
+    from textfair.io import atomic_directory
     from textfair.report import write_report
     from textfair.report.mitigation import render_mitigation, render_mitigation_html
 
-    check_output_directory(out, MITIGATION_FILES, overwrite)
     files = {"mitigation": out / "mitigation.json"}
-    with atomic_directory(out) as staging:
+    with atomic_directory(out, replace=overwrite) as staging:
         write_report(result.before, staging / "before")
         if result.after is not None:
             write_report(result.after, staging / "after")

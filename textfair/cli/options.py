@@ -43,6 +43,19 @@ def _device(value: str) -> str:
     raise typer.BadParameter(f"{value!r} is not auto, cpu, mps, cuda or cuda:N (e.g. cuda:0)")
 
 
+def _threads(value: int | None) -> int | None:
+    """At most the cores this process may use: more threads than cores only wait for each
+    other (and a huge count makes torch fail to start its pool)."""
+    from textfair.models.threads import usable_cores
+
+    if value is not None and value > usable_cores():
+        raise typer.BadParameter(
+            f"{value} is more than the {usable_cores()} cores this process may use; pass at "
+            "most that, or leave --threads out"
+        )
+    return value
+
+
 _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     # The corpus of a text command.
     "text_column": (
@@ -165,7 +178,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             "(false discovery rate) or none.",
         ),
     ),
-    "top": (int, typer.Option(10, "--top", help="Findings shown.")),
+    "top": (int, typer.Option(10, "--top", min=1, help="Findings shown.")),
     "seed": (int, typer.Option(0, "--seed", help="Every random choice flows from it.")),
     # Reports and the CI gate.
     "out": (
@@ -199,6 +212,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             None,
             "--threads",
             min=1,
+            callback=_threads,
             help="CPU threads of a torch model (default: the cores this process may use).",
         ),
     ),
@@ -237,6 +251,15 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         float,
         typer.Option(
             0.1, "--max-fraction", help="Most augmentation rows, as a share of the training part."
+        ),
+    ),
+    "extend_to": (
+        float,
+        typer.Option(
+            0.5,
+            "--extend-to",
+            help="testsgd loop: go on past --max-fraction, up to this share of the training "
+            "part, until the worst target halves within the accuracy budget (0: stop there).",
         ),
     ),
     "max_accuracy_drop": (

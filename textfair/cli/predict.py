@@ -20,6 +20,7 @@ from textfair.cli.options import MODEL_HELP, RUNNING
     "decision",
     *RUNNING,
     "cache_path",
+    "overwrite",
     "engine",
     "ray_address",
 )
@@ -42,6 +43,7 @@ def predict_command(
     revision: str | None,
     max_length: int | None,
     cache_path: Path | None,
+    overwrite: bool,
     engine: str,
     ray_address: str | None,
 ) -> None:
@@ -49,11 +51,19 @@ def predict_command(
     --favorable or --decision also whether the outcome is favourable and its score."""
     from textfair.auditing import model_decision
     from textfair.cli.progress import Stages
-    from textfair.cli.runs import cached_model, load_text_model
-    from textfair.io import refuse_overwriting_inputs
+    from textfair.cli.runs import cache_file, cached_model, load_text_model
+    from textfair.io import Output, check_outputs
     from textfair.predictions import prediction_records
 
-    refuse_overwriting_inputs(out, None, [data])
+    cache = cache_file({"cache_path": cache_path, "out": out})
+    check_outputs(
+        [
+            Output("--out", out, "shards" if engine == "ray" else "file"),
+            Output("--cache" if cache_path else "--out's cache", cache, "cache"),
+        ],
+        {"--data": data, "--model": model},
+        overwrite=overwrite,
+    )
     running = {name: value for name, value in locals().items() if name in RUNNING}
     if engine == "ray":
         decide = {"favorable": favorable, "decision": decision}
@@ -77,7 +87,7 @@ def predict_command(
         return
     from textfair.io import atomic_writer
 
-    with atomic_writer(out) as handle:
+    with atomic_writer(out, replace=overwrite) as handle:
         handle.write("\n".join(lines) + "\n")
     typer.echo(
         f"scored {len(texts)} texts ({cached.stats.unique_inputs} unique) with {model}", err=True

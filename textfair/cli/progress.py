@@ -75,6 +75,8 @@ class Stages:
         with self._lock:
             self._finish_stage()
             self.number += 1
+            if self.stages and self.number > self.stages:  # never "[5/4]"
+                self.stages = self.number
             self.stage = message
             if self._bar is not None and self.items is None:
                 self._bar.update(self._task, completed=self.number - 1, description=message)

@@ -15,18 +15,22 @@ def report_command(
     html: Path | None = typer.Option(None, "--html", help="Write the page (one HTML file) here."),
     markdown: Path | None = typer.Option(None, "--md", help="Write the Markdown report here."),
     top: int = typer.Option(10, "--top", min=1, help="Findings shown in the terminal and .md."),
+    overwrite: bool = typer.Option(
+        False, "--overwrite", help="Replace --html or --md files that exist."
+    ),
 ) -> None:
     """Render a saved report again: the page the audit wrote (byte for byte), Markdown, or the
     terminal view when no output is named."""
     from textfair.errors import TextfairError
-    from textfair.io import atomic_writer, read_json, refuse_overwriting_inputs
+    from textfair.io import Output, atomic_writer, check_outputs, read_json
     from textfair.report import render_markdown, render_terminal
     from textfair.report.html import render_html
     from textfair.report.mitigation import render_mitigation, render_mitigation_html
     from textfair.report.model import AuditReport
 
-    for out in (html, markdown):
-        refuse_overwriting_inputs(out, None, [report])
+    check_outputs(
+        [Output("--html", html), Output("--md", markdown)], {"REPORT": report}, overwrite=overwrite
+    )
     record = read_json(report, "a report.json or mitigation.json textfair wrote")
     if isinstance(record, dict) and "comparison" in record and "steps" in record:
         page, text = render_mitigation_html(record), render_mitigation(record)
@@ -41,7 +45,7 @@ def report_command(
             return
     for out, content in ((html, page), (markdown, text)):
         if out is not None:
-            with atomic_writer(out) as handle:
+            with atomic_writer(out, replace=overwrite) as handle:
                 handle.write(content)
             typer.echo(f"wrote {out}", err=True)
     if html is None and markdown is None:

@@ -13,6 +13,7 @@ from textfair.cli.app import EXIT_UNFAIR, cache_in_use
 from textfair.errors import TextfairError
 
 __all__ = [
+    "cache_file",
     "cached_model",
     "check_report_options",
     "load_options",
@@ -56,10 +57,8 @@ def cached_model(model, spec: str, options: dict, context: str = ""):
 
     # Chunks of 16 batches: each a commit to the cache file, and a step of the progress.
     chunk = 16 * int(options.get("batch_size") or 64)
-    path, out = options.get("cache_path"), options.get("out")
-    implicit = path is None and out is not None
-    if implicit:
-        path = Path(str(out).rstrip("/\\") + ".cache.sqlite")
+    path = cache_file(options)
+    implicit = options.get("cache_path") is None
     if path is None:
         return CachedModel(model, batch_size=chunk)
     try:
@@ -75,19 +74,41 @@ def cached_model(model, spec: str, options: dict, context: str = ""):
     return cached
 
 
-def check_report_options(options: dict, inputs: list) -> None:
+def check_report_options(options: dict, inputs: dict, *, gated: bool = True) -> None:
     """Before the first model query: --fail-above must be a number in [0, 1] (a NaN would
-    never fail, and the gate would pass whatever the audit finds); --out must not hold one of
-    the command's inputs where a report file goes, nor an earlier report without --overwrite,
-    nor anything else."""
-    from textfair.io import check_output_directory, refuse_overwriting_inputs
+    never fail, and the gate would pass whatever the audit finds), and is refused where the
+    command makes no finding it could gate on (`gated` False: causal tests only); --out and
+    the cache go through the one check of what a run writes (:func:`textfair.io.check_outputs`)
+    against the command's `inputs` (flag -> path or model spec)."""
+    from textfair.io import Output, check_outputs
     from textfair.report.render import REPORT_FILES
 
     threshold = options["fail_above"]
     if threshold is not None and not 0.0 <= threshold <= 1.0:
         raise TextfairError(f"--fail-above is {threshold}; expected a score in [0, 1]")
-    refuse_overwriting_inputs(options["out"], REPORT_FILES, inputs)
-    check_output_directory(options["out"], REPORT_FILES, options["overwrite"])
+    if threshold is not None and not gated:
+        raise TextfairError(
+            "--fail-above gates on group findings, which causal tests do not make, so it "
+            "could never fail; run `textfair audit --fail-above ...` to gate a release"
+        )
+    out = options["out"]
+    cache = cache_file(options)
+    check_outputs(
+        [
+            Output("--out", out, "directory", tuple(REPORT_FILES)),
+            Output("--cache" if options.get("cache_path") else "--out's cache", cache, "cache"),
+        ],
+        inputs,
+        overwrite=options["overwrite"],
+    )
+
+
+def cache_file(options: dict) -> Path | None:
+    """The answers file of a run: --cache, or by default DIR.cache.sqlite beside --out."""
+    path, out = options.get("cache_path"), options.get("out")
+    if path is None and out is not None:
+        return Path(str(out).rstrip("/\\") + ".cache.sqlite")
+    return None if path is None else Path(path)
 
 
 def publish(report, options: dict, err) -> None:

@@ -17,7 +17,7 @@ from textfair.cli.app import (
 from textfair.cli.options import ESTIMATION, REPORTING, TESTING, SearchTarget, Strategy
 from textfair.cli.progress import Stages
 from textfair.cli.runs import cached_model, check_report_options, publish
-from textfair.io import refuse_overwriting_inputs
+from textfair.io import Output, check_outputs
 
 tabular_app = typer.Typer(help="Audit classifiers of table rows.", no_args_is_help=True)
 app.add_typer(tabular_app, name="tabular")
@@ -78,7 +78,9 @@ def audit_command(
 
     err = Console(stderr=True)
     config = settings_of(AuditConfig, options).checked()  # before the data and the model
-    check_report_options(options, [data, model, options["schema_file"]])
+    check_report_options(
+        options, {"--data": data, "--model": model, "--schema": options["schema_file"]}
+    )
     frame, schema, row_model = load_inputs(model, data, options)
     # Rows are tuples in this column order: the cache is keyed by it too.
     cached = cached_model(row_model, model, options, context=",".join(row_model.columns))
@@ -96,7 +98,7 @@ def audit_command(
     publish(report, options, err)
 
 
-@command(tabular_app, "search", *AEQUITAS)
+@command(tabular_app, "search", *AEQUITAS, "overwrite")
 def search_command(
     model: str = ROW_MODEL,
     data: Path = TABLE_DATA,
@@ -123,7 +125,7 @@ def search_command(
     from textfair.tabular.domain import TabularDomain
     from textfair.tabular.search import aequitas_search
 
-    refuse_overwriting_inputs(out, None, [data, model])
+    _check_out(out, data, model, options)
     frame, schema, row_model = load_inputs(model, data, options)
     domain = TabularDomain(frame[[f.name for f in schema.features]], schema)
     result = aequitas_search(
@@ -148,12 +150,12 @@ def search_command(
 
         from textfair.io import atomic_writer
 
-        with atomic_writer(out) as handle:
+        with atomic_writer(out, replace=options["overwrite"]) as handle:
             pd.DataFrame(result.discriminatory, columns=domain.columns).to_csv(handle, index=False)
         typer.echo(f"wrote {out}", err=True)
 
 
-@command(tabular_app, "augment", *AEQUITAS)
+@command(tabular_app, "augment", *AEQUITAS, "overwrite")
 def tabular_augment_command(
     model: str = ROW_MODEL,
     data: Path = typer.Option(..., "--data", help="The training rows (CSV, TSV, JSONL, Parquet)."),
@@ -169,7 +171,7 @@ def tabular_augment_command(
     from textfair.models import CachedModel
     from textfair.tabular.domain import TabularDomain
 
-    refuse_overwriting_inputs(out, None, [data, model])
+    _check_out(out, data, model, options)
     frame, schema, row_model = load_inputs(model, data, options)
     columns = [f.name for f in schema.features]
     cached = CachedModel(row_model)
@@ -184,9 +186,18 @@ def tabular_augment_command(
     table["seed_row"] = [r["seed_row"] for r in rows]
     table["transformation"] = "aequitas_sensitive_variant"
     table["label_source"] = "the model's label for the discriminatory input found"
-    with atomic_writer(out) as handle:
+    with atomic_writer(out, replace=options["overwrite"]) as handle:
         table.to_csv(handle, index=False)
     typer.echo(f"wrote {len(rows)} rows from {found} discriminatory inputs to {out}", err=True)
+
+
+def _check_out(out: Path | None, data: Path, model: str, options: dict) -> None:
+    """--out of search and augment (a CSV file) through the one check of what a run writes."""
+    check_outputs(
+        [Output("--out", out)],
+        {"--data": data, "--model": model, "--schema": options.get("schema_file")},
+        overwrite=options["overwrite"],
+    )
 
 
 def _budgets(options: dict) -> dict:

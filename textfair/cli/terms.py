@@ -120,6 +120,6 @@ def new_command(
         raise TextfairError(f"{file} exists; choose a new file name for the template")
     if file.suffix.lower() not in (".yaml", ".yml"):
         raise TextfairError(f"{file}: a term list is YAML; give the file a .yaml name")
-    with atomic_writer(file) as handle:
+    with atomic_writer(file, replace=False) as handle:  # another run's file is kept
         handle.write(term_list_template(file.stem))
     typer.echo(f"wrote {file}; edit it, then: textfair terms validate {file}", err=True)

@@ -54,6 +54,9 @@ class MitigationConfig:
     holdout: float = 0.2
     holdout_terms: float = 0.25
     max_fraction: float = 0.1
+    # TestSGD's loop goes on past max_fraction, up to this share of the training part,
+    # while no version within the accuracy budget has halved the worst target (0: never).
+    extend_to: float = 0.5
     max_accuracy_drop: float = 0.01
     max_per_text: int = 8
     per_rule_set: int = 200
@@ -229,6 +232,8 @@ def _check(config: MitigationConfig, methods: tuple[str, ...]) -> None:
         )
     if config.max_fraction <= 0.0:
         raise TextfairError.bad("max_fraction", f"is {config.max_fraction}; expected above 0")
+    if not 0.0 <= config.extend_to <= 1.0:
+        raise TextfairError.bad("extend_to", f"is {config.extend_to}; expected a share in [0, 1]")
 
 
 def _check_labels(labels: list[str], names) -> None:
@@ -285,7 +290,12 @@ def _run_loop(config, pool_size, train_size, fit, measure: Measurer, run: Run) -
         progress=run.progress,
     )
     if config.loop == "testsgd":
-        return testsgd_loop(job, max_fraction=config.max_fraction)
+        return testsgd_loop(
+            job,
+            max_fraction=config.max_fraction,
+            goal=measure.baseline.score / 2,
+            extend_to=config.extend_to,
+        )
     return aequitas_loop(
         job,
         baseline_score=measure.baseline.score,

@@ -9,9 +9,12 @@ SQLite file so an interrupted run resumes without asking the model again.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
 import sqlite3
-from collections.abc import Hashable, Sequence
+import sys
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -233,18 +236,25 @@ class CachedModel:
         iterator = iter(answers)
         for batch in batches:
             try:
-                yield next(iterator)
+                with prints_to_stderr():
+                    answer = next(iterator)
             except TextfairError:
                 raise
-            except Exception as err:  # a model may raise anything; none of it is a finding
+            # A model may raise anything, or call sys.exit(); none of it is a finding, and
+            # none of it may end the run as if it had finished.
+            except (Exception, SystemExit) as err:
                 raise self._failure(len(batch), err) from err
+            yield answer
 
-    def _failure(self, size: int, err: Exception) -> ModelError:
-        first = (str(err).strip().splitlines() or [""])[0][:200]
+    def _failure(self, size: int, err: BaseException) -> ModelError:
+        if isinstance(err, SystemExit):
+            what = f"it called sys.exit({err.code!r})"
+        else:
+            first = (str(err).strip().splitlines() or [""])[0][:200]
+            what = f"{type(err).__name__}: {first}"
         return ModelError(
-            f"{self._source} failed on a batch of {size} inputs "
-            f"({type(err).__name__}: {first}); nothing was reported; fix the model (or "
-            "its server) and run again"
+            f"{self._source} failed on a batch of {size} inputs ({what}); nothing was "
+            "reported; fix the model (or its server) and run again"
         )
 
     def _load_from_disk(self, missing: list[Hashable]) -> list[Hashable]:
@@ -270,33 +280,72 @@ class CachedModel:
             self._db = None
 
 
-_SQLITE_HEADER = b"SQLite format 3\x00"
+@contextlib.contextmanager
+def prints_to_stderr() -> Iterator[None]:
+    """While a model runs, what it prints goes to stderr: stdout may carry the command's own
+    output (predict's JSON lines). Python's prints and, where stdout is a file descriptor,
+    what C code or a subprocess writes to it."""
+    sys.stdout.flush()
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            saved = os.dup(1)
+        except OSError:  # no file descriptor 1 (an embedding host)
+            yield
+            return
+        try:
+            sys.stderr.flush()
+            os.dup2(2, 1)
+            yield
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                sys.stderr.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
 
 
 def _open_cache(path: Path) -> sqlite3.Connection:
     """The answers file: SQLite, one transaction per model call, so a process killed at any
-    moment leaves every answer it committed whole and none half-written."""
-    if path.is_dir():
-        raise TextfairError.bad("cache_path", f"{path} is a directory; pass a file path")
-    if path.is_file() and path.stat().st_size > 0:
-        with open(path, "rb") as handle:
-            if handle.read(len(_SQLITE_HEADER)) != _SQLITE_HEADER:
-                raise TextfairError.bad(
-                    "cache_path",
-                    f"{path} is not a textfair cache (an SQLite file); choose another path",
-                )
+    moment leaves every answer it committed whole and none half-written. Only a new file or
+    a cache textfair wrote is opened (:func:`textfair.io.check_cache_file`); the file is
+    marked as textfair's in its header."""
+    from textfair.io import check_cache_file
+
+    check_cache_file(path)
     try:
+        if not path.exists():
+            _create_cache(path)
         db = sqlite3.connect(str(path))
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS predictions ("
-            "model TEXT NOT NULL, input TEXT NOT NULL, probabilities BLOB NOT NULL, "
-            "PRIMARY KEY (model, input))"
-        )
+        _create_table(db)  # a cache written before the marker gets it now
     except sqlite3.Error as err:
         raise TextfairError.bad(
             "cache_path", f"{path} cannot be used as a cache ({err}); choose another path"
         ) from None
     return db
+
+
+def _create_table(db: sqlite3.Connection) -> None:
+    from textfair.io import CACHE_APPLICATION_ID
+
+    db.execute(f"PRAGMA application_id = {CACHE_APPLICATION_ID}")
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS predictions ("
+        "model TEXT NOT NULL, input TEXT NOT NULL, probabilities BLOB NOT NULL, "
+        "PRIMARY KEY (model, input))"
+    )
+    db.commit()
+
+
+def _create_cache(path: Path) -> None:
+    """A new, empty cache put in place whole, and only if no other run's cache got there
+    first: a run starting beside another never opens a half-made file."""
+    from textfair.io import atomic_writer
+
+    empty = sqlite3.connect(":memory:")
+    _create_table(empty)
+    image = empty.serialize()
+    empty.close()
+    with contextlib.suppress(TextfairError), atomic_writer(path, True, replace=False) as handle:
+        handle.write(image)
 
 
 def _key(item: Hashable) -> str:

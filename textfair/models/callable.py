@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -101,6 +102,13 @@ def load_callable(spec: str) -> Callable:
             f"cannot import module {module_name!r} ({err}); run from the directory that holds "
             "it, put that directory on PYTHONPATH, or install it"
         ) from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:  # its own code ran: it may raise anything, or sys.exit()
+        raise TextfairError(
+            f"importing module {module_name!r} failed: {_one_line(err)}; fix the module "
+            "(python -c 'import " + module_name + "' shows the whole error)"
+        ) from None
     target = module
     for part in attribute.split("."):
         if not hasattr(target, part):
@@ -109,6 +117,17 @@ def load_callable(spec: str) -> Callable:
     if not callable(target):
         raise TextfairError(f"{spec!r} is not callable")
     return target
+
+
+def _one_line(err: BaseException) -> str:
+    """An exception as `Type: first line` (a SyntaxError with its file and line)."""
+    if isinstance(err, SyntaxError):
+        where = f" ({Path(err.filename or '?').name}, line {err.lineno})"
+        return f"SyntaxError: {err.msg}{where}"
+    if isinstance(err, SystemExit):
+        return f"it called sys.exit({err.code!r})"
+    first = (str(err).strip().splitlines() or [""])[0][:200]
+    return f"{type(err).__name__}: {first}" if first else type(err).__name__
 
 
 def _import_here_too(module_name: str):

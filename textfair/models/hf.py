@@ -8,7 +8,8 @@ order. Remote code is never run unless the user asks with ``trust_remote_code=Tr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -49,12 +50,13 @@ class HFModel:
         offline = not Path(source).exists() and not _hub_reachable()
         try:
             hub = {"revision": revision, "local_files_only": offline}
-            self.tokenizer = AutoTokenizer.from_pretrained(
-                source, trust_remote_code=trust_remote_code, **hub
-            )
-            self.network = AutoModelForSequenceClassification.from_pretrained(
-                source, trust_remote_code=trust_remote_code, **hub
-            )
+            with _quiet_transformers():  # its log lines would come before our one line
+                self.tokenizer = AutoTokenizer.from_pretrained(
+                    source, trust_remote_code=trust_remote_code, **hub
+                )
+                self.network = AutoModelForSequenceClassification.from_pretrained(
+                    source, trust_remote_code=trust_remote_code, **hub
+                )
         except Exception as err:  # a loader fails in many ways; each is one line for the user
             raise load_error(err, source, revision, offline) from None
         self._setup(source, batch_size, device, max_length, sort_by_length)
@@ -150,6 +152,14 @@ def load_error(err: Exception, source: str, revision: str | None, offline: bool)
             f"no Hugging Face model {source!r}{at} on the hub or on disk; check the id "
             "(ORG/NAME) or pass the directory of a saved model"
         )
+    if "weights only load failed" in lowered or "unpickling" in lowered:
+        # torch's own advice (weights_only=False) would run whatever code the file holds.
+        return TextfairError(
+            f"cannot load Hugging Face model {source!r}: its PyTorch weights file is damaged "
+            "or holds Python objects beyond tensors, which textfair does not load (that would "
+            "run code from the file); re-save the model with safe_serialization=True "
+            "(model.safetensors) or pass another copy"
+        )
     if revision and ("revision" in lowered or "git identifier" in lowered or revision in text):
         return TextfairError(
             f"Hugging Face model {source!r} has no revision {revision!r}; pass a branch, tag "
@@ -159,6 +169,19 @@ def load_error(err: Exception, source: str, revision: str | None, offline: bool)
         f"cannot load Hugging Face model {source!r} ({first[:300]}); check the id or "
         "path (with HF_HUB_OFFLINE=1 only models already on disk load)"
     )
+
+
+@contextlib.contextmanager
+def _quiet_transformers() -> Iterator[None]:
+    """transformers' warnings and info off while a model loads; its level put back after."""
+    from transformers.utils import logging
+
+    before = logging.get_verbosity()
+    logging.set_verbosity_error()
+    try:
+        yield
+    finally:
+        logging.set_verbosity(before)
 
 
 def _hub_reachable(timeout: float = 3.0) -> bool:

@@ -21,6 +21,7 @@ from pathlib import Path
 from textfair.errors import TextfairError
 
 __all__ = [
+    "TRAINING_THREADS",
     "busy_elsewhere",
     "default_threads",
     "set_torch_threads",
@@ -90,21 +91,26 @@ def set_torch_threads(threads: int | None = None) -> int:
     return chosen
 
 
+# Training runs on one thread, on every machine, whatever it runs beside. Float sums split
+# over threads are added in another order for another thread count, so a model's weights
+# depend on the count (measured: 2.7e-6 apart after 30 Adam steps of a CNN-LSTM, 1 thread
+# against 2; after 8 epochs a different model, and a mitigation that halved a finding with
+# 2 threads did not with 1). A count taken from the load of the moment would make the
+# retrained model depend on what else the machine ran; one taken from the usable cores would
+# make it depend on the machine, and beside a competing load its threads would wait for each
+# other at every operation (a mitigation took 48 minutes against 135 s idle). One thread is
+# the count every machine has: the same weights on any core count, never oversubscribed.
+TRAINING_THREADS = 1
+
+
 @contextlib.contextmanager
 def training_threads() -> Iterator[int]:
-    """Train with as many threads as this process may use, whatever else runs right now.
-
-    Float sums over threads are split differently for different thread counts, so a
-    training run's weights depend on the count (measured: 2.7e-6 apart after 30 Adam steps
-    of a CNN-LSTM, 1 thread against 2, and a mitigation that halved a finding with 2
-    threads did not with 1). :func:`default_threads` follows the load of the moment, which
-    is right for inference (its answers do not depend on the count) and wrong for training:
-    the retrained model would depend on what else the machine ran. The count in use is put
-    back afterwards."""
+    """Train with :data:`TRAINING_THREADS` torch threads; the count in use is put back
+    afterwards (inference chooses its own, see :func:`default_threads`)."""
     import torch
 
     before = torch.get_num_threads()
-    torch.set_num_threads(usable_cores())
+    torch.set_num_threads(TRAINING_THREADS)
     try:
         yield torch.get_num_threads()
     finally:

@@ -20,6 +20,7 @@ import numpy as np
 from textfair.errors import TextfairError
 from textfair.io import atomic_directory
 from textfair.models.base import resolve_device
+from textfair.models.threads import training_threads
 from textfair.text.tokens import word_tokenizer
 
 __all__ = ["TextModelConfig", "TorchTextModel", "tokenize", "train_text_classifier"]
@@ -250,7 +251,6 @@ def train_text_classifier(
     `class_weights` weighs the loss by inverse class frequency, so a rare class (toxic
     comments are 17% of the Wikipedia sample) is not ignored.
     """
-    import torch
 
     if arch not in ARCHITECTURES:
         raise TextfairError(
@@ -263,6 +263,26 @@ def train_text_classifier(
     names = [str(x) for x in (label_order or sorted({str(y) for y in labels}))]
     if len(names) < 2:
         raise TextfairError(f"all labels are {names[0]!r}; a classifier needs two or more classes")
+    with training_threads():
+        return _train(
+            texts,
+            labels,
+            names,
+            arch,
+            epochs,
+            seed,
+            batch_size,
+            learning_rate,
+            class_weights,
+            config_overrides,
+        )
+
+
+def _train(
+    texts, labels, names, arch, epochs, seed, batch_size, learning_rate, class_weights, overrides
+) -> TorchTextModel:
+    import torch
+
     torch.manual_seed(seed)
     vocab = build_vocab(texts)
     recipe = {
@@ -273,7 +293,7 @@ def train_text_classifier(
         "class_weights": class_weights,
     }
     config = TextModelConfig(
-        arch=arch, labels=names, vocab_size=len(vocab), training=recipe, **config_overrides
+        arch=arch, labels=names, vocab_size=len(vocab), training=recipe, **overrides
     )
     model = TorchTextModel(config, vocab, _build_network(config))
     targets = torch.tensor([names.index(str(y)) for y in labels])

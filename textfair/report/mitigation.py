@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textfair.report.page import escape, number, page, percent, table
 from textfair.report.plots import tradeoff
-from textfair.report.render import markdown_cell
+from textfair.report.render import code_span, markdown_cell, markdown_text
 
 __all__ = ["mitigation_verdict", "render_mitigation", "render_mitigation_html"]
 
@@ -25,11 +25,11 @@ def _side(side: dict | None) -> str:
 
 def render_mitigation(report: dict) -> str:
     """Status, the before/after scores with intervals, held-out quality and the loop's steps."""
-    lines = [f"# Mitigation: {report['status']}", ""]
+    lines = [f"# Mitigation: {markdown_text(report['status'])}", ""]
     data = report.get("data", {})
     if data:
         lines += [
-            f"Model `{report['model']['id']}` ({report['model']['retrainer']}); "
+            f"Model {code_span(report['model']['id'])} ({report['model']['retrainer']}); "
             f"{data.get('train_rows')} training rows, {data.get('held_out_rows')} held out.",
             "",
         ]

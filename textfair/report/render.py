@@ -88,9 +88,10 @@ def _header_lines(report: AuditReport) -> list[str]:
     return [
         "# textfair audit",
         "",
-        f"Model `{report.model.id}` (favourable label: `{report.model.favorable}`) on "
-        f"`{data.get('path', '')}`: {data.get('rows', '?')} rows{mentioning}. "
-        f"Seed {report.seed}; `{report.command}`.",
+        f"Model {code_span(report.model.id)} (favourable label: "
+        f"{code_span(report.model.favorable)}) on {code_span(data.get('path', ''))}: "
+        f"{data.get('rows', '?')} rows{mentioning}. Seed {report.seed}; "
+        f"{code_span(report.command)}.",
         "",
         f"## Group fairness ({len(report.findings)} rule sets, mode {config.get('mode')}, "
         f"{config.get('correction')} correction, "
@@ -120,10 +121,11 @@ def _findings_lines(report: AuditReport, top: int) -> list[str]:
         for example in f.examples[:1]:
             lines += [
                 "",
-                f"Example for {report.label(f.rule_set)}:",
+                f"Example for {markdown_text(report.label(f.rule_set))}:",
                 "",
-                f"- {example['text'][:200]!r} → favourable: {example['favorable']}",
-                f"- {example['counterfactual'][:200]!r} → favourable: "
+                f"- {markdown_text(repr(example['text'][:200]))} → favourable: "
+                f"{example['favorable']}",
+                f"- {markdown_text(repr(example['counterfactual'][:200]))} → favourable: "
                 f"{example['counterfactual_favorable']}",
             ]
     return lines
@@ -139,7 +141,7 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
     )
     for c in result.causal:
         lines.append(
-            f"| {' + '.join(c.categories)} | {_pct(c.score)} | "
+            f"| {markdown_cell(' + '.join(c.categories))} | {_pct(c.score)} | "
             f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}] | {c.n} |"
         )
     lines += [
@@ -156,8 +158,8 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
             low = min(g.rates, key=g.rates.get)
             high = max(g.rates, key=g.rates.get)
             lines.append(
-                f"| {g.category} | {_pct(g.score)} | {low} ({_pct(g.rates[low])}) | "
-                f"{high} ({_pct(g.rates[high])}) |"
+                f"| {markdown_cell(g.category)} | {_pct(g.score)} | {markdown_cell(low)} "
+                f"({_pct(g.rates[low])}) | {markdown_cell(high)} ({_pct(g.rates[high])}) |"
             )
     return lines
 
@@ -170,7 +172,8 @@ def _label_metrics_lines(metrics: LabelMetrics) -> list[str]:
     )
     for s in sorted(metrics.subgroups, key=lambda s: -s.size):
         lines.append(
-            f"| {s.subgroup} | {s.size} | {_number(s.subgroup_auc)} | {_number(s.bpsn_auc)} | "
+            f"| {markdown_cell(s.subgroup)} | {s.size} | {_number(s.subgroup_auc)} | "
+            f"{_number(s.bpsn_auc)} | "
             f"{_number(s.bnsp_auc)} | {_number(s.fpr_gap)} | {_number(s.fnr_gap)} |"
         )
     means = metrics.generalized_mean
@@ -216,10 +219,33 @@ def _section(title: str, intro: str | None, columns: list[str]) -> list[str]:
     return [*lines, "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
 
 
+def markdown_text(text: object) -> str:
+    """A user's text (a comment, a term, a column or file name) inside Markdown, shown as
+    written and never run: HTML (`<script>`, `<!-- -->`) becomes entities; a code mark, a
+    table bar and a link's `](` are escaped; a line break cannot end the line or start a new
+    block. (Emphasis marks are left: they change how a text looks, never what a page does.)"""
+    import html
+
+    flat = html.escape(" ".join(str(text).split()), quote=False)
+    marked = "".join("\\" + char if char in "\\`|" else char for char in flat)
+    return marked.replace("](", "]\\(")
+
+
 def markdown_cell(text: object) -> str:
-    """A Markdown table cell: a "|" inside a value ("Black|Other") would split the cell, and
-    a line break would end the row."""
-    return " ".join(str(text).split()).replace("|", "\\|")
+    """A Markdown table cell (:func:`markdown_text`): a "|" inside a value ("Black|Other")
+    no longer splits the cell."""
+    return markdown_text(text)
+
+
+def code_span(text: object) -> str:
+    """`text` as a Markdown code span (shown literally): fenced with more backticks than any
+    run inside it, so a backtick in a path or a model id cannot close it early."""
+    import re
+
+    flat = " ".join(str(text).split())
+    fence = "`" * (max((len(run) for run in re.findall("`+", flat)), default=0) + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
 
 
 def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
@@ -301,7 +327,7 @@ def write_report(
         report = replace(report, extra={**report.extra, "fail_above": fail_above})
     text = json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     page = render_html(AuditReport.from_dict(json.loads(text)))
-    with atomic_directory(out) as staging:
+    with atomic_directory(out, replace=overwrite) as staging:
         for name, content in (
             ("report.json", text),
             ("report.md", render_markdown(report, top)),

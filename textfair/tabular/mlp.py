@@ -15,6 +15,7 @@ import numpy as np
 
 from textfair.errors import TextfairError
 from textfair.io import atomic_directory
+from textfair.models.threads import training_threads
 
 __all__ = ["TabularMLP"]
 
@@ -128,11 +129,12 @@ class TabularMLP:
         loss_fn = torch.nn.CrossEntropyLoss()
         generator = torch.Generator().manual_seed(seed)
         model.network.train()
-        for _ in range(epochs):
-            for rows in torch.randperm(len(y), generator=generator).split(batch_size):
-                optimizer.zero_grad()
-                loss_fn(model.network(x[rows]), y[rows]).backward()
-                optimizer.step()
+        with training_threads():  # the same weights whatever the machine and its load
+            for _ in range(epochs):
+                for rows in torch.randperm(len(y), generator=generator).split(batch_size):
+                    optimizer.zero_grad()
+                    loss_fn(model.network(x[rows]), y[rows]).backward()
+                    optimizer.step()
         model.network.eval()
         return model
 

@@ -172,15 +172,10 @@ def _infer_feature(column, name: str, sensitive: bool) -> Feature:
 
 def load_schema(path: str | Path) -> Schema:
     """A schema from YAML: `label`, `favorable`, `bins`, and `features` with kind and domain."""
-    import yaml
+    from textfair.io import input_file, load_yaml
 
-    file = Path(path)
-    if not file.is_file():
-        raise TextfairError(f"{file}: no such schema file")
-    try:
-        data = yaml.safe_load(read_utf8(file))
-    except yaml.YAMLError as err:
-        raise TextfairError(f"{file}: malformed YAML ({getattr(err, 'problem', err)})") from None
+    file = input_file(path, "a schema file (YAML)")
+    data = load_yaml(read_utf8(file), str(file))
     if not isinstance(data, dict) or "features" not in data or "label" not in data:
         raise TextfairError(f"{file}: expected a mapping with `label:` and `features:`")
     features = []

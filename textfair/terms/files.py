@@ -190,21 +190,13 @@ def _read_source(spec: str | Path, kind: str) -> _Source:
 
 
 def _parse_yaml(source: _Source) -> dict[str, Any]:
-    import yaml
+    from textfair.io import load_yaml
 
-    # libyaml's safe loader when installed: the same safe subset of YAML, ten times faster
-    # (every audit loads its term list).
-    safe_loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        data = yaml.load(source.text, Loader=safe_loader)  # a safe loader, never yaml.Loader
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(err, "problem", None) or "syntax error"
-        raise TextfairError(
-            f"{source.label}: malformed YAML ({problem}{where}); fix the syntax "
-            "or validate it with `textfair terms validate FILE`"
-        ) from None
+    data = load_yaml(
+        source.text,
+        source.label,
+        "fix the syntax or validate it with `textfair terms validate FILE`",
+    )
     if not isinstance(data, dict):
         raise TextfairError(
             f"{source.label}: expected a YAML mapping with a `categories:` key, "
