@@ -76,14 +76,6 @@ def exits_midway(texts):
     return np.tile([0.8, 0.2], (len(texts), 1))
 exits_midway.labels = ["non-toxic", "toxic"]
 
-def chatty(texts):
-    # Prints from Python and from below it (file descriptor 1), as models and libraries do.
-    import os
-    print("loading weights...")
-    os.write(1, b"native library says hi\\n")
-    return np.tile([0.8, 0.2], (len(texts), 1))
-chatty.labels = ["non-toxic", "toxic"]
-
 def rows_dying(frame):
     raise RuntimeError("row model crashed")
 rows_dying.labels = [">50K", "<=50K"]
@@ -440,6 +432,12 @@ CASES = [
         ],
         2,
         "both name",
+    ),
+    (
+        "cache inside the report directory",
+        [*FLAT, "--out", "{out}/r", "--cache", "{out}/r/c"],
+        2,
+        "inside",
     ),
     (
         "counterfactuals onto its term list",

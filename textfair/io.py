@@ -93,6 +93,13 @@ def check_outputs(
                     f"{out.flag} and {other.flag} both name {_shown(out.path)}; give each its "
                     "own path"
                 )
+        for other in named:
+            inside = Path(out.path).resolve() in Path(other.path).resolve().parents
+            if out.kind in ("directory", "shards") and inside:
+                raise TextfairError(
+                    f"{other.flag} {_shown(other.path)} lies inside {out.flag} "
+                    f"{_shown(out.path)}, which is replaced as a whole; put it beside it"
+                )
         if out.kind == "file":
             _check_output_file(out, overwrite)
         elif out.kind == "directory":

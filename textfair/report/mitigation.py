@@ -77,7 +77,8 @@ def render_mitigation(report: dict) -> str:
             "|---|---|---|---|",
         ]
         lines += [
-            f"| {s['added']} | {_pct(s['worst_target_score'])} | "
+            f"| {s['added']}{' (past --max-fraction)' if s.get('extended') else ''} | "
+            f"{_pct(s['worst_target_score'])} | "
             f"{_pct(s['held_out_accuracy'])} | {'yes' if s['kept'] else ''} |"
             for s in report["steps"]
         ]
