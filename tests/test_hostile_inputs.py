@@ -234,3 +234,23 @@ def test_two_runs_given_one_new_out_do_not_both_succeed(models):
     assert [code for code, _ in results] == [0, 2], results
     assert "another run" in results[1][1] and len(results[1][1].strip().splitlines()) == 1
     assert len((models / "scores.jsonl").read_text().splitlines()) == 2
+
+
+def test_names_from_a_users_term_list_reach_the_terminal_tables_escaped(models, capsys):
+    """A term list's own names are user text too: the causal table shows a category name
+    with a bidi override escaped, and rich's markup in it as text."""
+    (models / "t.yaml").write_text(
+        "name: t\ncategories:\n"
+        '  "[bold]orient\\u202eation": [gay, straight]\n  religion: [muslim, christian]\n'
+    )
+    rows = [
+        f"a {t} {r} man said hi {i}"
+        for t in ("gay", "straight")
+        for r in ("muslim", "christian")
+        for i in range(20)
+    ]
+    (models / "c.csv").write_text("comment\n" + "\n".join(rows) + "\n")
+    argv = ["audit", "--model", "py:hostile_models:biased", "--data", "c.csv"]
+    code, out, err = run([*argv, "--text-column", "comment", "--terms", "t.yaml"], capsys)
+    assert code == 0, err
+    assert "[bold]orient\\u202eation" in out and not set(out) & CONTROL

@@ -6,7 +6,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from textfair.io import atomic_directory, check_output_directory
+from textfair.io import atomic_directory, check_output_directory, printable
 from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
 
 __all__ = ["markdown_cell", "render_markdown", "render_terminal", "write_report"]
@@ -273,18 +273,18 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
         cells = _finding_cells(report, f)
         if f.significant:
             cells[-2] = "[bold red]yes[/]"
-        table.add_row(escape(report.label(f.rule_set)), *cells)
+        table.add_row(escape(printable(report.label(f.rule_set))), *cells)
     if report.findings:
         console.print(table)
     for note in report.reading_notes(top):
-        console.print(note)
+        console.print(printable(note), markup=False)
     if report.counterfactual is not None:
         flips = Table(title="Causal tests: label flips when only identity terms change")
         for column in ("categories", "flip rate", "interval", report.inputs):
             flips.add_column(column)
         for c in report.counterfactual.causal:
             flips.add_row(
-                " + ".join(c.categories),
+                escape(printable(" + ".join(c.categories))),
                 _pct(c.score),
                 f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}]",
                 str(c.n),
