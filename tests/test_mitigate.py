@@ -355,3 +355,20 @@ def test_tabular_augment_exports_labelled_sensitive_variants(tmp_path):
 
 # Issue 6's bar on the bundled CNN-LSTM (the top finding halved by `textfair mitigate`'s
 # defaults) is checked on the README's own command, in tests/test_readme_commands.py.
+
+
+def test_testsgd_loop_goes_on_past_its_cap_until_the_goal_is_reached_within_budget():
+    """Steps of 50, 100 and the 10% cap (119 of 1,194); the cap's step is over the accuracy
+    budget, so the loop doubles on and stops at the first version that reaches the goal."""
+    scores = {50: 0.12, 100: 0.06, 119: 0.04, 238: 0.03, 476: 0.02}
+    accuracy = {50: 0.89, 100: 0.89, 119: 0.85, 238: 0.88, 476: 0.9}
+    job = Retraining(
+        1248, 1194, len, lambda n: (scores.get(n, 0.01), accuracy.get(n, 0.9), {}), 0.872
+    )
+    reached = retrain.testsgd_loop(job, goal=0.052, extend_to=0.5)
+    assert [s.added for s in reached.steps] == [50, 100, 119, 238] and reached.chosen == 3
+    assert [s.extra["extended"] for s in reached.steps] == [False, False, False, True]
+    paper = retrain.testsgd_loop(job, goal=0.052, extend_to=0)
+    assert [s.added for s in paper.steps] == [50, 100, 119] and paper.chosen == 1
+    never = retrain.testsgd_loop(job, goal=0.001, extend_to=0.5)  # up to half the training part
+    assert [s.added for s in never.steps] == [50, 100, 119, 238, 476, 597]

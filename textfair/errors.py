@@ -27,3 +27,15 @@ class TextfairError(ValueError):
 class ModelError(TextfairError):
     """The model itself failed during a run (it raised, or its server went away): not a
     user mistake in the options, and never a finding. The CLI exits with code 3."""
+
+
+def describe_failure(err: BaseException) -> str:
+    """What a user's code did, in one line: `Type: first line of the message`, a syntax
+    error with its file and line, or the `sys.exit()` it called."""
+    if isinstance(err, SystemExit):
+        return f"it called sys.exit({err.code!r})"
+    if isinstance(err, SyntaxError):
+        where = f" ({(err.filename or '?').rsplit('/', 1)[-1]}, line {err.lineno})"
+        return f"SyntaxError: {err.msg}{where}"
+    first = (str(err).strip().splitlines() or [""])[0][:200]
+    return f"{type(err).__name__}: {first}" if first else type(err).__name__

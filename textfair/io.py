@@ -84,21 +84,20 @@ def check_outputs(
             path = _input_path(item)
             if path is not None and _endangers(out, path):
                 raise TextfairError(
-                    f"{out.flag} {_shown(out.path)} would overwrite {flag} {_shown(item)}, an "
+                    f"{out.flag} {out.path} would overwrite {flag} {item}, an "
                     "input of this run; choose another output path"
                 )
         for other in named[index + 1 :]:
             if _same(Path(out.path), Path(other.path)):
                 raise TextfairError(
-                    f"{out.flag} and {other.flag} both name {_shown(out.path)}; give each its "
-                    "own path"
+                    f"{out.flag} and {other.flag} both name {out.path}; give each its own path"
                 )
         for other in named:
             inside = Path(out.path).resolve() in Path(other.path).resolve().parents
             if out.kind in ("directory", "shards") and inside:
                 raise TextfairError(
-                    f"{other.flag} {_shown(other.path)} lies inside {out.flag} "
-                    f"{_shown(out.path)}, which is replaced as a whole; put it beside it"
+                    f"{other.flag} {other.path} lies inside {out.flag} "
+                    f"{out.path}, which is replaced as a whole; put it beside it"
                 )
         if out.kind == "file":
             _check_output_file(out, overwrite)
@@ -148,25 +147,19 @@ def _same(first: Path, second: Path) -> bool:
         return False
 
 
-def _shown(value: object) -> str:
-    return printable(str(value))
-
-
 def _check_output_file(out: Output, overwrite: bool) -> None:
     path = Path(out.path)
     if path.is_dir():
-        raise TextfairError(
-            f"{out.flag} {_shown(path)} is a directory; pass a file path for the output"
-        )
+        raise TextfairError(f"{out.flag} {path} is a directory; pass a file path for the output")
     if path.exists() or path.is_symlink():
         if not path.is_file():
             raise TextfairError(
-                f"{out.flag} {_shown(path)} is not a regular file (a device, FIFO or broken "
+                f"{out.flag} {path} is not a regular file (a device, FIFO or broken "
                 "link); pass the path of a new file"
             )
         if not overwrite:
             raise TextfairError(
-                f"{out.flag} {_shown(path)} exists; replace it with --overwrite "
+                f"{out.flag} {path} exists; replace it with --overwrite "
                 "(overwrite=True in Python) or choose a new file name"
             )
     _check_parent(path, out.flag)
@@ -176,13 +169,11 @@ def _check_parent(path: Path, flag: str) -> None:
     parent = path.resolve().parent
     if not parent.is_dir():
         raise TextfairError(
-            f"{flag} {_shown(path)}: directory {_shown(parent)} does not exist; create it or "
-            "choose another path"
+            f"{flag} {path}: directory {parent} does not exist; create it or choose another path"
         )
     if not os.access(parent, os.W_OK | os.X_OK):
         raise TextfairError(
-            f"{flag} {_shown(path)}: cannot write in {_shown(parent)}; choose a directory you "
-            "may write to"
+            f"{flag} {path}: cannot write in {parent}; choose a directory you may write to"
         )
 
 
@@ -197,13 +188,11 @@ def check_cache_file(path: str | Path, flag: str = "--cache") -> None:
     an empty file, their own SQLite database) is refused, never turned into a cache."""
     file = Path(path)
     if file.is_dir():
-        raise TextfairError.bad(
-            "cache_path", f"{_shown(file)} is a directory; pass a file path for {flag}"
-        )
+        raise TextfairError.bad("cache_path", f"{file} is a directory; pass a file path for {flag}")
     if not file.exists() and not file.is_symlink():
         _check_parent(file, flag)
         return
-    foreign = f"{flag} {_shown(file)} is not a textfair cache"
+    foreign = f"{flag} {file} is not a textfair cache"
     if not file.is_file():
         raise TextfairError(f"{foreign} (not a regular file); choose a new file name")
     with open(file, "rb") as handle:
@@ -354,7 +343,7 @@ def _publish_new(staged: Path, target: Path) -> None:
         if err.errno not in (errno.EEXIST, errno.ENOTEMPTY):
             raise
         raise TextfairError(
-            f"{_shown(target)} was written by another run while this one worked; it is left "
+            f"{target} was written by another run while this one worked; it is left "
             "as that run wrote it; run again with --overwrite (overwrite=True in Python) to "
             "replace it, or choose another path"
         ) from None
@@ -447,22 +436,22 @@ def check_output_directory(out: str | Path | None, owned: list[str], overwrite: 
     if path.exists() and not path.is_dir():
         raise TextfairError.bad(
             "out",
-            f"{_shown(out)} is a file; expected a directory for the output; choose another path",
+            f"{out} is a file; expected a directory for the output; choose another path",
         )
     if path.is_dir():
         entries = sorted(e.name for e in path.iterdir())
         foreign = [name for name in entries if name not in owned]
         if foreign:
-            shown = ", ".join(map(_shown, foreign[:3])) + (", ..." if len(foreign) > 3 else "")
+            shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
             raise TextfairError.bad(
                 "out",
-                f"{_shown(out)} holds files textfair did not write ({shown}); the output directory "
+                f"{out} holds files textfair did not write ({shown}); the output directory "
                 "is replaced as a whole, so give a new or empty directory",
             )
         if entries and not overwrite:
             raise TextfairError.bad(
                 "out",
-                f"{_shown(out)} holds the output of an earlier run; replace it with --overwrite "
+                f"{out} holds the output of an earlier run; replace it with --overwrite "
                 "(overwrite=True in Python) or choose another directory",
             )
     parent = path.resolve().parent
@@ -471,7 +460,7 @@ def check_output_directory(out: str | Path | None, owned: list[str], overwrite: 
     if not os.access(parent, os.W_OK | os.X_OK):
         raise TextfairError.bad(
             "out",
-            f"{_shown(out)}: cannot write in {_shown(parent)}; choose a directory you may write to",
+            f"{out}: cannot write in {parent}; choose a directory you may write to",
         )
 
 
@@ -481,12 +470,12 @@ def input_file(path: str | Path, expected: str) -> Path:
     nothing)."""
     file = Path(path)
     if file.is_dir():
-        raise TextfairError(f"{_shown(file)} is a directory; pass {expected}")
+        raise TextfairError(f"{file} is a directory; pass {expected}")
     if not file.exists():
-        raise TextfairError(f"{_shown(file)}: no such file; pass {expected}")
+        raise TextfairError(f"{file}: no such file; pass {expected}")
     if not file.is_file():
         raise TextfairError(
-            f"{_shown(file)} is not a regular file (a FIFO, socket or device); pass {expected}"
+            f"{file} is not a regular file (a FIFO, socket or device); pass {expected}"
         )
     return file
 

@@ -302,21 +302,16 @@ def testsgd_loop(
         chosen = job.choose(steps, models).chosen
         return goal is not None and chosen is not None and steps[chosen].score <= goal
 
-    number = 0
     while sizes:
         size = sizes.pop(0)
-        number += 1
-        planned = number + len(sizes)
-        message = f"retraining with {size} augmentation rows ({number}/{planned})"
-        if size > cap:
-            message = f"retraining with {size} augmentation rows ({number}, goal not reached)"
+        number = len(steps) + 1
+        of = f"{number}, goal not reached" if size > cap else f"{number}/{number + len(sizes)}"
+        message = f"retraining with {size} augmentation rows ({of})"
         step, model = job.step(order[:size], message, {"extended": size > cap})
         steps.append(step)
         models.append(model)
-        if not sizes and goal is not None and size < limit and not reached():
+        if not sizes and size < limit and not reached():
             sizes.append(min(2 * size, limit))
-        elif size > cap and reached():
-            break
     return job.choose(steps, models)
 
 

@@ -21,7 +21,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from textfair.errors import ModelError, TextfairError
+from textfair.errors import ModelError, TextfairError, describe_failure
 
 __all__ = [
     "CacheStats",
@@ -247,13 +247,9 @@ class CachedModel:
             yield answer
 
     def _failure(self, size: int, err: BaseException) -> ModelError:
-        if isinstance(err, SystemExit):
-            what = f"it called sys.exit({err.code!r})"
-        else:
-            first = (str(err).strip().splitlines() or [""])[0][:200]
-            what = f"{type(err).__name__}: {first}"
         return ModelError(
-            f"{self._source} failed on a batch of {size} inputs ({what}); nothing was "
+            f"{self._source} failed on a batch of {size} inputs ({describe_failure(err)}); "
+            "nothing was "
             "reported; fix the model (or its server) and run again"
         )
 

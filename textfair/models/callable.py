@@ -5,11 +5,10 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import numpy as np
 
-from textfair.errors import TextfairError
+from textfair.errors import TextfairError, describe_failure
 from textfair.models.base import check_probabilities
 
 __all__ = ["CallableModel", "load_callable"]
@@ -106,7 +105,7 @@ def load_callable(spec: str) -> Callable:
         raise
     except BaseException as err:  # its own code ran: it may raise anything, or sys.exit()
         raise TextfairError(
-            f"importing module {module_name!r} failed: {_one_line(err)}; fix the module "
+            f"importing module {module_name!r} failed: {describe_failure(err)}; fix the module "
             "(python -c 'import " + module_name + "' shows the whole error)"
         ) from None
     target = module
@@ -117,17 +116,6 @@ def load_callable(spec: str) -> Callable:
     if not callable(target):
         raise TextfairError(f"{spec!r} is not callable")
     return target
-
-
-def _one_line(err: BaseException) -> str:
-    """An exception as `Type: first line` (a SyntaxError with its file and line)."""
-    if isinstance(err, SyntaxError):
-        where = f" ({Path(err.filename or '?').name}, line {err.lineno})"
-        return f"SyntaxError: {err.msg}{where}"
-    if isinstance(err, SystemExit):
-        return f"it called sys.exit({err.code!r})"
-    first = (str(err).strip().splitlines() or [""])[0][:200]
-    return f"{type(err).__name__}: {first}" if first else type(err).__name__
 
 
 def _import_here_too(module_name: str):
