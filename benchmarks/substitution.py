@@ -1,10 +1,17 @@
-"""How fast textfair generates counterfactual texts, and how well they read.
+"""How fast textfair generates counterfactual texts, how well they read, and how many
+seeds take part.
 
 Generates every counterfactual of every comment of the Wikipedia toxicity sample with the
 dixon2018 list, one category at a time (what a causal audit asks for), on one core, and
 prints texts and mentions per second. On the hand-labelled gold sets in ``tests/data``
 (419 real sentences, 200 audit variants) it prints mention precision and recall and the
-share of labelled variants, still written word for word, that read well.
+share of labelled variants, still written word for word, that read well. On the long-form
+gold set (variants of whole movie reviews and Wikipedia comments, split into a tuning half
+and a frozen half before any rule was tuned) it prints, per half, the share of units still
+taking part, the acceptability of their variants and the wrong ones by class of the rubric.
+Recall: per corpus and category, the share of the seeds naming the category that take part
+in its rows, with the seeds left out by reason, for whole documents and for sentences
+(``--unit sentence``).
 Run: ``python -m benchmarks.substitution --json``.
 """
 
@@ -18,9 +25,11 @@ import platform
 import time
 from pathlib import Path
 
-from textfair.text.evaluation import score_mentions, score_variants
+from textfair.text.domain import TextDomain
+from textfair.text.evaluation import score_longform, score_mentions, score_variants
 from textfair.text.generate import DEFAULT_MAX_VARIANTS, counterfactuals
 from textfair.text.matcher import Matcher
+from textfair.text.sentences import split_sentences
 
 DEFAULT_DATA = (
     Path(__file__).resolve().parents[2] / "shared" / "data" / "text" / "wiki_toxicity.csv"
@@ -28,6 +37,7 @@ DEFAULT_DATA = (
 
 
 GOLD = Path(__file__).resolve().parents[1] / "tests" / "data"
+REVIEWS = Path(__file__).resolve().parents[1] / "examples" / "data" / "imdb_small.tsv"
 GOLD_MENTIONS = ("mention_gold.jsonl", "mention_gold_heldout.jsonl", "mention_gold_2026.jsonl")
 
 
@@ -51,6 +61,51 @@ def gold_scores(matcher: Matcher) -> dict[str, float | int]:
         "variants_generated_differently": variants.generated_differently,
         "variant_acceptability": round(variants.acceptability, 4),
     }
+
+
+def longform_scores() -> dict[str, dict]:
+    """The long-form gold set, per half: recall of its units, acceptability, wrong by class."""
+    records = _records("variant_gold_longform.jsonl")
+    result = {}
+    for split in ("tune", "frozen"):
+        scores = score_longform(records, split)
+        result[split] = {
+            "units": scores.units,
+            "taking_part": scores.taking_part,
+            "recall": round(scores.recall, 4),
+            "labelled": scores.labelled,
+            "unlabelled": len(scores.unlabelled),
+            "acceptable": scores.acceptable,
+            "acceptability": round(scores.acceptability, 4),
+            "wrong_by_class": scores.wrong,
+        }
+    return result
+
+
+def recall(corpora: dict[str, list[str]]) -> dict[str, dict]:
+    """Per corpus, unit (document, sentence) and category: seeds naming the category, the
+    share taking part in its rows, and those left out by reason."""
+    result: dict[str, dict] = {}
+    for name, texts in corpora.items():
+        for unit, seeds in (
+            ("document", texts),
+            ("sentence", [s for text in texts for s in split_sentences(text)]),
+        ):
+            domain = TextDomain(seeds, "dixon2018")
+            result[f"{name}/{unit}"] = {
+                category: {
+                    "mentioning": domain.mentioning[category],
+                    "taking_part": round(share, 4),
+                    "left_out": {k: v for k, v in domain.left_out[category].items() if v},
+                }
+                for category, share in domain.recall().items()
+            }
+    return result
+
+
+def load_reviews(path: Path) -> list[str]:
+    with open(path, encoding="utf-8", newline="") as handle:
+        return [row["review"] for row in csv.DictReader(handle, delimiter="\t")]
 
 
 def load_comments(path: Path) -> list[str]:
@@ -104,6 +159,8 @@ def main() -> None:
         "max_variants_per_text": args.max_variants,
         **measure(comments, matcher, args.max_variants),
         **gold_scores(matcher),
+        "longform_gold": longform_scores(),
+        "recall": recall({"wiki_comments": comments, "movie_reviews": load_reviews(REVIEWS)}),
         "python": platform.python_version(),
     }
     if args.json:

@@ -44,7 +44,9 @@ def test_counterfactuals_of_one_text():
     )
     assert result.exit_code == 0
     lines = records(result.output)
-    assert len(lines) == 16
+    # "Asian" names a region of origin: it becomes African, European or Middle Eastern,
+    # never a nationality or a race (see the term list's axes).
+    assert len(lines) == 3
     assert lines[0].keys() >= {"seed_id", "text", "category", "from", "to"}
     assert {
         "text": "A gay man met a European woman.",
@@ -57,7 +59,9 @@ def test_counterfactuals_default_runs_on_the_bundled_examples():
     result = run("counterfactuals")
     assert result.exit_code == 0
     lines = records(result.output)
-    assert len({r["seed_id"] for r in lines}) == 7
+    # 6 of the 7: "I'm Catholic and Pope John Paul II..." names the Pope, a word of the
+    # Catholic identity with no counterpart, so it is left out of the religion rows.
+    assert len({r["seed_id"] for r in lines}) == 6
     assert any(r["text"].startswith("(I'm Jewish I don't like") for r in lines)
 
 

@@ -128,8 +128,11 @@ def test_hand_labelled_variants_read_well():
 
     scores = score_variants(_records("variant_gold.jsonl"))
     assert scores.labelled >= 200
-    assert scores.still_generated >= 180  # the labels still describe what textfair writes
-    assert scores.acceptability >= 0.95, scores
+    # Most of these seeds are whole documents whose context names the old identity too
+    # (textfair.text.coherence leaves them out of the category's rows): of the 200, those
+    # still written word for word are scored.
+    assert scores.still_generated >= 60
+    assert scores.acceptability >= 0.957, scores
 
 
 def test_comparatives_and_degrees_are_found_but_never_rewritten():
@@ -154,7 +157,8 @@ def test_hyphenated_halves_are_adjectives_and_unlisted_compounds_are_never_rewri
     half = find_mentions("I am half-Chinese myself.")
     assert [(m.term_id, m.form) for m in half] == [("chinese", "adjective")]
     texts = {v.text for v in counterfactuals("I am half-Chinese myself.", ["race"])}
-    assert "I am half-African myself." in texts
+    assert "I am half-Japanese myself." in texts  # a nationality stays a nationality
+    assert "I am half-African myself." not in texts
     compound = find_mentions("an Asian American actor")
     assert [(m.term_id, m.fixed) for m in compound] == [("asian", True), ("american", True)]
     assert counterfactuals("an Asian American actor", ["race"]) == []

@@ -42,6 +42,16 @@ def wiki():
     return [r["comment"] for r in rows], labels
 
 
+def sentences(texts, labels):
+    """Every sentence of every text, each with its text's label."""
+    from textfair.text.sentences import split_sentences
+
+    pairs = [
+        (s, label) for text, label in zip(texts, labels, strict=True) for s in split_sentences(text)
+    ]
+    return [s for s, _ in pairs], [label for _, label in pairs]
+
+
 @pytest.fixture(scope="module")
 def small_model():
     """A small, quickly trained CNN on the training part of the bundled comments."""
@@ -193,7 +203,10 @@ def test_tabular_mlp_records_its_recipe(tmp_path):
 
 
 def test_text_mitigation_holds_out_terms_and_keeps_accuracy(small_model, monkeypatch):
-    texts, labels = wiki()
+    # Sentence by sentence (as `--unit sentence` audits long comments): whole comments
+    # whose context names the old identity too are left out of the rows, and too few
+    # remain for the small model's gender bias to be significant.
+    texts, labels = sentences(*wiki())
     calls = []
     find = Matcher.find
     monkeypatch.setattr(

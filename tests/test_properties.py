@@ -51,7 +51,10 @@ def term_pair(draw):
 @st.composite
 def adjective_sentence(draw, term, neutral=False):
     """A sentence using `term` as an adjective before a person noun, in some case style."""
-    noun = draw(st.sampled_from(NEUTRAL_PEOPLE if neutral else PEOPLE))
+    nouns = NEUTRAL_PEOPLE if neutral else PEOPLE
+    if term.category == "age":
+        nouns = [n for n in nouns if n not in ("friend", "family")]  # "old friend": idioms
+    noun = draw(st.sampled_from(nouns))
     start = draw(st.booleans())
     phrase = f"{_article(term.text, term)} {term.text} {noun}"
     if start:

@@ -76,7 +76,6 @@ CASES = [
     ("I'm Christian.", "christian", "jewish", "I'm Jewish."),
     ("Being Jewish is fine.", "jewish", "muslim", "Being Muslim is fine."),
     ("Muslim and Christian leaders", "muslim", "jewish", "Jewish and Christian leaders"),
-    ("anti-gay laws", "gay", "muslim", "anti-Muslim laws"),
     # a written plural inside a compound stays plural
     ("non-Muslims shouldn't", "muslim", "buddhist", "non-Buddhists shouldn't"),
     ("Non-Jews came", "jewish", "catholic", "Non-Catholics came"),

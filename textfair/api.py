@@ -41,6 +41,7 @@ def audit(
     decision: str | None = None,
     model_id: str = "",
     progress=None,
+    unit: str = "document",
     **settings: object,
 ) -> AuditReport:
     """Audit a text classifier; the same report `textfair audit` writes.
@@ -49,11 +50,14 @@ def audit(
     `favorable` defaults to "non-toxic" or "positive" when the model has such a label, and
     may name several ("4,5" stars); `decision` is a threshold rule for a multi-label head
     ("toxic<0.5", "all(toxic,insult)<0.5");
+    `unit="sentence"` audits every sentence of a text as a text of its own (long documents);
     `settings` are AuditConfig's fields (theta, max_order, error, seed, categories, ...).
     With no `data`, the bundled Wikipedia comments and their labels are audited.
     """
     config = _config(settings)
-    corpus = load_corpus(data, text_column=text_column, labels=labels, label_map=label_map)
+    corpus = load_corpus(
+        data, text_column=text_column, labels=labels, label_map=label_map, unit=unit
+    )
     wrapped = as_model(model)
     return audit_text(
         wrapped,

@@ -13,11 +13,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
 import pandas as pd
 
 from textfair.errors import TextfairError
 from textfair.io import read_texts, with_text_column
+from textfair.text.sentences import split_sentences
 
 __all__ = ["BUNDLED_CORPUS", "Corpus", "load_corpus", "parse_label_map"]
 
@@ -35,14 +37,22 @@ class Corpus:
     source: str
     text_column: str | None = None
     label_column: str | None = None
+    unit: Literal["document", "sentence"] = "document"
+    """What one text is: a row of the data, or one sentence of a row (`--unit sentence`)."""
+    documents: int | None = None
+    """How many rows the sentences came from (sentence units only)."""
 
     def info(self) -> dict[str, object]:
         """What report.json records under "data"."""
-        return {
+        info: dict[str, object] = {
             "path": self.source,
             "text_column": self.text_column,
             "label_column": self.label_column,
+            "unit": self.unit,
         }
+        if self.documents is not None:
+            info["documents"] = self.documents
+        return info
 
 
 def load_corpus(
@@ -51,8 +61,15 @@ def load_corpus(
     text_column: str | None = None,
     labels: str | Sequence[object] | None = None,
     label_map: Mapping[str, str] | str | None = None,
+    unit: str = "document",
 ) -> Corpus:
-    """Read the corpus; one-line TextfairError naming the parameter at fault."""
+    """Read the corpus; one-line TextfairError naming the parameter at fault.
+
+    `unit="sentence"` makes every sentence of every text a text of its own (each keeps
+    its row's label): long documents are then audited sentence by sentence, and a variant
+    carries no context that contradicts it (see `textfair.text.sentences`)."""
+    if unit not in ("document", "sentence"):
+        raise TextfairError.bad("unit", f"is {unit!r}; expected 'document' or 'sentence'")
     if data is None:
         path = Path(str(resources.files("textfair.datasets").joinpath(BUNDLED_CORPUS)))
         column, label_column, bundled_map = _BUNDLED_COLUMNS
@@ -91,7 +108,16 @@ def load_corpus(
                 f"{', '.join(sorted(present)[:10])}",
             )
     mapped = None if values is None else [mapping.get(str(v), str(v)) for v in values]
-    return Corpus(texts, mapped, source, text_column, label_column)
+    if unit == "document":
+        return Corpus(texts, mapped, source, text_column, label_column)
+    split = [split_sentences(text) for text in texts]
+    sentences = [sentence for found in split for sentence in found]
+    if not sentences:
+        raise TextfairError(f"{source}: no sentence in any text; pass a corpus with text")
+    repeated = None
+    if mapped is not None:
+        repeated = [label for label, found in zip(mapped, split, strict=True) for _ in found]
+    return Corpus(sentences, repeated, source, text_column, label_column, "sentence", len(texts))
 
 
 def _labels(frame, labels, count: int, source: str) -> tuple[str | None, list | None]:

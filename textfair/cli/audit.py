@@ -20,7 +20,16 @@ from textfair.cli.runs import cached_model, check_report_options, load_text_mode
 DEFAULT_MODEL = "toxicity-cnn-lstm"
 
 
-AUDIT_OPTIONS = (*CORPUS, *ESTIMATION, *TESTING, *RUNNING, *REPORTING, "engine", "ray_address")
+AUDIT_OPTIONS = (
+    *CORPUS,
+    "unit",
+    *ESTIMATION,
+    *TESTING,
+    *RUNNING,
+    *REPORTING,
+    "engine",
+    "ray_address",
+)
 
 
 def _options(group: bool, old_name: str = ""):
@@ -59,6 +68,7 @@ def _audit(options: dict, group: bool) -> None:
         text_column=options["text_column"],
         labels=options["label_column"],
         label_map=options["label_map"],
+        unit=options["unit"],
     )
     labels = corpus.labels
     with err.status("loading the model"):

@@ -21,6 +21,7 @@ F = TypeVar("F", bound=Callable[..., object])
 
 # Choices, listed in --help and checked by typer before the command runs.
 Mode = Literal["paired", "paper"]
+Unit = Literal["document", "sentence"]
 Correction = Literal["holm", "bh", "none"]
 Method = Literal["counterfactual", "rule-sets"]
 Loop = Literal["testsgd", "aequitas"]
@@ -58,6 +59,15 @@ def _threads(value: int | None) -> int | None:
 
 _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     # The corpus of a text command.
+    "unit": (
+        Unit,
+        typer.Option(
+            "document",
+            "--unit",
+            help="What one text is: a row of --data, or each sentence of a row (long "
+            "documents: a variant then carries no context that contradicts it).",
+        ),
+    ),
     "text_column": (
         str | None,
         typer.Option(None, "--text-column", help="Column of --data that holds the texts."),

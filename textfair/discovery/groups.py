@@ -227,7 +227,7 @@ def _paired(domain, model, categories, group, support_of, favorable, sampling, n
                 ci=(interval.low, interval.high),
                 p_value=interval.p_value,
                 n_r=n,
-                n_not_r=n * _outside_count(outside[rule_set], len(assignments)),
+                n_not_r=_outside_observed(matrix, j, outside[rule_set], totals),
                 support=support_of[rule_set],
                 examples=_paired_examples(texts, matrix, j, n_examples),
             )
@@ -290,16 +290,17 @@ def _paired_rows(plan: _PairedRows, model, favorable, sampling):
         rows: list[dict[int, str]] = []
         for i in order[begin:end]:
             picks = _assignment_picks(domain, int(i), plan.categories, total, plan.bound)
+            # An assignment the seed may not take (another axis, a clash) is left out of
+            # its row, as one its sample did not draw.
             row = {
                 int(k): v.input
-                if (v := domain.rewrite(int(i), assignments[k])) is not None
-                else domain.input(int(i))
                 for k in picks
+                if (v := domain.rewrite(int(i), assignments[k])) is not None
             }
             # Seeds that differ only in these categories give the same variants: one case,
             # counted once (else its outcome would be counted as independent evidence).
             key = tuple(row.items())
-            if key not in seen and len(texts) + len(rows) < max_samples:
+            if row and key not in seen and len(texts) + len(rows) < max_samples:
                 seen.add(key)
                 rows.append(row)
         if not rows:
@@ -356,8 +357,16 @@ def _row_totals(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.where(observed, matrix, 0.0).sum(axis=1, dtype=float), observed.sum(axis=1)
 
 
-def _outside_count(others: list[int] | None, total: int) -> int:
-    return total - 1 if others is None else len(others)
+def _outside_observed(matrix: np.ndarray, j: int, others: list[int] | None, totals) -> int:
+    """How many outcomes outside R the differences for column j averaged: per seed holding
+    R, the other assignments it was rewritten to (fewer than all where a seed's axis or a
+    clash rules some out, or its sample left them out)."""
+    rows = ~np.isnan(matrix[:, j])
+    if others is None:
+        rest = totals[1][rows] - 1
+    else:
+        rest = (~np.isnan(matrix[rows][:, others])).sum(axis=1)
+    return int(rest[rest > 0].sum())
 
 
 def _values_exclusive(domain, category: str) -> bool:

@@ -210,19 +210,26 @@ def _causal(
 
 
 def _group(domain, model, category, favorable, seeds) -> GroupScore:
+    """Favourable rate per term, and the category's group score: the largest difference
+    between two terms' rates, each pair compared on the seeds that may become both (a
+    seed's axis and clashes decide which terms it may become; comparing rates over
+    different seeds would measure the seeds, not the terms)."""
     by_term = {
-        rule.value: [v.input for i in seeds if (v := domain.rewrite(i, (rule,))) is not None]
+        rule.value: {i: v.input for i in seeds if (v := domain.rewrite(i, (rule,))) is not None}
         for rule in domain.single_rules(category)
     }
     # One model call for the whole category: the model sorts one long list by length and
     # fills its batches, where a call per term would pad many short batches.
-    favoured = iter(_favoured(model, [t for texts in by_term.values() for t in texts], favorable))
-    rates = {
-        term: float(np.mean([next(favoured) for _ in texts]))
-        for term, texts in by_term.items()
-        if texts
-    }
-    score = max(rates.values()) - min(rates.values()) if rates else 0.0
+    flat = [t for texts in by_term.values() for t in texts.values()]
+    favoured = iter(_favoured(model, flat, favorable))
+    outcome = {term: {i: next(favoured) for i in texts} for term, texts in by_term.items()}
+    rates = {term: float(np.mean(list(y.values()))) for term, y in outcome.items() if y}
+    score = 0.0
+    for first, second in itertools.combinations(rates, 2):
+        common = outcome[first].keys() & outcome[second].keys()
+        if common:
+            difference = np.mean([float(outcome[first][i]) - outcome[second][i] for i in common])
+            score = max(score, abs(float(difference)))
     return GroupScore(category, score, rates, len(seeds))
 
 
@@ -240,28 +247,31 @@ def _pairs(domain, model, category, favorable, seeds, confidence):
         values = domain.values_of(i, category)
         if len(values) == 1:
             by_term.setdefault(next(iter(values)), []).append(i)
-    swaps = [
-        (source, rule.value, named)
-        for source, named in by_term.items()
-        for rule in domain.single_rules(category)
-        if rule.value != source
-    ]
+    swaps = []
+    for source, named in by_term.items():
+        for rule in domain.single_rules(category):
+            if rule.value == source:
+                continue
+            # Only the seeds that may become the target (its axis, no clash) are paired.
+            pairs = [(k, v.input) for k, i in enumerate(named) if (v := domain.rewrite(i, (rule,)))]
+            if pairs:
+                swaps.append((source, rule.value, pairs))
     texts = [domain.input(i) for named in by_term.values() for i in named]
-    for _, target, named in swaps:
-        rule = Rule(category, target)
-        texts += [v.input if (v := domain.rewrite(i, (rule,))) else domain.input(i) for i in named]
+    for _, _, pairs in swaps:
+        texts += [text for _, text in pairs]
     # One model call for the category (see _group), then sliced in the order built above.
     answers = np.asarray(model.predict_proba(texts)) if texts else np.zeros((0, 0))
     originals, at = {}, 0
     for source, named in by_term.items():
         originals[source], at = answers[at : at + len(named)], at + len(named)
     shifts = []
-    for source, target, named in swaps:
-        swapped, at = answers[at : at + len(named)], at + len(named)
-        flips = outcomes(favorable, swapped) != outcomes(favorable, originals[source])
+    for source, target, pairs in swaps:
+        swapped, at = answers[at : at + len(pairs)], at + len(pairs)
+        original = originals[source][[k for k, _ in pairs]]
+        flips = outcomes(favorable, swapped) != outcomes(favorable, original)
         # Probabilities may overshoot [0, 1] by rounding; the shift lies in [-1, 1].
         delta = np.clip(
-            favourable_score(favorable, swapped) - favourable_score(favorable, originals[source]),
+            favourable_score(favorable, swapped) - favourable_score(favorable, original),
             -1.0,
             1.0,
         )
@@ -276,7 +286,7 @@ def _pairs(domain, model, category, favorable, seeds, confidence):
                 (flip.low, flip.high),
                 shift.estimate,
                 (shift.low, shift.high),
-                len(named),
+                len(pairs),
             )
         )
     return shifts

@@ -74,7 +74,7 @@ def rule_set_augmentation(
         eligible = [
             i
             for i, seed_mentions in enumerate(found)
-            if set(rule_set) <= rewritable_categories(seed_mentions)
+            if set(rule_set) <= rewritable_categories(texts[i], seed_mentions, matcher)
         ]
         if not eligible:
             continue

@@ -55,6 +55,12 @@ _TERM_KEYS = {
     "names": "a group of first names: any is matched, one is written",
     "write": "how many of `names`, from the first, swaps write (default all)",
     "swaps": "a gender-pair list (gender_pairs): the term is its words of `gender`",
+    "axis": "the axis of the category the term lies on (nationality, race); swaps stay on it",
+    "cues": "words that go with this identity only (synagogue): the text is not rewritten",
+    "related": "role: word pairs rewritten with the term (faith: Judaism)",
+    "clashes": "words that contradict the term (God for atheist): never written beside one",
+    "adult_only": "true: an adult age, never written before a child noun",
+    "attributive_only": "true: written only before a noun, never as a predicate",
 }
 _LIST_KEYS = ("name", "description", "source", "licence", "categories")
 _PAIR_KEYS = ("masculine", "feminine", "when")
@@ -270,7 +276,15 @@ def _parse_term(entry: Any, category: str, source: _Source, where: tuple) -> Ter
     if article not in (None, "a", "an"):
         raise source.error(f"{label} has article: {article!r}; expected a or an", *where, "article")
     flags = {}
-    for key in ("person_context", "nominal", "surname", "given_name", "comparative"):
+    for key in (
+        "person_context",
+        "nominal",
+        "surname",
+        "given_name",
+        "comparative",
+        "adult_only",
+        "attributive_only",
+    ):
         value = entry.get(key, False)
         if not isinstance(value, bool):
             raise source.error(f"{label} has {key}: {value!r}; expected true or false", *where, key)
@@ -302,8 +316,28 @@ def _parse_term(entry: Any, category: str, source: _Source, where: tuple) -> Ter
         write=_write_count(entry.get("write", 0), len(names), label, source, where),
         words=words,
         swaps=entry.get("swaps") if words else None,
+        axis=_optional_str(entry.get("axis"), "axis", label, source, where),
+        cues=_str_tuple(entry.get("cues"), "cues", label, source, where),
+        related=_related(entry.get("related"), label, source, where),
+        clashes=_str_tuple(entry.get("clashes"), "clashes", label, source, where),
         **flags,
     )
+
+
+def _related(value: Any, label: str, source: _Source, where: tuple) -> tuple[tuple[str, str], ...]:
+    """`related: {faith: Judaism, country: Israel}`: one word per role."""
+    if value is None:
+        return ()
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in value.items()
+    ):
+        raise source.error(
+            f"{label} has related: {value!r}; expected a mapping of roles to one word each, "
+            "e.g. related: {faith: Judaism}",
+            *where,
+            "related",
+        )
+    return tuple((str(k), v.strip()) for k, v in value.items())
 
 
 def _gendered_words(

@@ -69,6 +69,29 @@ class Term:
     "saw him"), so he/him/his/himself all move together."""
     swaps: str | None = None
     """The gender-pair list `words` come from, which also gives their counterparts."""
+    axis: str | None = None
+    """The axis of its category the term lies on ("nationality", "sexual orientation"): a
+    mention is rewritten only to terms of the same axis, so a nationality never becomes a
+    race ("American dream" -> "Latina dream"). None: the category is one axis."""
+    cues: tuple[str, ...] = ()
+    """Words that go with this identity and with no other ("synagogue", "Qur'an"): a text
+    holding one says which identity it is about, so its mentions of the category are not
+    rewritten (the rest of the text would still name the old identity)."""
+    related: tuple[tuple[str, str], ...] = ()
+    """(role, word) pairs: words that go with the term and have a counterpart for every
+    term of the axis ("faith": Judaism / Islam / Sikhism): rewritten with the term."""
+    clashes: tuple[str, ...] = ()
+    """Words that contradict the term ("God", "pray" for "atheist"): it is never written
+    into a text holding one, and its own mentions there are not rewritten."""
+    adult_only: bool = False
+    """An age of adults ("old", "elderly"): never written before a child noun ("girls")."""
+    attributive_only: bool = False
+    """Written only before a noun ("teenage boys"), never as a predicate ("she is teenage")."""
+
+    @property
+    def axis_name(self) -> str:
+        """The axis the term lies on; its category's name when the category has one axis."""
+        return self.axis or self.category
 
     @property
     def written_names(self) -> tuple[str, ...]:

@@ -153,6 +153,8 @@ COMMON_VERBS = frozenset(
     became becomes found finds felt feels ran runs sat sits stood stands met meets brought
     brings began begins kept keeps held holds won wins lost loses paid pays sent sends built
     builds fought fights taught teaches bought buys caught catches sold sells heard hears
+    believe believes want wants like likes hate hates love loves need needs live lives pray
+    prays claim claims seem seems tend tends
     """.split()
 )
 _ED_NOUNS = frozenset("bed red hundred need seed speed breed creed greed feed shed sled".split())

@@ -15,13 +15,8 @@ import numpy as np
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.terms import TermList
-from textfair.text.generate import (
-    Swap,
-    Variant,
-    counterfactuals,
-    fixed_categories,
-    rewritable_categories,
-)
+from textfair.text.coherence import LEFT_OUT_REASONS
+from textfair.text.generate import Swap, Variant, counterfactuals
 from textfair.text.matcher import Matcher, Mention
 from textfair.text.rewrite import Rewriter
 
@@ -54,24 +49,78 @@ class TextDomain:
             {c: {m.term_id for m in mentions if m.category == c} for c in self._categories}
             for mentions in self._mentions
         ]
-        # A seed takes part in a category's rows only when it names one distinct term of it
-        # (rewriting "Muslims, Christians" to one term would merge two groups into one) and
-        # no fixed mention ("older than", "too young").
-        rewritable = [rewritable_categories(mentions) for mentions in self._mentions]
+        # Per seed and category, whether its mentions can be rewritten with the whole text
+        # still coherent, to which terms, and with which related words (`Coherence`).
+        self.coherence = self.matcher.coherence
+        plans = [
+            self.coherence.plan(text, mentions, self.matcher.other_uses(text, self._categories))
+            for text, mentions in zip(self.texts, self._mentions, strict=True)
+        ]
+        self._related = [
+            [m for plan in found.values() if plan.left_out is None for m in plan.related]
+            for found in plans
+        ]
         self._presence = np.array(
-            [[c in ok for c in self._categories] for ok in rewritable], dtype=bool
+            [
+                [c in found and found[c].left_out is None for c in self._categories]
+                for found in plans
+            ],
+            dtype=bool,
         ).reshape(len(self.texts), len(self._categories))
-        self.several_terms = {
-            c: sum(len(found[c]) > 1 for found in self._terms) for c in self._categories
-        }
-        fixed = [fixed_categories(mentions) for mentions in self._mentions]
-        self.fixed_forms = {  # seeds left out for a fixed mention alone
-            c: sum(
-                c in found and len(terms[c]) == 1
-                for found, terms in zip(fixed, self._terms, strict=True)
-            )
+        self.left_out = {
+            c: {
+                reason: sum(c in found and found[c].left_out == reason for found in plans)
+                for reason in LEFT_OUT_REASONS
+            }
             for c in self._categories
         }
+        """Per category, the seeds that mention it but take no part in its rows, by reason."""
+        self.mentioning = {c: sum(c in found for found in plans) for c in self._categories}
+        """Per category, the seeds that mention one of its terms."""
+        self.several_terms = {c: self.left_out[c]["several_terms"] for c in self._categories}
+        self.fixed_forms = {c: self.left_out[c]["fixed_form"] for c in self._categories}
+        # Which terms each seed may become, per category: a few distinct sets (axes, clashes),
+        # kept once each, with a boolean row over the category's terms.
+        self._target_sets: dict[str, list[frozenset[str]]] = {c: [] for c in self._categories}
+        self._target_set_of = {c: np.full(len(self.texts), -1) for c in self._categories}
+        interned: dict[tuple[str, frozenset[str]], int] = {}
+        for i, found in enumerate(plans):
+            for c, plan in found.items():
+                if c not in self._target_set_of or plan.left_out is not None:
+                    continue
+                allowed = plan.targets | self._terms[i][c]
+                key = (c, allowed)
+                if key not in interned:
+                    interned[key] = len(self._target_sets[c])
+                    self._target_sets[c].append(allowed)
+                self._target_set_of[c][i] = interned[key]
+        self._target_table = {
+            c: np.array(
+                [[t.id in allowed for t in self.term_list.categories[c]] for allowed in sets],
+                dtype=bool,
+            ).reshape(len(sets), len(self.term_list.categories[c]))
+            for c, sets in self._target_sets.items()
+        }
+        self._term_column = {
+            (c, t.id): j
+            for c in self._categories
+            for j, t in enumerate(self.term_list.categories[c])
+        }
+
+    def recall(self) -> dict[str, float]:
+        """Per category, the share of seeds mentioning it that take part in its rows."""
+        return {
+            c: float(self._presence[:, k].sum() / self.mentioning[c]) if self.mentioning[c] else 1.0
+            for k, c in enumerate(self._categories)
+        }
+
+    def may_become(self, index: int, category: str, term_id: str) -> bool:
+        """Whether seed `index` takes part in the category's rows and may be rewritten to
+        `term_id` (its own term, or one its plan allows)."""
+        found = self._target_set_of[category][index]
+        return found >= 0 and bool(
+            self._target_table[category][found, self._term_column[(category, term_id)]]
+        )
 
     def categories(self) -> list[str]:
         """The identity categories of the audit."""
@@ -82,9 +131,16 @@ class TextDomain:
         return [Rule(category, term.id) for term in self.term_list.categories[category]]
 
     def support_mask(self, rule_set: RuleSet) -> np.ndarray:
-        """Texts naming every category of the rule set, each with one distinct term."""
-        columns = [self._categories.index(rule.category) for rule in rule_set]
-        return self._presence[:, columns].all(axis=1)
+        """Texts naming every category of the rule set with one distinct term, which their
+        plan lets become the rule set's term (its axis, no clash: see `Coherence`)."""
+        mask = np.ones(len(self.texts), dtype=bool)
+        for rule in rule_set:
+            sets = self._target_set_of[rule.category]
+            table = self._target_table[rule.category]
+            column = table[:, self._term_column[(rule.category, rule.value)]]
+            mask &= sets >= 0
+            mask[mask] &= column[sets[mask]]
+        return mask
 
     def category_mask(self, category: str) -> np.ndarray:
         """Texts that name one distinct term of the category, so rewriting it merges nothing.
@@ -121,13 +177,27 @@ class TextDomain:
         """
         return self._rewrite_cached(index, rule_set)
 
-    def _make_rewriter(self, index: int) -> Rewriter:
-        return Rewriter(self.texts[index], self._mentions[index])
+    def targets_for(self, index: int, category: str) -> list[str]:
+        """The terms seed `index` may be rewritten to in `category` (its own term left out);
+        empty when the seed takes no part in the category's rows."""
+        own = self._terms[index][category]
+        return [
+            rule.value
+            for rule in self.single_rules(category)
+            if rule.value not in own and self.may_become(index, category, rule.value)
+        ]
 
-    def _rewrite(self, index: int, rule_set: RuleSet) -> Variant | None:
+    def rewrite_with_edits(self, index: int, rule_set: RuleSet) -> Variant | None:
+        """`rewrite`, with the span map of every change (for a reader; not remembered)."""
+        return self._rewrite(index, rule_set, with_edits=True)
+
+    def _make_rewriter(self, index: int) -> Rewriter:
+        return Rewriter(self.texts[index], [*self._mentions[index], *self._related[index]])
+
+    def _rewrite(self, index: int, rule_set: RuleSet, with_edits: bool = False) -> Variant | None:
         targets = {rule.category: self._term_of[(rule.category, rule.value)] for rule in rule_set}
-        if any(not self._presence[index, self._categories.index(c)] for c in targets):
-            return None  # not named with one term and no fixed mention: it would merge
+        if any(not self.may_become(index, c, term.id) for c, term in targets.items()):
+            return None  # left out of a category, or not to be rewritten to that term
         rewriter = self._rewriter(index)
         result = rewriter.apply(
             {
@@ -135,7 +205,7 @@ class TextDomain:
                 for i, m in enumerate(rewriter.mentions)
                 if m.category in targets
             },
-            with_edits=False,
+            with_edits=with_edits,
         )
         swaps = tuple(
             Swap(category, source, targets[category].id)
@@ -143,7 +213,7 @@ class TextDomain:
             for source in sorted(self._terms[index][category])
             if source != targets[category].id
         )
-        return Variant(result.text, swaps=swaps, seed_id=index)
+        return Variant(result.text, result.edits, swaps=swaps, seed_id=index)
 
     def sample(
         self, rule_set: RuleSet, n: int, rng: np.random.Generator, negate: bool = False

@@ -25,13 +25,16 @@ from textfair.text.domain import TextDomain
 from textfair.text.matcher import Matcher
 
 __all__ = [
+    "LongformScores",
     "MentionScores",
     "SwapScores",
     "VariantScores",
+    "score_longform",
     "score_mentions",
     "score_swaps",
     "score_variants",
     "swap_genders",
+    "target_for",
 ]
 
 
@@ -143,3 +146,86 @@ def score_swaps(records: Iterable[Mapping], matcher: Matcher | None = None) -> S
         else:
             misses.append((record["text"], record["expected"], written))
     return SwapScores(total, correct, tuple(misses))
+
+
+#: Why a labelled variant is wrong (the rubric of `tests/data/README.md`).
+CLASSES = ("UNGRAMMATICAL", "NOT_IDENTITY", "MERGED", "MEANING")
+
+
+def target_for(domain: TextDomain, index: int, category: str, salt: str = "") -> str | None:
+    """A target term for seed `index`, drawn by a hash of the seed's text and `salt` among
+    the terms its plan lets it become: the same seed always gets the same target, whatever
+    the run (a reader's sample and the gold set are reproducible)."""
+    import zlib
+
+    options = domain.targets_for(index, category)
+    if not options:
+        return None
+    return options[zlib.crc32(f"{salt}\0{domain.texts[index]}".encode()) % len(options)]
+
+
+@dataclass(frozen=True)
+class LongformScores:
+    """The long-form gold set scored against what the code writes now, per split."""
+
+    units: int
+    """(seed, category) pairs drawn, each a seed that took part in the category's rows
+    when the set was drawn."""
+    taking_part: int
+    """Units still taking part in the category's rows now (the recall of the set)."""
+    labelled: int
+    """Units whose variant, as written now, carries a reader's label."""
+    acceptable: int
+    wrong: dict[str, int]
+    """Unacceptable labelled variants per class of the rubric."""
+    unlabelled: tuple[dict, ...]
+    """Units taking part whose variant as written now has no label yet (to be read)."""
+
+    @property
+    def acceptability(self) -> float:
+        return self.acceptable / self.labelled if self.labelled else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.taking_part / self.units if self.units else 1.0
+
+
+def score_longform(records: Iterable[Mapping], split: str | None = None) -> LongformScores:
+    """Score the long-form gold set (`tests/data/variant_gold_longform.jsonl`).
+
+    A unit is a (seed, category) drawn with a target term. It is written again as the audit
+    writes it; when the unit's first target is no longer one the seed may become (its axis,
+    a clash), a target is drawn again by `target_for`. A reader's label counts when some
+    record of the unit holds that very variant; otherwise the unit is `unlabelled`.
+    """
+    units: dict[tuple, list[Mapping]] = {}
+    for record in records:
+        if split is None or record["split"] == split:
+            units.setdefault((record["source"], record["doc_id"], record["category"]), []).append(
+                record
+            )
+    taking_part = labelled = acceptable = 0
+    wrong = dict.fromkeys(CLASSES, 0)
+    unlabelled = []
+    for group in units.values():
+        first = group[0]
+        domain = TextDomain([first["text"]], first.get("terms", "dixon2018"), [first["category"]])
+        if not domain.category_mask(first["category"])[0]:
+            continue
+        taking_part += 1
+        target = first["target"]
+        if target not in domain.targets_for(0, first["category"]):
+            target = target_for(domain, 0, first["category"], "gold")
+        variant = domain.rewrite_with_edits(0, (Rule(first["category"], target),))
+        if variant is None:
+            continue
+        label = next((r for r in group if r["variant"] == variant.text), None)
+        if label is None:
+            unlabelled.append({**first, "target": target, "variant": variant.text})
+            continue
+        labelled += 1
+        if label["acceptable"]:
+            acceptable += 1
+        else:
+            wrong[label["class"]] = wrong.get(label["class"], 0) + 1
+    return LongformScores(len(units), taking_part, labelled, acceptable, wrong, tuple(unlabelled))

@@ -16,13 +16,33 @@ from textfair.text import context, gates
 
 __all__ = ["Form", "FormReader"]
 
-Form = Literal["adjective", "noun", "plural", "collective"]
+Form = Literal["adjective", "noun", "plural", "collective", "related", "gendered"]
 
 _LANGUAGE_CUES = frozenset("original dubbed subtitled in speak speaks spoke speaking".split())
 _PLURAL_SUBJECT_FOLLOWERS = frozenset(
     "are were have had will would can could should must do did who".split()
 )
+# Nouns for what a group holds as a group: "gay rights", "the Muslim community", "of Jewish
+# descent". The adjective stands for the people there, and every term of a category
+# reads as well before them.
+GROUP_NOUNS = frozenset(
+    """
+    rights community communities culture cultures heritage ancestry descent origin origins
+    background backgrounds population populations minority minorities identity identities
+    """.split()
+)
 _PLURAL_VERBS = frozenset("tend seem want say think like love hate need know live make do".split())
+
+
+def _names_a_thing(after: list[str]) -> bool:
+    """After a first name: a surname, then a noun for no person ("Andy Hardy films")."""
+    return (
+        len(after) >= 2
+        and gates.capitalised(after[0])
+        and context.is_content_word(after[1])
+        and not after[1][:1].isupper()
+        and not context.is_person_noun(context.normalize_token(after[1]))
+    )
 
 
 class FormReader:
@@ -146,6 +166,8 @@ class FormReader:
             lower = token.lower()
             if index > 0 and token in context.first_names() and not context.is_person_noun(lower):
                 return False  # a first name counts right after the term only: "a young Bob"
+            if index == 0 and token in context.first_names() and _names_a_thing(tokens[1:4]):
+                return False  # "these old Andy Hardy films": a name heading a thing
             if lower in context.COORDINATORS:
                 following = tokens[index + 1] if index + 1 < len(tokens) else ""
                 # Coordinated with an identity word or another demonym: "black and white
@@ -160,7 +182,9 @@ class FormReader:
                     index += 1
                     continue
                 return False
-            if self.is_person_word(token):
+            if self.is_person_word(token) or (
+                words == 0 and context.normalize_token(token) in GROUP_NOUNS
+            ):
                 return True
             if context.normalize_token(token) in context.FUNCTION_WORDS:
                 return False

@@ -33,6 +33,27 @@ def capitalised(token: str) -> bool:
     return token[:1].isupper() and not (len(token) > 1 and token.isupper())
 
 
+def capitalised_mid_sentence(
+    text: str, start: int, end: int, term: Term, is_identity_word: Callable[[str], bool]
+) -> bool:
+    """A term the list writes in lowercase ("gay", "young") written capitalised inside a
+    sentence and joined to a capitalised word that is no identity term: part of a name
+    ("Young Guy", "Gay-man", "the Old West"; not "a Gay Lesbian's", "a Gay mexican")."""
+    surface = text[start:end]
+    if not term.text[:1].islower() or not capitalised(surface):
+        return False
+    if context.is_sentence_initial(text, start):
+        return False
+    following = re.match(r"(?:[ ]+|-)([A-Za-z][\w'’]*)", text[end : end + 40])
+    if not following:
+        return False
+    word = following.group(1)
+    named = is_identity_word(context.normalize_token(word))
+    if text[end] == "-":
+        return not named
+    return capitalised(word) and not named
+
+
 def in_url(text: str, start: int) -> bool:
     """Part of a web address or file name: "www.Christian-Bible.com",
     ".../official-neglect-for-anglo-sikh-war-monuments2704.html"."""
@@ -52,13 +73,42 @@ def in_url(text: str, start: int) -> bool:
     )
 
 
+_NAMESPACE = re.compile(r"(?:user|talk|user talk|wikipedia|category|template|file)\s*:\S*$", re.I)
+
+
+def in_username(text: str, start: int) -> bool:
+    """Part of a wiki user name or page name: "User:Sikh-history", "Category:Jewish_x"."""
+    return _NAMESPACE.search(text, max(0, start - 40), start) is not None
+
+
+def in_capitals_run(text: str, start: int, end: int) -> bool:
+    """A term written in capitals next to another word in capitals, in a text that is not
+    shouted throughout: a title or a heading ("GRUMPY OLD MEN", "THE OLD HOME GUARD")."""
+    surface = text[start:end]
+    if not (surface.isupper() and len(surface) > 1):
+        return False
+    before = WORDS.findall(text, max(0, start - 30), start)[-1:]
+    after = WORDS.findall(text, end, end + 30)[:1]
+    if not any(len(w) > 1 and w.isupper() for w in before + after):
+        return False
+    letters = [c for c in text if c.isalpha()]
+    return sum(c.isupper() for c in letters) < 0.3 * len(letters)
+
+
+_NEGATED_COPULAS = frozenset(
+    "isn't isnt aren't arent wasn't wasnt weren't werent ain't aint".split()
+)
+
+
 def is_predicate(before: list[str]) -> bool:
     """ "he is old", "I'm white", "she may be older", "seems young", "they are not straight"."""
     if before and before[-1] in context.DEGREE_WORDS:
         before = before[:-1]
     if not before:
         return False
-    if before[-1] in context.COPULA_CONTRACTIONS or before[-1] == "being":
+    if before[-1] in context.COPULA_CONTRACTIONS or before[-1] in _NEGATED_COPULAS:
+        return True
+    if before[-1] == "being":
         return True
     if before[-1] not in context.COPULAS or len(before) < 2:
         return False
@@ -71,12 +121,21 @@ def is_predicate(before: list[str]) -> bool:
 def is_name(
     text: str, start: int, end: int, term: Term, is_identity_word: Callable[[str], bool]
 ) -> bool:
-    """ "Jack Black", "Betty White" (surname) or "Christian Slater" (first name), or a
+    """Part of a name: a person's or a title's (see `name_kind`)."""
+    return bool(name_kind(text, start, end, term, is_identity_word))
+
+
+def name_kind(
+    text: str, start: int, end: int, term: Term, is_identity_word: Callable[[str], bool]
+) -> str:
+    """ "person" for part of a person's name, "title" for the head of a title or an
+    organisation's name, "" for neither:
+    "Jack Black", "Betty White" (surname) or "Christian Slater" (first name), or a
     term always capitalised heading a name or title: "Christian Clavier", "American
     Caesar", "Catholic Church" (the next word capitalised, and neither an identity term nor
     a person noun: "Jewish Americans", "Christian Women" stay mentions)."""
     if not text[start].isupper():
-        return False
+        return ""
     after = context.tokens_after(text, end, count=2)
     # A term always capitalised ("Christian Clavier", "American Caesar"), or a lowercase one
     # capitalised mid-sentence ("Linda and Young Guy", "the Old West", "Sydney Gay and
@@ -84,14 +143,14 @@ def is_name(
     mid_sentence = not context.is_sentence_initial(text, start)
     names_follow = bool(after) and heads_a_name(after, is_identity_word)
     if (term.text[:1].isupper() or mid_sentence) and names_follow:
-        return True
+        return "title"
     before = context.tokens_before(text, start, count=1)
     if (
         before
         and before[0] in context.first_names()
         and before[0].lower() not in context.FUNCTION_WORDS | context.DETERMINERS  # "An"
     ):
-        return True  # "Jack Black", "Brad Christian": a surname after a first name
+        return "person"  # "Jack Black", "Brad Christian": a surname after a first name
     if term.given_name:
         after = context.tokens_after(text, end, count=1)
         words = WORDS.findall(text, end, end + 40)[:2]
@@ -102,15 +161,15 @@ def is_name(
             and words[1].capitalize() in context.last_names()
             and words[1].lower() not in context.FUNCTION_WORDS
         ):
-            return True  # "Christian thomas cox": first, middle and last name
+            return "person"  # "Christian thomas cox": first, middle and last name
         if (
             after
             and after[0][0].isupper()
             and after[0] in context.last_names()
             and not context.is_person_noun(after[0].lower())
         ):
-            return True
-    return False
+            return "person"
+    return ""
 
 
 def heads_a_compound(text: str, end: int, term: Term) -> bool:

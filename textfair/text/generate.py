@@ -24,6 +24,7 @@ import numpy as np
 
 from textfair.errors import TextfairError
 from textfair.terms import Term
+from textfair.text.coherence import CategoryPlan
 from textfair.text.matcher import Matcher, Mention, default_matcher
 from textfair.text.rewrite import Rewrite, Rewriter
 
@@ -178,15 +179,23 @@ def counterfactuals(
     if mentions is None:
         mentions = matcher.find(text, names)
     mentions = [m for m in mentions if m.category in names and m.term_id not in exclude]
-    fixed = fixed_categories(mentions)
-    mentions = [m for m in mentions if m.category not in fixed]
+    plans = plan_text(text, mentions, matcher, names, several=True)
+    mentions = [
+        *(m for m in mentions if plans[m.category].left_out is None),
+        *(m for plan in plans.values() if plan.left_out is None for m in plan.related),
+    ]
     if not mentions:
         return []
     rewriter = Rewriter(text, mentions)
     slots = _slots(rewriter.mentions)
+    sources = {(slot.category, slot.source.id) for slot in slots}
     options = {
-        name: [t for t in matcher.term_list.categories[name] if t.id not in exclude]
-        for name in names
+        name: [
+            t
+            for t in matcher.term_list.categories[name]
+            if t.id not in exclude and (t.id in plans[name].targets or (name, t.id) in sources)
+        ]
+        for name in {slot.category for slot in slots}
     }
     variants = []
     for assignment in _assignments(slots, options, max_variants, seed):
@@ -200,6 +209,20 @@ def counterfactuals(
         result = rewriter.apply(targets, with_edits=with_edits)
         variants.append(Variant(result.text, result.edits, tuple(swaps), seed_id))
     return variants
+
+
+def plan_text(
+    text: str,
+    mentions: Sequence[Mention],
+    matcher: Matcher,
+    categories: Sequence[str],
+    several: bool = False,
+) -> dict[str, CategoryPlan]:
+    """The coherence plan of each category `mentions` name (see `textfair.text.coherence`):
+    whether the text takes part in its rows, to which terms, with which related words."""
+    return matcher.coherence.plan(
+        text, mentions, matcher.other_uses(text, list(categories)), several
+    )
 
 
 def swap_term(
@@ -225,24 +248,22 @@ def swap_term(
     return Variant(result.text, result.edits, (swap,), seed_id)
 
 
-def rewritable_categories(mentions: Sequence[Mention]) -> set[str]:
-    """The categories a text names with exactly one distinct term and no fixed mention.
+def rewritable_categories(
+    text: str, mentions: Sequence[Mention], matcher: Matcher | None = None
+) -> set[str]:
+    """The categories whose mentions in `text` can be rewritten to one term each with the
+    text still coherent (`textfair.text.coherence`): one distinct term and no fixed
+    mention, no other use of it, no cue of its axis, some term to become.
 
-    Only these can be rewritten to one term per category without merging: "split among
-    Muslims, Christians" rewritten to satisfy religion=Sikh would read "among Sikhs, Sikhs",
-    which says something the seed did not. A text naming two or more distinct terms of a
-    category therefore has no rule-set rewrite (and no paired audit row) over that category;
-    its counterfactuals map its distinct terms injectively instead (`counterfactuals`).
+    "split among Muslims, Christians" rewritten to satisfy religion=Sikh would read "among
+    Sikhs, Sikhs", which says something the seed did not: a text naming two or more
+    distinct terms of a category has no rule-set rewrite over it; its counterfactuals map
+    its distinct terms injectively instead (`counterfactuals`).
     """
-    terms: dict[str, set[str]] = {}
-    for mention in mentions:
-        terms.setdefault(mention.category, set()).add(mention.term_id)
-    return {c for c, ids in terms.items() if len(ids) == 1} - fixed_categories(mentions)
-
-
-def fixed_categories(mentions: Sequence[Mention]) -> set[str]:
-    """Categories with a mention that is never rewritten ("older than", "too young")."""
-    return {mention.category for mention in mentions if mention.fixed}
+    matcher = matcher or default_matcher()
+    categories = sorted({m.category for m in mentions})
+    plans = plan_text(text, mentions, matcher, categories)
+    return {c for c, plan in plans.items() if plan.left_out is None}
 
 
 def rule_satisfying(
@@ -257,18 +278,26 @@ def rule_satisfying(
 
     `rule_set` maps categories to one term each ({"gender": "gay", "religion": "taoist"}).
     Every mention of those categories becomes the rule set's term. Returns None when the text
-    does not name every category of the rule set with exactly one distinct term (it cannot
-    be made to satisfy R without merging two terms into one; see `rewritable_categories`).
-    `mentions` are the text's mentions when they were found already.
+    cannot be made to satisfy R coherently: it does not name every category of the rule set
+    with one distinct term, or its plan does not allow R's term there (another axis, a
+    clash: see `rewritable_categories`). `mentions` are the text's mentions when they were
+    found already.
     """
     matcher = matcher or default_matcher()
     targets = _rule_targets(rule_set, matcher)
     if mentions is None:
         mentions = matcher.find(text, list(targets))
     mentions = [m for m in mentions if m.category in targets]
-    if not set(targets) <= rewritable_categories(mentions):
-        return None
-    rewriter = Rewriter(text, mentions)
+    plans = plan_text(text, mentions, matcher, list(targets))
+    for category, target in targets.items():
+        plan = plans.get(category)
+        if plan is None or plan.left_out is not None:
+            return None
+        own = {m.term_id for m in mentions if m.category == category}
+        if target.id not in plan.targets | own:
+            return None
+    related = [m for c in targets for m in plans[c].related]
+    rewriter = Rewriter(text, [*mentions, *related])
     result = rewriter.apply({i: targets[m.category] for i, m in enumerate(rewriter.mentions)})
     swaps = tuple(
         Swap(slot.category, slot.source.id, targets[slot.category].id)
@@ -294,7 +323,7 @@ def sample_rule_satisfying(
     eligible = [
         i
         for i, text in enumerate(texts)
-        if set(targets) <= rewritable_categories(matcher.find(text, list(targets)))
+        if set(targets) <= rewritable_categories(text, matcher.find(text, list(targets)), matcher)
     ]
     if not eligible:
         raise TextfairError(

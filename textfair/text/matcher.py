@@ -24,7 +24,7 @@ from functools import cache
 from textfair.terms import Term, TermList, load_term_list, normalize_form
 from textfair.terms.files import PRONOUNS
 from textfair.text import context, gates
-from textfair.text.forms import Form, FormReader
+from textfair.text.forms import GROUP_NOUNS, Form, FormReader
 
 __all__ = ["Matcher", "Mention", "default_matcher", "find_mentions"]
 
@@ -55,6 +55,9 @@ class Mention:
     # "millennial enough"), or a place where another term forms an idiom ("a young friend"
     # -> "an old friend"). A text holding one is left out of that category's variants.
     fixed: bool = False
+    role: str = ""
+    """For a related word ("Judaism", form "related"): its role ("faith"), by which the
+    rewriter finds the target's counterpart."""
 
     @property
     def category(self) -> str:
@@ -84,6 +87,7 @@ class Matcher:
         trie = context.trie_pattern(self._forms)
         self._last_text: str | None = None
         self._last_mentions: list[Mention] = []
+        self._last_other_uses: list[Mention] = []
         source = r"(?<![\w])(?P<m>" + trie + r")" + _POSSESSIVE + r"(?![\w+])"
         self._pattern = re.compile(source, re.IGNORECASE)
         # Case-insensitive matching of a large alternation is twice as slow as matching the
@@ -97,13 +101,44 @@ class Matcher:
         The mentions of the last text are remembered, so asking for one category after
         another (as a per-category causal test does) scans the text once.
         """
-        if self._last_text is not text and self._last_text != text:
-            self._last_mentions = self._find_all(text)
-            self._last_text = text
+        self._scan(text)
         if not categories:
             return list(self._last_mentions)
         wanted = set(self.term_list.category_names(categories))
         return [m for m in self._last_mentions if m.category in wanted]
+
+    @functools.cached_property
+    def coherence(self):
+        """The per-text coherence decisions for this matcher's list (`Coherence`)."""
+        from textfair.text.coherence import Coherence  # coherence.py builds on Mention
+
+        return Coherence(self.term_list)
+
+    def other_uses(self, text: str, categories: list[str] | None = None) -> list[Mention]:
+        """Where `text` names an identity of a proper term in a way that is not rewritten: a
+        title or an institution ("Catholic Church", "Jew Watch"), a nation's thing
+        ("American politics"), an idiom ("American dream"). Rewriting the text's other
+        mentions of that category would leave these naming the old identity. (Personal
+        names, "Christian Bale", and lowercase terms' other senses, "old car", are not
+        listed: they name no identity.)"""
+        self._scan(text)
+        if not categories:
+            return list(self._last_other_uses)
+        wanted = set(categories)
+        return [m for m in self._last_other_uses if m.category in wanted]
+
+    def _scan(self, text: str) -> None:
+        if self._last_text is not text and self._last_text != text:
+            self._last_other_uses = []
+            self._last_mentions = self._find_all(text)
+            self._last_text = text
+
+    def _other_use(self, text: str, match: re.Match, term: Term, natural: str) -> None:
+        if term.text[:1].isupper():
+            start, end = match.span("m")
+            self._last_other_uses.append(
+                Mention(start, end, term, text[start:end], natural, "adjective", fixed=True)
+            )
 
     def _find_all(self, text: str) -> list[Mention]:
         candidates = []
@@ -129,21 +164,41 @@ class Matcher:
                     mentions.append(_word_mention(text, match, term, natural))
                 continue  # "he", "her", "mother": every use stands for a person
             if self._in_collocation(text, start, end):
+                self._other_use(text, match, term, natural)
+                continue
+            name = gates.name_kind(text, start, end, term, self.is_identity_word)
+            if name == "person" or gates.capitalised_mid_sentence(
+                text, start, end, term, self.is_identity_word
+            ):
+                # "Christian Bale", "Jack Black": a person; "Young Guy", "Gay-man", "the
+                # Old West": a lowercase term capitalised inside a sentence starts a name.
                 continue
             if (
-                gates.in_url(text, start)
-                or gates.is_name(text, start, end, term, self.is_identity_word)
+                name
+                or gates.in_url(text, start)
+                or gates.in_username(text, start)
                 or self._in_title(text, start, end)
+                or gates.in_capitals_run(text, start, end)
             ):
+                self._other_use(text, match, term, natural)
                 continue
             form = self._grammar.form(text, start, end, term, role)
-            if form is None:
+            if form is None or (
+                form == "adjective"
+                and not term.person_context
+                and self._modifies_a_thing(text, end)
+            ):
+                # "Christian dogma", "gay jokes", "Holy Sikh shrines", "the 1984 Sikh riot":
+                # the word describes a thing, not people (a term that needs people around it,
+                # person_context, was checked by its form already).
+                self._other_use(text, match, term, natural)
                 continue
             if gates.in_compound(text, start) and role != "plural":
                 # "half-Chinese", "anti-Muslim" modify; a written plural stays one:
                 # "non-Muslims shouldn't" -> "non-Buddhists shouldn't", not "non-Buddhist".
                 form = "adjective"
             if term.person_context and gates.heads_a_compound(text, end, term):
+                self._other_use(text, match, term, natural)
                 continue  # "black-clad", "white-haired", "a Canadian-German co-production"
             # The match may be on the lowercased text: read what was written from the text.
             surface = text[start:end]
@@ -164,6 +219,29 @@ class Matcher:
                 )
             )
         return _without_unlisted_compounds(text, mentions)
+
+    def _modifies_a_thing(self, text: str, end: int) -> bool:
+        """The next word is a noun (or an adjective before one) for no person or group:
+        "Christian dogma", "a gay scene", "Muslim lands". A verb, a function word, a person
+        or group noun or another identity word after the term keeps it a mention."""
+        after = context.tokens_after(text, end, count=2)
+        if not after or not context.is_content_word(after[0]):
+            return False
+        word = after[0]
+        if context.looks_like_verb(word) or self._grammar.is_person_word(word):
+            return False
+        if re.search(r"n['’]t$", word, re.IGNORECASE):
+            return False  # "Being Jewish doesn't change that"
+        if any(context.is_person_noun(part) for part in word.lower().split("-")[1:]):
+            return False  # "a homosexual man-slut"
+        if len(after) > 1 and context.is_person_noun(context.normalize_token(after[1])):
+            return False  # a compound for people: "Jewish book peddlers"
+        if word.lower().endswith("ing") and len(word) > 5:
+            return False  # "a female staying silent": a participle, the term a noun
+        if self.is_identity_word(word) or context.normalize_token(word) in GROUP_NOUNS:
+            return False
+        # "a Jewish Nobel laureate": a capitalised word after the term starts a name.
+        return not (word[:1].isupper() and not context.is_sentence_initial(text, end + 1))
 
     def _swap_makes_collocation(self, text: str, start: int, end: int, term: Term) -> bool:
         """Some other term of the category would form a collocation here ("a young friend"
@@ -245,7 +323,7 @@ class Matcher:
         ]
         if words and context.is_sentence_initial(text, run_start):
             words = words[1:]  # a sentence's first word is capitalised anyway
-        return sum(not self.is_identity_word(w) for w in words) >= 3
+        return sum(not self.is_identity_word(w) for w in words) >= 2
 
 
 _HYPHENATED_IDENTITY_HEADS = frozenset({"american", "canadian"})
@@ -280,6 +358,7 @@ def _without_unlisted_compounds(text: str, mentions: list[Mention]) -> list[Ment
     return [replace(m, fixed=True) if i in fixed else m for i, m in enumerate(mentions)]
 
 
+_VERSE = re.compile(r"[A-Z][a-z]+\s+\d+\s*:\s*\d")
 _PLACE_OR_SAINT = frozenset("st saint virgin mount mt lake fort port san santa".split())
 
 
@@ -287,6 +366,8 @@ def _first_name_at(text: str, start: int, forms: dict) -> bool:
     """A capitalised first name, not a surname after another first name ("James Taylor")."""
     if not text[start].isupper() or gates.in_url(text, start):
         return False
+    if _VERSE.match(text, start):
+        return False  # "Daniel 9:24", "John 3:16": a book of the Bible, not a person
     before = context.tokens_before(text, start, count=2)
     if before[-1:] == ["."] and len(before) == 2 and before[0].lower() in ("st", "mt"):
         return False  # "St. Mary of the Visitation"

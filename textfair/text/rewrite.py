@@ -27,7 +27,8 @@ __all__ = ["Edit", "Rewrite", "Rewriter", "apply_case", "case_style", "rewrite"]
 
 Style = Literal["natural", "upper", "lower", "title"]
 
-_ARTICLE_BEFORE = re.compile(r"(?<![\w'’\-])(an?)(\s+)$", re.IGNORECASE)
+# The article before a mention, across opening quotes: "an ``Christian film critic``".
+_ARTICLE_BEFORE = re.compile(r"(?<![\w'’\-])(an?)(\s+[\"“‘'`(]*)$", re.IGNORECASE)
 _NON_LETTERS = re.compile(r"[\W_]+")
 _NEXT_WORD = re.compile(r"([ ]+)([A-Za-z]+)\b")
 
@@ -98,6 +99,17 @@ def apply_case(phrase: str, style: Style, sentence_initial: bool) -> str:
 
 def _target_phrase(mention: Mention, target: Term, text: str) -> str:
     """The target in the mention's grammatical form, in its natural spelling."""
+    if mention.form == "gendered":
+        # A gendered word rewritten with a first name ("she" with "Emily"): the other
+        # gender's word when the new name's gender differs (`role` holds the word's gender).
+        word = mention.surface.lower()
+        if not target.gender or target.gender == mention.role:
+            return mention.surface
+        return gender_swapper().counterpart(word, text, mention.start + len(mention.surface))
+    if mention.form == "related":
+        # A related word ("Judaism") becomes the target's word of the same role ("Sikhism");
+        # the plan that allowed the rewrite checked the target has one.
+        return dict(target.related)[mention.role]
     if target.names:
         return pick_name(target.written_names, text, mention.surface.lower())
     if target.words:
@@ -152,7 +164,7 @@ class Rewriter:
         ]
         self._styles = [self._style(m) for m in self.mentions]
         self._articles = [
-            _ARTICLE_BEFORE.search(text, max(0, m.start - 8), m.start) for m in self.mentions
+            _ARTICLE_BEFORE.search(text, max(0, m.start - 12), m.start) for m in self.mentions
         ]
         self._rendered: dict[tuple[int, str], tuple[str, str]] = {}
 

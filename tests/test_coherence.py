@@ -1,0 +1,166 @@
+"""Whole-text coherence: a seed is rewritten only where the rest of the text still agrees.
+
+Each case stands for a class of wrong variants the blind readings of issue 24 found; the
+assertions are on what textfair writes (or refuses to write), not on internals.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from textfair.corpus import load_corpus
+from textfair.discovery.rulesets import Rule
+from textfair.text.domain import TextDomain
+from textfair.text.generate import counterfactuals, rule_satisfying
+from textfair.text.matcher import Matcher
+from textfair.text.sentences import split_sentences
+
+
+def texts_of(text: str, categories: list[str], terms: str = "dixon2018") -> set[str]:
+    matcher = Matcher(terms)
+    return {v.text for v in counterfactuals(text, categories, matcher=matcher, max_variants=500)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Jews of the town asked the rabbi every week.",  # a cue of the identity
+        "He is a Muslim who quotes the Qur'an and hadith daily.",  # Qur'an is related, hadith a cue
+        "Catholics still go to Mass and listen to the Pope.",
+        "The Jews were blamed by every anti-Semite in town.",
+        "The Catholics left the Catholic Church in 1990.",  # Catholic Church: another use
+        "Jefferson was not a Jew because he rejected Jesus.",  # a cue of another term
+    ],
+)
+def test_a_text_still_naming_the_old_identity_is_left_out(text):
+    assert texts_of(text, ["religion"]) == set()
+
+
+def test_related_words_are_rewritten_with_the_term():
+    variants = texts_of("Many Jews practise Judaism and pray in a synagogue.", ["religion"])
+    assert "Many Muslims practise Islam and pray in a mosque." in variants
+    assert "Many Sikhs practise Sikhism and pray in a gurdwara." in variants
+    # "atheist" has no place of worship, and "pray" contradicts it: never written here.
+    assert not any("atheis" in text for text in variants)
+    assert all("Judaism" not in text and "synagogue" not in text for text in variants)
+
+
+def test_a_country_follows_its_nationality():
+    variants = texts_of("Americans hold most of America's wealth.", ["race"])
+    assert "Canadians hold most of Canada's wealth." in variants
+    assert all("America" not in text for text in variants)
+    assert len(variants) == 5  # the other nationalities: never a race ("Latinas")
+
+
+@pytest.mark.parametrize(
+    ("text", "never"),
+    [
+        ("He dreamed the dream of every Mexican immigrant.", {"black", "white", "latina"}),
+        ("She is a female partner at the firm.", {"heterosexual", "straight", "gay"}),
+        ("Two gay men moved in next door.", {"male", "female", "transgender"}),
+    ],
+)
+def test_axes_keep_a_term_on_its_own_axis(text, never):
+    written = " ".join(texts_of(text, ["race", "gender"])).lower()
+    assert written
+    assert not any(f" {word} " in f" {written} " for word in never)
+
+
+def test_a_gendered_term_is_never_written_against_the_texts_pronouns():
+    variants = texts_of("He said he was male, and nobody argued.", ["gender"])
+    assert variants and not any("female" in text for text in variants)
+    assert "He said he was nonbinary, and nobody argued." in variants
+
+
+def test_age_fits_the_noun_and_the_syntax():
+    girls = texts_of("The young girls played outside.", ["age"])
+    assert girls == {"The teenage girls played outside.", "The younger girls played outside."}
+    predicate = texts_of("She is young.", ["age"])
+    assert "She is teenage." not in predicate and "She is old." in predicate
+    for idiom in (
+        "Her old boyfriend called.",
+        "That tired old plot again.",
+        "He is a 16 yr. old kid.",
+        "Poor old dad fell asleep.",
+    ):
+        assert texts_of(idiom, ["age"]) == set(), idiom
+    # "millennial" is a generation, its own axis: no life stage becomes it, nor it one.
+    assert not any("millennial" in t for t in texts_of("An old man sat down.", ["age"]))
+    assert texts_of("Millennials love avocado toast.", ["age"]) == set()
+
+
+def test_titles_usernames_and_things_are_not_mentions():
+    for text in (
+        "I watched GRUMPY OLD MEN last night, it was fine.",
+        "See the edits of User:Sikh-history for the sources.",
+        "They fought about Christian dogma for years.",
+        "Holy Sikh shrines were visited.",
+        "In particular the couple Linda and Young Guy.",
+    ):
+        assert counterfactuals(text) == [], text
+
+
+def test_names_are_rewritten_with_their_pronouns_or_not_at_all():
+    names = Matcher("names")
+    (variant,) = counterfactuals(
+        "Emily said she would call her mother.", matcher=names, max_variants=1
+    )
+    name = variant.text.split()[0]
+    assert variant.text == f"{name} said he would call his father."
+    assert counterfactuals("Emily met John and he smiled at her.", matcher=names) == []
+    assert counterfactuals("Read Daniel 9:24 again.", matcher=names) == []
+
+
+def test_the_article_before_a_quoted_mention_follows_the_new_word():
+    variant = rule_satisfying('He is an "Asian man" by his own words.', {"race": "european"})
+    assert variant is not None and variant.text == 'He is a "European man" by his own words.'
+
+
+def test_seeds_left_out_are_counted_by_reason_and_recall_is_their_complement():
+    texts = [
+        "The Jews met the rabbi.",  # cue
+        "Christians and Muslims met.",  # several terms
+        "The Catholic Church and its Catholics.",  # other use
+        "Muslims met at noon.",  # takes part
+    ]
+    domain = TextDomain(texts, categories=["religion"])
+    assert domain.mentioning == {"religion": 4}
+    assert domain.left_out["religion"] == {
+        "several_terms": 1,
+        "fixed_form": 0,
+        "other_use": 1,
+        "cue": 1,
+        "no_target": 0,
+    }
+    assert domain.recall() == {"religion": 0.25}
+    assert domain.category_mask("religion").tolist() == [False, False, False, True]
+
+
+def test_support_and_rewrites_follow_each_seeds_axis():
+    domain = TextDomain(["An American man spoke.", "A black man spoke."], categories=["race"])
+    assert domain.support_mask((Rule("race", "canadian"),)).tolist() == [True, False]
+    assert domain.support_mask((Rule("race", "white"),)).tolist() == [False, True]
+    assert domain.rewrite(0, (Rule("race", "white"),)) is None
+    assert domain.rewrite(1, (Rule("race", "white"),)).text == "A white man spoke."
+    assert domain.rewrite(0, (Rule("race", "canadian"),)).text == "A Canadian man spoke."
+
+
+def test_sentences_split_where_a_reader_would():
+    text = "Mr. Smith met the Jews. They went to the synagogue!<br /><br />J. Edgar left."
+    assert split_sentences(text) == [
+        "Mr. Smith met the Jews.",
+        "They went to the synagogue!",
+        "J. Edgar left.",
+    ]
+    corpus = load_corpus(["One text. Two texts.", "Three"], labels=["a", "b"], unit="sentence")
+    assert corpus.texts == ["One text.", "Two texts.", "Three"]
+    assert corpus.labels == ["a", "a", "b"]
+    assert corpus.info()["unit"] == "sentence" and corpus.info()["documents"] == 2
+
+
+def test_sentence_units_let_a_document_with_cues_take_part():
+    document = "The Jews of the town were proud. The rabbi was old and grand."
+    whole = TextDomain([document], categories=["religion"])
+    assert not whole.category_mask("religion")[0]
+    by_sentence = TextDomain(split_sentences(document), categories=["religion"])
+    assert by_sentence.category_mask("religion").tolist() == [True, False]
