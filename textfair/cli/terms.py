@@ -64,14 +64,24 @@ def show_command(
         console.print(f"licence: {term_list.licence}")
     for category, terms in term_list.categories.items():
         table = Table(title=f"{category} ({len(terms)} terms)")
-        for column in ("term", "pos", "noun", "plural", "aliases", "article", "flags"):
+        for column in ("term", "axis", "pos", "noun", "plural", "aliases", "article", "flags"):
             table.add_column(column)
         for term in terms:
             flags = [
                 flag
-                for flag in ("person_context", "nominal", "surname", "given_name")
+                for flag in (
+                    "person_context",
+                    "nominal",
+                    "surname",
+                    "given_name",
+                    "adult_only",
+                    "attributive_only",
+                )
                 if getattr(term, flag)
             ]
+            if term.cues or term.clashes:
+                flags.append(f"{len(term.cues)} cues, {len(term.clashes)} clashes")
+            flags += [f"{role}: {word}" for role, word in term.related]
             flags += list(term.flags)
             if term.gender:
                 flags.append(f"gender: {term.gender}")
@@ -84,6 +94,7 @@ def show_command(
                 )
             table.add_row(
                 term.text,
+                term.axis or "",
                 term.pos,
                 term.noun or "",
                 ", ".join(term.plurals),

@@ -27,11 +27,11 @@ category, precision first:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from textfair.terms import Term, TermList
+from textfair.terms import Term, TermList, normalize_form
 from textfair.terms.files import GENDER_ADJECTIVES, load_gender_pairs
 from textfair.text import context, gates
 from textfair.text.matcher import Mention
@@ -86,25 +86,31 @@ class Coherence:
                 by_word.setdefault((word, "related", role), []).append(term)
             for word in term.clashes:
                 by_word.setdefault((word, "clash", ""), []).append(term)
-        self._words: dict[str, list[tuple[str, str, tuple[Term, ...]]]] = {}
+        # One trie over every word, matched ignoring case; a word listed with a capital
+        # ("Mass", "Church") counts only as listed or in capitals, a lowercase one in any case.
+        self._words: dict[str, list[tuple[str, str, tuple[Term, ...], str]]] = {}
         for (word, kind, role), terms in by_word.items():
-            self._words.setdefault(word, []).append((kind, role, tuple(terms)))
-        # A word listed with a capital ("Mass", "Church") is matched with it (or in capitals);
-        # a lowercase one in any case.
-        exact = {w for w in self._words if w != w.lower()}
-        exact |= {w.upper() for w in exact}
-        loose = {w for w in self._words if w == w.lower()}
-        self._exact = _word_regex(exact, re.NOFLAG)
-        self._loose = _word_regex(loose, re.IGNORECASE)
+            self._words.setdefault(normalize_form(word), []).append(
+                (kind, role, tuple(terms), word)
+            )
+        source = r"(?<![\w\-])" + context.trie_pattern(self._words) + r"(?![\w\-])"
+        self._pattern = re.compile(source, re.I) if self._words else None
+        # Matching the lowercased text is twice as fast as ignoring case (the matcher's trick);
+        # used when lowercasing keeps the text's length, so offsets stay the text's.
+        self._lower_pattern = re.compile(source) if self._words else None
         self._axes: dict[tuple[str, str], frozenset[str]] = {}
         for category, terms in term_list.categories.items():
             for term in terms:
                 key = (category, term.axis_name)
                 self._axes[key] = self._axes.get(key, frozenset()) | {term.id}
         self._roles = {term.id: dict(term.related) for term in term_list.terms() if term.related}
-        self._gendered = any(t.gender for t in term_list.terms() if not t.words)
-        self._names = any(t.names for t in term_list.terms())
-        self._last: tuple[str | None, list[_Word], frozenset[str]] = (None, [], frozenset())
+        # Categories with a gendered term (not a pronoun category's own words): only their
+        # texts are searched for gendered words.
+        self._gendered_category = {
+            c: any(t.gender and not t.words for t in terms)
+            for c, terms in term_list.categories.items()
+        }
+        self._last: tuple[str | None, list[_Word], frozenset[str] | None] = (None, [], None)
         self._pronouns = None  # the pronoun matcher, made when a list of names needs it
 
     def _gendered_words(self, text: str, source: Term) -> tuple[Mention, ...]:
@@ -149,29 +155,39 @@ class Coherence:
             by_category.setdefault(mention.category, []).append(mention)
         if not by_category:
             return {}
-        words, genders = self._scan(text)
+        words = self._scan(text)
         return {
-            category: self._plan(text, category, found, words, genders, other_uses, several)
+            category: self._plan(text, category, found, words, frozenset(), other_uses, several)
             for category, found in by_category.items()
         }
 
-    def _scan(self, text: str) -> tuple[list[_Word], frozenset[str]]:
+    def _scan(self, text: str) -> list[_Word]:
         """The cue, related and clash words of `text` and the genders its gendered words
         have; remembered for the last text (one text is asked about category by category)."""
         if self._last[0] is text or self._last[0] == text:
-            return self._last[1], self._last[2]
+            return self._last[1]
         words = []
-        for pattern in (self._exact, self._loose):
-            if pattern is None:
-                continue
-            for match in pattern.finditer(text):
-                key = match.group()
-                entries = self._words.get(key) or self._words.get(_listed(key, self._words))
-                for kind, role, terms in entries or ():
-                    words.append(_Word(match.start(), match.end(), kind, terms, role))
-        genders = _genders(text) if self._gendered else frozenset()
-        self._last = (text, words, genders)
-        return words, genders
+        lower = text.lower()
+        pattern = self._lower_pattern if len(lower) == len(text) else self._pattern
+        for match in (
+            pattern.finditer(lower if pattern is self._lower_pattern else text) if pattern else ()
+        ):
+            found = text[match.start() : match.end()]
+            for kind, role, terms, listed in self._words[normalize_form(found)]:
+                if listed != listed.lower() and " ".join(found.split()) not in (
+                    listed,
+                    listed.upper(),
+                ):
+                    continue  # "mass" is not "Mass"
+                words.append(_Word(match.start(), match.end(), kind, terms, role))
+        self._last = (text, words, None)
+        return words
+
+    def _genders_of(self, text: str) -> frozenset[str]:
+        """The genders of the text's gendered words, found once per text when asked."""
+        if self._last[2] is None:
+            self._last = (self._last[0], self._last[1], _genders(text))
+        return self._last[2]
 
     def _plan(self, text, category, found, words, genders, other_uses, several) -> CategoryPlan:
         sources = {m.term_id: m.term for m in found}
@@ -204,6 +220,8 @@ class Coherence:
             if word.kind == "clash" and any(t.id in sources for t in word.terms):
                 return CategoryPlan("cue")
         companions: tuple[Mention, ...] = ()
+        if self._gendered_category[category]:
+            genders = self._genders_of(text)
         if any(t.names for t in sources.values()) and genders:
             # A first name beside gendered words: they are rewritten with it ("Emily ... she"
             # -> "Michael ... he"), which keeps them agreeing; with words of both genders it
@@ -244,31 +262,15 @@ class Coherence:
         return CategoryPlan(None, frozenset(targets), mentions + companions)
 
 
-def _word_regex(words: Iterable[str], flags: re.RegexFlag) -> re.Pattern[str] | None:
-    words = sorted(set(words), key=len, reverse=True)
-    if not words:
-        return None
-    body = "|".join(re.escape(w) for w in words)
-    return re.compile(rf"(?<![\w\-])(?:{body})(?![\w\-])", flags)
-
-
-def _listed(found: str, words: dict) -> str:
-    """The listed spelling of a word found in another case ("MASS" -> "Mass")."""
-    lower = found.lower()
-    return next((w for w in words if w.lower() == lower), found)
-
-
 @cache
 def _gender_regexes() -> dict[str, re.Pattern[str]]:
     pairs = load_gender_pairs("gender_pairs").pairs
     sides = {"male": {p.masculine for p in pairs}, "female": {p.feminine for p in pairs}}
     return {
         gender: re.compile(
-            r"(?<![\w'’])(?:"
-            + "|".join(
-                re.escape(w) for w in sorted(words - GENDER_ADJECTIVES, key=len, reverse=True)
-            )
-            + r")(?![\w])",
+            r"(?<![\w'’])"
+            + context.trie_pattern(w.lower() for w in words - GENDER_ADJECTIVES)
+            + r"(?![\w])",
             re.IGNORECASE,
         )
         for gender, words in sides.items()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from textfair.terms import Term
 from textfair.text import context
@@ -91,8 +92,14 @@ def in_capitals_run(text: str, start: int, end: int) -> bool:
     after = WORDS.findall(text, end, end + 30)[:1]
     if not any(len(w) > 1 and w.isupper() for w in before + after):
         return False
-    letters = [c for c in text if c.isalpha()]
-    return sum(c.isupper() for c in letters) < 0.3 * len(letters)
+    return not _shouted(text)
+
+
+@lru_cache(maxsize=256)
+def _shouted(text: str) -> bool:
+    """Most of the text's letters are capitals (a shouted comment): its capitals say nothing."""
+    letters = sum(map(str.isalpha, text))
+    return sum(map(str.isupper, text)) >= 0.3 * letters
 
 
 _NEGATED_COPULAS = frozenset(

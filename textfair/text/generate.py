@@ -220,9 +220,11 @@ def plan_text(
 ) -> dict[str, CategoryPlan]:
     """The coherence plan of each category `mentions` name (see `textfair.text.coherence`):
     whether the text takes part in its rows, to which terms, with which related words."""
-    return matcher.coherence.plan(
-        text, mentions, matcher.other_uses(text, list(categories)), several
-    )
+    if not mentions:
+        return {}
+    # Other uses matter only for the categories the text mentions.
+    named = list(dict.fromkeys(m.category for m in mentions if m.category in categories))
+    return matcher.coherence.plan(text, mentions, matcher.other_uses(text, named), several)
 
 
 def swap_term(

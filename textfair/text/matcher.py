@@ -88,6 +88,7 @@ class Matcher:
         self._last_text: str | None = None
         self._last_mentions: list[Mention] = []
         self._last_other_uses: list[Mention] = []
+        self._last_other_by_category: dict[str, list[Mention]] | None = None
         source = r"(?<![\w])(?P<m>" + trie + r")" + _POSSESSIVE + r"(?![\w+])"
         self._pattern = re.compile(source, re.IGNORECASE)
         # Case-insensitive matching of a large alternation is twice as slow as matching the
@@ -124,12 +125,20 @@ class Matcher:
         self._scan(text)
         if not categories:
             return list(self._last_other_uses)
-        wanted = set(categories)
-        return [m for m in self._last_other_uses if m.category in wanted]
+        if self._last_other_by_category is None:  # grouped once per text, when first asked
+            grouped: dict[str, list[Mention]] = {}
+            for use in self._last_other_uses:
+                grouped.setdefault(use.category, []).append(use)
+            self._last_other_by_category = grouped
+        by_category = self._last_other_by_category
+        return [
+            use for category in dict.fromkeys(categories) for use in by_category.get(category, ())
+        ]
 
     def _scan(self, text: str) -> None:
         if self._last_text is not text and self._last_text != text:
             self._last_other_uses = []
+            self._last_other_by_category: dict[str, list[Mention]] | None = None
             self._last_mentions = self._find_all(text)
             self._last_text = text
 
