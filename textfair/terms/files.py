@@ -9,6 +9,7 @@ entry and the fix.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 from collections.abc import Mapping
 from importlib import resources
@@ -108,7 +109,18 @@ def load_term_list(spec: str | Path) -> TermList:
     """
     if isinstance(spec, str) and "," in spec and not Path(spec).exists():
         return _combined([load_term_list(part.strip()) for part in spec.split(",") if part.strip()])
-    source = _read_source(spec, kind="terms")
+    if isinstance(spec, str) and BUILTIN_TERM_LISTS.get(spec) == "terms":
+        return _builtin_term_list(spec)
+    return _term_list_of(_read_source(spec, kind="terms"))
+
+
+@functools.cache
+def _builtin_term_list(name: str) -> TermList:
+    """A shipped list, parsed once per process (its YAML takes a tenth of a second)."""
+    return _term_list_of(_read_source(name, kind="terms"))
+
+
+def _term_list_of(source: _Source) -> TermList:
     if source.label.lower().endswith(".csv"):
         return _parse_csv(source)
     data = _parse_yaml(source)

@@ -44,7 +44,15 @@ class TextDomain:
             (term.category, term.id): term for term in self.term_list.terms(self._categories)
         }
         # Mentions are found once per seed; every rewrite of the seed reuses them.
-        self._mentions = [self.matcher.find(text, self._categories) for text in self.texts]
+        # Mentions and the identity's other uses come from one scan of each text.
+        found = [
+            (
+                self.matcher.find(text, self._categories),
+                self.matcher.other_uses(text, self._categories),
+            )
+            for text in self.texts
+        ]
+        self._mentions = [mentions for mentions, _ in found]
         self._terms = [
             {c: {m.term_id for m in mentions if m.category == c} for c in self._categories}
             for mentions in self._mentions
@@ -53,8 +61,8 @@ class TextDomain:
         # still coherent, to which terms, and with which related words (`Coherence`).
         self.coherence = self.matcher.coherence
         plans = [
-            self.coherence.plan(text, mentions, self.matcher.other_uses(text, self._categories))
-            for text, mentions in zip(self.texts, self._mentions, strict=True)
+            self.coherence.plan(text, mentions, others)
+            for text, (mentions, others) in zip(self.texts, found, strict=True)
         ]
         self._related = [
             [m for plan in found.values() if plan.left_out is None for m in plan.related]
