@@ -131,21 +131,28 @@ def test_hand_labelled_variants_read_well():
     # Most of these seeds are whole documents whose context names the old identity too
     # (textfair.text.coherence leaves them out of the category's rows): of the 200, those
     # still written word for word are scored.
-    assert scores.still_generated >= 60
+    assert scores.still_generated >= 50
     assert scores.acceptability >= 0.957, scores
 
 
-def test_comparatives_and_degrees_are_found_but_never_rewritten():
+def test_comparatives_and_degrees_stay_comparatives_and_degrees():
     from textfair.text.domain import TextDomain
     from textfair.text.generate import counterfactuals
 
-    for text in ("You are too young to vote.", "The kids acted older than 11.", "old enough"):
-        assert counterfactuals(text, ["age"]) == [], text
+    # A degree ("too young") becomes another gradable term only; a comparative, another
+    # comparative (their own axis in dixon2018): "too elderly", "elderly than" never.
+    assert [v.text for v in counterfactuals("You are too young to vote.", ["age"])] == [
+        "You are too old to vote."
+    ]
+    assert [v.text for v in counterfactuals("An older man said so.", ["age"])] == [
+        "A younger man said so."
+    ]
+    assert counterfactuals("old enough", ["age"]) == []
     found = find_mentions("You are too young to vote, and an older man said so.")
-    assert [(m.term_id, m.fixed) for m in found] == [("young", True), ("older", True)]
-    domain = TextDomain(["You are too young.", "A young man spoke."], categories=["age"])
+    assert [(m.term_id, m.fixed) for m in found] == [("young", False), ("older", False)]
+    domain = TextDomain(["A young friend came.", "A young man spoke."], categories=["age"])
     assert domain.category_mask("age").tolist() == [False, True]
-    assert domain.fixed_forms == {"age": 1}
+    assert domain.fixed_forms == {"age": 1}  # "a young friend" -> "an old friend": an idiom
     assert [v.text for v in counterfactuals("A young man spoke.", ["age"])][:1] == [
         "An old man spoke."
     ]

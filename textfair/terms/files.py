@@ -62,6 +62,7 @@ _TERM_KEYS = {
     "clashes": "words that contradict the term (God for atheist): never written beside one",
     "adult_only": "true: an adult age, never written before a child noun",
     "attributive_only": "true: written only before a noun, never as a predicate",
+    "gradable": "true: reads as a degree ('too young'); there, only gradable terms are written",
 }
 _LIST_KEYS = ("name", "description", "source", "licence", "categories")
 _PAIR_KEYS = ("masculine", "feminine", "when")
@@ -296,6 +297,7 @@ def _parse_term(entry: Any, category: str, source: _Source, where: tuple) -> Ter
         "comparative",
         "adult_only",
         "attributive_only",
+        "gradable",
     ):
         value = entry.get(key, False)
         if not isinstance(value, bool):

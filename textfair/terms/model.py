@@ -87,6 +87,9 @@ class Term:
     """An age of adults ("old", "elderly"): never written before a child noun ("girls")."""
     attributive_only: bool = False
     """Written only before a noun ("teenage boys"), never as a predicate ("she is teenage")."""
+    gradable: bool = False
+    """Reads as a degree ("too young", "old enough", "very old"): in such a context the
+    mention is rewritten, to gradable terms only ("too old", never "too elderly")."""
 
     @property
     def axis_name(self) -> str:

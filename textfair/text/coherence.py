@@ -234,6 +234,9 @@ class Coherence:
         roles = {w.role for w, _ in related}
         child = any(_before_child(text, m) for m in found)
         predicate = any(_predicative(text, m) for m in found)
+        degree = any(
+            m.form == "adjective" and gates.gradable_context(text, m.start, m.end) for m in found
+        )
         targets = set()
         for term in self.term_list.categories[category]:
             if term.id in sources or term.id not in axis or term.id in clashing:
@@ -242,6 +245,8 @@ class Coherence:
                 continue  # "female" where the text says "he"; "Emily" beside "his"
             if (child and term.adult_only) or (predicate and term.attributive_only):
                 continue
+            if degree and not term.gradable:
+                continue  # "too young" -> "too old", never "too elderly"
             if any(self.related_word(term, role) is None for role in roles):
                 continue
             targets.add(term.id)

@@ -50,10 +50,11 @@ class Mention:
     natural: str
     form: Form
     possessive: str = ""
-    # Found but never rewritten: a comparative ("older than 11"), a term in a gradable
-    # context ("too young", "old enough"), where most other terms read wrong ("too elderly",
-    # "millennial enough"), or a place where another term forms an idiom ("a young friend"
-    # -> "an old friend"). A text holding one is left out of that category's variants.
+    # Found but never rewritten: a comparative ("older than 11") in a list that gives it no
+    # axis of its own, a term that is not `gradable` in a gradable context ("too young" is
+    # rewritten only to other gradable terms, "too old"; most others read wrong: "too
+    # elderly", "millennial enough"), or a place where another term forms an idiom ("a young
+    # friend" -> "an old friend"). A text holding one is left out of that category's variants.
     fixed: bool = False
     role: str = ""
     """For a related word ("Judaism", form "related"): its role ("faith"), by which the
@@ -222,8 +223,15 @@ class Matcher:
                     natural=natural,
                     form=form,
                     possessive=possessive,
-                    fixed=term.comparative
-                    or (form == "adjective" and gates.gradable_context(text, start, end))
+                    fixed=(
+                        term.comparative
+                        and not term.axis  # a list with axes keeps comparatives on their own
+                    )
+                    or (
+                        form == "adjective"
+                        and not term.gradable
+                        and gates.gradable_context(text, start, end)
+                    )
                     or self._swap_makes_collocation(text, start, end, term),
                 )
             )
