@@ -97,7 +97,7 @@ def load_texts(path: Path, column: str | None) -> list[str]:
         if rows and rows[0][-1] in ("review", "text"):
             rows = rows[1:]
         return [row[-1] for row in rows if row]
-    column = column or "comment"
+    column = column or ("text" if path.suffix == ".txt" else "comment")
     return list(read_texts(path, column)[column])
 
 

@@ -140,8 +140,8 @@ def test_paper_mode_and_bad_mode():
 
 
 def real_comments_with_pairs():
-    """The bundled Wikipedia comments, topped up with template sentences so that one category
-    pair has 60+ seeds and others fewer than 20. (Naming one term per category, and race
+    """The bundled Wikipedia comments, topped up with sentences so that one category pair has
+    60+ seeds and others fewer than 20 (17 each gender-and-religion pair). (Naming one term per category, and race
     words only for people, the comments alone have 23 race-and-religion seeds and 8-10 for
     each gender pair.)"""
     import csv
@@ -152,10 +152,17 @@ def real_comments_with_pairs():
     path = resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")
     with path.open(encoding="utf-8", newline="") as handle:
         texts = [row["comment"] for row in csv.DictReader(handle)]
+    # Race words of the race-and-ethnicity axis: a rule set over race is supported by seeds
+    # whose race word lies on its term's axis (a nationality never becomes "black").
+    races = ["black", "white", "Hispanic", "Latino", "African American"]
+    religions = ["Muslim", "Christian", "Jewish", "Buddhist", "Sikh", "Catholic"]
+    for k in range(60):
+        race, religion = races[k % len(races)], religions[k % len(religions)]
+        article = "An" if race[0] in "AEIOU" else "A"
+        texts.append(f"{article} {race} {religion} editor {FILLER[k % len(FILLER)]} Page {k}.")
     for template, count in [
-        ("The {race} {religion} editor XX.", 40),
-        ("A {gender} {race} editor XX.", 8),
-        ("A {gender} {religion} editor XX.", 8),
+        ("A {gender} {race} editor XX.", 24),
+        ("A {gender} {religion} editor XX.", 24),
     ]:
         for k, variant in enumerate(expand_template(template, max_variants=count, seed=count)):
             texts.append(variant.text.replace("XX", FILLER[k % len(FILLER)]) + f" Page {k}.")
@@ -164,7 +171,7 @@ def real_comments_with_pairs():
 
 @pytest.mark.slow
 def test_a_planted_pair_on_many_seeds_ranks_above_small_rule_sets_with_larger_estimates():
-    """At theta 0.01, 62 seeds name race and religion and 16-18 each gender pair. A model toxic
+    """At theta 0.01, 60+ seeds name race and religion and fewer each gender pair. A model toxic
     with chance 0.4 on texts naming "black" and "muslim" and 0.1 otherwise (fresh noise per
     run): small rule sets often get larger point estimates by chance, yet the planted pair,
     whose interval is far from 0, must rank first."""

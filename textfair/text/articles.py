@@ -8,6 +8,7 @@ CheckList and most template tools pick the article by the first letter, which wr
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["indefinite_article"]
 
@@ -40,6 +41,7 @@ _ACRONYMS_SAID_AS_WORDS = {"NASA", "NATO", "UNESCO", "UNICEF", "AIDS", "OPEC", "
 _FIRST_WORD = re.compile(r"[A-Za-z0-9]+")
 
 
+@lru_cache(maxsize=4096)  # an audit asks for the same few targets' articles thousands of times
 def indefinite_article(phrase: str) -> str:
     """Return "a" or "an" for the phrase that follows the article (lowercase)."""
     match = _FIRST_WORD.search(phrase)
