@@ -141,9 +141,8 @@ def test_paper_mode_and_bad_mode():
 
 def real_comments_with_pairs():
     """The bundled Wikipedia comments, topped up with sentences so that one category pair has
-    60+ seeds and others fewer than 20 (17 each gender-and-religion pair). (Naming one term per category, and race
-    words only for people, the comments alone have 23 race-and-religion seeds and 8-10 for
-    each gender pair.)"""
+    60+ seeds and others fewer than 20 (17 each gender-and-religion pair; the comments alone
+    have 2 seeds for "black" and "Muslim" together)."""
     import csv
     from importlib import resources
 
