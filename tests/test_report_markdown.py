@@ -91,3 +91,26 @@ def test_the_mitigation_terminal_table_keeps_a_rule_set_in_its_column(table_runs
     row = next(line for line in printed.splitlines() if "race=" in line)
     # The role column starts at the same place in the header and in the row.
     assert row.index("target") == head.index("role") or row.index("held") == head.index("role")
+
+
+def test_a_text_report_says_how_many_seeds_of_each_category_took_part():
+    import numpy as np
+
+    from textfair.auditing import AuditConfig, audit_text
+    from textfair.models import CachedModel, CallableModel
+    from textfair.report.render import render_markdown
+
+    texts = [
+        "The Jews met the rabbi.",  # a cue of the identity: left out
+        "Christians and Muslims met.",  # two terms: left out
+        *[f"The Muslims met on day {k}." for k in range(8)],
+        *[f"A gay man spoke on day {k}." for k in range(8)],
+    ]
+    model = CachedModel(CallableModel(lambda b: np.full((len(b), 2), 0.5), labels=["ok", "bad"]))
+    config = AuditConfig(categories=["gender", "religion"], causal=False, theta=0.1)
+    report = audit_text(model, texts, favorable="ok", config=config)
+    assert report.data["seeds_mentioning"] == {"gender": 8, "religion": 10}
+    assert report.data["seeds_left_out"]["religion"]["cue"] == 1
+    rows = {row[0]: row for row in tables(render_markdown(report))[1][1:]}
+    assert rows["religion"] == ["religion", "10", "80%", "several_terms: 1, cue: 1"]
+    assert rows["gender"] == ["gender", "8", "100%", "none"]

@@ -59,7 +59,7 @@ def _number(value, digits: int = 3) -> str:
 
 def render_markdown(report: AuditReport, top: int = 10) -> str:
     """The report as Markdown: findings, causal tests, label metrics, run statistics."""
-    lines = _header_lines(report) + _findings_lines(report, top)
+    lines = _header_lines(report) + _findings_lines(report, top) + _seed_lines(report)
     if report.counterfactual is not None:
         lines += _counterfactual_lines(report)
     if isinstance(report.metrics, TableMetrics):
@@ -102,6 +102,45 @@ def _header_lines(report: AuditReport) -> list[str]:
         "of the interval nearest zero (0 when the interval contains 0), then by size.",
         "",
     ]
+
+
+def _seed_lines(report: AuditReport) -> list[str]:
+    """Per category: the seeds naming it, the share that takes part in its rows, and why
+    the others were left out (their variants would not have hung together)."""
+    mentioning = report.data.get("seeds_mentioning")
+    if not mentioning:
+        return []
+    left_out = report.data.get("seeds_left_out", {})
+    share = report.data.get("seeds_taking_part", {})
+    lines = [
+        "",
+        "## Seeds per category",
+        "",
+        "A seed takes part in a category's rows only where every mention can be rewritten "
+        "with the whole text still coherent; the others are left out, by reason.",
+        "",
+        "| category | seeds naming it | taking part | left out (reason: seeds) |",
+        "|---|---|---|---|",
+    ]
+    for category, count in mentioning.items():
+        reasons = ", ".join(f"{k}: {v}" for k, v in left_out.get(category, {}).items() if v)
+        taking = share.get(category)
+        lines.append(
+            "| "
+            + " | ".join(
+                map(
+                    markdown_cell,
+                    [
+                        category,
+                        str(count),
+                        f"{100 * taking:.0f}%" if taking is not None else "",
+                        reasons or "none",
+                    ],
+                )
+            )
+            + " |"
+        )
+    return lines
 
 
 def _findings_lines(report: AuditReport, top: int) -> list[str]:
