@@ -164,3 +164,27 @@ def test_sentence_units_let_a_document_with_cues_take_part():
     assert not whole.category_mask("religion")[0]
     by_sentence = TextDomain(split_sentences(document), categories=["religion"])
     assert by_sentence.category_mask("religion").tolist() == [True, False]
+
+
+def test_an_audit_by_sentence_records_its_unit_and_documents():
+    import numpy as np
+
+    import textfair
+
+    def model(texts):
+        return np.array([[0.2, 0.8] if "rabbi" in t else [0.8, 0.2] for t in texts])
+
+    texts = [f"The Jews of town {k} were proud. The rabbi spoke." for k in range(30)]
+    report = textfair.audit(
+        textfair.as_model(model, labels=["ok", "toxic"]),
+        texts,
+        unit="sentence",
+        categories=["religion"],
+        causal=False,
+        theta=0.1,
+        favorable="ok",
+    )
+    assert report.data["unit"] == "sentence" and report.data["documents"] == 30
+    assert report.data["rows"] == 60
+    # Whole documents would all be left out (the rabbi is a cue); sentences take part.
+    assert report.data["seeds_taking_part"] == {"religion": 1.0}

@@ -182,6 +182,7 @@ CASES = [
     ("unknown option", [*FLAT, "--nope"], 2, "No such option"),
     ("theta not a number", [*FLAT, "--theta", "abc"], 2, "--theta"),
     ("batch size 0", [*FLAT, "--batch-size", "0"], 2, "--batch-size"),
+    ("unknown unit", [*FLAT, "--unit", "paragraph"], 2, "--unit"),
     ("threads 0", [*FLAT, "--threads", "0"], 2, "--threads"),
     ("missing required option", ["tabular", "audit", *TABLE], 2, "--model"),
     ("unknown command", ["audt"], 2, "No such command"),
