@@ -52,6 +52,23 @@ CHILD_NOUNS = frozenset(
 )
 
 
+# Nouns that carry an age of their own: any other age contradicts them ("young geezer").
+AGED_NOUNS = frozenset(
+    """
+    geezer geezers codger codgers oldster oldsters crone crones retiree retirees pensioner
+    pensioners granny grannies grandpa grandpas grandma grandmas grandfather grandfathers
+    grandmother grandmothers grandparent grandparents
+    """.split()
+)
+# A stated age ("at the age of 76", "a 79-year-old", "aged 12", "in his 80s"): a life-stage
+# term rewritten beside one contradicts it.
+STATED_AGE = re.compile(
+    r"\b(?:ages?|aged)\s+(?:of\s+)?\d{1,3}\b|\b\d{1,3}[\s-]*(?:years?|yrs?)\.?[\s-]*old\b"
+    r"|\bin\s+(?:his|her|their)\s+(?:early\s+|late\s+|mid-?)?\d0s\b",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class CategoryPlan:
     """How a text's mentions of one category may be rewritten."""
@@ -232,6 +249,10 @@ class Coherence:
             genders = frozenset()
         clashing = {t.id for w in words if w.kind == "clash" for t in w.terms}
         roles = {w.role for w, _ in related}
+        if any(t.adult_only for t in self.term_list.categories[category]) and (
+            STATED_AGE.search(text) or any(_head_noun(text, m) in AGED_NOUNS for m in found)
+        ):
+            return CategoryPlan("cue")  # "an elderly man ... died at the age of 76"
         child = any(_before_child(text, m) for m in found)
         predicate = any(_predicative(text, m) for m in found)
         degree = any(
@@ -287,17 +308,22 @@ def _genders(text: str) -> frozenset[str]:
     return frozenset(g for g, pattern in _gender_regexes().items() if pattern.search(text))
 
 
-def _before_child(text: str, mention: Mention) -> bool:
-    """The mention modifies a child noun within the next three words ("young girls")."""
+def _head_noun(text: str, mention: Mention) -> str | None:
+    """The noun an adjective mention modifies, within the next three words, lowercased."""
     if mention.form != "adjective":
-        return False
+        return None
     for token in context.tokens_after(text, mention.end, count=3):
         word = context.normalize_token(token)
-        if word in CHILD_NOUNS:
-            return True
+        if word in CHILD_NOUNS or word in AGED_NOUNS or context.is_person_noun(word):
+            return word
         if not context.is_word(token) and token not in ",-":
-            return False
-    return False
+            return None
+    return None
+
+
+def _before_child(text: str, mention: Mention) -> bool:
+    """The mention modifies a child noun ("young girls")."""
+    return _head_noun(text, mention) in CHILD_NOUNS
 
 
 def _predicative(text: str, mention: Mention) -> bool:

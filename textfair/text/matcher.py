@@ -194,7 +194,8 @@ class Matcher:
                 continue
             form = self._grammar.form(text, start, end, term, role)
             if form is None or (
-                form == "adjective"
+                form in ("adjective", "noun")
+                and role == "base"
                 and not term.person_context
                 and self._modifies_a_thing(text, end)
             ):
@@ -241,7 +242,20 @@ class Matcher:
         """The next word is a noun (or an adjective before one) for no person or group:
         "Christian dogma", "a gay scene", "Muslim lands". A verb, a function word, a person
         or group noun or another identity word after the term keeps it a mention."""
-        after = context.tokens_after(text, end, count=2)
+        after = context.tokens_after(text, end, count=5)
+        if after and context.normalize_token(after[0]) in ("and", "or"):
+            # "a gay or even feminist tract": look through the coordination to the noun.
+            rest = [t for t in after[1:] if context.normalize_token(t) not in _LINKING_ADVERBS]
+            return (
+                len(rest) >= 2
+                and context.is_content_word(rest[0])
+                and not rest[0][:1].isupper()
+                and not self.is_identity_word(rest[0])
+                and not self._grammar.is_person_word(rest[0])
+                and context.is_content_word(rest[1])
+                and not self._grammar.is_person_word(rest[1])
+                and not context.looks_like_verb(rest[1])
+            )
         if not after or not context.is_content_word(after[0]):
             return False
         word = after[0]
@@ -343,6 +357,7 @@ class Matcher:
         return sum(not self.is_identity_word(w) for w in words) >= 2
 
 
+_LINKING_ADVERBS = frozenset("even also perhaps maybe possibly just more less".split())
 _HYPHENATED_IDENTITY_HEADS = frozenset({"american", "canadian"})
 
 
