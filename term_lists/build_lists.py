@@ -28,6 +28,12 @@ MONTHS_AND_DAYS = (
     "Monday Tuesday Wednesday Thursday Friday Saturday Sunday"
 ).split()
 RELIGIOUS_FIGURES = "Jesus Christ Mohammed Muhammad Mohammad Allah Buddha Krishna God".split()
+# Places and things the lexicons do not list as places but texts name far more often than
+# they name a person ("West Virginia", "in Paris", "South Dakota", "the Garden of Eden").
+PLACES_AND_THINGS = (
+    "Virginia Carolina Georgia Paris London Sydney Brooklyn Brooklynn Asia Dakota Kingston "
+    "Eden Genesis Diamond Jordan Israel"
+).split()
 # Descriptors that are also nouns for a person ("a Buddhist", "immigrants"): written as nouns
 # where the text has a noun; the rest are adjectives ("a Deaf person").
 NOUN_DESCRIPTORS = frozenset(
@@ -153,7 +159,7 @@ def names(
     # Places, months and religious figures that the baby-name lists also hold ("India",
     # "October", "Boston", "Jesus"): in comments they are almost never a person's name.
     places = {p for key in ("country", "nationality", "city") for p in basic[key]}
-    not_people = places | set(MONTHS_AND_DAYS) | set(RELIGIOUS_FIGURES)
+    not_people = places | set(MONTHS_AND_DAYS) | set(RELIGIOUS_FIGURES) | set(PLACES_AND_THINGS)
 
     def usable(name: str) -> bool:
         lower = name.lower()
