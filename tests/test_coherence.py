@@ -188,3 +188,9 @@ def test_an_audit_by_sentence_records_its_unit_and_documents():
     assert report.data["rows"] == 60
     # Whole documents would all be left out (the rabbi is a cue); sentences take part.
     assert report.data["seeds_taking_part"] == {"religion": 1.0}
+
+
+def test_a_fixed_form_leaves_its_text_out():
+    # "Roman Catholic" names a church as much as a faith: found, never rewritten.
+    assert texts_of("The Roman Catholics met the bishop of Rome.", ["religion"]) == set()
+    assert "Muslims met at noon." in texts_of("Catholics met at noon.", ["religion"])

@@ -63,6 +63,7 @@ _TERM_KEYS = {
     "adult_only": "true: an adult age, never written before a child noun",
     "attributive_only": "true: written only before a noun, never as a predicate",
     "gradable": "true: reads as a degree ('too young'); there, only gradable terms are written",
+    "fixed_forms": "forms found as the term but never rewritten (Roman Catholic)",
 }
 _LIST_KEYS = ("name", "description", "source", "licence", "categories")
 _PAIR_KEYS = ("masculine", "feminine", "when")
@@ -334,6 +335,7 @@ def _parse_term(entry: Any, category: str, source: _Source, where: tuple) -> Ter
         cues=_str_tuple(entry.get("cues"), "cues", label, source, where),
         related=_related(entry.get("related"), label, source, where),
         clashes=_str_tuple(entry.get("clashes"), "clashes", label, source, where),
+        fixed_forms=_str_tuple(entry.get("fixed_forms"), "fixed_forms", label, source, where),
         **flags,
     )
 

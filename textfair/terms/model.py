@@ -87,9 +87,17 @@ class Term:
     """An age of adults ("old", "elderly"): never written before a child noun ("girls")."""
     attributive_only: bool = False
     """Written only before a noun ("teenage boys"), never as a predicate ("she is teenage")."""
+    fixed_forms: tuple[str, ...] = ()
+    """Forms found as the term but never rewritten ("Roman Catholic": a church's name as much
+    as a faith); a text holding one is left out of the category's rows."""
     gradable: bool = False
     """Reads as a degree ("too young", "old enough", "very old"): in such a context the
     mention is rewritten, to gradable terms only ("too old", never "too elderly")."""
+
+    @cached_property
+    def fixed_ids(self) -> frozenset[str]:
+        """The normalised `fixed_forms` ("roman catholic")."""
+        return frozenset(normalize_form(form) for form in self.fixed_forms)
 
     @property
     def axis_name(self) -> str:
@@ -131,7 +139,7 @@ class Term:
                 yield word, "noun"
             return
         yield self.text, "base"
-        for alias in self.aliases:
+        for alias in (*self.aliases, *self.fixed_forms):
             yield alias, "base"
         if self.noun:
             yield self.noun, "noun"

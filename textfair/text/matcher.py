@@ -224,7 +224,8 @@ class Matcher:
                     natural=natural,
                     form=form,
                     possessive=possessive,
-                    fixed=(
+                    fixed=(normalize_form(surface) in term.fixed_ids)
+                    or (
                         term.comparative
                         and not term.axis  # a list with axes keeps comparatives on their own
                     )
