@@ -171,3 +171,21 @@ def test_hyphenated_halves_are_adjectives_and_unlisted_compounds_are_never_rewri
     assert counterfactuals("an Asian American actor", ["race"]) == []
     assert counterfactuals("Many Italian Americans live here.", ["race"]) == []
     assert [m.term_id for m in find_mentions("an African American actor")] == ["african american"]
+
+
+def test_the_long_form_gold_set_is_scored_per_half_against_what_the_code_writes():
+    from textfair.text.evaluation import score_longform
+
+    records = list(_records("variant_gold_longform.jsonl"))
+    assert {r["split"] for r in records} == {"tune", "frozen"}
+    # Split by document before any rule was tuned: no document is in both halves.
+    halves: dict[str, set] = {"tune": set(), "frozen": set()}
+    for r in records:
+        halves[r["split"]].add((r["source"], r["doc_id"]))
+    assert not halves["tune"] & halves["frozen"]
+    tune = score_longform(records, "tune")
+    assert tune.units > 100 and 0 < tune.taking_part <= tune.units
+    assert tune.labelled + len(tune.unlabelled) <= tune.taking_part
+    # A label counts only for the very variant it was given to.
+    changed = [{**r, "variant": r["variant"] + " (edited)"} for r in records]
+    assert score_longform(changed, "tune").labelled == 0

@@ -196,7 +196,8 @@ def score_longform(records: Iterable[Mapping], split: str | None = None) -> Long
     A unit is a (seed, category) drawn with a target term. It is written again as the audit
     writes it; when the unit's first target is no longer one the seed may become (its axis,
     a clash), a target is drawn again by `target_for`. A reader's label counts when some
-    record of the unit holds that very variant; otherwise the unit is `unlabelled`.
+    record of the unit holds that very variant with a label (`acceptable` true or false; null:
+    not read yet); otherwise the unit is `unlabelled`.
     """
     units: dict[tuple, list[Mapping]] = {}
     for record in records:
@@ -219,7 +220,10 @@ def score_longform(records: Iterable[Mapping], split: str | None = None) -> Long
         variant = domain.rewrite_with_edits(0, (Rule(first["category"], target),))
         if variant is None:
             continue
-        label = next((r for r in group if r["variant"] == variant.text), None)
+        label = next(
+            (r for r in group if r["variant"] == variant.text and r["acceptable"] is not None),
+            None,
+        )
         if label is None:
             unlabelled.append({**first, "target": target, "variant": variant.text})
             continue
