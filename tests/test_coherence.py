@@ -84,6 +84,9 @@ def test_age_fits_the_noun_and_the_syntax():
         "Poor old dad fell asleep.",
     ):
         assert texts_of(idiom, ["age"]) == set(), idiom
+    # A stated age fixes the life stage: no other age is written beside it.
+    assert texts_of("The colonel must be in his eighties; the old man sat.", ["age"]) == set()
+    assert texts_of("An elderly man who died at the age of 76.", ["age"]) == set()
     # "millennial" is a generation, its own axis: no life stage becomes it, nor it one.
     assert not any("millennial" in t for t in texts_of("An old man sat down.", ["age"]))
     assert texts_of("Millennials love avocado toast.", ["age"]) == set()

@@ -64,7 +64,8 @@ AGED_NOUNS = frozenset(
 # term rewritten beside one contradicts it.
 STATED_AGE = re.compile(
     r"\b(?:ages?|aged)\s+(?:of\s+)?\d{1,3}\b|\b\d{1,3}[\s-]*(?:years?|yrs?)\.?[\s-]*old\b"
-    r"|\bin\s+(?:his|her|their)\s+(?:early\s+|late\s+|mid-?)?\d0s\b",
+    r"|\bin\s+(?:his|her|their)\s+(?:early\s+|late\s+|mid-?)?"
+    r"(?:\d0s|teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)\b",
     re.IGNORECASE,
 )
 
