@@ -26,7 +26,12 @@ import time
 from pathlib import Path
 
 from textfair.text.domain import TextDomain
-from textfair.text.evaluation import score_longform, score_mentions, score_variants
+from textfair.text.evaluation import (
+    score_longform,
+    score_longform_sentences,
+    score_mentions,
+    score_variants,
+)
 from textfair.text.generate import DEFAULT_MAX_VARIANTS, counterfactuals
 from textfair.text.matcher import Matcher
 from textfair.text.sentences import split_sentences
@@ -64,12 +69,22 @@ def gold_scores(matcher: Matcher) -> dict[str, float | int]:
 
 
 def longform_scores() -> dict[str, dict]:
-    """The long-form gold set, per half: recall of its units, acceptability, wrong by class."""
+    """The long-form gold set, per half: recall of its units, acceptability, wrong by class;
+    audited by document, and (``sentence``) sentence by sentence."""
     records = _records("variant_gold_longform.jsonl")
+    readings = _records("variant_gold_longform_sentences.jsonl")
     result = {}
-    for split in ("tune", "frozen"):
-        scores = score_longform(records, split)
-        result[split] = {
+    for split, unit in (
+        ("tune", "document"),
+        ("frozen", "document"),
+        ("tune", "sentence"),
+        ("frozen", "sentence"),
+    ):
+        if unit == "document":
+            scores = score_longform(records, split)
+        else:
+            scores = score_longform_sentences(records, readings, split)
+        result[split if unit == "document" else f"{split}/sentence"] = {
             "units": scores.units,
             "taking_part": scores.taking_part,
             "recall": round(scores.recall, 4),

@@ -189,3 +189,20 @@ def test_the_long_form_gold_set_is_scored_per_half_against_what_the_code_writes(
     # A label counts only for the very variant it was given to.
     changed = [{**r, "variant": r["variant"] + " (edited)"} for r in records]
     assert score_longform(changed, "tune").labelled == 0
+
+
+def test_the_long_form_gold_set_is_scored_sentence_by_sentence_against_what_the_code_writes():
+    from textfair.text.evaluation import score_longform_sentences
+
+    units = list(_records("variant_gold_longform.jsonl"))
+    readings = list(_records("variant_gold_longform_sentences.jsonl"))
+    # Readings were taken on the tuning half only: the frozen half stays unread.
+    assert {r["split"] for r in readings} == {"tune"}
+    assert {r["unit"] for r in readings} <= {u["id"] for u in units if u["split"] == "tune"}
+    tune = score_longform_sentences(units, readings, "tune")
+    assert tune.units > 100 and 0 < tune.labelled <= tune.taking_part <= tune.units
+    frozen = score_longform_sentences(units, readings, "frozen")
+    assert frozen.labelled == 0 and len(frozen.unlabelled) == frozen.taking_part
+    # A reading counts only for the very variant it was given to.
+    changed = [{**r, "variant": r["variant"] + " (edited)"} for r in readings]
+    assert score_longform_sentences(units, changed, "tune").labelled == 0

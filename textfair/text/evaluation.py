@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from textfair.discovery.rulesets import Rule
 from textfair.text.domain import TextDomain
 from textfair.text.matcher import Matcher
+from textfair.text.sentences import split_sentences
 
 __all__ = [
     "LongformScores",
@@ -30,6 +31,7 @@ __all__ = [
     "SwapScores",
     "VariantScores",
     "score_longform",
+    "score_longform_sentences",
     "score_mentions",
     "score_swaps",
     "score_variants",
@@ -233,3 +235,50 @@ def score_longform(records: Iterable[Mapping], split: str | None = None) -> Long
         else:
             wrong[label["class"]] = wrong.get(label["class"], 0) + 1
     return LongformScores(len(units), taking_part, labelled, acceptable, wrong, tuple(unlabelled))
+
+
+def score_longform_sentences(
+    units: Iterable[Mapping], readings: Iterable[Mapping], split: str | None = None
+) -> LongformScores:
+    """Score the long-form gold set audited sentence by sentence (``--unit sentence``).
+
+    `units` are the records of `variant_gold_longform.jsonl`; `readings` those of
+    `variant_gold_longform_sentences.jsonl`: one sentence of a unit, its variant as then
+    written and a reader's label. A unit takes part when one of its document's sentences
+    takes part in the category's rows; a reading counts while its sentence still takes part
+    and is rewritten to the very variant that was read.
+    """
+    read: dict[str, list[Mapping]] = {}
+    for reading in readings:
+        read.setdefault(reading["unit"], []).append(reading)
+    drawn: dict[tuple, Mapping] = {}
+    for record in units:
+        if split is None or record["split"] == split:
+            drawn.setdefault((record["source"], record["doc_id"], record["category"]), record)
+    taking_part = labelled = acceptable = 0
+    wrong = dict.fromkeys(CLASSES, 0)
+    unlabelled = []
+    for first in drawn.values():
+        category = first["category"]
+        sentences = split_sentences(first["text"])
+        domain = TextDomain(sentences, first.get("terms", "dixon2018"), [category])
+        if not domain.category_mask(category).any():
+            continue
+        taking_part += 1
+        label = None
+        for reading in read.get(first["id"], ()):
+            index = reading["sentence"]
+            if index >= len(sentences) or not domain.category_mask(category)[index]:
+                continue
+            variant = domain.rewrite_with_edits(index, (Rule(category, reading["target"]),))
+            if variant is not None and variant.text == reading["variant"]:
+                label = reading
+        if label is None:
+            unlabelled.append(first)
+            continue
+        labelled += 1
+        if label["acceptable"]:
+            acceptable += 1
+        else:
+            wrong[label["class"]] = wrong.get(label["class"], 0) + 1
+    return LongformScores(len(drawn), taking_part, labelled, acceptable, wrong, tuple(unlabelled))
