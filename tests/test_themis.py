@@ -16,21 +16,40 @@ def gay_is_toxic(texts):
     )
 
 
-def test_pruning_skips_supersets_of_a_discriminating_set_and_scores_are_monotone():
+QUEER_WORDS = ("gay", "lesbian", "queer", "bisexual", "lgbt")
+
+
+def queer_is_toxic(texts):
+    """Unfavourable whenever a queer identity word appears: about half the gender terms."""
+    return np.array(
+        [[0.0, 1.0] if any(w in t.lower() for w in QUEER_WORDS) else [1.0, 0.0] for t in texts]
+    )
+
+
+def test_pruning_reads_the_excess_and_skips_only_supersets_of_a_finding():
     domain = TextDomain(
         [*corpus(30), "The weather is fine today."], categories=["gender", "religion"]
     )
-    model = CachedModel(CallableModel(gay_is_toxic, labels=["ok", "toxic"]))
+    model = CachedModel(CallableModel(queer_is_toxic, labels=["ok", "toxic"]))
     result = themis(domain, model, favorable=0, threshold=0.1, max_samples=200, seed=0)
     tested = {c.categories: c for c in result.causal}
-    assert ("gender",) in tested and tested[("gender",)].score > 0.5
-    assert ("gender", "religion") not in tested  # pruned: its subset already discriminates
+    gender = tested[("gender",)]
+    assert gender.score > 0.5 and gender.excess.placebo_rate == 0.0  # the placebo keeps "gay"
+    assert gender.excess.ci[0] > 0.1 and gender.excess.significant
+    assert ("gender", "religion") not in tested  # pruned: its subset's excess is above 0.1
     assert result.tests_run == 2 and result.tests_without_pruning == 3
-    unpruned = themis(domain, model, favorable=0, threshold=1.0, max_samples=200, seed=0)
+    assert not tested[("religion",)].excess.significant
+    unpruned = themis(domain, model, favorable=0, threshold=0.1, max_samples=200, prune=False)
     scores = {c.categories: c.score for c in unpruned.causal}
     assert scores[("gender", "religion")] >= max(scores[("gender",)], scores[("religion",)])
     assert unpruned.tests_run == 3
-    assert model.stats.forwarded == model.stats.unique_inputs
+    # Nothing above the threshold is lost: every unpruned set whose excess lies above it
+    # was tested, or contains a tested set whose excess lies above it.
+    found = [c.categories for c in result.causal if c.excess.ci[0] > 0.1]
+    for c in unpruned.causal:
+        if c.excess.ci[0] > 0.1:
+            assert c.categories in tested or any(set(f) <= set(c.categories) for f in found)
+    assert model.stats.forwarded == model.stats.unique_inputs  # placebo texts: once each
 
 
 def test_group_scores_and_term_pair_shifts():

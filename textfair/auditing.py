@@ -296,6 +296,7 @@ def audit_domain(
                 favorable=decision,
                 threshold=config.causal_threshold,
                 max_order=_causal_max_order(config, categories),
+                correction=config.correction,
                 **_sampling(config),
             )
         )

@@ -26,7 +26,7 @@ through the model's cache, so a text scored for one test is never scored again.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -34,22 +34,48 @@ from textfair.discovery.rulesets import Domain, Rule
 from textfair.discovery.sampling import Sampling, batches, seed_order, seed_rng
 from textfair.models.base import Model
 from textfair.models.decision import Decision, decide, favourable_score, outcomes
-from textfair.stats import bounded_mean
+from textfair.stats import adjust, bounded_mean
 
-__all__ = ["CausalScore", "GroupScore", "PairShift", "ThemisResult", "themis"]
+__all__ = ["CausalScore", "Excess", "GroupScore", "PairShift", "ThemisResult", "themis"]
 
 BATCH = 25  # texts between two checks of the stopping rule, as in group fairness
 
 
 @dataclass(frozen=True)
+class Excess:
+    """The identity edits' flip rate beside a placebo edit's on the same seeds.
+
+    Per seed i: e_i, the share of its identity edits that change the decision, and q_i,
+    whether its placebo edit does (`Domain.placebo`). The excess is the paired mean of
+    d_i = e_i - q_i over the n seeds that have both, with `bounded_mean`'s interval on
+    [-1, 1] at `confidence` (simultaneous over the tests of its family, Bonferroni) and a
+    two-sided p-value of zero excess, adjusted over the family (Holm or BH): what a model
+    that reacts to any edit alike would not show.
+    """
+
+    identity_rate: float
+    placebo_rate: float
+    excess: float
+    ci: tuple[float, float]
+    p_value: float
+    n: int
+    confidence: float
+    p_adjusted: float = 1.0
+    significant: bool = False
+
+
+@dataclass(frozen=True)
 class CausalScore:
-    """Fraction of texts whose label some counterfactual over `categories` changes."""
+    """Fraction of texts whose label some counterfactual over `categories` changes, and the
+    per-edit flip rate against a placebo edit's (`excess`; None where the domain has no
+    placebo edit, as for table rows)."""
 
     categories: tuple[str, ...]
     score: float
     ci: tuple[float, float]
     flips: int
     n: int
+    excess: Excess | None = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +86,9 @@ class GroupScore:
     score: float
     rates: dict[str, float]
     n: int
+    excess: Excess | None = None
+    """How often rewriting the seeds to the category's other terms changes the decision,
+    against a placebo edit of the same seeds."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +103,13 @@ class PairShift:
     mean_shift: float
     shift_ci: tuple[float, float]
     n: int
+    excess: Excess | None = None
+    """The pair's flip rate against the placebo edit's, on the same seeds."""
+    placebo_shift: float | None = None
+    """Mean favourable shift of the placebo edit on the same seeds."""
+    excess_shift: float | None = None
+    excess_shift_ci: tuple[float, float] | None = None
+    """Mean of P(favourable | swapped) - P(favourable | placebo), with its interval."""
 
 
 @dataclass(frozen=True)
@@ -102,13 +138,22 @@ def themis(
     joint_variants: int = 32,
     term_samples: int | None = None,
     seed: int = 0,
+    correction: str = "holm",
+    prune: bool = True,
 ) -> ThemisResult:
-    """Causal scores with Alg. 3 pruning, group scores and term-pair shifts.
+    """Causal scores with Alg. 3 pruning, group scores and term-pair shifts, each beside a
+    placebo edit where the domain has one (`Excess`).
 
     Seeds are taken in the run's shared order (`seed_order`), and counterfactuals are the
     domain's rewrites, so inputs generated for group fairness are reused here, not re-scored.
     Group scores and term pairs use the first `term_samples` seeds that name the category
     (default: `min_samples`, the seeds group fairness scores first).
+
+    With placebo edits, a category set discriminates when its excess interval lies wholly
+    above `threshold`; its supersets are then not tested (`prune`) and are covered by it.
+    The excess intervals of a family (the category sets, the categories' group scores, the
+    term pairs) are simultaneous: each at 1 - (1 - confidence) / m for the family's m tests,
+    so all of them hold together at `confidence`; p-values are adjusted with `correction`.
     """
     term_samples = term_samples or min_samples
     categories = domain.categories()
@@ -119,27 +164,93 @@ def themis(
     causal: list[CausalScore] = []
     memo: dict = {}  # counterfactual family texts per (seed, mentioned categories), this run
     sampling = Sampling(confidence, error, min_samples, max_samples, seed)
+    subsets = [
+        subset
+        for size in range(1, max_order + 1)
+        for subset in itertools.combinations(categories, size)
+    ]
+    placebo = getattr(domain, "placebo", None)
+    each = _simultaneous(confidence, len(subsets))
     discriminating: list[tuple[str, ...]] = []
     pruned: list[tuple[str, ...]] = []
-    total = 0
-    for size in range(1, max_order + 1):
-        for subset in itertools.combinations(categories, size):
-            total += 1
-            if any(set(found) <= set(subset) for found in discriminating):
-                pruned.append(subset)  # Themis Thm 4.1: a superset of a discriminating set
-                continue
-            result = _causal(
-                domain, model, subset, masks, population, sampling, joint_variants, memo, favorable
-            )
-            causal.append(result)
-            if result.ci[0] > threshold:  # the whole interval, not the point estimate
-                discriminating.append(subset)
+    for subset in subsets:
+        if prune and any(set(found) <= set(subset) for found in discriminating):
+            pruned.append(subset)  # Themis Thm 4.1, read on the excess: covered by `found`
+            continue
+        result = _causal(
+            domain,
+            model,
+            subset,
+            masks,
+            population,
+            sampling,
+            joint_variants,
+            memo,
+            favorable,
+            placebo,
+            each,
+        )
+        causal.append(result)
+        low = result.excess.ci[0] if result.excess is not None else result.ci[0]
+        if low > threshold:  # the whole interval, not the point estimate
+            discriminating.append(subset)
     group, pairs = [], []
+    each_category = _simultaneous(confidence, len(categories))
     for category in categories:
         seeds = [int(i) for i in everything if masks[category][int(i)]][:term_samples]
-        group.append(_group(domain, model, category, favorable, seeds))
-        pairs += _pairs(domain, model, category, favorable, seeds, confidence)
-    return ThemisResult(causal, group, pairs, len(causal), total, pruned)
+        placebos = _placebos(domain, model, category, favorable, seeds, placebo, memo)
+        group.append(_group(domain, model, category, favorable, seeds, placebos, each_category))
+        pairs += _pairs(domain, model, category, favorable, seeds, confidence, placebos)
+    causal = _adjusted(causal, correction, confidence)
+    group = _adjusted(group, correction, confidence)
+    pairs = _adjusted(pairs, correction, confidence)
+    return ThemisResult(causal, group, pairs, len(causal), len(subsets), pruned)
+
+
+def _simultaneous(confidence: float, tests: int) -> float:
+    """Bonferroni: each of `tests` intervals at this level holds together at `confidence`."""
+    return 1.0 - (1.0 - confidence) / max(tests, 1)
+
+
+def _excess(identity, placebo, confidence: float) -> Excess | None:
+    """The paired excess of identity over placebo flip rates (see `Excess`)."""
+    if not identity:
+        return None
+    e = np.asarray(identity, dtype=np.float64)
+    q = np.asarray(placebo, dtype=np.float64)
+    interval = bounded_mean(e - q, -1.0, 1.0, confidence)
+    return Excess(
+        float(e.mean()),
+        float(q.mean()),
+        interval.estimate,
+        (interval.low, interval.high),
+        interval.p_value,
+        interval.n,
+        confidence,
+    )
+
+
+def _adjusted(results: list, correction: str, confidence: float) -> list:
+    """`results` with their excess p-values adjusted over the family; significant: adjusted
+    p at most 1 - confidence and the identity edits flip more often than the placebo."""
+    tested = [k for k, r in enumerate(results) if r.excess is not None]
+    if not tested:
+        return results
+    adjusted = adjust([results[k].excess.p_value for k in tested], correction, 1.0 - confidence)
+    results = list(results)
+    for k, p_adjusted, significant in zip(
+        tested, adjusted.p_adjusted, adjusted.significant, strict=True
+    ):
+        excess = results[k].excess
+        results[k] = replace(
+            results[k],
+            excess=replace(
+                excess,
+                p_adjusted=float(p_adjusted),
+                significant=bool(significant) and excess.excess > 0,
+            ),
+        )
+    return results
 
 
 def _family_texts(domain, index, mentioned, joint_variants, memo) -> tuple[str, ...]:
@@ -180,40 +291,115 @@ def _counterfactual_family(domain, index, mentioned, joint_variants):
 
 
 def _causal(
-    domain, model, subset, masks, population, sampling, joint_variants, memo, favorable
+    domain,
+    model,
+    subset,
+    masks,
+    population,
+    sampling,
+    joint_variants,
+    memo,
+    favorable,
+    placebo,
+    each,
 ) -> CausalScore:
     confidence, error = sampling.confidence, sampling.error
     min_samples, max_samples = sampling.min_samples, sampling.max_samples
     flipped: list[bool] = []
+    shares: list[float] = []  # per seed with a placebo: its identity edits' flip share
+    placebo_flips: list[float] = []
     for begin, end in batches(min(len(population), max_samples), min_samples, BATCH):
         batch = population[begin:end]
-        texts, bounds = [], [0]
+        texts, rows, extra = [], [], []
         for i in batch:
             mentioned = tuple(sorted(c for c in subset if masks[c][int(i)]))
-            texts += [
-                domain.input(int(i)),
-                *_family_texts(domain, int(i), mentioned, joint_variants, memo),
-            ]
-            bounds.append(len(texts))
-        labels = outcomes(favorable, model.predict_proba(texts))
-        for begin_row, end_row in itertools.pairwise(bounds):
-            rows = labels[begin_row:end_row]  # the seed, then its counterfactuals
-            flipped.append(bool((rows != rows[0]).any()))
+            family = _family_texts(domain, int(i), mentioned, joint_variants, memo)
+            start = len(texts)
+            seed_text = domain.input(int(i))
+            texts += [seed_text, *family]
+            # The rewrite to a seed's own term may leave its text as it is: not an edit.
+            edited = np.array([t != seed_text for t in family], dtype=bool)
+            edit = _placebo_text(domain, int(i), mentioned, memo) if placebo else None
+            if edit is None or not edited.any():
+                edit = None
+            rows.append((start, len(texts), len(extra) if edit is not None else -1, edited))
+            if edit is not None:
+                extra.append(edit)
+        labels = outcomes(favorable, model.predict_proba(texts + extra))
+        for start, stop, at, edited in rows:
+            own = labels[start:stop]  # the seed, then its counterfactuals
+            flipped.append(bool((own != own[0]).any()))
+            if at >= 0:
+                shares.append(float(np.mean(own[1:][edited] != own[0])))
+                placebo_flips.append(float(labels[len(texts) + at] != own[0]))
         interval = bounded_mean(flipped, 0.0, 1.0, confidence)
         if interval.n >= min_samples and interval.half_width <= error:
             break
     interval = bounded_mean(flipped, 0.0, 1.0, confidence)
     n = interval.n
     return CausalScore(
-        subset, interval.estimate if n else 0.0, (interval.low, interval.high), sum(flipped), n
+        subset,
+        interval.estimate if n else 0.0,
+        (interval.low, interval.high),
+        sum(flipped),
+        n,
+        _excess(shares, placebo_flips, each) if placebo else None,
     )
 
 
-def _group(domain, model, category, favorable, seeds) -> GroupScore:
+def _placebo_text(domain, index: int, categories: tuple[str, ...], memo) -> str | None:
+    """The placebo edit of seed `index` over `categories` (remembered for the run)."""
+    key = ("placebo", index, categories)
+    if key not in memo:
+        variant = domain.placebo(index, categories)
+        memo[key] = variant.input if variant is not None else None
+    return memo[key]
+
+
+def _placebos(domain, model, category, favorable, seeds, placebo, memo) -> dict | None:
+    """Per seed of the category: its decision, and its placebo edit's decision and favourable
+    score (None without placebo edits). One model call for all of them."""
+    if not placebo:
+        return None
+    edits = {i: t for i in seeds if (t := _placebo_text(domain, i, (category,), memo)) is not None}
+    originals = [domain.input(i) for i in seeds]
+    answers = np.asarray(model.predict_proba(originals + list(edits.values())))
+    if not len(answers):
+        return {}
+    label = outcomes(favorable, answers)
+    favoured = decide(favorable, answers)
+    score = favourable_score(favorable, answers)
+    at = {i: k for k, i in enumerate(seeds)}
+    return {
+        i: _Placebo(
+            label[at[i]],
+            label[len(seeds) + k],
+            favoured[at[i]],
+            favoured[len(seeds) + k],
+            float(score[len(seeds) + k]),
+        )
+        for k, i in enumerate(edits)
+    }
+
+
+@dataclass(frozen=True)
+class _Placebo:
+    """A seed's decision and its placebo edit's: label, favourable or not, and score."""
+
+    label: object
+    placebo_label: object
+    favoured: bool
+    placebo_favoured: bool
+    placebo_score: float
+
+
+def _group(domain, model, category, favorable, seeds, placebos, each) -> GroupScore:
     """Favourable rate per term, and the category's group score: the largest difference
     between two terms' rates, each pair compared on the seeds that may become both (a
     seed's axis and clashes decide which terms it may become; comparing rates over
-    different seeds would measure the seeds, not the terms)."""
+    different seeds would measure the seeds, not the terms). Beside it (`excess`), how often
+    a seed's rewrites to the category's other terms change its decision, against its
+    placebo edit."""
     by_term = {
         rule.value: {i: v.input for i in seeds if (v := domain.rewrite(i, (rule,))) is not None}
         for rule in domain.single_rules(category)
@@ -230,7 +416,17 @@ def _group(domain, model, category, favorable, seeds) -> GroupScore:
         if common:
             difference = np.mean([float(outcome[first][i]) - outcome[second][i] for i in common])
             score = max(score, abs(float(difference)))
-    return GroupScore(category, score, rates, len(seeds))
+    excess = None
+    if placebos is not None:
+        shares, placebo_flips = [], []
+        for i, seen in placebos.items():
+            own = domain.values_of(i, category)
+            changed = [y[i] != seen.favoured for t, y in outcome.items() if i in y and t not in own]
+            if changed:
+                shares.append(float(np.mean(changed)))
+                placebo_flips.append(float(seen.placebo_favoured != seen.favoured))
+        excess = _excess(shares, placebo_flips, each)
+    return GroupScore(category, score, rates, len(seeds), excess)
 
 
 def _favoured(model, texts, favorable) -> np.ndarray:
@@ -240,8 +436,9 @@ def _favoured(model, texts, favorable) -> np.ndarray:
     return decide(favorable, model.predict_proba(texts))
 
 
-def _pairs(domain, model, category, favorable, seeds, confidence):
-    """Seeds naming exactly one term of the category, swapped to each other term."""
+def _pairs(domain, model, category, favorable, seeds, confidence, placebos=None):
+    """Seeds naming exactly one term of the category, swapped to each other term; beside
+    each pair, the same seeds' placebo edits."""
     by_term: dict[str, list[int]] = {}
     for i in seeds:
         values = domain.values_of(i, category)
@@ -277,6 +474,24 @@ def _pairs(domain, model, category, favorable, seeds, confidence):
         )
         flip = bounded_mean(flips, 0.0, 1.0, confidence)
         shift = bounded_mean(delta, -1.0, 1.0, confidence)
+        extra: dict = {}
+        if placebos is not None:
+            seen = [placebos.get(by_term[source][k]) for k, _ in pairs]
+            has = [k for k, p in enumerate(seen) if p is not None]
+            if has:
+                placebo_flip = [float(seen[k].placebo_label != seen[k].label) for k in has]
+                swapped_score = favourable_score(favorable, swapped)[has]
+                placebo_score = np.array([seen[k].placebo_score for k in has])
+                placebo_delta = placebo_score - favourable_score(favorable, original)[has]
+                versus = bounded_mean(
+                    np.clip(swapped_score - placebo_score, -1.0, 1.0), -1.0, 1.0, confidence
+                )
+                extra = {
+                    "excess": _excess(flips[has].astype(float).tolist(), placebo_flip, confidence),
+                    "placebo_shift": float(np.mean(placebo_delta)),
+                    "excess_shift": versus.estimate,
+                    "excess_shift_ci": (versus.low, versus.high),
+                }
         shifts.append(
             PairShift(
                 category,
@@ -287,6 +502,7 @@ def _pairs(domain, model, category, favorable, seeds, confidence):
                 shift.estimate,
                 (shift.low, shift.high),
                 len(pairs),
+                **extra,
             )
         )
     return shifts

@@ -126,6 +126,7 @@ def _counterfactual(report: AuditReport) -> list[str]:
             (_e(" + ".join(c.categories)), None),
             _num(c.score),
             (f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}]", f"{c.ci[0]:.6f}"),
+            *_excess_cells(c.excess),
             (str(c.n), str(c.n)),
         ]
         for c in result.causal
@@ -133,8 +134,20 @@ def _counterfactual(report: AuditReport) -> list[str]:
     parts.append(
         _table(
             "causal",
-            f"Share of {report.inputs} whose decision flips when only identity terms change",
-            ["categories", "flip rate %", "interval", report.inputs],
+            f"Share of {report.inputs} whose decision flips when only identity terms change; "
+            "per edit: one identity swap, placebo: a neutral word written before the term "
+            "(no identity changed), excess: their paired difference with a simultaneous "
+            "interval",
+            [
+                "categories",
+                "flip rate %",
+                "interval",
+                "per edit %",
+                "placebo %",
+                "excess, points",
+                "excess interval",
+                report.inputs,
+            ],
             causal_rows,
         )
     )
@@ -183,6 +196,22 @@ def _counterfactual(report: AuditReport) -> list[str]:
             "when the row's term is replaced by the column's (percent).</figcaption></figure>"
         )
     return parts
+
+
+def _excess_cells(excess) -> list:
+    """Per-edit and placebo flip rates, the excess and its interval: four table cells."""
+    if excess is None:
+        return [("–", None)] * 4
+    mark = " *" if excess.significant else ""
+    return [
+        _num(excess.identity_rate),
+        _num(excess.placebo_rate),
+        (f"{excess.excess * 100:+.1f}{mark}", f"{excess.excess:.6f}"),
+        (
+            f"[{excess.ci[0] * 100:+.1f}, {excess.ci[1] * 100:+.1f}]",
+            f"{excess.ci[0]:.6f}",
+        ),
+    ]
 
 
 def _pairs(report: AuditReport) -> list[str]:

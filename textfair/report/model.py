@@ -40,7 +40,8 @@ __all__ = [
 ]
 
 # 2: "kind" and "report_version" written; rule sets read back through RuleSet.
-REPORT_VERSION = 2
+# 3: causal tests, group scores and term pairs carry a placebo edit's rates ("excess").
+REPORT_VERSION = 3
 
 # Below this many seeds (rows for tables) on the rule set's side, a finding is flagged: its
 # interval is wide and its point estimate moves with every seed (an interval from 20 seeds of

@@ -56,7 +56,7 @@ class Counterfactual:
 
     causal: tuple[CausalScore, ...]
     group: tuple[GroupScore, ...]
-    term_pairs: tuple[PairShift, ...]  # most negative mean shift first
+    term_pairs: tuple[PairShift, ...]  # most negative shift against the placebo first
     tests_run: int
     tests_without_pruning: int
     pruned: tuple[tuple[str, ...], ...] = ()  # supersets of a set wholly above the threshold
@@ -66,7 +66,7 @@ class Counterfactual:
         return cls(
             causal=tuple(result.causal),
             group=tuple(result.group),
-            term_pairs=tuple(sorted(result.pairs, key=lambda p: p.mean_shift)),
+            term_pairs=tuple(sorted(result.pairs, key=_pair_order)),
             tests_run=result.tests_run,
             tests_without_pruning=result.tests_without_pruning,
             pruned=tuple(tuple(c) for c in result.pruned),
@@ -86,3 +86,8 @@ class TableMetrics:
     consistency: float
     consistency_rows: int
     theil_index: float
+
+
+def _pair_order(pair: PairShift) -> float:
+    """Most harmful first: the shift against the placebo edit where there is one."""
+    return pair.excess_shift if pair.excess_shift is not None else pair.mean_shift

@@ -12,7 +12,7 @@ from dataclasses import asdict
 from typing import Any
 
 from textfair.discovery.rulesets import RuleSet
-from textfair.discovery.themis import CausalScore, GroupScore, PairShift
+from textfair.discovery.themis import CausalScore, Excess, GroupScore, PairShift
 from textfair.report.parts import (
     Counterfactual,
     Finding,
@@ -79,6 +79,7 @@ def counterfactual_record(result: Counterfactual | None) -> dict | None:
                 "ci": list(c.ci),
                 "flips": c.flips,
                 "n": c.n,
+                "excess": _excess_record(c.excess),
             }
             for c in result.causal
         ],
@@ -101,16 +102,21 @@ def read_counterfactual(record: dict | None) -> Counterfactual | None:
                 tuple(_number(x) for x in c["ci"]),
                 int(c["flips"]),
                 int(c["n"]),
+                _read_excess(c.get("excess")),
             )
             for c in record["causal"]
         ),
-        group=tuple(GroupScore(**g) for g in record["group"]),
+        group=tuple(
+            GroupScore(**{**g, "excess": _read_excess(g.get("excess"))}) for g in record["group"]
+        ),
         term_pairs=tuple(
             PairShift(
                 **{
                     **p,
                     "flip_ci": tuple(_number(x) for x in p["flip_ci"]),
                     "shift_ci": tuple(_number(x) for x in p["shift_ci"]),
+                    "excess": _read_excess(p.get("excess")),
+                    "excess_shift_ci": _pair_or_none(p.get("excess_shift_ci")),
                 }
             )
             for p in record["term_pairs"]
@@ -119,6 +125,28 @@ def read_counterfactual(record: dict | None) -> Counterfactual | None:
         tests_without_pruning=int(record["tests_without_pruning"]),
         pruned=tuple(tuple(c) for c in record.get("pruned", [])),
     )
+
+
+def _excess_record(excess: Excess | None) -> dict | None:
+    return None if excess is None else {**asdict(excess), "ci": list(excess.ci)}
+
+
+def _read_excess(record: dict | None) -> Excess | None:
+    """An `Excess` as written; None for reports before version 3 (no placebo edits)."""
+    if record is None:
+        return None
+    return Excess(
+        **{
+            **record,
+            "ci": tuple(_number(x) for x in record["ci"]),
+            "p_value": _number(record["p_value"]),
+            "p_adjusted": _number(record["p_adjusted"]),
+        }
+    )
+
+
+def _pair_or_none(values: list | None) -> tuple[float, float] | None:
+    return None if values is None else (_number(values[0]), _number(values[1]))
 
 
 def metrics_record(metrics: LabelMetrics | TableMetrics | None) -> dict | None:

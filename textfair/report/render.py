@@ -175,19 +175,35 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
     assert result is not None
     lines = _section(
         "Causal tests (share of texts whose label flips when only identity terms change)",
-        None,
-        ["categories", "flip rate", "interval", report.inputs],
+        "Beside each, a placebo: the same texts with a neutral word (tall, local, ...) written "
+        "before the identity term, which changes no identity. *Per edit* is how often one "
+        "identity swap flips the decision, *placebo* how often the placebo edit does; the "
+        "*excess* is their paired difference, what identity adds to the model's reaction to "
+        "any edit (interval simultaneous over the tests; significance "
+        f"{markdown_cell(report.config.get('correction', 'holm'))}-adjusted).",
+        [
+            "categories",
+            "flip rate",
+            "interval",
+            "per edit",
+            "placebo",
+            "excess",
+            "excess interval",
+            "significant",
+            report.inputs,
+        ],
     )
     for c in result.causal:
         lines.append(
             f"| {markdown_cell(' + '.join(c.categories))} | {_pct(c.score)} | "
-            f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}] | {c.n} |"
+            f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}] | {_excess_cells(c.excess)} | {c.n} |"
         )
     lines += [
         "",
         f"{result.tests_run} category sets tested of {result.tests_without_pruning}; sound "
         f"pruning saved {result.tests_without_pruning - result.tests_run} (a superset is "
-        "pruned only when a subset's whole interval lies above the threshold).",
+        "pruned only when a subset's whole excess interval lies above the threshold; it is "
+        "covered by that subset's finding).",
         "",
         "| category | group score (max − min favourable rate) | lowest | highest |",
         "|---|---|---|---|",
@@ -201,6 +217,22 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
                 f"({_pct(g.rates[low])}) | {markdown_cell(high)} ({_pct(g.rates[high])}) |"
             )
     return lines
+
+
+def _excess_cells(excess) -> str:
+    """Per-edit and placebo flip rates, the excess and its interval, significance: five
+    Markdown cells (dashes where the domain has no placebo edit)."""
+    if excess is None:
+        return "– | – | – | – | –"
+    return (
+        f"{_pct(excess.identity_rate)} | {_pct(excess.placebo_rate)} | "
+        f"{_signed_pct(excess.excess)} | [{_signed_pct(excess.ci[0])}, "
+        f"{_signed_pct(excess.ci[1])}] | {'yes' if excess.significant else 'no'}"
+    )
+
+
+def _signed_pct(value: float) -> str:
+    return f"{value * 100:+.1f}"
 
 
 def _label_metrics_lines(metrics: LabelMetrics) -> list[str]:
@@ -319,16 +351,29 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
         console.print(printable(note), markup=False)
     if report.counterfactual is not None:
         flips = Table(title="Causal tests: label flips when only identity terms change")
-        for column in ("categories", "flip rate", "interval", report.inputs):
+        for column in ("categories", "flip rate", "per edit", "placebo", "excess", report.inputs):
             flips.add_column(column)
         for c in report.counterfactual.causal:
+            e = c.excess
             flips.add_row(
                 escape(printable(" + ".join(c.categories))),
-                _pct(c.score),
-                f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}]",
+                f"{_pct(c.score)} [{_pct(c.ci[0])}, {_pct(c.ci[1])}]",
+                _pct(e.identity_rate) if e else "–",
+                _pct(e.placebo_rate) if e else "–",
+                (
+                    f"{_signed_pct(e.excess)} [{_signed_pct(e.ci[0])}, {_signed_pct(e.ci[1])}]"
+                    + (" *" if e.significant else "")
+                )
+                if e
+                else "–",
                 str(c.n),
             )
         console.print(flips)
+        console.print(
+            "per edit: how often one identity swap flips the decision; placebo: a neutral "
+            "word before the term instead; excess: their difference (* significant).",
+            markup=False,
+        )
     run = report.run
     console.print(
         f"{run.model_queries} model queries for {run.requested} {report.inputs} requested "

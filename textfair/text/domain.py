@@ -8,6 +8,8 @@ contains(d, s)). Sampling rewrites seeds with the generators of :mod:`textfair.t
 from __future__ import annotations
 
 import functools
+import re
+import zlib
 from collections.abc import Sequence
 
 import numpy as np
@@ -15,12 +17,18 @@ import numpy as np
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.terms import TermList
+from textfair.text import context
 from textfair.text.coherence import LEFT_OUT_REASONS
 from textfair.text.generate import Swap, Variant, counterfactuals
 from textfair.text.matcher import Matcher, Mention
 from textfair.text.rewrite import Rewriter
 
-__all__ = ["TextDomain"]
+__all__ = ["PLACEBO_WORDS", "TextDomain"]
+
+#: Neutral descriptors a placebo edit writes before an identity mention: of people, of no
+#: identity category, of no valence a toxicity or sentiment model should read, each starting
+#: with a consonant ("a tall American").
+PLACEBO_WORDS = ("tall", "local", "left-handed", "quiet")
 
 
 class TextDomain:
@@ -199,6 +207,59 @@ class TextDomain:
         """`rewrite`, with the span map of every change (for a reader; not remembered)."""
         return self._rewrite(index, rule_set, with_edits=True)
 
+    def placebo(self, index: int, categories: Sequence[str]) -> Variant | None:
+        """Seed `index` with a neutral descriptor (`PLACEBO_WORDS`) written before each of
+        its mentions of `categories` (those it takes part in): "a gay man" -> "a tall gay
+        man", "Muslims are" -> "Quiet Muslims are". An edit at the place of the identity
+        swaps, one word long, that keeps every identity: what a model that reacts to any
+        edit (a new token, a longer text) shows here, and one that reads identity does not.
+
+        The words are fixed by the text and the categories (never by a run's seed), so every
+        run writes the same placebo text. None when the seed takes part in none of them, or
+        the category's terms are first names or gendered words.
+        """
+        mentioned = tuple(
+            c for c in categories if self._target_set_of[c][index] >= 0 and self._plain(c)
+        )
+        if not mentioned:
+            return None
+        # One word per category, distinct ones for distinct categories ("a gay Muslim man" ->
+        # "a tall gay local Muslim man", not "tall" twice).
+        first = seed_hash(self.texts[index], *mentioned)
+        words = {
+            c: PLACEBO_WORDS[(first + k) % len(PLACEBO_WORDS)] for k, c in enumerate(mentioned)
+        }
+        text = self.texts[index]
+        spots = sorted(
+            (m.start, words[m.category], m.natural)
+            for m in self._mentions[index]
+            if m.category in mentioned and m.form not in ("related", "gendered")
+        )
+        if not spots:
+            return None
+        pieces, cursor = [], 0
+        for start, word, natural in spots:
+            # Every placebo word starts with a consonant: "an American" -> "a tall American".
+            before = _AN_BEFORE.sub(lambda m: m.group()[0], text[cursor:start])
+            head = ""  # the mention's first letter, lowercased when the capital moves
+            written = text[start : start + len(natural)]
+            if written.isupper() and not natural.isupper() and len(written) > 1:
+                word = word.upper()  # a shouted mention ("GAY", not "LGBT") gets a shouted word
+            elif text[start : start + 1].isupper() and context.is_sentence_initial(text, start):
+                # The sentence's capital moves to the new first word: "Gay men" -> "Tall gay
+                # men" ("Muslims" keeps its own: "Tall Muslims").
+                word = word.capitalize()
+                head = text[start].lower() if natural[:1].islower() else ""
+            pieces += [before, word, " ", head]
+            cursor = start + len(head)
+        pieces.append(text[cursor:])
+        return Variant("".join(pieces), (), swaps=(), seed_id=index)
+
+    @functools.cache  # noqa: B019 - one domain per audit; the answer is per category
+    def _plain(self, category: str) -> bool:
+        """The category's terms are words (not first names, not gendered words)."""
+        return not any(t.names or t.words for t in self.term_list.categories[category])
+
     def _make_rewriter(self, index: int) -> Rewriter:
         return Rewriter(self.texts[index], [*self._mentions[index], *self._related[index]])
 
@@ -260,6 +321,15 @@ class TextDomain:
     def _random_term(self, category: str, rng: np.random.Generator) -> str:
         rules = self.single_rules(category)
         return rules[int(rng.integers(len(rules)))].value
+
+
+# "an" or "An" right before a mention: the placebo word before it takes "a".
+_AN_BEFORE = re.compile(r"\b[aA]n(?=\s+$)")
+
+
+def seed_hash(*parts: str) -> int:
+    """A stable 32-bit hash of strings (the same in every process, unlike `hash`)."""
+    return zlib.crc32("\x1f".join(parts).encode("utf-8"))
 
 
 def _label(rule_set: RuleSet) -> str:
