@@ -207,9 +207,8 @@ def score_longform(records: Iterable[Mapping], split: str | None = None) -> Long
             units.setdefault((record["source"], record["doc_id"], record["category"]), []).append(
                 record
             )
-    taking_part = labelled = acceptable = 0
-    wrong = dict.fromkeys(CLASSES, 0)
-    unlabelled = []
+    taking_part = 0
+    read: list[tuple[Mapping | None, Mapping]] = []  # (the label, or None; the unit as now)
     for group in units.values():
         first = group[0]
         domain = TextDomain([first["text"]], first.get("terms", "dixon2018"), [first["category"]])
@@ -226,15 +225,8 @@ def score_longform(records: Iterable[Mapping], split: str | None = None) -> Long
             (r for r in group if r["variant"] == variant.text and r["acceptable"] is not None),
             None,
         )
-        if label is None:
-            unlabelled.append({**first, "target": target, "variant": variant.text})
-            continue
-        labelled += 1
-        if label["acceptable"]:
-            acceptable += 1
-        else:
-            wrong[label["class"]] = wrong.get(label["class"], 0) + 1
-    return LongformScores(len(units), taking_part, labelled, acceptable, wrong, tuple(unlabelled))
+        read.append((label, {**first, "target": target, "variant": variant.text}))
+    return _tally(len(units), taking_part, read)
 
 
 def score_longform_sentences(
@@ -255,9 +247,8 @@ def score_longform_sentences(
     for record in units:
         if split is None or record["split"] == split:
             drawn.setdefault((record["source"], record["doc_id"], record["category"]), record)
-    taking_part = labelled = acceptable = 0
-    wrong = dict.fromkeys(CLASSES, 0)
-    unlabelled = []
+    taking_part = 0
+    found: list[tuple[Mapping | None, Mapping]] = []
     for first in drawn.values():
         category = first["category"]
         sentences = split_sentences(first["text"])
@@ -273,12 +264,24 @@ def score_longform_sentences(
             variant = domain.rewrite_with_edits(index, (Rule(category, reading["target"]),))
             if variant is not None and variant.text == reading["variant"]:
                 label = reading
-        if label is None:
-            unlabelled.append(first)
-            continue
-        labelled += 1
-        if label["acceptable"]:
-            acceptable += 1
-        else:
+        found.append((label, first))
+    return _tally(len(drawn), taking_part, found)
+
+
+def _tally(
+    units: int, taking_part: int, read: list[tuple[Mapping | None, Mapping]]
+) -> LongformScores:
+    """Scores of the units taking part: (a reader's label or None, the unit as written now)."""
+    wrong = dict.fromkeys(CLASSES, 0)
+    labels = [label for label, _ in read if label is not None]
+    for label in labels:
+        if not label["acceptable"]:
             wrong[label["class"]] = wrong.get(label["class"], 0) + 1
-    return LongformScores(len(drawn), taking_part, labelled, acceptable, wrong, tuple(unlabelled))
+    return LongformScores(
+        units,
+        taking_part,
+        len(labels),
+        sum(bool(label["acceptable"]) for label in labels),
+        wrong,
+        tuple(unit for label, unit in read if label is None),
+    )
