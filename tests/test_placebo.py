@@ -35,10 +35,10 @@ def test_a_placebo_edit_keeps_every_identity_and_is_the_same_in_every_run():
     edits = [domain.placebo(i, domain.categories()) for i in range(len(texts))]
     assert [e.text if e else None for e in edits] == [
         "a left-handed gay quiet Muslim man was here",
-        "Quiet Muslims are people too",
-        "He is a left-handed American. Local gay men rock",
-        "YOU ARE LOCAL GAY",
-        "A local LGBT editor left",
+        "Tall Muslims are people too",
+        "He is a local American. Tall gay men rock",
+        "YOU ARE TALL GAY",
+        "A tall LGBT editor left",
         None,
     ]
     for i, edit in enumerate(edits[:-1]):

@@ -169,27 +169,26 @@ def themis(
         for size in range(1, max_order + 1)
         for subset in itertools.combinations(categories, size)
     ]
-    placebo = getattr(domain, "placebo", None)
-    each = _simultaneous(confidence, len(subsets))
+    placebo = hasattr(domain, "placebo")  # text domains have one; table rows do not
+    run = _CausalRun(
+        domain,
+        model,
+        favorable,
+        masks,
+        population,
+        sampling,
+        joint_variants,
+        memo,
+        placebo,
+        _simultaneous(confidence, len(subsets)),
+    )
     discriminating: list[tuple[str, ...]] = []
     pruned: list[tuple[str, ...]] = []
     for subset in subsets:
         if prune and any(set(found) <= set(subset) for found in discriminating):
             pruned.append(subset)  # Themis Thm 4.1, read on the excess: covered by `found`
             continue
-        result = _causal(
-            domain,
-            model,
-            subset,
-            masks,
-            population,
-            sampling,
-            joint_variants,
-            memo,
-            favorable,
-            placebo,
-            each,
-        )
+        result = _causal(run, subset)
         causal.append(result)
         low = result.excess.ci[0] if result.excess is not None else result.ci[0]
         if low > threshold:  # the whole interval, not the point estimate
@@ -290,19 +289,26 @@ def _counterfactual_family(domain, index, mentioned, joint_variants):
     return family
 
 
-def _causal(
-    domain,
-    model,
-    subset,
-    masks,
-    population,
-    sampling,
-    joint_variants,
-    memo,
-    favorable,
-    placebo,
-    each,
-) -> CausalScore:
+@dataclass(frozen=True)
+class _CausalRun:
+    """What every causal test of one run shares: the seeds, the model, the sampling, the
+    counterfactual families remembered so far, and the excess intervals' level (`each`)."""
+
+    domain: Domain
+    model: Model
+    favorable: int | Decision
+    masks: dict[str, np.ndarray]
+    population: np.ndarray
+    sampling: Sampling
+    joint_variants: int
+    memo: dict
+    placebo: bool
+    each: float
+
+
+def _causal(run: _CausalRun, subset: tuple[str, ...]) -> CausalScore:
+    domain, model, sampling, memo = run.domain, run.model, run.sampling, run.memo
+    population = run.population
     confidence, error = sampling.confidence, sampling.error
     min_samples, max_samples = sampling.min_samples, sampling.max_samples
     flipped: list[bool] = []
@@ -312,20 +318,20 @@ def _causal(
         batch = population[begin:end]
         texts, rows, extra = [], [], []
         for i in batch:
-            mentioned = tuple(sorted(c for c in subset if masks[c][int(i)]))
-            family = _family_texts(domain, int(i), mentioned, joint_variants, memo)
+            mentioned = tuple(sorted(c for c in subset if run.masks[c][int(i)]))
+            family = _family_texts(domain, int(i), mentioned, run.joint_variants, memo)
             start = len(texts)
             seed_text = domain.input(int(i))
             texts += [seed_text, *family]
             # The rewrite to a seed's own term may leave its text as it is: not an edit.
             edited = np.array([t != seed_text for t in family], dtype=bool)
-            edit = _placebo_text(domain, int(i), mentioned, memo) if placebo else None
-            if edit is None or not edited.any():
-                edit = None
+            edit = None
+            if run.placebo and edited.any():
+                edit = _placebo_text(domain, int(i), mentioned, memo)
             rows.append((start, len(texts), len(extra) if edit is not None else -1, edited))
             if edit is not None:
                 extra.append(edit)
-        labels = outcomes(favorable, model.predict_proba(texts + extra))
+        labels = outcomes(run.favorable, model.predict_proba(texts + extra))
         for start, stop, at, edited in rows:
             own = labels[start:stop]  # the seed, then its counterfactuals
             flipped.append(bool((own != own[0]).any()))
@@ -343,7 +349,7 @@ def _causal(
         (interval.low, interval.high),
         sum(flipped),
         n,
-        _excess(shares, placebo_flips, each) if placebo else None,
+        _excess(shares, placebo_flips, run.each) if run.placebo else None,
     )
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import functools
 import re
-import zlib
 from collections.abc import Sequence
 
 import numpy as np
 
 from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.discovery.sampling import seed_rng
 from textfair.errors import TextfairError
 from textfair.terms import TermList
 from textfair.text import context
@@ -219,13 +219,16 @@ class TextDomain:
         the category's terms are first names or gendered words.
         """
         mentioned = tuple(
-            c for c in categories if self._target_set_of[c][index] >= 0 and self._plain(c)
+            c
+            for c in categories
+            if self._target_set_of[c][index] >= 0
+            and not any(t.names or t.words for t in self.term_list.categories[c])
         )
         if not mentioned:
             return None
         # One word per category, distinct ones for distinct categories ("a gay Muslim man" ->
         # "a tall gay local Muslim man", not "tall" twice).
-        first = seed_hash(self.texts[index], *mentioned)
+        first = int(seed_rng(self, index, "placebo", *mentioned).integers(len(PLACEBO_WORDS)))
         words = {
             c: PLACEBO_WORDS[(first + k) % len(PLACEBO_WORDS)] for k, c in enumerate(mentioned)
         }
@@ -254,11 +257,6 @@ class TextDomain:
             cursor = start + len(head)
         pieces.append(text[cursor:])
         return Variant("".join(pieces), (), swaps=(), seed_id=index)
-
-    @functools.cache  # noqa: B019 - one domain per audit; the answer is per category
-    def _plain(self, category: str) -> bool:
-        """The category's terms are words (not first names, not gendered words)."""
-        return not any(t.names or t.words for t in self.term_list.categories[category])
 
     def _make_rewriter(self, index: int) -> Rewriter:
         return Rewriter(self.texts[index], [*self._mentions[index], *self._related[index]])
@@ -325,11 +323,6 @@ class TextDomain:
 
 # "an" or "An" right before a mention: the placebo word before it takes "a".
 _AN_BEFORE = re.compile(r"\b[aA]n(?=\s+$)")
-
-
-def seed_hash(*parts: str) -> int:
-    """A stable 32-bit hash of strings (the same in every process, unlike `hash`)."""
-    return zlib.crc32("\x1f".join(parts).encode("utf-8"))
 
 
 def _label(rule_set: RuleSet) -> str:
