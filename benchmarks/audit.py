@@ -6,7 +6,9 @@ rule sets at the same error bound, Alg. 2 draws pairs in chunks of sample_thr = 
 z·sqrt(p1(1-p1)/n) + z·sqrt(p2(1-p2)/n) <= error, querying 2·n texts; p1, p2 are the rates
 this audit measured); ``group_fairness_queries``, what the group fairness stage alone queried
 (the part Alg. 2 does; the full audit adds the causal tests and the label metrics, which score
-every labelled comment) and ``group_query_reduction`` against Alg. 2; ``seconds``; and
+every labelled comment) and ``group_query_reduction`` against Alg. 2; ``placebo_queries``, the
+texts scored for the causal stage's placebo edits (part of ``model_queries``); ``stages``, per
+stage of the last repeat the texts the model scored and its seconds on them; ``seconds``; and
 ``overhead_ratio``, the median over interleaved repeats of audit seconds / seconds for the
 model alone to score the same unique texts (each repeat's pair runs back to back, so machine
 load drifts out of the ratio).
@@ -65,9 +67,22 @@ def list_audit(model, texts, labels, terms: str) -> dict:
         "rule_sets": len(report.findings),
         "causal_sets": len(report.counterfactual.causal) if report.counterfactual else 0,
         "model_queries": report.run.model_queries,
+        "placebo_queries": report.run.placebo_queries,
         "requested_texts": report.run.requested,
         "sampled_assignments": report.config.get("sampled_assignments", []),
         "seconds": round(seconds, 2),
+    }
+
+
+def stage_costs(cached) -> dict:
+    """Per stage of the audit, the texts the model scored and its seconds on them."""
+    return {
+        name: {
+            "model_queries": cost.forwarded,
+            "model_seconds": round(cost.model_seconds, 3),
+            "seconds": round(cost.seconds, 3),
+        }
+        for name, cost in cached.stats.stages.items()
     }
 
 
@@ -131,6 +146,8 @@ def main() -> None:
         "model_queries": report.run.model_queries,
         "testsgd_queries": testsgd_queries(report.findings, config.confidence, config.error),
         "requested_texts": report.run.requested,
+        "placebo_queries": report.run.placebo_queries,
+        "stages": stage_costs(cached),
         "seconds": round(seconds, 2),
         "model_alone_seconds": round(model_alone, 2),
         "overhead_ratio": round(ratio, 3),

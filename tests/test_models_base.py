@@ -37,6 +37,43 @@ def test_each_unique_input_is_forwarded_once_per_run():
     np.testing.assert_allclose(first[0], first[2])
 
 
+def test_prefetch_answers_in_one_call_and_counts_each_input_once():
+    """Texts gathered for several tests go to the model together; the tests' own calls then
+    count them as requested (not as cache hits), and each stage is charged its inputs."""
+    model = CountingModel()
+    cached = CachedModel(model)
+    with cached.stage("causal"):
+        cached.prefetch(["a", "bb"], {"placebo": ["tall a", "bb"]})
+        assert model.calls == 1 and sorted(model.seen) == ["a", "bb", "tall a"]
+        assert cached.stats.requested == 0
+        cached.predict_proba(["a", "bb"])
+        cached.predict_proba(["a", "tall a"])
+    assert model.calls == 1  # nothing asked twice
+    stats = cached.stats
+    assert (stats.requested, stats.unique_inputs, stats.forwarded) == (4, 3, 3)
+    assert stats.cache_hits == stats.requested - stats.unique_inputs == 1
+    assert stats.stages["causal"].forwarded == 1  # "bb" was named as both: placebo wins
+    assert stats.stages["placebo"].forwarded == 2
+    assert stats.stages["causal"].seconds >= stats.stages["causal"].model_seconds > 0
+
+
+def test_stages_nest_and_the_innermost_counts():
+    model = CountingModel()
+    cached = CachedModel(model)
+    cached.predict_proba(["outside"])
+    with cached.stage("outer"):
+        cached.predict_proba(["x"])
+        with cached.stage("inner"):
+            cached.predict_proba(["yy", "zzz"])
+        cached.predict_proba(["wwww"])
+    assert {name: cost.forwarded for name, cost in cached.stats.stages.items()} == {
+        "other": 1,
+        "outer": 2,
+        "inner": 2,
+    }
+    assert "other" in cached.stats.stages and cached.stats.stages["other"].seconds == 0.0
+
+
 def test_results_do_not_depend_on_order_or_batch_size():
     texts = [f"text {i}" * (i % 5 + 1) for i in range(30)]
     reference = CountingModel().predict_proba(texts)

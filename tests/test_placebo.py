@@ -60,6 +60,27 @@ def test_placebo_texts_go_through_the_cache_once():
     assert all(g.excess is not None for g in result.group)
     assert any(p.excess is not None and p.excess_shift_ci is not None for p in result.pairs)
     assert model.stats.forwarded == model.stats.unique_inputs
+    # The placebo edits' queries are stated apart: exactly the texts with a placebo word
+    # (the corpus has none of its own).
+    placebo = re.compile(r"\b(" + "|".join(PLACEBO_WORDS) + r")\b", re.IGNORECASE)
+    asked = list(model._memory)
+    assert model.stats.stages["placebo"].forwarded == sum(bool(placebo.search(t)) for t in asked)
+
+
+def test_an_uncached_model_is_asked_each_text_once_with_the_same_result():
+    """themis gathers texts of several tests into one call and reads them back per test;
+    given a bare model it wraps it, so no text reaches the model twice."""
+    domain = TextDomain(corpus(20), categories=["gender", "religion"])
+    seen: list[str] = []
+
+    def recording(texts):
+        seen.extend(texts)
+        return _coin(0.2, "bare")(texts)
+
+    bare = themis(domain, CallableModel(recording, labels=["ok", "toxic"]), favorable=0, seed=3)
+    assert len(seen) == len(set(seen))
+    cached = CachedModel(CallableModel(_coin(0.2, "bare"), labels=["ok", "toxic"]))
+    assert themis(domain, cached, favorable=0, seed=3) == bare
 
 
 def _coin(p_toxic: float, salt: str):

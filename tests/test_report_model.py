@@ -65,6 +65,12 @@ def test_text_and_rows_are_told_by_the_report_not_by_its_keys(text_report, table
     # A report written before "kind" existed is still read, and read as what it is.
     del record["kind"], record["report_version"]
     assert AuditReport.from_dict(record).kind == "rows"
+    # The placebo edits' queries are stated apart (report version 3); an older report
+    # without them reads as none.
+    assert 0 < text_report.run.placebo_queries < text_report.run.model_queries
+    assert "of them placebo edits" in render_markdown(text_report)
+    del record["run"]["placebo_queries"]
+    assert AuditReport.from_dict(record).run.placebo_queries == 0
 
 
 def test_rule_sets_show_and_round_trip_through_one_class():

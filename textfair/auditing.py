@@ -193,7 +193,8 @@ def audit_text(
     run = Run(model_id, command, progress)
     config, cached, favorable = _prepare(model, config, favorable, decision)
     if domain is None:
-        domain = TextDomain(texts, config.term_list(), config.categories)
+        with cached.stage("matching"):
+            domain = TextDomain(texts, config.term_list(), config.categories)
     elif domain.texts != list(texts):
         raise TextfairError("domain annotates other texts than the texts given; build it from them")
     mentioning = int(np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum())
@@ -282,15 +283,17 @@ def audit_domain(
             f"({', '.join(categories)}); a rule set has at most one rule of each",
         )
     seeds = len(domain.category_mask(categories[0]))
-    _probe(cached, [domain.input(index) for index in range(min(2, seeds))])
-    findings, sampled = _group_findings(domain, cached, config, decision, progress)
+    with cached.stage("probe"):
+        _probe(cached, [domain.input(index) for index in range(min(2, seeds))])
+    with cached.stage("group fairness"):
+        findings, sampled = _group_findings(domain, cached, config, decision, progress)
     if sampled:
         extra_config["sampled_assignments"] = sampled
     counterfactual = None
     if config.causal:
         _step(progress, "causal tests")
-        counterfactual = Counterfactual.from_themis(
-            themis(
+        with cached.stage("causal"):
+            result = themis(
                 domain,
                 cached,
                 favorable=decision,
@@ -299,9 +302,10 @@ def audit_domain(
                 correction=config.correction,
                 **_sampling(config),
             )
-        )
+        counterfactual = Counterfactual.from_themis(result)
     _step(progress, "metrics")
-    measured = metrics()
+    with cached.stage("label metrics"):
+        measured = metrics()
     return AuditReport(
         kind=kind,
         textfair_version=__version__,
@@ -326,8 +330,15 @@ def audit_domain(
             cache_hits=cached.stats.cache_hits,
             requested=cached.stats.requested,
             seconds=round(run.seconds(), 3),
+            placebo_queries=_stage_queries(cached, "placebo"),
         ),
     )
+
+
+def _stage_queries(cached: CachedModel, stage: str) -> int:
+    """Inputs the model was given during `stage` (0 when it asked nothing)."""
+    cost = cached.stats.stages.get(stage)
+    return cost.forwarded if cost is not None else 0
 
 
 def _probe(cached: CachedModel, inputs: list) -> None:

@@ -25,6 +25,7 @@ through the model's cache, so a text scored for one test is never scored again.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from dataclasses import dataclass, field, replace
 
@@ -32,7 +33,7 @@ import numpy as np
 
 from textfair.discovery.rulesets import Domain, Rule
 from textfair.discovery.sampling import Sampling, batches, seed_order, seed_rng
-from textfair.models.base import Model
+from textfair.models.base import CachedModel, Model
 from textfair.models.decision import Decision, decide, favourable_score, outcomes
 from textfair.stats import adjust, bounded_mean
 
@@ -156,6 +157,9 @@ def themis(
     so all of them hold together at `confidence`; p-values are adjusted with `correction`.
     """
     term_samples = term_samples or min_samples
+    # Texts are gathered for several tests and asked for in one call, then read back per
+    # test: only a model that remembers its answers makes that free of repeated queries.
+    model = model if isinstance(model, CachedModel) else CachedModel(model)
     categories = domain.categories()
     max_order = max_order or len(categories)
     masks = {c: domain.category_mask(c) for c in categories}
@@ -182,24 +186,46 @@ def themis(
         placebo,
         _simultaneous(confidence, len(subsets)),
     )
+    each_category = _simultaneous(confidence, len(categories))
+    seeds = {c: [int(i) for i in everything if masks[c][int(i)]][:term_samples] for c in categories}
+    rewrites = {c: _term_rewrites(domain, c, seeds[c]) for c in categories}
+    edits = {c: _placebo_edits(domain, seeds[c], c, placebo, memo) for c in categories}
+    # The group scores' and term pairs' texts: each category's seeds, their rewrites to
+    # every term, their placebo edits. They depend on no test, so they join the first call.
+    per_category = [
+        _Batch(
+            [domain.input(i) for i in seeds[c]]
+            + [t for texts in rewrites[c].values() for t in texts.values()],
+            list((edits[c] or {}).values()),
+        )
+        for c in categories
+    ]
     discriminating: list[tuple[str, ...]] = []
     pruned: list[tuple[str, ...]] = []
-    for subset in subsets:
-        if prune and any(set(found) <= set(subset) for found in discriminating):
-            pruned.append(subset)  # Themis Thm 4.1, read on the excess: covered by `found`
-            continue
-        result = _causal(run, subset)
-        causal.append(result)
-        low = result.excess.ci[0] if result.excess is not None else result.ci[0]
-        if low > threshold:  # the whole interval, not the point estimate
-            discriminating.append(subset)
+    # Level by level: a set is pruned only by a smaller one (Themis Thm 4.1, read on the
+    # excess), so a level's sets are known before any of them is tested, and their first
+    # batches go to the model together: a few long calls rather than one short call per set.
+    for size in range(1, max_order + 1):
+        level = []
+        for subset in (s for s in subsets if len(s) == size):
+            if prune and any(set(found) <= set(subset) for found in discriminating):
+                pruned.append(subset)  # covered by `found`
+            else:
+                level.append(subset)
+        firsts = [_first_batch(run, subset) for subset in level]
+        _ask(model, firsts + (per_category if size == 1 else []))
+        for subset, first in zip(level, firsts, strict=True):
+            result = _causal(run, subset, first)
+            causal.append(result)
+            low = result.excess.ci[0] if result.excess is not None else result.ci[0]
+            if low > threshold:  # the whole interval, not the point estimate
+                discriminating.append(subset)
     group, pairs = [], []
-    each_category = _simultaneous(confidence, len(categories))
     for category in categories:
-        seeds = [int(i) for i in everything if masks[category][int(i)]][:term_samples]
-        placebos = _placebos(domain, model, category, favorable, seeds, placebo, memo)
-        group.append(_group(domain, model, category, favorable, seeds, placebos, each_category))
-        pairs += _pairs(domain, model, category, favorable, seeds, confidence, placebos)
+        known = seeds[category], rewrites[category]
+        placebos = _placebos(domain, model, category, favorable, known[0], edits[category])
+        group.append(_group(domain, model, category, favorable, known, placebos, each_category))
+        pairs += _pairs(domain, model, category, favorable, known, confidence, placebos)
     causal = _adjusted(causal, correction, confidence)
     group = _adjusted(group, correction, confidence)
     pairs = _adjusted(pairs, correction, confidence)
@@ -306,32 +332,18 @@ class _CausalRun:
     each: float
 
 
-def _causal(run: _CausalRun, subset: tuple[str, ...]) -> CausalScore:
-    domain, model, sampling, memo = run.domain, run.model, run.sampling, run.memo
-    population = run.population
-    confidence, error = sampling.confidence, sampling.error
-    min_samples, max_samples = sampling.min_samples, sampling.max_samples
+def _causal(run: _CausalRun, subset: tuple[str, ...], first: _Batch | None = None) -> CausalScore:
+    """Alg. 3's sequential test of one category set (`first`: its first batch, if built)."""
+    model, sampling, population = run.model, run.sampling, run.population
+    confidence, error, min_samples = sampling.confidence, sampling.error, sampling.min_samples
     flipped: list[bool] = []
     shares: list[float] = []  # per seed with a placebo: its identity edits' flip share
     placebo_flips: list[float] = []
-    for begin, end in batches(min(len(population), max_samples), min_samples, BATCH):
-        batch = population[begin:end]
-        texts, rows, extra = [], [], []
-        for i in batch:
-            mentioned = tuple(sorted(c for c in subset if run.masks[c][int(i)]))
-            family = _family_texts(domain, int(i), mentioned, run.joint_variants, memo)
-            start = len(texts)
-            seed_text = domain.input(int(i))
-            texts += [seed_text, *family]
-            # The rewrite to a seed's own term may leave its text as it is: not an edit.
-            edited = np.array([t != seed_text for t in family], dtype=bool)
-            edit = None
-            if run.placebo and edited.any():
-                edit = _placebo_text(domain, int(i), mentioned, memo)
-            rows.append((start, len(texts), len(extra) if edit is not None else -1, edited))
-            if edit is not None:
-                extra.append(edit)
-        labels = outcomes(run.favorable, model.predict_proba(texts + extra))
+    for k, (begin, end) in enumerate(_ranges(run)):
+        seeds = population[begin:end]
+        batch = first if k == 0 and first is not None else _batch(run, subset, seeds)
+        texts, extra, rows = batch.texts, batch.placebos, batch.rows
+        labels = outcomes(run.favorable, _with_placebos(model, texts, extra))
         for start, stop, at, edited in rows:
             own = labels[start:stop]  # the seed, then its counterfactuals
             flipped.append(bool((own != own[0]).any()))
@@ -353,6 +365,76 @@ def _causal(run: _CausalRun, subset: tuple[str, ...]) -> CausalScore:
     )
 
 
+def _with_placebos(model, texts: list, placebos: list) -> np.ndarray:
+    """The model's answers for `texts`, then `placebos`; a caching model counts the placebo
+    edits' queries as their own stage ("placebo"), so their cost is stated apart."""
+    stage = getattr(model, "stage", None)
+    counted = stage("placebo") if stage is not None and placebos else contextlib.nullcontext()
+    answers = np.asarray(model.predict_proba(texts)) if texts else None
+    with counted:
+        extra = np.asarray(model.predict_proba(placebos)) if placebos else None
+    parts = [a for a in (answers, extra) if a is not None]
+    return np.concatenate(parts) if parts else np.empty((0, len(model.labels)))
+
+
+@dataclass
+class _Batch:
+    """Texts to score together: identity texts, then placebo edits; for a causal batch,
+    per seed (start, stop) of its texts, its placebo's place (-1: none) and which of its
+    rewrites are real edits."""
+
+    texts: list
+    placebos: list
+    rows: list = field(default_factory=list)
+
+
+def _ranges(run: _CausalRun) -> list[tuple[int, int]]:
+    """The seed ranges a causal test reads, stopping check after each (see `batches`)."""
+    sampling = run.sampling
+    total = min(len(run.population), sampling.max_samples)
+    return batches(total, sampling.min_samples, BATCH)
+
+
+def _batch(run: _CausalRun, subset: tuple[str, ...], seeds) -> _Batch:
+    """Each seed's text and counterfactual family over the categories of `subset` it
+    mentions, and, where one of them is a real edit, its placebo edit."""
+    batch = _Batch([], [])
+    for i in (int(i) for i in seeds):
+        mentioned = tuple(sorted(c for c in subset if run.masks[c][i]))
+        family = _family_texts(run.domain, i, mentioned, run.joint_variants, run.memo)
+        start = len(batch.texts)
+        seed_text = run.domain.input(i)
+        batch.texts += [seed_text, *family]
+        # The rewrite to a seed's own term may leave its text as it is: not an edit.
+        edited = np.array([t != seed_text for t in family], dtype=bool)
+        edit = None
+        if run.placebo and edited.any():
+            edit = _placebo_text(run.domain, i, mentioned, run.memo)
+        at = len(batch.placebos) if edit is not None else -1
+        batch.rows.append((start, len(batch.texts), at, edited))
+        if edit is not None:
+            batch.placebos.append(edit)
+    return batch
+
+
+def _first_batch(run: _CausalRun, subset: tuple[str, ...]) -> _Batch:
+    """The texts of `subset`'s first range: every test reads at least these."""
+    ranges = _ranges(run)
+    if not ranges:
+        return _Batch([], [])
+    begin, end = ranges[0]
+    return _batch(run, subset, run.population[begin:end])
+
+
+def _ask(model: CachedModel, batches: list[_Batch]) -> None:
+    """Score the batches' texts and their placebo edits (counted as the "placebo" stage)
+    in one call, so the tests that read them find the answers remembered."""
+    model.prefetch(
+        [t for batch in batches for t in batch.texts],
+        {"placebo": [t for batch in batches for t in batch.placebos]},
+    )
+
+
 def _placebo_text(domain, index: int, categories: tuple[str, ...], memo) -> str | None:
     """The placebo edit of seed `index` over `categories` (remembered for the run)."""
     key = ("placebo", index, categories)
@@ -362,14 +444,20 @@ def _placebo_text(domain, index: int, categories: tuple[str, ...], memo) -> str 
     return memo[key]
 
 
-def _placebos(domain, model, category, favorable, seeds, placebo, memo) -> dict | None:
-    """Per seed of the category: its decision, and its placebo edit's decision and favourable
-    score (None without placebo edits). One model call for all of them."""
+def _placebo_edits(domain, seeds, category, placebo: bool, memo) -> dict[int, str] | None:
+    """Per seed of the category that has one, its placebo edit (None: no placebo edits)."""
     if not placebo:
         return None
-    edits = {i: t for i in seeds if (t := _placebo_text(domain, i, (category,), memo)) is not None}
+    return {i: t for i in seeds if (t := _placebo_text(domain, i, (category,), memo)) is not None}
+
+
+def _placebos(domain, model, category, favorable, seeds, edits) -> dict | None:
+    """Per seed of the category: its decision, and its placebo edit's decision and favourable
+    score (None without placebo edits). One model call for all of them."""
+    if edits is None:
+        return None
     originals = [domain.input(i) for i in seeds]
-    answers = np.asarray(model.predict_proba(originals + list(edits.values())))
+    answers = _with_placebos(model, originals, list(edits.values()))
     if not len(answers):
         return {}
     label = outcomes(favorable, answers)
@@ -399,17 +487,22 @@ class _Placebo:
     placebo_score: float
 
 
-def _group(domain, model, category, favorable, seeds, placebos, each) -> GroupScore:
+def _term_rewrites(domain, category, seeds) -> dict[str, dict[int, str]]:
+    """Per term of the category, the seeds that may become it and their rewritten texts."""
+    return {
+        rule.value: {i: v.input for i in seeds if (v := domain.rewrite(i, (rule,))) is not None}
+        for rule in domain.single_rules(category)
+    }
+
+
+def _group(domain, model, category, favorable, known, placebos, each) -> GroupScore:
     """Favourable rate per term, and the category's group score: the largest difference
     between two terms' rates, each pair compared on the seeds that may become both (a
     seed's axis and clashes decide which terms it may become; comparing rates over
     different seeds would measure the seeds, not the terms). Beside it (`excess`), how often
     a seed's rewrites to the category's other terms change its decision, against its
-    placebo edit."""
-    by_term = {
-        rule.value: {i: v.input for i in seeds if (v := domain.rewrite(i, (rule,))) is not None}
-        for rule in domain.single_rules(category)
-    }
+    placebo edit. `known`: the seeds and their rewrites per term (`_term_rewrites`)."""
+    seeds, by_term = known
     # One model call for the whole category: the model sorts one long list by length and
     # fills its batches, where a call per term would pad many short batches.
     flat = [t for texts in by_term.values() for t in texts.values()]
@@ -442,9 +535,10 @@ def _favoured(model, texts, favorable) -> np.ndarray:
     return decide(favorable, model.predict_proba(texts))
 
 
-def _pairs(domain, model, category, favorable, seeds, confidence, placebos=None):
+def _pairs(domain, model, category, favorable, known, confidence, placebos=None):
     """Seeds naming exactly one term of the category, swapped to each other term; beside
-    each pair, the same seeds' placebo edits."""
+    each pair, the same seeds' placebo edits. `known`: as for `_group`."""
+    seeds, rewrites = known
     by_term: dict[str, list[int]] = {}
     for i in seeds:
         values = domain.values_of(i, category)
@@ -456,7 +550,8 @@ def _pairs(domain, model, category, favorable, seeds, confidence, placebos=None)
             if rule.value == source:
                 continue
             # Only the seeds that may become the target (its axis, no clash) are paired.
-            pairs = [(k, v.input) for k, i in enumerate(named) if (v := domain.rewrite(i, (rule,)))]
+            target = rewrites[rule.value]
+            pairs = [(k, target[i]) for k, i in enumerate(named) if i in target]
             if pairs:
                 swaps.append((source, rule.value, pairs))
     texts = [domain.input(i) for named in by_term.values() for i in named]

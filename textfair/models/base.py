@@ -14,8 +14,10 @@ import hashlib
 import os
 import sqlite3
 import sys
-from collections.abc import Hashable, Iterator, Sequence
-from dataclasses import dataclass
+import time
+from collections import Counter
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -27,6 +29,7 @@ __all__ = [
     "CacheStats",
     "CachedModel",
     "Model",
+    "StageCost",
     "check_probabilities",
     "favorable_index",
     "resolve_device",
@@ -122,6 +125,17 @@ def favorable_index(labels: Sequence[str], favorable: str) -> int:
 
 
 @dataclass
+class StageCost:
+    """What one stage of a run cost: inputs forwarded to the model, the model's seconds on
+    them, and the stage's own wall-clock seconds (model included; 0 for a stage that only
+    names inputs, as placebo edits scored with another stage's)."""
+
+    forwarded: int = 0
+    model_seconds: float = 0.0
+    seconds: float = 0.0
+
+
+@dataclass
 class CacheStats:
     """What a CachedModel did.
 
@@ -133,6 +147,9 @@ class CacheStats:
         model_calls: calls to the wrapped model, each a batch of forwarded inputs.
         cache_hits: inputs answered from memory, without a forward pass.
         disk_hits: inputs answered from the cache file of an earlier run.
+        model_seconds: seconds spent inside the wrapped model.
+        stages: per stage named with `CachedModel.stage`, the inputs forwarded and the
+            model's seconds while it was the innermost stage (`StageCost`).
     """
 
     requested: int = 0
@@ -141,6 +158,8 @@ class CacheStats:
     model_calls: int = 0
     cache_hits: int = 0
     disk_hits: int = 0
+    model_seconds: float = 0.0
+    stages: dict[str, StageCost] = field(default_factory=dict)
 
 
 class CachedModel:
@@ -174,6 +193,8 @@ class CachedModel:
         # them more precisely (a hash of the model's files and the input layout).
         self._cache_key = cache_key or self._fingerprint
         self._db: sqlite3.Connection | None = None
+        self._stage, self._depth, self._clock = "other", 0, 0.0  # see `stage`
+        self._prefetched: set[Hashable] = set()  # answered by `prefetch`, not yet asked for
         if cache_path is not None:
             if not self._cache_key:
                 raise TextfairError(
@@ -187,30 +208,84 @@ class CachedModel:
         """The wrapped model's fingerprint (None when it has none)."""
         return self._fingerprint or None
 
+    @contextlib.contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        """Count what the model is asked inside this block, and the block's seconds, under
+        `name` (in `stats.stages`); stages nest, and the innermost one counts."""
+        outer = self._stage
+        self._charge()  # the outer stage's time so far
+        self._stage, self._depth = name, self._depth + 1
+        try:
+            yield
+        finally:
+            self._charge()
+            self._stage, self._depth = outer, self._depth - 1
+
+    def _charge(self) -> None:
+        """Add the time since the last charge to the stage running now, if one is."""
+        now = time.perf_counter()
+        if self._depth:
+            cost = self.stats.stages.setdefault(self._stage, StageCost())
+            cost.seconds += now - self._clock
+        self._clock = now
+
     def predict_proba(self, inputs: Sequence[Hashable]) -> np.ndarray:
         """Probabilities for `inputs`, forwarding only inputs never seen before."""
         inputs = list(inputs)
         self.stats.requested += len(inputs)
         missing = list(dict.fromkeys(x for x in inputs if x not in self._memory))
-        self.stats.cache_hits += len(inputs) - len(missing)  # repeats within and across calls
-        if missing and self._db is not None:
-            missing = self._load_from_disk(missing)
-        if missing:
-            self._forward(missing)
+        # Prefetched inputs asked for the first time are not hits: they were answered for
+        # this request, only earlier.
+        first = {x for x in inputs if x in self._prefetched}
+        self._prefetched -= first
+        self.stats.cache_hits += len(inputs) - len(missing) - len(first)
+        self._answer(missing)
         k = len(self.labels)
         if not inputs:
             return np.empty((0, k))
         return np.stack([self._memory[x] for x in inputs])
 
-    def _forward(self, missing: list[Hashable]) -> None:
+    def prefetch(
+        self, inputs: Sequence[Hashable], staged: Mapping[str, Sequence[Hashable]] | None = None
+    ) -> None:
+        """Answer `inputs` now, in one call, so that the later `predict_proba` calls that
+        ask for them (several short ones, each of a test of its own) find them remembered.
+        A model scores a long list faster than many short ones (it sorts by length and fills
+        its batches). `staged`: more inputs for the same call, counted under the stage
+        named (`stage`) rather than the current one. Nothing here counts as requested: the
+        later calls do."""
+        stage_of = {x: name for name, items in (staged or {}).items() for x in items}
+        every = [*inputs, *stage_of]
+        missing = list(dict.fromkeys(x for x in every if x not in self._memory))
+        self._answer(missing, stage_of)
+        self._prefetched.update(missing)
+
+    def _answer(self, missing: list[Hashable], stage_of: Mapping | None = None) -> None:
+        """Remember answers for `missing` (distinct, unseen): from disk, else the model."""
+        if missing and self._db is not None:
+            missing = self._load_from_disk(missing)
+        if missing:
+            self._forward(missing, stage_of or {})
+
+    def _forward(self, missing: list[Hashable], stage_of: Mapping) -> None:
         size = self.batch_size or len(missing)
         batches = [missing[begin : begin + size] for begin in range(0, len(missing), size)]
-        for batch, answer in zip(batches, self._answers(batches), strict=True):
+        answers = self._answers(batches)
+        for batch in batches:
+            started = time.perf_counter()
+            answer = next(answers)
+            seconds = time.perf_counter() - started
+            self.stats.model_seconds += seconds
             output = check_probabilities(
                 answer, len(batch), len(self.labels), self._source, self.multi_label
             )
             self.stats.model_calls += 1
             self.stats.forwarded += len(batch)
+            # Each stage is charged its inputs, and the batch's seconds in proportion.
+            for name, count in Counter(stage_of.get(x, self._stage) for x in batch).items():
+                cost = self.stats.stages.setdefault(name, StageCost())
+                cost.forwarded += count
+                cost.model_seconds += seconds * count / len(batch)
             self.stats.unique_inputs += len(batch)
             for item, row in zip(batch, output, strict=True):
                 self._memory[item] = row

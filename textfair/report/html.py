@@ -351,7 +351,7 @@ def _run(report: AuditReport) -> list[str]:
     return [
         "<h2>The run</h2>",
         f"<p>{run.requested:,} inputs requested, {run.unique_inputs:,} unique, "
-        f"{run.model_queries:,} model queries in {run.model_calls:,} calls, "
+        f"{_e(run.queries())} in {run.model_calls:,} calls, "
         f"{run.cache_hits:,} cache hits, {run.seconds} s; seed {report.seed}; textfair "
         f"{_e(report.textfair_version)}.</p>",
         f"<p>To reproduce: <code>{_e(report.command)}</code></p>",

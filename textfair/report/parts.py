@@ -40,7 +40,9 @@ class ModelInfo:
 
 @dataclass(frozen=True)
 class RunStats:
-    """What the run cost: texts asked for, model queries and calls, cache hits, seconds."""
+    """What the run cost: texts asked for, model queries and calls, cache hits, seconds, and
+    the model queries that were placebo edits (part of `model_queries`; 0 in reports
+    written before version 3)."""
 
     model_queries: int
     model_calls: int
@@ -48,6 +50,14 @@ class RunStats:
     cache_hits: int
     requested: int
     seconds: float
+    placebo_queries: int = 0
+
+    def queries(self) -> str:
+        """The model queries in words, with the placebo edits' share when there were any."""
+        said = f"{self.model_queries:,} model queries"
+        if self.placebo_queries:
+            said += f" ({self.placebo_queries:,} of them placebo edits)"
+        return said
 
 
 @dataclass(frozen=True)

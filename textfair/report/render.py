@@ -72,7 +72,7 @@ def render_markdown(report: AuditReport, top: int = 10) -> str:
         "## Run",
         "",
         f"{run.requested} {report.inputs} requested, {run.unique_inputs} unique, "
-        f"{run.model_queries} model queries in {run.model_calls} calls, "
+        f"{run.queries()} in {run.model_calls} calls, "
         f"{run.cache_hits} cache hits, {run.seconds} s.",
     ]
     return "\n".join(lines) + "\n"
@@ -376,7 +376,7 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
         )
     run = report.run
     console.print(
-        f"{run.model_queries} model queries for {run.requested} {report.inputs} requested "
+        f"{run.queries()} for {run.requested} {report.inputs} requested "
         f"({run.cache_hits} cache hits), {run.seconds} s."
     )
 
