@@ -83,6 +83,33 @@ def test_an_uncached_model_is_asked_each_text_once_with_the_same_result():
     assert themis(domain, cached, favorable=0, seed=3) == bare
 
 
+def test_the_verdict_markdown_and_page_speak_of_the_excess():
+    """The verdict names what identity adds beyond a placebo edit; the Markdown group and
+    term-pair tables and the page's heatmap show the excess, not the raw flip rate."""
+    from textfair.auditing import AuditConfig, audit_text
+    from textfair.report.html import render_html
+    from textfair.report.render import render_markdown
+
+    texts = corpus(40)
+    planted = CallableModel(_muslim, labels=["ok", "toxic"])
+    config = AuditConfig(categories=["gender", "religion"])
+    report = audit_text(planted, texts, favorable="ok", config=config, model_id="planted")
+    verdict = report.summary()
+    assert "significantly more often than a placebo edit for religion" in verdict, verdict
+    coin = CallableModel(_coin(0.1, "verdict"), labels=["ok", "toxic"])
+    fair = audit_text(coin, texts, favorable="ok", config=config, model_id="coin").summary()
+    assert "no identity swap flips decisions significantly more often" in fair, fair
+    markdown = render_markdown(report)
+    group_table = markdown[markdown.index("| category | group score") :]
+    religion = next(line for line in group_table.splitlines() if line.startswith("| religion"))
+    assert "| yes |" in religion  # the group score's excess is significant
+    pairs = markdown[markdown.index("## Term pairs") :]
+    assert "shift vs placebo" in pairs and "muslim" in pairs
+    page = render_html(report)
+    assert "flips beyond the placebo edit" in page
+    assert "placebo edit" in page[page.index('id="verdict"') :][:1000]
+
+
 def _coin(p_toxic: float, salt: str):
     """A model that ignores identity: toxic by a fixed coin per text (the same coin for the
     same text), so any edit flips the decision with probability 2p(1-p)."""

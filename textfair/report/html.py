@@ -170,8 +170,8 @@ def _counterfactual(report: AuditReport) -> list[str]:
         parts.append(
             f"<figure>{plot}<figcaption>{_e(group.category)}: the favourable rate when every "
             f"mention is written as each term ({group.n} texts each; group score "
-            f"{_pct(group.score)} points between the lowest and the highest).</figcaption>"
-            "</figure>"
+            f"{_pct(group.score)} points between the lowest and the highest)."
+            f"{_group_excess(group.excess)}</figcaption></figure>"
         )
     for category, pairs in itertools.groupby(
         sorted(result.term_pairs, key=lambda p: p.category), key=lambda p: p.category
@@ -180,22 +180,47 @@ def _counterfactual(report: AuditReport) -> list[str]:
         terms = sorted({p.source for p in pairs} | {p.target for p in pairs})
         index = {t: i for i, t in enumerate(terms)}
         matrix = np.full((len(terms), len(terms)), np.nan)
+        # With placebo edits, a cell is what identity adds: the pair's flip rate minus the
+        # placebo's on the same texts; without (table rows), the flip rate itself.
+        beyond = all(pair.excess is not None for pair in pairs)
         for pair in pairs:
-            matrix[index[pair.source], index[pair.target]] = pair.flip_rate
+            value = pair.excess.excess if beyond else pair.flip_rate
+            matrix[index[pair.source], index[pair.target]] = value
+        what = "flips beyond the placebo edit's" if beyond else "decisions flipped"
         plot = plots.heatmap(
             terms,
             terms,
             matrix,
-            unit="decisions flipped, %",
-            diverging=False,
-            description=f"Share of {category} texts whose decision flips from the row term to "
-            "the column term.",
+            unit=f"{what}, points" if beyond else f"{what}, %",
+            diverging=beyond,
+            description=f"{category}: {what} when the row term is replaced by the column term.",
+        )
+        said = (
+            "how much more often the decision flips when the row's term is replaced by the "
+            "column's than when a neutral word is written before it (percentage points; "
+            "see the term-pair table for intervals)"
+            if beyond
+            else "share of texts whose decision flips when the row's term is replaced by the "
+            "column's (percent)"
         )
         parts.append(
-            f"<figure>{plot}<figcaption>{_e(category)}: share of texts whose decision flips "
-            "when the row's term is replaced by the column's (percent).</figcaption></figure>"
+            f"<figure>{plot}<figcaption>{_e(category)}: {said}; blank: no text names the row's "
+            "term alone.</figcaption></figure>"
         )
     return parts
+
+
+def _group_excess(excess) -> str:
+    """The group score's excess in a sentence (nothing without placebo edits)."""
+    if excess is None or not excess.n:
+        return ""
+    verdict = "significant" if excess.significant else "not significant"
+    return _e(
+        f" A rewrite to another term flips {excess.identity_rate * 100:.1f}% of decisions, a "
+        f"placebo edit {excess.placebo_rate * 100:.1f}%: excess {excess.excess * 100:+.1f} "
+        f"points [{excess.ci[0] * 100:+.1f}, {excess.ci[1] * 100:+.1f}], {verdict} "
+        f"({excess.n} texts with both edits)."
+    )
 
 
 def _excess_cells(excess) -> list:

@@ -238,19 +238,54 @@ class AuditReport:
         )
 
     def summary(self) -> str:
-        """One sentence: what was audited, how many rule sets, the most credible finding."""
+        """The verdict: what was audited, how many rule sets, the most credible finding, and
+        what the causal tests found beyond a placebo edit."""
         head = (
             f"{self.model.id or 'the model'}: {len(self.findings)} rule sets, "
             f"{len(self.significant)} significant after correction"
         )
-        if not self.findings:
-            return head + "."
-        best = self.findings[0]
-        low, high = best.ci
+        if self.findings:
+            best = self.findings[0]
+            low, high = best.ci
+            head += (
+                f"; most credible {self.label(best.rule_set)}: favourable "
+                f"{100 * best.phi_r:.1f}% vs {100 * best.phi_not_r:.1f}%, difference in "
+                f"[{100 * low:+.1f}, {100 * high:+.1f}] points"
+            )
+        causal = self._causal_verdict()
+        return f"{head}. {causal}" if causal else f"{head}."
+
+    def _causal_verdict(self) -> str:
+        """The causal tests in a sentence, on the excess over the placebo edit: the category
+        sets whose identity swaps flip decisions significantly more often, or that none do
+        (with the largest excess measured). Empty without placebo edits."""
+        tests = (
+            [c for c in self.counterfactual.causal if c.excess and c.excess.n]
+            if (self.counterfactual)
+            else []
+        )
+        if not tests:
+            return ""
+
+        def said(test) -> str:
+            e = test.excess
+            return (
+                f"{' + '.join(test.categories)}, {100 * e.identity_rate:.1f}% of swaps vs "
+                f"{100 * e.placebo_rate:.1f}% of placebo edits flip the decision, "
+                f"{100 * e.excess:+.1f} [{100 * e.ci[0]:+.1f}, {100 * e.ci[1]:+.1f}] points"
+            )
+
+        found = [c for c in tests if c.excess.significant]
+        if found:
+            found.sort(key=lambda c: -c.excess.ci[0])
+            return (
+                "Causal: identity swaps flip decisions significantly more often than a "
+                "placebo edit for " + "; ".join(said(c) for c in found) + "."
+            )
+        largest = max(tests, key=lambda c: c.excess.excess)
         return (
-            f"{head}; most credible {self.label(best.rule_set)}: favourable "
-            f"{100 * best.phi_r:.1f}% vs {100 * best.phi_not_r:.1f}%, difference in "
-            f"[{100 * low:+.1f}, {100 * high:+.1f}] points."
+            "Causal: no identity swap flips decisions significantly more often than a placebo "
+            f"edit; largest excess: {said(largest)}."
         )
 
     def _repr_markdown_(self) -> str:

@@ -18,6 +18,7 @@ matplotlib.use("Agg")  # no display: figures are only ever written to SVG
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import FuncFormatter
 
 __all__ = ["forest", "heatmap", "rates", "tradeoff"]
 
@@ -124,7 +125,9 @@ def heatmap(
                 axes.text(j, i, f"{100 * value:.0f}", ha="center", va="center", fontsize=7)
         axes.set_xticks(range(len(columns)), columns, rotation=45, ha="right")
         axes.set_yticks(range(len(rows)), rows)
-        figure.colorbar(image, ax=axes, label=unit, shrink=0.8)
+        # The cells print percent (points), so does the colour bar.
+        percent = FuncFormatter(lambda value, _: f"{100 * value:.0f}")
+        figure.colorbar(image, ax=axes, label=unit, shrink=0.8, format=percent)
         return _svg(figure, description)
 
 

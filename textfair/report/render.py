@@ -191,12 +191,14 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
             "excess interval",
             "significant",
             report.inputs,
+            "with both edits",
         ],
     )
     for c in result.causal:
         lines.append(
             f"| {markdown_cell(' + '.join(c.categories))} | {_pct(c.score)} | "
-            f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}] | {_excess_cells(c.excess)} | {c.n} |"
+            f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}] | {_excess_cells(c.excess)} | {c.n} | "
+            f"{c.excess.n if c.excess else '–'} |"
         )
     lines += [
         "",
@@ -205,8 +207,13 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
         "pruned only when a subset's whole excess interval lies above the threshold; it is "
         "covered by that subset's finding).",
         "",
-        "| category | group score (max − min favourable rate) | lowest | highest |",
-        "|---|---|---|---|",
+        "Per category, every seed written with each of its terms: the group score, and how "
+        "often a seed's rewrites to the other terms flip its decision against its placebo "
+        "edit (excess interval simultaneous over the categories).",
+        "",
+        "| category | group score (max − min favourable rate) | lowest | highest | per edit "
+        "| placebo | excess | excess interval | significant | with both edits |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for g in result.group:
         if g.rates:
@@ -214,8 +221,47 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
             high = max(g.rates, key=g.rates.get)
             lines.append(
                 f"| {markdown_cell(g.category)} | {_pct(g.score)} | {markdown_cell(low)} "
-                f"({_pct(g.rates[low])}) | {markdown_cell(high)} ({_pct(g.rates[high])}) |"
+                f"({_pct(g.rates[low])}) | {markdown_cell(high)} ({_pct(g.rates[high])}) | "
+                f"{_excess_cells(g.excess)} | {g.excess.n if g.excess else '–'} |"
             )
+    return lines + _pair_lines(report)
+
+
+def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
+    """The term pairs whose swap lowers the favourable probability most beyond the placebo
+    edit's shift (the report's order), with their flip rates against the placebo's."""
+    pairs = report.counterfactual.term_pairs if report.counterfactual else ()
+    if not pairs:
+        return []
+    lines = _section(
+        f"Term pairs: the {min(top, len(pairs))} of {len(pairs)} swaps that lower the "
+        "favourable probability most",
+        "Texts naming one term, rewritten to another. *Shift vs placebo*: the mean of "
+        "P(favourable | swapped) − P(favourable | placebo edit), in points, with its "
+        "interval; flip rates per edit and under the placebo, and their excess.",
+        [
+            "category",
+            "from → to",
+            "shift vs placebo",
+            "interval",
+            "per edit",
+            "placebo",
+            "excess",
+            "excess interval",
+            "significant",
+            report.inputs,
+        ],
+    )
+    for pair in pairs[:top]:
+        shift, ci = pair.excess_shift, pair.excess_shift_ci
+        if shift is None or ci is None:  # no placebo: the raw shift
+            shift, ci = pair.mean_shift, pair.shift_ci
+        lines.append(
+            f"| {markdown_cell(pair.category)} | {markdown_cell(pair.source)} → "
+            f"{markdown_cell(pair.target)} | {_signed_pct(shift)} | "
+            f"[{_signed_pct(ci[0])}, {_signed_pct(ci[1])}] | {_excess_cells(pair.excess)} | "
+            f"{pair.n} |"
+        )
     return lines
 
 
@@ -351,7 +397,8 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
         console.print(printable(note), markup=False)
     if report.counterfactual is not None:
         flips = Table(title="Causal tests: label flips when only identity terms change")
-        for column in ("categories", "flip rate", "per edit", "placebo", "excess", report.inputs):
+        columns = ("categories", "flip rate", "per edit", "placebo", "excess", "with both edits")
+        for column in columns:
             flips.add_column(column)
         for c in report.counterfactual.causal:
             e = c.excess
@@ -366,12 +413,13 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
                 )
                 if e
                 else "–",
-                str(c.n),
+                str(e.n) if e else "–",
             )
         console.print(flips)
         console.print(
             "per edit: how often one identity swap flips the decision; placebo: a neutral "
-            "word before the term instead; excess: their difference (* significant).",
+            "word before the term instead; excess: their difference (* significant); with "
+            f"both edits: the {report.inputs} the excess is measured on.",
             markup=False,
         )
     run = report.run

@@ -1,0 +1,88 @@
+"""Identity and placebo flip rates of the bundled models, per category, on bundled text.
+
+For each bundled model, the default causal tests on the text it was made for (the toxicity
+models on the bundled Wikipedia comments, `sentiment-lstm` on the bundled IMDB reviews) and,
+per category: ``identity_rate`` (the mean share of a seed's identity swaps that flip its
+decision), ``placebo_rate`` (how often a neutral word written before the term flips it),
+``excess`` (their paired difference over seeds) with its simultaneous interval ``ci``, the
+adjusted p-value, ``significant``, and ``n`` (seeds with both edits); and the raw causal
+score (``flip_rate``: any of a seed's swaps flips it, over ``seeds``), the figure the
+excess replaces. A category none of whose seeds has a real edit has no excess.
+Run: ``python -m benchmarks.placebo --json``; the README's placebo table is this output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import platform
+from importlib import resources
+from pathlib import Path
+
+from textfair.auditing import AuditConfig, audit_text
+from textfair.models.spec import load_model
+
+IMDB = Path(__file__).resolve().parents[1] / "examples" / "data" / "imdb_small.tsv"
+MODELS = (
+    ("toxicity-cnn-lstm", "wikipedia comments", "non-toxic"),
+    ("toxicity-tiny-transformer", "wikipedia comments", "non-toxic"),
+    ("sentiment-lstm", "imdb reviews", "positive"),
+)
+
+
+def corpus(name: str) -> list[str]:
+    """The bundled texts a model was made for."""
+    if name == "imdb reviews":
+        with IMDB.open(encoding="utf-8", newline="") as handle:
+            return [row["review"] for row in csv.DictReader(handle, delimiter="\t")]
+    path = resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")
+    with path.open(encoding="utf-8", newline="") as handle:
+        return [row["comment"] for row in csv.DictReader(handle)]
+
+
+def categories(model_name: str, data: str, favorable: str) -> dict:
+    """Per category, the single-category causal test's raw score and its excess."""
+    model = load_model(model_name, batch_size=64, device="cpu")
+    report = audit_text(model, corpus(data), favorable=favorable, config=AuditConfig())
+    rows = {}
+    for test in report.counterfactual.causal:
+        if len(test.categories) != 1:
+            continue
+        excess = test.excess
+        rows[test.categories[0]] = {"flip_rate": round(test.score, 4), "seeds": test.n}
+        if excess is None or excess.n == 0:  # no seed of the category had a real edit
+            continue
+        rows[test.categories[0]] |= {
+            "identity_rate": round(excess.identity_rate, 4),
+            "placebo_rate": round(excess.placebo_rate, 4),
+            "excess": round(excess.excess, 4),
+            "ci": [round(x, 4) for x in excess.ci],
+            "p_adjusted": round(excess.p_adjusted, 4),
+            "significant": excess.significant,
+            "n": excess.n,
+        }
+    return {
+        "model": model_name,
+        "data": data,
+        "rows": report.data["rows"],
+        "placebo_queries": report.run.placebo_queries,
+        "model_queries": report.run.model_queries,
+        "categories": rows,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    result = {
+        "benchmark": "placebo",
+        "models": [categories(*spec) for spec in MODELS],
+        "python": platform.python_version(),
+    }
+    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
