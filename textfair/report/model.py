@@ -277,10 +277,22 @@ class AuditReport:
 
         found = [c for c in tests if c.excess.significant]
         if found:
-            found.sort(key=lambda c: -c.excess.ci[0])
+            # A set that holds a found set adds little to it: the smallest sets are named.
+            smallest = [
+                c for c in found if not any(set(o.categories) < set(c.categories) for o in found)
+            ]
+            smallest.sort(key=lambda c: -c.excess.ci[0])
+            more = len(found) - len(smallest)
             return (
                 "Causal: identity swaps flip decisions significantly more often than a "
-                "placebo edit for " + "; ".join(said(c) for c in found) + "."
+                "placebo edit for "
+                + "; ".join(said(c) for c in smallest)
+                + (
+                    f" (and {more} larger {'set' if more == 1 else 'sets'} holding one)"
+                    if more
+                    else ""
+                )
+                + "."
             )
         largest = max(tests, key=lambda c: c.excess.excess)
         return (
