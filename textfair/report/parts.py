@@ -98,6 +98,10 @@ class TableMetrics:
     theil_index: float
 
 
-def _pair_order(pair: PairShift) -> float:
-    """Most harmful first: the shift against the placebo edit where there is one."""
-    return pair.excess_shift if pair.excess_shift is not None else pair.mean_shift
+def _pair_order(pair: PairShift) -> tuple:
+    """Most harmful first: the shift against the placebo edit where there is one. Shifts
+    equal to 1e-6 are ties, broken by name: a model's float32 answers move in the 7th digit
+    with what they are batched with, and two swaps the model cannot tell apart (two
+    out-of-vocabulary terms) must not trade places from one run to the next."""
+    shift = pair.excess_shift if pair.excess_shift is not None else pair.mean_shift
+    return (round(shift, 6), pair.category, pair.source, pair.target)
