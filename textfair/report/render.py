@@ -185,11 +185,7 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
             "categories",
             "flip rate",
             "interval",
-            "per edit",
-            "placebo",
-            "excess",
-            "excess interval",
-            "significant",
+            *EXCESS_COLUMNS,
             report.inputs,
             "with both edits",
         ],
@@ -211,8 +207,9 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
         "often a seed's rewrites to the other terms flip its decision against its placebo "
         "edit (excess interval simultaneous over the categories).",
         "",
-        "| category | group score (max − min favourable rate) | lowest | highest | per edit "
-        "| placebo | excess | excess interval | significant | with both edits |",
+        "| category | group score (max − min favourable rate) | lowest | highest | "
+        + " | ".join(EXCESS_COLUMNS)
+        + " | with both edits |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for g in result.group:
@@ -244,11 +241,7 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
             "from → to",
             "shift vs placebo",
             "interval",
-            "per edit",
-            "placebo",
-            "excess",
-            "excess interval",
-            "significant",
+            *EXCESS_COLUMNS,
             report.inputs,
         ],
     )
@@ -263,6 +256,10 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
             f"{pair.n} |"
         )
     return lines
+
+
+# The five cells `_excess_cells` writes, as every table with an excess names them.
+EXCESS_COLUMNS = ("per edit", "placebo", "excess", "excess interval", "significant")
 
 
 def _excess_cells(excess) -> str:
