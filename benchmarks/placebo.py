@@ -14,13 +14,12 @@ Run: ``python -m benchmarks.placebo --json``; the README's placebo table is this
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import platform
-from importlib import resources
 from pathlib import Path
 
 from textfair.auditing import AuditConfig, audit_text
+from textfair.corpus import load_corpus
 from textfair.models.spec import load_model
 
 IMDB = Path(__file__).resolve().parents[1] / "examples" / "data" / "imdb_small.tsv"
@@ -34,11 +33,8 @@ MODELS = (
 def corpus(name: str) -> list[str]:
     """The bundled texts a model was made for."""
     if name == "imdb reviews":
-        with IMDB.open(encoding="utf-8", newline="") as handle:
-            return [row["review"] for row in csv.DictReader(handle, delimiter="\t")]
-    path = resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")
-    with path.open(encoding="utf-8", newline="") as handle:
-        return [row["comment"] for row in csv.DictReader(handle)]
+        return load_corpus(IMDB, text_column="review").texts
+    return load_corpus().texts
 
 
 def categories(model_name: str, data: str, favorable: str) -> dict:

@@ -25,7 +25,6 @@ through the model's cache, so a text scored for one test is never scored again.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 from dataclasses import dataclass, field, replace
 
@@ -365,16 +364,11 @@ def _causal(run: _CausalRun, subset: tuple[str, ...], first: _Batch | None = Non
     )
 
 
-def _with_placebos(model, texts: list, placebos: list) -> np.ndarray:
-    """The model's answers for `texts`, then `placebos`; a caching model counts the placebo
-    edits' queries as their own stage ("placebo"), so their cost is stated apart."""
-    stage = getattr(model, "stage", None)
-    counted = stage("placebo") if stage is not None and placebos else contextlib.nullcontext()
-    answers = np.asarray(model.predict_proba(texts)) if texts else None
-    with counted:
-        extra = np.asarray(model.predict_proba(placebos)) if placebos else None
-    parts = [a for a in (answers, extra) if a is not None]
-    return np.concatenate(parts) if parts else np.empty((0, len(model.labels)))
+def _with_placebos(model: CachedModel, texts: list, placebos: list) -> np.ndarray:
+    """The model's answers for `texts`, then `placebos`, in one call; the placebo edits'
+    queries are counted as their own stage ("placebo"), so their cost is stated apart."""
+    model.prefetch(texts, {"placebo": placebos})
+    return np.asarray(model.predict_proba(texts + placebos))
 
 
 @dataclass
@@ -429,10 +423,8 @@ def _first_batch(run: _CausalRun, subset: tuple[str, ...]) -> _Batch:
 def _ask(model: CachedModel, batches: list[_Batch]) -> None:
     """Score the batches' texts and their placebo edits (counted as the "placebo" stage)
     in one call, so the tests that read them find the answers remembered."""
-    model.prefetch(
-        [t for batch in batches for t in batch.texts],
-        {"placebo": [t for batch in batches for t in batch.placebos]},
-    )
+    texts = [t for batch in batches for t in batch.texts]
+    model.prefetch(texts, {"placebo": [t for batch in batches for t in batch.placebos]})
 
 
 def _placebo_text(domain, index: int, categories: tuple[str, ...], memo) -> str | None:
