@@ -1,5 +1,6 @@
 """Shared test helpers."""
 
+import math
 import os
 from pathlib import Path
 
@@ -35,3 +36,32 @@ def write_flat_model(directory: Path) -> None:
         "def flat(texts):\n    return np.tile([0.8, 0.2], (len(texts), 1))\n"
         "flat.labels = ['non-toxic', 'toxic']\n"
     )
+
+
+def report_differences(expected, found, path: str = "report", tolerance: float = 1e-6) -> list[str]:
+    """Where two report records differ: "PATH: EXPECTED != FOUND" lines, numbers equal to
+    `tolerance` (a float32 model's answer moves in the 7th digit with what it is batched
+    with: the local and Ray engines, or gathered calls, batch differently), lists compared in
+    order, everything else exactly."""
+    if isinstance(expected, float) or isinstance(found, float):
+        both = isinstance(expected, (int, float)) and isinstance(found, (int, float))
+        if both and math.isclose(expected, found, rel_tol=0.0, abs_tol=tolerance):
+            return []
+        return [f"{path}: {expected!r} != {found!r}"]
+    if isinstance(expected, dict) and isinstance(found, dict):
+        return [
+            line
+            for key in sorted(expected.keys() | found.keys())
+            for line in report_differences(
+                expected.get(key), found.get(key), f"{path}.{key}", tolerance
+            )
+        ]
+    if isinstance(expected, list) and isinstance(found, list):
+        if len(expected) != len(found):
+            return [f"{path}: {len(expected)} items != {len(found)}"]
+        return [
+            line
+            for k, (a, b) in enumerate(zip(expected, found, strict=True))
+            for line in report_differences(a, b, f"{path}[{k}]", tolerance)
+        ]
+    return [] if expected == found else [f"{path}: {expected!r} != {found!r}"]

@@ -22,6 +22,8 @@ from benchmarks.scale import OPTIONS
 from textfair.distributed.ray_engine import MARKER, check_shard_directory
 from textfair.errors import TextfairError
 
+from conftest import report_differences
+
 ROWS = 100_000
 
 
@@ -113,7 +115,8 @@ def normalised(records: list[dict]) -> list[str]:
 @pytest.mark.slow
 def test_audit_on_ray_writes_the_local_engines_report(cluster, tmp_path):
     """The bundled model on the bundled comments, labels included: report.json is the same
-    but for the command line and the seconds taken."""
+    but for the command line and the seconds taken, numbers to 1e-6 (the engines batch
+    differently, and a float32 model's answer moves in the 7th digit with its batch)."""
     labels = ["--label-column", "toxic", "--label-map", "True=toxic,False=non-toxic"]
     textfair("audit", "--out", "local", *labels, cwd=tmp_path)
     textfair(
@@ -124,7 +127,8 @@ def test_audit_on_ray_writes_the_local_engines_report(cluster, tmp_path):
     for report in (local, on_ray):
         report.pop("command")
         report["run"].pop("seconds")
-    assert on_ray == local
+    differences = report_differences(local, on_ray)
+    assert not differences, "\n".join(differences[:20])
     assert local["metrics"]["subgroups"], "the label metrics ran"
 
 
@@ -225,4 +229,5 @@ def test_label_metrics_on_ray_equal_the_audits(cluster, tmp_path):
     labels = ["toxic" if value else "non-toxic" for value in pool["toxic"]]
     model = CachedModel(load_model("toxicity-cnn-lstm"), batch_size=1024)
     local = _label_metrics(TextDomain(texts), model, texts, labels, model_decision(model), "toxic")
-    assert on_ray == local
+    differences = report_differences(local, on_ray)
+    assert not differences, "\n".join(differences[:20])

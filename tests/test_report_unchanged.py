@@ -12,10 +12,11 @@ with `python -m tests.test_report_unchanged`.
 """
 
 import json
-import math
 from pathlib import Path
 
 import textfair
+
+from conftest import report_differences
 
 REFERENCE = Path(__file__).parent / "data" / "bundled_audit_report.json"
 COST = {"seconds", "model_calls", "placebo_queries"}
@@ -29,40 +30,17 @@ def _bundled_audit() -> dict:
     return record
 
 
-def _differences(expected, found, path="report") -> list[str]:
-    if isinstance(expected, float) or isinstance(found, float):
-        both = isinstance(expected, (int, float)) and isinstance(found, (int, float))
-        if both and math.isclose(expected, found, rel_tol=0.0, abs_tol=1e-6):
-            return []
-        return [f"{path}: {expected!r} != {found!r}"]
-    if isinstance(expected, dict) and isinstance(found, dict):
-        return [
-            line
-            for key in sorted(expected.keys() | found.keys())
-            for line in _differences(expected.get(key), found.get(key), f"{path}.{key}")
-        ]
-    if isinstance(expected, list) and isinstance(found, list):
-        if len(expected) != len(found):
-            return [f"{path}: {len(expected)} items != {len(found)}"]
-        return [
-            line
-            for k, (a, b) in enumerate(zip(expected, found, strict=True))
-            for line in _differences(a, b, f"{path}[{k}]")
-        ]
-    return [] if expected == found else [f"{path}: {expected!r} != {found!r}"]
-
-
 def test_the_bundled_audit_report_is_unchanged():
     expected = json.loads(REFERENCE.read_text(encoding="utf-8"))
-    differences = _differences(expected, _bundled_audit())
+    differences = report_differences(expected, _bundled_audit())
     assert not differences, "\n".join(differences[:20])
 
 
 def test_the_comparison_sees_a_changed_number_and_a_reordered_list():
     expected = {"a": [1.0, {"b": "x"}], "c": 0.5}
-    assert not _differences(expected, {"a": [1.0 + 1e-7, {"b": "x"}], "c": 0.5})
-    assert _differences(expected, {"a": [1.0, {"b": "x"}], "c": 0.50001})
-    assert _differences(expected, {"a": [{"b": "x"}, 1.0], "c": 0.5})
+    assert not report_differences(expected, {"a": [1.0 + 1e-7, {"b": "x"}], "c": 0.5})
+    assert report_differences(expected, {"a": [1.0, {"b": "x"}], "c": 0.50001})
+    assert report_differences(expected, {"a": [{"b": "x"}, 1.0], "c": 0.5})
 
 
 if __name__ == "__main__":
