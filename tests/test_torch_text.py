@@ -112,3 +112,71 @@ def test_cached_model_over_a_real_network_forwards_each_text_once(trained):
     finally:
         del trained.predict_proba
     assert calls == [["you idiot", "thanks"], ["new text"]]
+
+
+def _reference_tokens(text: str) -> list[str]:
+    """The tokenizer the bundled models were trained with: nltk's, each token lowercased."""
+    from textfair.text.tokens import word_tokenizer
+
+    return [token.lower() for token in word_tokenizer().tokenize(text)]
+
+
+def _bundled_comments() -> list[str]:
+    import csv
+    from importlib import resources
+
+    texts = []
+    for name in ("wiki_toxicity.csv", "wiki_examples.csv"):
+        with resources.files("textfair.datasets").joinpath(name).open(encoding="utf-8") as f:
+            texts += [row["comment"] for row in csv.DictReader(f)]
+    return texts
+
+
+def test_lowercasing_moves_no_character_between_word_space_and_punctuation():
+    """Why `tokenize` may lowercase the whole text before splitting it: for every code point,
+    each character of its lowercase is of the same kind (word, space, apostrophe, other)."""
+    import regex
+
+    def kind(char: str) -> str:
+        if regex.fullmatch(r"\w", char):
+            return "word"
+        if regex.fullmatch(r"\s", char):
+            return "space"
+        return "apostrophe" if char in "'’" else "other"
+
+    changed = [
+        chr(c)
+        for c in range(0x110000)
+        if not 0xD800 <= c < 0xE000 and chr(c).lower() != chr(c)
+        if any(kind(low) != kind(chr(c)) for low in chr(c).lower())
+    ]
+    assert not changed
+
+
+def test_the_fast_tokenizer_gives_the_reference_tokens():
+    import random
+
+    from textfair.models.torch_text import tokenize
+
+    rng = random.Random(7)
+    alphabet = [chr(c) for c in range(0x20, 0x3000) if chr(c).isprintable()] + list("'’ Σ") * 40
+    made_up = ["".join(rng.choices(alphabet, k=rng.randint(0, 40))) for _ in range(20_000)]
+    # A capital sigma lowercases by its neighbours, across a token's edge: split first.
+    sigma = ["ΟΔΟΣ.Α", "Α·Σ", "ΣΑΣ's ΟΔΟΣ’ Σ", "İSTANBUL’S Σ."]
+    texts = _bundled_comments() + made_up + sigma
+    different = [text for text in texts if tokenize(text) != _reference_tokens(text)]
+    assert not different, different[:3]
+
+
+@pytest.mark.parametrize("name", ["toxicity-cnn-lstm", "sentiment-lstm"])
+def test_bundled_models_answer_as_with_the_reference_tokenizer(name, monkeypatch):
+    """Every bundled word-vocabulary model's probabilities on the bundled comments, to 1e-6.
+    (The tiny transformer has its own Hugging Face tokenizer, which textfair did not change.)"""
+    from textfair.models import torch_text
+    from textfair.models.spec import load_model
+
+    model = load_model(name, device="cpu")
+    texts = _bundled_comments()
+    fast = model.predict_proba(texts)
+    monkeypatch.setattr(torch_text, "tokenize", _reference_tokens)
+    assert np.allclose(model.predict_proba(texts), fast, rtol=0, atol=1e-6)

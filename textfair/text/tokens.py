@@ -12,21 +12,29 @@ from __future__ import annotations
 
 from functools import cache
 
-__all__ = ["PATTERN", "word_tokenizer"]
+__all__ = ["PATTERN", "word_regex", "word_tokenizer"]
 
 # Words keep inner apostrophes ("don't", "Muslim's"); each punctuation mark is one token.
 PATTERN = r"\w+(?:['’]\w+)*|[^\w\s]"
 
 
 @cache
+def word_regex(pattern: str = PATTERN):
+    """One of textfair's own patterns compiled with the `regex` engine, for callers that
+    split many texts and want `findall` without a tokenizer object's per-call checks."""
+    import regex
+
+    return regex.compile(pattern, regex.UNICODE | regex.MULTILINE | regex.DOTALL)
+
+
+@cache
 def word_tokenizer(pattern: str = PATTERN):
     """An nltk RegexpTokenizer for one of textfair's own (trusted, linear) patterns."""
-    import regex
     from nltk.tokenize import RegexpTokenizer
 
     class TrustedPatternTokenizer(RegexpTokenizer):
         def _check_regexp(self) -> None:
             if self._regexp is None:
-                self._regexp = regex.compile(self._pattern, self._flags)
+                self._regexp = word_regex(self._pattern)
 
     return TrustedPatternTokenizer(pattern)
