@@ -202,6 +202,7 @@ def test_tabular_mlp_records_its_recipe(tmp_path):
     assert np.array_equal(again.predict_proba(frame.head(20)), loaded.predict_proba(frame.head(20)))
 
 
+@pytest.mark.slow  # 40 s: a whole text mitigation, retrainings included
 def test_text_mitigation_holds_out_terms_and_keeps_accuracy(small_model, monkeypatch):
     # Sentence by sentence (as `--unit sentence` audits long comments): whole comments
     # whose context names the old identity too are left out of the rows, and too few

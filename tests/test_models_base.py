@@ -142,3 +142,27 @@ def test_favorable_label_must_exist_and_callable_specs():
         load_callable("no_such_mod_xyz:f")
     with pytest.raises(TextfairError, match="has no attribute 'nope'"):
         load_callable("os.path:nope")
+
+
+def test_a_run_leaves_the_cycle_collector_as_it_found_it():
+    """Audits walk only their own objects in the collector (`gc.freeze`), and give the
+    frozen ones back at the end, after an error too; a caller's own freeze is kept."""
+    import gc
+
+    from textfair.run import collecting_new_objects_only
+
+    assert gc.get_freeze_count() == 0
+    with collecting_new_objects_only():
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
+    with pytest.raises(ValueError), collecting_new_objects_only():
+        raise ValueError("a failed run")
+    assert gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collecting_new_objects_only():
+            pass
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -32,7 +32,7 @@ from textfair.report.model import (
     RunStats,
     TableMetrics,
 )
-from textfair.run import Run
+from textfair.run import Run, collecting_new_objects_only
 from textfair.stats.auc import bias_metrics
 from textfair.stats.metrics import consistency, group_metrics, theil_index
 from textfair.tabular.domain import TabularDomain
@@ -160,6 +160,7 @@ def _check(config: AuditConfig) -> None:
         )
 
 
+@collecting_new_objects_only()
 def audit_text(
     model,
     texts: Sequence[str],
@@ -229,6 +230,7 @@ def audit_text(
     return audit_domain(domain, cached, favorable, config, metrics, run, data_info, config.terms)
 
 
+@collecting_new_objects_only()
 def audit_table(
     model,
     frame,

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-__all__ = ["Run"]
+__all__ = ["Run", "collecting_new_objects_only"]
 
 
 @dataclass(frozen=True)
@@ -27,3 +29,25 @@ class Run:
     def seconds(self) -> float:
         """Seconds since the run started."""
         return time.perf_counter() - self.started
+
+
+@contextmanager
+def collecting_new_objects_only() -> Iterator[None]:
+    """During a run, Python's cycle collector walks only the objects the run creates.
+
+    An audit makes about a million small objects (mentions, variants, tuples). Each full
+    collection would also walk every object alive before the run (torch's and transformers'
+    modules, a notebook's data: 330,000 objects once the bundled model is loaded), which
+    cost up to 0.25 s of a 1.5 s audit, at random points. `gc.freeze` moves those objects to
+    a generation the collector skips; `gc.unfreeze` gives them back when the run ends, so
+    nothing that would have been collected is kept (it is collected later). Where something
+    is already frozen (the caller's own `gc.freeze`, or an enclosing run), it is left as it
+    is. Usable as a decorator."""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()

@@ -8,6 +8,7 @@ article override and context flags.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -25,6 +26,7 @@ Gender = Literal["male", "female"]
 _SEPARATORS = re.compile(r"[\s\-]+")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # asked for every candidate mention and listed form
 def normalize_form(text: str) -> str:
     """Lowercase a surface form and join its words with single spaces.
 
