@@ -122,14 +122,12 @@ def _reference_tokens(text: str) -> list[str]:
 
 
 def _bundled_comments() -> list[str]:
-    import csv
     from importlib import resources
 
-    texts = []
-    for name in ("wiki_toxicity.csv", "wiki_examples.csv"):
-        with resources.files("textfair.datasets").joinpath(name).open(encoding="utf-8") as f:
-            texts += [row["comment"] for row in csv.DictReader(f)]
-    return texts
+    from textfair.corpus import load_corpus
+
+    examples = resources.files("textfair.datasets").joinpath("wiki_examples.csv")
+    return load_corpus().texts + load_corpus(str(examples), text_column="comment").texts
 
 
 def test_lowercasing_moves_no_character_between_word_space_and_punctuation():
