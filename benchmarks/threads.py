@@ -89,6 +89,9 @@ def competing_load(model, texts, labels, torch_default: int, repeats: int, load:
             loaded["textfair"] / loaded["torch_default"], 3
         ),
         "load_ratio_textfair_vs_one_thread": round(loaded["textfair"] / loaded["one_thread"], 3),
+        # Issue 30's bound: beside the load, at most 3x the idle audit (textfair's setting).
+        "competing_load_over_idle": round(loaded["textfair"] / results["idle"]["textfair"], 3),
+        "within_3x_idle": loaded["textfair"] <= 3 * results["idle"]["textfair"],
     }
 
 

@@ -206,3 +206,31 @@ def test_the_long_form_gold_set_is_scored_sentence_by_sentence_against_what_the_
     # A reading counts only for the very variant it was given to.
     changed = [{**r, "variant": r["variant"] + " (edited)"} for r in readings]
     assert score_longform_sentences(units, changed, "tune").labelled == 0
+
+
+class _EveryWord(frozenset):
+    """A word set that holds every word: `_in_collocation` then always scans."""
+
+    def issuperset(self, other) -> bool:
+        return True
+
+
+def test_the_collocation_shortcut_gives_the_full_scans_answer(monkeypatch):
+    """A candidate with a word that no listed collocation has is not scanned; on the
+    bundled comments, the gold sentences and phrases a collocation holds in pieces ("Jew's
+    harp": jew, s, harp), the matches are those of the scan of every candidate."""
+    from textfair.corpus import load_corpus
+    from textfair.text import context
+
+    texts = load_corpus().texts + [r["text"] for r in _records("mention_gold_2026.jsonl")]
+    texts += [
+        "He played the Jew's harp and the jews harp at the Jew’s Harp Inn.",
+        "a BLACK MARKET deal, a black-market deal, Black Friday, old school friends",
+        "the black and white audiences liked the black and white film; a young adult novel",
+    ]
+    shortcut = Matcher("dixon2018")
+    found = [(shortcut.find(t), shortcut.other_uses(t)) for t in texts]
+    monkeypatch.setattr(context, "collocation_words", lambda: _EveryWord())
+    scanned = Matcher("dixon2018")
+    assert [(scanned.find(t), scanned.other_uses(t)) for t in texts] == found
+    assert any(use.surface == "Jew" for _, uses in found for use in uses)  # the harp, kept

@@ -258,6 +258,24 @@ def collocation_reach() -> int:
 
 
 @cache
+def collocation_words() -> frozenset[str]:
+    """Every word of a listed collocation, lowercased and split at any non-word character
+    ("jew's harp": jew, s, harp): a candidate with a word outside this set lies inside none
+    of them, and needs no scan (`collocation_regex`)."""
+    return frozenset(
+        word for phrase in read_data_words("collocations.txt") for word in word_runs(phrase)
+    )
+
+
+_WORD_RUN = re.compile(r"[^\W_]+")
+
+
+def word_runs(text: str) -> list[str]:
+    """The runs of word characters in `text`, lowercased ("Jew's" -> jew, s)."""
+    return _WORD_RUN.findall(text.lower())
+
+
+@cache
 def collocation_regex() -> re.Pattern[str]:
     """Collocations that are never identity mentions (term_lists/collocations.txt)."""
     phrases = {normalize_form(phrase) for phrase in read_data_words("collocations.txt")}

@@ -279,10 +279,12 @@ class Matcher:
         """Some other term of the category would form a collocation here ("a young friend"
         -> "an old friend", "good young fun" -> "good old fun"): the mention has no
         rewrite that every term can take, so it is never rewritten."""
+        by_neighbour = self._idiom_contexts().get(term.category)
+        if not by_neighbour:
+            return False  # no listed collocation has a term of this category
         # Plain words on each side: cheaper than tokenizing, and enough for a comparison.
         before = [w.lower() for w in gates.WORDS.findall(text, max(0, start - 40), start)[-3:]]
         after = [w.lower() for w in gates.WORDS.findall(text, end, end + 40)[:3]]
-        by_neighbour = self._idiom_contexts().get(term.category, {})
         candidates = by_neighbour.get(
             ("after", after[0]) if after else None, ()
         ) + by_neighbour.get(("before", before[-1]) if before else None, ())
@@ -323,6 +325,13 @@ class Matcher:
         identity words before a person noun is not one: "black and white film" is, "black
         and white audiences" is not. Only a window around the candidate is scanned: a
         collocation that holds it cannot reach further than the longest phrase."""
+        surface = text[start:end]
+        if surface.isascii() and not context.collocation_words().issuperset(
+            context.word_runs(surface)
+        ):
+            # A collocation that holds the candidate has each of its words (ASCII: the
+            # pattern's case-blind match is then plain lowercase; other text is scanned).
+            return False
         reach = context.collocation_reach()
         window_end = min(len(text), end + reach)
         for match in context.collocation_regex().finditer(text, max(0, start - reach), window_end):
