@@ -1,0 +1,196 @@
+"""Mitigation methods compared on one split: each method acts, and only on what it may see."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from textfair.errors import TextfairError
+from textfair.mitigate.compare import compare_table_mitigations, comparison_split
+from textfair.mitigate.methods import (
+    METHODS,
+    Blinded,
+    methods_for,
+    reweighing_weights,
+    run_method,
+)
+from textfair.tabular.baselines import logistic_regression
+from textfair.tabular.models import RowModel
+from textfair.tabular.schema import infer_schema
+
+GERMAN = Path(__file__).resolve().parents[1] / "examples" / "data" / "german.csv.gz"
+
+
+@pytest.fixture(scope="module")
+def german():
+    """Statlog German credit, a logistic regression fitted on the comparison's training part."""
+    frame = pd.read_csv(GERMAN)
+    frame["credit"] = frame["credit"].astype(str)
+    schema = infer_schema(
+        frame, label="credit", sensitive=["personal_status_sex", "age"], favorable="1"
+    )
+    columns = [f.name for f in schema.features]
+    split = comparison_split(len(frame), 0.2, 0.2, 0)
+    fitted = logistic_regression(
+        frame[columns].iloc[split.train], frame["credit"].iloc[split.train]
+    )
+    return frame, schema, RowModel(fitted, columns), split
+
+
+def _setting(german, recorder=None):
+    from textfair.auditing import AuditConfig
+    from textfair.mitigate.compare import _Setting
+
+    frame, schema, model, split = german
+    columns = [f.name for f in schema.features]
+    return _Setting(
+        "rows",
+        recorder or model,
+        "1",
+        AuditConfig(causal=False),
+        split,
+        0,
+        None,
+        frame=frame,
+        schema=schema,
+        columns=columns,
+        features=frame[columns],
+        truth=frame["credit"].astype(str).to_numpy(),
+    )
+
+
+def test_reweighing_weights_make_the_label_independent_of_the_group():
+    rng = np.random.default_rng(0)
+    groups = rng.choice(["a", "b", "c"], 600, p=[0.5, 0.3, 0.2])
+    labels = np.where(rng.random(600) < np.where(groups == "a", 0.7, 0.3), "good", "bad")
+    weights = reweighing_weights(groups, labels)
+    overall = np.mean(labels == "good")
+    for g in "abc":
+        member = groups == g
+        weighted = weights[member & (labels == "good")].sum() / weights[member].sum()
+        assert weighted == pytest.approx(overall)  # K&C: P_w(y | g) = P(y)
+    assert weights.sum() == pytest.approx(600)
+    # Label already independent of the group: every weight is 1.
+    even = reweighing_weights(["a", "a", "b", "b"], ["x", "y", "x", "y"])
+    assert np.allclose(even, 1.0)
+
+
+def test_reweighing_refits_with_its_weights_and_that_changes_the_model(german):
+    """The reference code refit without the weights (no effect); here the weights reach the
+    classifier: unit weights give the original coefficients back, K&C's do not."""
+    setting = _setting(german)
+    result = run_method(METHODS["reweighing"], setting)
+    original = german[2].source.steps[-1][1].coef_
+    refit = result.model.source.steps[-1][1].coef_
+    assert not np.allclose(original, refit, atol=1e-3)
+    from sklearn.base import clone
+
+    again = clone(german[2].source).fit(
+        setting.features.iloc[setting.split.train],
+        setting.truth[setting.split.train],
+        logisticregression__sample_weight=np.ones(len(setting.split.train)),
+    )
+    assert np.allclose(original, again.steps[-1][1].coef_, atol=1e-4)
+    assert result.extra["weights"]["min"] < 1 < result.extra["weights"]["max"]
+
+
+class _Recording:
+    """The audited model, noting every row it is asked about."""
+
+    def __init__(self, model):
+        self.model, self.labels, self.seen = model, model.labels, set()
+        self.source = model.source
+
+    def predict_proba(self, rows):
+        rows = list(rows)
+        self.seen.update(rows)
+        return self.model.predict_proba(rows)
+
+
+def test_the_threshold_optimizer_fits_on_validation_rows_only(german):
+    frame, _, model, split = german
+    recorder = _Recording(model)
+    setting = _setting(german, recorder)
+    result = run_method(METHODS["threshold-optimizer"], setting)
+    columns = setting.columns
+    rows = [tuple(r) for r in frame[columns].itertuples(index=False, name=None)]
+    evaluation_only = {rows[i] for i in split.evaluation} - {rows[i] for i in split.train}
+    assert recorder.seen, "the optimizer read the model's probabilities"
+    assert recorder.seen <= {rows[i] for i in split.validation}
+    assert not recorder.seen & evaluation_only
+    assert set(split.validation) <= set(split.train)
+    assert result.changes == "decisions"
+    # It moves decisions: some evaluation row's decision differs from the model's.
+    inputs = [rows[i] for i in split.evaluation]
+    before = model.predict_proba(inputs).argmax(axis=1)
+    after = result.model.predict_proba(inputs).argmax(axis=1)
+    assert (before != after).any()
+
+
+def test_the_comparison_gives_the_same_numbers_twice_and_marks_the_front(german):
+    frame, schema, model, _ = german
+    runs = [
+        compare_table_mitigations(
+            model, frame, schema, methods=["reweighing", "threshold-optimizer"], seed=0
+        ).to_dict()
+        for _ in range(2)
+    ]
+    for run in runs:
+        for outcome in [run["baseline"], *run["methods"]]:
+            outcome.pop("seconds")
+    assert runs[0] == runs[1]
+    first = runs[0]
+    assert [m["method"] for m in first["methods"]] == ["reweighing", "threshold-optimizer"]
+    assert first["pareto"] and set(first["pareto"]) <= {"none", "reweighing", "threshold-optimizer"}
+    for outcome in first["methods"]:
+        assert outcome["quality"]["accuracy"]["ci"][0] <= outcome["quality"]["accuracy"]["value"]
+        for target in outcome["targets"]:
+            low, high = target["change"]["ci"]
+            assert low <= target["change"]["estimate"] <= high
+    assert first["split"] == {"train": 800, "validation": 160, "evaluation": 200}
+
+
+def test_methods_are_named_per_kind_of_data():
+    assert [m.name for m in methods_for("text", "all")] == [
+        "counterfactual",
+        "rule-sets",
+        "blindness",
+        "thresholds",
+    ]
+    with pytest.raises(TextfairError, match=r"reweighing.*for texts expected"):
+        methods_for("text", ["reweighing"])
+
+
+def test_a_blinded_model_cannot_tell_identity_terms_apart():
+    from textfair.models.spec import load_model
+    from textfair.text.matcher import Matcher
+
+    model = Blinded(load_model("toxicity-cnn-lstm"), Matcher("dixon2018"))
+    texts = [
+        "My neighbour is a gay man and a Muslim.",
+        "My neighbour is a straight man and a Christian.",
+        "My neighbour is a lesbian man and a Sikh.",
+    ]
+    probabilities = model.predict_proba(texts)
+    assert np.allclose(probabilities, probabilities[0])
+    assert model.blind(texts[0]) == "My neighbour is a identityterm man and a identityterm."
+    plain = load_model("toxicity-cnn-lstm").predict_proba(texts)
+    assert not np.allclose(plain, plain[0])  # the model itself does tell them apart
+
+
+def test_the_bootstrap_reads_f1_and_auc_as_scikit_learn_does():
+    from sklearn.metrics import f1_score, roc_auc_score
+
+    from textfair.mitigate.compare import _resampled_auc, _resampled_macro_f1
+
+    rng = np.random.default_rng(1)
+    names = np.array(["bad", "good"], dtype=object)
+    truth, predicted = rng.choice(names, 60), rng.choice(names, 60)
+    score, picks = rng.random(60), rng.integers(0, 60, (30, 60))
+    for guess in (predicted, np.full(60, "good", dtype=object)):  # also one label only
+        expected = [f1_score(truth[k], guess[k], average="macro", zero_division=0) for k in picks]
+        assert np.allclose(_resampled_macro_f1(truth, guess, picks), expected)
+    positive = truth == "bad"
+    expected = [roc_auc_score(positive[k], score[k]) for k in picks]
+    assert np.allclose(_resampled_auc(positive, score, picks), expected)

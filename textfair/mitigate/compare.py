@@ -1,0 +1,488 @@
+"""Mitigation methods compared on one split (Biswas & Rajan 2020's question: which fix works,
+and what does it cost?).
+
+:func:`compare_text_mitigations` and :func:`compare_table_mitigations` split the labelled
+data once (seeded): a training part (a seeded share of it is the validation part that
+post-processing fits on) and an evaluation part. Every method starts from the same audited
+model and sees only the training part; each result is then measured on the evaluation part
+alone, the same way for every method:
+
+* the audit (the same configuration and seed, so every method is scored on the same
+  generated inputs) of the evaluation part through what the method left (a retrained model,
+  a model behind a blinding of its inputs, or the model behind per-group thresholds), with
+  the targets, the top significant findings of the audit before, before and after;
+* held-out accuracy, macro F1 and ROC AUC with 95% intervals (Wilson for accuracy; a seeded
+  bootstrap of the evaluation rows for F1 and AUC);
+* B&R's group metrics per sensitive group on the evaluation rows (DI, SPD, EOD, AOD, ERD; for
+  tables also CNT and TI), with the largest |SPD|;
+* the training seconds, and the Pareto front of worst target against accuracy.
+
+The change of a target's difference d = phi_r - phi_not_r is reported signed with the
+interval d_after - d_before +- sqrt(h_before^2 + h_after^2), h each side's half-width: the
+two audits score the same generated inputs, so their errors are positively correlated and
+this interval is conservative.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from textfair._version import __version__
+from textfair.auditing import AuditConfig, audit_table, audit_text
+from textfair.errors import TextfairError
+from textfair.mitigate.methods import Method, Mitigated, Split, methods_for, run_method
+from textfair.mitigate.retrain import holdout_split, retrainer_for
+from textfair.models import CachedModel
+from textfair.report.model import AuditReport
+from textfair.stats.estimate import proportion
+from textfair.stats.metrics import consistency, group_metrics, theil_index
+
+__all__ = [
+    "Comparison",
+    "MethodOutcome",
+    "compare_table_mitigations",
+    "compare_text_mitigations",
+]
+
+BOOTSTRAP = 1000  # resamples of the evaluation rows for the F1 and AUC intervals
+MIN_ROWS = 30  # evaluation rows a group needs for its group metrics
+
+
+@dataclass(frozen=True)
+class MethodOutcome:
+    """One method's measurements on the evaluation part (the baseline is method "none")."""
+
+    method: str
+    stage: str
+    changes: str
+    seconds: float
+    quality: dict
+    targets: list[dict]
+    group_metrics: dict
+    worst_target: float | None
+    worst_spd: float | None
+    note: str = ""
+    skipped: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Every method's outcome beside the audited model's, on one split."""
+
+    kind: str
+    model_id: str
+    seed: int
+    split: dict
+    audit_config: dict
+    targets: list[str]
+    baseline: MethodOutcome
+    methods: list[MethodOutcome]
+    pareto: list[str]
+
+    def to_dict(self) -> dict:
+        """comparison.json's content."""
+        return {"textfair_version": __version__, **asdict(self)}
+
+    def outcome(self, method: str) -> MethodOutcome:
+        """One method's outcome by name ("none": the audited model)."""
+        for outcome in (self.baseline, *self.methods):
+            if outcome.method == method:
+                return outcome
+        raise TextfairError(f"no method {method!r} in this comparison")
+
+
+@dataclass
+class _Setting:
+    """What every method of one comparison starts from."""
+
+    kind: str
+    model: object
+    favorable: str
+    audit_config: AuditConfig
+    split: Split
+    seed: int
+    retrainer: object | None
+    texts: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    frame: object = None
+    schema: object = None
+    columns: list[str] = field(default_factory=list)
+    features: object = None
+    truth: np.ndarray | None = None
+
+
+def comparison_split(n: int, holdout: float, validation: float, seed: int) -> Split:
+    """The evaluation part (`holdout_split`, so a bundled model's held-out rows), and a seeded
+    `validation` share of the training part."""
+    train, evaluation = holdout_split(n, holdout, seed)
+    order = np.random.default_rng([seed, 1]).permutation(len(train))
+    cut = max(1, round(validation * len(train)))
+    return Split(train, np.sort(train[order[:cut]]), evaluation)
+
+
+def compare_text_mitigations(
+    model,
+    texts: Sequence[str],
+    labels: Sequence[str],
+    *,
+    favorable: str,
+    methods: Sequence[str] | str = "all",
+    audit_config: AuditConfig | None = None,
+    holdout: float = 0.2,
+    validation: float = 0.2,
+    top: int = 3,
+    seed: int = 0,
+    model_id: str = "",
+) -> Comparison:
+    """Compare text mitigation methods on one seeded split (see the module docstring)."""
+    chosen = methods_for("text", methods)
+    labels = [str(y) for y in labels]
+    config = audit_config or AuditConfig(causal=False, seed=seed)
+    split = comparison_split(len(texts), holdout, validation, seed)
+    setting = _Setting(
+        "text",
+        model,
+        favorable,
+        config,
+        split,
+        seed,
+        _retrainer(model, chosen, seed),
+        texts=list(texts),
+        labels=labels,
+    )
+    evaluation = [setting.texts[i] for i in split.evaluation]
+    truth = [labels[i] for i in split.evaluation]
+
+    def audit(candidate) -> AuditReport:
+        return audit_text(
+            CachedModel(candidate),
+            evaluation,
+            favorable=favorable,
+            labels=truth,
+            config=config,
+            model_id=model_id,
+        )
+
+    def fairness(candidate) -> dict:
+        from textfair.mitigate.methods import text_groups
+        from textfair.text.matcher import Matcher
+
+        groups = np.asarray(text_groups(Matcher(config.term_list()))(evaluation), dtype=object)
+        masks = {g: groups == g for g in sorted(set(groups.tolist()) - {"none", "several"})}
+        return _group_table(candidate, evaluation, truth, masks, favorable)
+
+    return _compare(setting, chosen, audit, fairness, evaluation, truth, top, model_id)
+
+
+def compare_table_mitigations(
+    model,
+    frame,
+    schema,
+    *,
+    methods: Sequence[str] | str = "all",
+    audit_config: AuditConfig | None = None,
+    holdout: float = 0.2,
+    validation: float = 0.2,
+    top: int = 3,
+    seed: int = 0,
+    model_id: str = "",
+) -> Comparison:
+    """Compare table mitigation methods on one seeded split (see the module docstring).
+    `model` is a `RowModel` over the schema's feature columns."""
+    chosen = methods_for("rows", methods)
+    config = audit_config or AuditConfig(causal=False, seed=seed)
+    split = comparison_split(len(frame), holdout, validation, seed)
+    columns = [f.name for f in schema.features]
+    favorable = str(schema.favorable)
+    truth = frame[schema.label].astype(str).to_numpy()
+    setting = _Setting(
+        "rows",
+        model,
+        favorable,
+        config,
+        split,
+        seed,
+        None,
+        frame=frame,
+        schema=schema,
+        columns=columns,
+        features=frame[columns],
+        truth=truth,
+    )
+    held = frame.iloc[split.evaluation].reset_index(drop=True)
+    evaluation = [tuple(r) for r in held[columns].itertuples(index=False, name=None)]
+
+    def audit(candidate) -> AuditReport:
+        return audit_table(CachedModel(candidate), held, schema, config=config, model_id=model_id)
+
+    def fairness(candidate) -> dict:
+        from textfair.mitigate.methods import _group_keys
+        from textfair.tabular.baselines import encoder
+
+        masks = {}
+        for feature in schema.sensitive:  # B&R's groups: each value of one feature
+            keys = np.asarray(_group_keys(held[[feature.name]], _only(schema, feature)))
+            masks.update({key: keys == key for key in sorted(set(keys.tolist()))})
+        table = _group_table(candidate, evaluation, truth[split.evaluation], masks, favorable)
+        decided = _decisions(candidate, evaluation)
+        encoded = encoder(held[columns]).fit_transform(held[columns])
+        encoded = encoded.toarray() if hasattr(encoded, "toarray") else encoded
+        table["consistency"] = round(consistency(encoded, decided, favorable=favorable), 4)
+        table["theil_index"] = round(
+            theil_index(truth[split.evaluation], decided, favorable=favorable), 4
+        )
+        return table
+
+    return _compare(
+        setting, chosen, audit, fairness, evaluation, truth[split.evaluation], top, model_id
+    )
+
+
+def _retrainer(model, chosen: list[Method], seed: int):
+    """The retrainer of the model when a chosen method refits it (fails before any work)."""
+    if any(m.name == "blindness" for m in chosen):
+        return retrainer_for(model, seed=seed)
+    return None
+
+
+def _compare(setting, chosen, audit, fairness, evaluation, truth, top, model_id) -> Comparison:
+    before = audit(setting.model)
+    targets = [f.rule_set for f in before.significant[:top]] or [
+        f.rule_set for f in sorted(before.findings, key=lambda f: -abs(f.credible_bound))[:top]
+    ]
+    baseline = _outcome(
+        "none",
+        "",
+        Mitigated(setting.model, "nothing"),
+        before,
+        before,
+        targets,
+        fairness,
+        evaluation,
+        truth,
+        setting,
+    )
+    outcomes = []
+    for method in chosen:
+        mitigated = run_method(method, setting)
+        after = audit(mitigated.model) if mitigated.model is not None else None
+        outcomes.append(
+            _outcome(
+                method.name,
+                method.stage,
+                mitigated,
+                before,
+                after,
+                targets,
+                fairness,
+                evaluation,
+                truth,
+                setting,
+            )
+        )
+    return Comparison(
+        kind=setting.kind,
+        model_id=model_id,
+        seed=setting.seed,
+        split={
+            "train": len(setting.split.train),
+            "validation": len(setting.split.validation),
+            "evaluation": len(setting.split.evaluation),
+        },
+        audit_config=before.config,
+        targets=[before.label(rs) for rs in targets],
+        baseline=baseline,
+        methods=outcomes,
+        pareto=_pareto([baseline, *outcomes]),
+    )
+
+
+def _outcome(
+    name, stage, mitigated, before, after, targets, fairness, evaluation, truth, setting
+) -> MethodOutcome:
+    if mitigated.model is None:
+        return MethodOutcome(
+            name,
+            stage,
+            mitigated.changes,
+            mitigated.seconds,
+            {},
+            [],
+            {},
+            None,
+            None,
+            note=mitigated.note,
+            skipped=mitigated.skipped,
+        )
+    rows = [_target_change(before, after, rs) for rs in targets]
+    worst = max((abs(r["after"]["difference"]) for r in rows if r["after"]), default=None)
+    table = fairness(mitigated.model)
+    spds = [abs(g["spd"]) for g in table["groups"].values() if g["spd"] is not None]
+    return MethodOutcome(
+        name,
+        stage,
+        mitigated.changes,
+        mitigated.seconds,
+        quality(mitigated.model, evaluation, truth, setting.favorable, setting.seed),
+        rows,
+        table,
+        worst,
+        round(max(spds), 4) if spds else None,
+        note=mitigated.note,
+        extra=mitigated.extra,
+    )
+
+
+def _side(report: AuditReport | None, rule_set) -> dict | None:
+    finding = report.finding(rule_set) if report is not None else None
+    if finding is None:
+        return None
+    return {
+        "difference": round(finding.difference, 6),
+        "ci": [round(v, 6) for v in finding.ci],
+        "significant": bool(finding.significant),
+    }
+
+
+def _target_change(before: AuditReport, after: AuditReport | None, rule_set) -> dict:
+    first, second = _side(before, rule_set), _side(after, rule_set)
+    change = None
+    if first and second:
+        half = [(s["ci"][1] - s["ci"][0]) / 2 for s in (first, second)]
+        width = math.hypot(*half)
+        estimate = second["difference"] - first["difference"]
+        change = {
+            "estimate": round(estimate, 6),
+            "ci": [round(estimate - width, 6), round(estimate + width, 6)],
+        }
+    return {"rule_set": before.label(rule_set), "before": first, "after": second, "change": change}
+
+
+def _decisions(model, inputs) -> np.ndarray:
+    names = np.asarray([str(n) for n in model.labels], dtype=object)
+    return names[np.asarray(model.predict_proba(list(inputs))).argmax(axis=1)]
+
+
+def quality(model, inputs, truth, favorable: str, seed: int, confidence: float = 0.95) -> dict:
+    """Accuracy (Wilson interval), macro F1 and ROC AUC of the unfavourable class (seeded
+    bootstrap intervals) on the evaluation rows."""
+    from sklearn.metrics import f1_score, roc_auc_score
+
+    truth = np.asarray([str(t) for t in truth], dtype=object)
+    probabilities = np.asarray(model.predict_proba(list(inputs)), dtype=float)
+    names = [str(n) for n in model.labels]
+    predicted = np.asarray(names, dtype=object)[probabilities.argmax(axis=1)]
+    unfavourable = truth != favorable
+    score = 1.0 - probabilities[:, names.index(favorable)]
+    correct = int((predicted == truth).sum())
+    accuracy = proportion(correct, len(truth), confidence)
+    picks = np.random.default_rng([seed, 2]).integers(0, len(truth), (BOOTSTRAP, len(truth)))
+    tail = 100 * (1 - confidence) / 2
+    f1 = f1_score(truth, predicted, average="macro", zero_division=0)
+    auc = roc_auc_score(unfavourable, score) if 0 < unfavourable.sum() < len(truth) else None
+    aucs = _resampled_auc(unfavourable, score, picks) if auc is not None else []
+    return {
+        "rows": len(truth),
+        "accuracy": {"value": round(accuracy.estimate, 4), "ci": _rounded(accuracy)},
+        "f1_macro": {
+            "value": round(float(f1), 4),
+            "ci": _percentiles(_resampled_macro_f1(truth, predicted, picks), tail),
+        },
+        "roc_auc": {
+            "value": None if auc is None else round(float(auc), 4),
+            "ci": _percentiles(aucs, tail) if len(aucs) else None,
+        },
+    }
+
+
+def _resampled_macro_f1(truth, predicted, picks) -> np.ndarray:
+    """Macro F1 (sklearn's: over the labels either side has) of each resample (rows of
+    `picks`): per label 2 TP / (2 TP + FP + FN), averaged."""
+    names = sorted(set(truth.tolist()) | set(predicted.tolist()))
+    t = np.searchsorted(names, truth)[picks]
+    p = np.searchsorted(names, predicted)[picks]
+    scores, present = [], []
+    for label in range(len(names)):
+        tp = ((t == label) & (p == label)).sum(axis=1)
+        wrong = ((t == label) != (p == label)).sum(axis=1)  # FP + FN
+        present.append(((t == label) | (p == label)).any(axis=1))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            scores.append(np.where(2 * tp + wrong > 0, 2 * tp / (2 * tp + wrong), 0.0))
+    present_counts = np.sum(present, axis=0)
+    return np.sum(np.where(present, scores, 0.0), axis=0) / np.maximum(present_counts, 1)
+
+
+def _resampled_auc(positive, score, picks) -> np.ndarray:
+    """ROC AUC of each resample with both classes (Mann-Whitney on midranks)."""
+    from scipy.stats import rankdata
+
+    y = positive[picks]
+    both = (y.sum(axis=1) > 0) & (y.sum(axis=1) < picks.shape[1])
+    y, ranks = y[both], rankdata(score[picks[both]], axis=1)
+    n_pos = y.sum(axis=1)
+    n_neg = y.shape[1] - n_pos
+    return ((ranks * y).sum(axis=1) - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+
+
+def _rounded(interval) -> list[float]:
+    return [round(interval.low, 4), round(interval.high, 4)]
+
+
+def _percentiles(values, tail: float) -> list[float]:
+    return [round(float(v), 4) for v in np.percentile(values, [tail, 100 - tail])]
+
+
+def _group_table(model, inputs, truth, masks: dict[str, np.ndarray], favorable: str) -> dict:
+    """B&R's group metrics per group (each group against the rest of the evaluation rows);
+    a group of fewer than MIN_ROWS rows is left out (no rate to speak of)."""
+    decided = _decisions(model, inputs)
+    truth = np.asarray([str(t) for t in truth], dtype=object)
+    table = {}
+    for group, mask in masks.items():
+        if mask.all() or mask.sum() < MIN_ROWS:
+            continue
+        metrics = group_metrics(truth, decided, mask, favorable=favorable)
+        table[group] = {
+            "rows": int(mask.sum()),
+            "di": _finite(metrics.disparate_impact),
+            "spd": _finite(metrics.statistical_parity_difference),
+            "eod": _finite(metrics.equal_opportunity_difference),
+            "aod": _finite(metrics.average_odds_difference),
+            "erd": _finite(metrics.error_rate_difference),
+        }
+    return {"groups": table}
+
+
+def _only(schema, feature):
+    """The schema with one sensitive feature: its groups alone."""
+    from dataclasses import replace
+
+    return replace(schema, features=(feature,))
+
+
+def _finite(value: float) -> float | None:
+    return round(float(value), 4) if math.isfinite(value) else None
+
+
+def _pareto(outcomes: list[MethodOutcome]) -> list[str]:
+    """Methods no other beats on both axes: a smaller worst target and a higher accuracy."""
+    points = [
+        (o.method, o.worst_target, o.quality["accuracy"]["value"])
+        for o in outcomes
+        if o.worst_target is not None and o.quality
+    ]
+    front = []
+    for name, worst, accuracy in points:
+        dominated = any(
+            (w <= worst and a >= accuracy) and (w < worst or a > accuracy)
+            for other, w, a in points
+            if other != name
+        )
+        if not dominated:
+            front.append(name)
+    return front
