@@ -38,6 +38,9 @@ MITIGATION_FILES = [
     "mitigation.md",
     "mitigation.html",
     "augmentation.csv",
+    "comparison.json",
+    "comparison.md",
+    "comparison.html",
 ]
 
 
@@ -52,6 +55,7 @@ MITIGATION_FILES = [
     "max_per_text",
     "per_rule_set",
     "method",
+    "methods",
     "max_rounds",
     "patience",
     *ESTIMATION,
@@ -106,10 +110,26 @@ def mitigate_command(
             f"mitigation retrains on class labels and needs one favourable label; got "
             f"{decision.describe()!r}: pass --favorable with one of them"
         )
-    before = _read_report(report, loaded) if report is not None else None
     settings = {**options, **locals()}
     # The loop targets group findings; causal tests would only add time.
     audit_config = settings_of(AuditConfig, settings, causal=False)
+    if options["methods"]:
+        from textfair.mitigate.compare import compare_text_mitigations
+
+        _compare(
+            compare_text_mitigations,
+            out,
+            options,
+            loaded,
+            corpus.texts,
+            corpus.labels,
+            favorable=favorable,
+            audit_config=audit_config,
+            top=top,
+            model_id=model,
+        )
+        return
+    before = _read_report(report, loaded) if report is not None else None
     config = settings_of(MitigationConfig, settings)
     result = _with_progress(
         mitigate_text,
@@ -145,6 +165,7 @@ def mitigate_command(
     "local_budget",
     "max_rounds",
     "patience",
+    "methods",
     *ESTIMATION,
     *TESTING,
     "overwrite",
@@ -169,9 +190,24 @@ def tabular_mitigate_command(
     inputs = {"--data": data, "--model": model, "--report": report}
     _check_out(out, {**inputs, "--schema": options["schema_file"]}, options)
     frame, schema, row_model = load_inputs(model, data, options)
+    settings = {**options, **locals()}
+    if options["methods"]:
+        from textfair.mitigate.compare import compare_table_mitigations
+
+        _compare(
+            compare_table_mitigations,
+            out,
+            options,
+            row_model,
+            frame,
+            schema,
+            audit_config=settings_of(AuditConfig, settings, causal=False),
+            top=top,
+            model_id=model,
+        )
+        return
     retrainer_for(row_model)  # fails here, before any work, for a model we cannot retrain
     before = _read_report(report, row_model) if report is not None else None
-    settings = {**options, **locals()}
     config = settings_of(MitigationConfig, settings, method="aequitas")
     audit_config = settings_of(AuditConfig, settings)
     result = _with_progress(
@@ -186,6 +222,31 @@ def tabular_mitigate_command(
     )
     result.report["data"]["path"] = str(data)
     _write(result, out, None, options["overwrite"])
+
+
+def _compare(compare, out: Path, options: dict, *inputs, **settings) -> None:
+    """Run a comparison of the methods named by --methods and write it into `out`."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from textfair.cli.app import split_list
+    from textfair.mitigate.methods import methods_for
+    from textfair.report.comparison import render_comparison, write_comparison
+
+    named = split_list(options["methods"])
+    kind = "text" if compare.__name__.startswith("compare_text") else "rows"
+    methods_for(kind, named)  # a wrong name fails here, before any work
+    comparison = compare(
+        *inputs,
+        methods=named,
+        holdout=options["holdout"],
+        seed=options["seed"],
+        **settings,
+    )
+    report = comparison.to_dict()
+    write_comparison(report, out, overwrite=options["overwrite"], owned=MITIGATION_FILES)
+    Console().print(Markdown(render_comparison(report)))
+    Console(stderr=True).print(f"wrote {out}/comparison.json, comparison.md, comparison.html")
 
 
 def _read_report(path: Path, model) -> AuditReport:

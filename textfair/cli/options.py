@@ -281,6 +281,17 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         int,
         typer.Option(200, "--per-rule-set", help="Texts written per rule set (rule-sets)."),
     ),
+    "methods": (
+        str | None,
+        typer.Option(
+            None,
+            "--methods",
+            help="Compare mitigation methods on one split instead of running one: 'all' or a "
+            "comma list (texts: counterfactual, rule-sets, blindness, thresholds; tables: "
+            "aequitas, reweighing, correlation-remover, exponentiated-gradient, "
+            "threshold-optimizer). Writes comparison.json, .md and .html into --out.",
+        ),
+    ),
     "method": (
         Method,
         typer.Option(

@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import FuncFormatter
 
-__all__ = ["forest", "heatmap", "rates", "tradeoff"]
+__all__ = ["forest", "heatmap", "methods_tradeoff", "rates", "tradeoff"]
 
 BLUE, ORANGE, VERMILLION, GREY = "#0072B2", "#E69F00", "#D55E00", "#6b6b6b"
 _STYLE = {
@@ -168,3 +168,45 @@ def tradeoff(
 
 def _short(label: str, width: int = 48) -> str:
     return label if len(label) <= width else label[: width - 1] + "…"
+
+
+def methods_tradeoff(
+    names: Sequence[str],
+    accuracies: Sequence[float],
+    accuracy_intervals: Sequence[tuple[float, float]],
+    worst: Sequence[float],
+    worst_intervals: Sequence[tuple[float, float]],
+    front: Sequence[str],
+    *,
+    description: str,
+) -> str:
+    """Each mitigation method as a point: held-out accuracy against its worst target's
+    |difference|, both with intervals; the Pareto front joined and its points filled."""
+    with plt.rc_context(_STYLE):
+        figure, axes = plt.subplots(figsize=(6.5, 4.0))
+        for name, a, (a_low, a_high), w, (w_low, w_high) in zip(
+            names, accuracies, accuracy_intervals, worst, worst_intervals, strict=True
+        ):
+            on_front = name in front
+            colour = VERMILLION if on_front else GREY
+            axes.plot([100 * a_low, 100 * a_high], [100 * w, 100 * w], color=colour, lw=1)
+            axes.plot([100 * a, 100 * a], [100 * w_low, 100 * w_high], color=colour, lw=1)
+            axes.plot(
+                100 * a,
+                100 * w,
+                "o",
+                color=colour,
+                markerfacecolor=colour if on_front else "white",
+                markersize=6,
+            )
+            axes.annotate(name, (100 * a, 100 * w), textcoords="offset points", xytext=(5, 5))
+        points = sorted(
+            (100 * a, 100 * w)
+            for name, a, w in zip(names, accuracies, worst, strict=True)
+            if name in front
+        )
+        if len(points) > 1:
+            axes.plot(*zip(*points, strict=True), color=VERMILLION, linestyle="--", lw=1)
+        axes.set_xlabel("held-out accuracy, % (interval)")
+        axes.set_ylabel("worst target |difference|, points (interval)")
+        return _svg(figure, description)

@@ -1,0 +1,289 @@
+"""comparison.json, comparison.md and comparison.html: mitigation methods side by side.
+
+Every renderer reads the JSON form (`Comparison.to_dict()`), so `textfair report
+comparison.json` can render a saved comparison again.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textfair.io import atomic_directory, check_output_directory
+from textfair.report.page import escape, number, page, percent, table
+
+__all__ = [
+    "COMPARISON_FILES",
+    "comparison_verdict",
+    "render_comparison",
+    "render_comparison_html",
+    "write_comparison",
+]
+
+COMPARISON_FILES = ["comparison.json", "comparison.md", "comparison.html"]
+
+CHANGES = {
+    "model": "the model (retrained)",
+    "inputs": "the inputs (the model sees them blinded)",
+    "decisions": "the decisions (the model is unchanged)",
+    "nothing": "nothing: the audited model",
+}
+
+
+def _outcomes(report: dict) -> list[dict]:
+    return [report["baseline"], *report["methods"]]
+
+
+def _worst(outcome: dict) -> tuple[float, tuple[float, float]] | None:
+    """The worst target after the method: its |difference| and that interval, made absolute."""
+    rows = [t for t in outcome.get("targets", []) if t.get("after")]
+    if not rows:
+        return None
+    row = max(rows, key=lambda t: abs(t["after"]["difference"]))
+    low, high = row["after"]["ci"]
+    if low > 0:
+        interval = (low, high)
+    elif high < 0:
+        interval = (-high, -low)
+    else:
+        interval = (0.0, max(-low, high))
+    return abs(row["after"]["difference"]), interval
+
+
+def comparison_verdict(report: dict) -> str:
+    """Which method did best on the worst target, which kept most accuracy, and the front."""
+    ran = [o for o in report["methods"] if not o.get("skipped")]
+    if not ran:
+        return "No method could be run on this model."
+    base = report["baseline"]
+    scored = [o for o in ran if o.get("worst_target") is not None]
+    parts = []
+    if scored and base.get("worst_target") is not None:
+        best = min(scored, key=lambda o: o["worst_target"])
+        if best["worst_target"] < base["worst_target"]:
+            parts.append(
+                f"{best['method']} left the smallest worst target: "
+                f"{percent(best['worst_target'])} points against "
+                f"{percent(base['worst_target'])} for the audited model"
+            )
+        else:
+            parts.append(
+                f"no method lowered the worst target of the audited model "
+                f"({percent(base['worst_target'])} points; the closest, {best['method']}, "
+                f"{percent(best['worst_target'])})"
+            )
+    accurate = max(ran, key=lambda o: o["quality"]["accuracy"]["value"])
+    parts.append(
+        f"{accurate['method']} kept the highest held-out accuracy: "
+        f"{percent(accurate['quality']['accuracy']['value'])}% against "
+        f"{percent(base['quality']['accuracy']['value'])}%"
+    )
+    front = ", ".join(_name(m) for m in report.get("pareto") or []) or "no method"
+    parts.append(f"on the Pareto front (no method better on both): {front}")
+    sentence = "; ".join(parts) + "."
+    return sentence[:1].upper() + sentence[1:]
+
+
+def _name(method: str) -> str:
+    return "the audited model" if method == "none" else method
+
+
+def _cell(text: object) -> str:
+    """Text for a Markdown table cell: a rule set's "|" would end the cell."""
+    return str(text).replace("|", "\\|")
+
+
+def _interval(block: dict | None) -> str:
+    if not block or block.get("value") is None:
+        return "n/a"
+    low, high = block["ci"] or (None, None)
+    if low is None:
+        return f"{percent(block['value'])}"
+    return f"{percent(block['value'])} [{percent(low)}, {percent(high)}]"
+
+
+def _change(target: dict) -> str:
+    change = target.get("change")
+    if not change:
+        return "n/a"
+    low, high = change["ci"]
+    return f"{percent(change['estimate'], True)} [{percent(low, True)}, {percent(high, True)}]"
+
+
+def render_comparison(report: dict) -> str:
+    """comparison.md: the verdict, one row per method, then each method's targets."""
+    split = report["split"]
+    lines = [
+        f"# Mitigation methods compared: {report.get('model_id') or 'the model'}",
+        "",
+        comparison_verdict(report),
+        "",
+        f"One seeded split (seed {report['seed']}): {split['train']} training rows (of which "
+        f"{split['validation']} validation rows for post-processing), {split['evaluation']} "
+        "evaluation rows. Every number below is measured on the evaluation rows.",
+        "",
+        "| method | stage | changes | worst target, points | largest abs. SPD | accuracy % "
+        "| macro F1 % | ROC AUC % | seconds |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for outcome in _outcomes(report):
+        if outcome.get("skipped"):
+            lines.append(
+                f"| {outcome['method']} | {outcome['stage']} "
+                f"| not run: {_cell(outcome['skipped'])} | | | | | | |"
+            )
+            continue
+        worst = _worst(outcome)
+        worst_text = (
+            f"{percent(worst[0])} [{percent(worst[1][0])}, {percent(worst[1][1])}]"
+            if worst
+            else "n/a"
+        )
+        quality = outcome["quality"]
+        lines.append(
+            f"| {outcome['method']} | {outcome['stage'] or '-'} | {outcome['changes']} "
+            f"| {worst_text} | {percent(outcome.get('worst_spd'))} "
+            f"| {_interval(quality['accuracy'])} | {_interval(quality['f1_macro'])} "
+            f"| {_interval(quality['roc_auc'])} | {outcome['seconds']} |"
+        )
+    lines += ["", "## Targets, before and after each method", ""]
+    lines += [
+        "The difference d = favourable rate with the rule set minus without it; the change "
+        "is d after minus d before, with a conservative 95% interval.",
+        "",
+        "| method | target | before | after | change |",
+        "|---|---|---|---|---|",
+    ]
+    for outcome in report["methods"]:
+        for target in outcome.get("targets", []):
+            before, after = target.get("before"), target.get("after")
+            lines.append(
+                f"| {outcome['method']} | {_cell(target['rule_set'])} "
+                f"| {percent(before['difference'], True) if before else 'n/a'} "
+                f"| {percent(after['difference'], True) if after else 'n/a'} "
+                f"| {_change(target)} |"
+            )
+    notes = [o for o in report["methods"] if o.get("note")]
+    if notes:
+        lines += ["", "## What each method changed", ""]
+        lines += [f"- **{o['method']}**: {CHANGES[o['changes']]}; {o['note']}." for o in notes]
+    return "\n".join(lines) + "\n"
+
+
+def render_comparison_html(report: dict) -> str:
+    """comparison.html: the verdict, the trade-off plot with the Pareto front, the tables."""
+    from textfair.report.plots import methods_tradeoff
+
+    parts = [
+        f"<h1>Mitigation methods compared: {escape(report.get('model_id') or 'the model')}</h1>",
+        f'<p class="verdict" id="verdict">{escape(comparison_verdict(report))}</p>',
+    ]
+    plotted = [(o, _worst(o)) for o in _outcomes(report) if not o.get("skipped")]
+    plotted = [(o, w) for o, w in plotted if w is not None]
+    if plotted:
+        plot = methods_tradeoff(
+            [o["method"] for o, _ in plotted],
+            [o["quality"]["accuracy"]["value"] for o, _ in plotted],
+            [tuple(o["quality"]["accuracy"]["ci"]) for o, _ in plotted],
+            [w[0] for _, w in plotted],
+            [w[1] for _, w in plotted],
+            report.get("pareto") or [],
+            description="Held-out accuracy against the worst target for each method.",
+        )
+        parts += [
+            "<h2>Accuracy against fairness</h2>",
+            f"<figure>{plot}<figcaption>Each method (none: the audited model) at its held-out "
+            "accuracy and its worst target's |difference|, with 95% intervals; the Pareto "
+            "front (no other method better on both) filled and joined.</figcaption></figure>",
+        ]
+    rows = []
+    for outcome in _outcomes(report):
+        if outcome.get("skipped"):
+            rows.append(
+                [
+                    (escape(outcome["method"]), None),
+                    (escape(outcome["stage"]), None),
+                    (escape(f"not run: {outcome['skipped']}"), None),
+                    ("–", ""),
+                    ("–", ""),
+                    ("–", ""),
+                    ("–", ""),
+                ]
+            )
+            continue
+        worst = _worst(outcome)
+        rows.append(
+            [
+                (escape(outcome["method"]), None),
+                (escape(outcome["stage"] or "-"), None),
+                (escape(CHANGES[outcome["changes"]]), None),
+                number(worst[0] if worst else None),
+                number(outcome.get("worst_spd")),
+                number(outcome["quality"]["accuracy"]["value"]),
+                (escape(outcome["seconds"]), str(outcome["seconds"])),
+            ]
+        )
+    parts += [
+        "<h2>Methods</h2>",
+        table(
+            "methods",
+            "Each method on the evaluation rows",
+            [
+                "method",
+                "stage",
+                "changes",
+                "worst target %",
+                "largest |SPD| %",
+                "accuracy %",
+                "seconds",
+            ],
+            rows,
+        ),
+    ]
+    target_rows = [
+        [
+            (escape(o["method"]), None),
+            (escape(t["rule_set"]), None),
+            number((t.get("before") or {}).get("difference"), True),
+            number((t.get("after") or {}).get("difference"), True),
+            (escape(_change(t)), str((t.get("change") or {}).get("estimate", ""))),
+        ]
+        for o in report["methods"]
+        for t in o.get("targets", [])
+    ]
+    if target_rows:
+        parts += [
+            "<h2>Targets before and after</h2>",
+            table(
+                "targets",
+                "d = favourable rate with the rule set minus without; change = d after - d "
+                "before, with a conservative 95% interval",
+                ["method", "target", "before %", "after %", "change, points"],
+                target_rows,
+            ),
+        ]
+    return page("textfair mitigation comparison", parts)
+
+
+def write_comparison(
+    report: dict,
+    directory: str | Path,
+    *,
+    overwrite: bool = False,
+    owned: list[str] = COMPARISON_FILES,
+) -> Path:
+    """comparison.json, .md and .html into `directory`, replaced as one set (`owned`: the
+    names an earlier run of the same command may have left there)."""
+    out = Path(directory)
+    check_output_directory(out, owned, overwrite)
+    text = json.dumps(report, indent=2, ensure_ascii=False, default=str) + "\n"
+    written = json.loads(text)  # render what was written, so a saved file renders the same
+    with atomic_directory(out, replace=overwrite) as staging:
+        for name, content in (
+            ("comparison.json", text),
+            ("comparison.md", render_comparison(written)),
+            ("comparison.html", render_comparison_html(written)),
+        ):
+            with open(staging / name, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(content)
+    return out / "comparison.json"
