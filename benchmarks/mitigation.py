@@ -7,6 +7,14 @@ discriminatory inputs and Aequitas's loop. For each: the top significant finding
 interval before and after, its reduction, held-out accuracy and ROC AUC before and after, the
 held-out terms' scores (text), and the share of the run spent retraining and re-measuring.
 Run: ``python -m benchmarks.mitigation --json``.
+
+``--methods all`` (or a comma list) compares mitigation methods instead (issue 26, see
+`textfair.mitigate.compare`): the bundled toxicity CNN-LSTM and tiny transformer on the
+bundled comments, and a logistic regression on each of COMPAS, Adult and German credit
+(examples/data, fitted on the comparison's training part); per method its seconds, worst
+target, largest |SPD|, held-out accuracy, macro F1 and ROC AUC with intervals, and the
+Pareto front. ``--cases`` picks some of them; ``--twice`` runs each again with the same seed
+and says whether every number (seconds aside) came out the same.
 """
 
 from __future__ import annotations
@@ -132,12 +140,114 @@ def table(path: Path) -> dict:
     return {"model": "compas/logistic_regression", **summary(result, time.perf_counter() - started)}
 
 
+TEXT_CASES = ("toxicity-cnn-lstm", "toxicity-tiny-transformer")
+TABLE_CASES = ("compas", "adult", "german")
+
+
+def compared(case: str, methods: str) -> dict:
+    """One comparison of mitigation methods (see the module docstring)."""
+    from textfair.mitigate.compare import compare_table_mitigations, compare_text_mitigations
+
+    started = time.perf_counter()
+    named = "all" if methods == "all" else methods.split(",")
+    if case in TEXT_CASES:
+        from textfair.corpus import load_corpus
+        from textfair.models.spec import load_model
+
+        corpus = load_corpus()
+        comparison = compare_text_mitigations(
+            load_model(case),
+            corpus.texts,
+            corpus.labels,
+            favorable="non-toxic",
+            methods=named,
+            model_id=case,
+        )
+    else:
+        import sys
+
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+        from _tabular import DATASETS
+
+        from textfair.mitigate.compare import comparison_split
+        from textfair.tabular.baselines import logistic_regression
+        from textfair.tabular.models import RowModel
+        from textfair.tabular.schema import infer_schema
+
+        frame, label, favorable, sensitive = DATASETS[case]()
+        frame[label] = frame[label].astype(str)
+        schema = infer_schema(frame, label=label, sensitive=sensitive, favorable=str(favorable))
+        columns = [f.name for f in schema.features]
+        train = frame.iloc[comparison_split(len(frame), 0.2, 0.2, 0).train]
+        model = RowModel(logistic_regression(train[columns], train[label]), columns)
+        comparison = compare_table_mitigations(
+            model, frame, schema, methods=named, model_id=f"{case} logistic regression"
+        )
+    report = comparison.to_dict()
+    return {"case": case, "seconds": round(time.perf_counter() - started, 1), "report": report}
+
+
+def _numbers(report: dict) -> dict:
+    """The report without the seconds: what must be the same in a second run."""
+    copy = json.loads(json.dumps(report, default=str))
+    for outcome in [copy["baseline"], *copy["methods"]]:
+        outcome.pop("seconds")
+    return copy
+
+
+def _row(outcome: dict) -> dict:
+    quality = outcome.get("quality") or {}
+    return {
+        "method": outcome["method"],
+        "skipped": outcome.get("skipped") or None,
+        "seconds": outcome["seconds"],
+        "worst_target": outcome.get("worst_target"),
+        "worst_spd": outcome.get("worst_spd"),
+        **{name: quality.get(name) for name in ("accuracy", "f1_macro", "roc_auc")},
+    }
+
+
+def comparisons(cases: list[str], methods: str, twice: bool) -> list[dict]:
+    results = []
+    for case in cases:
+        first = compared(case, methods)
+        report = first["report"]
+        entry = {
+            "case": case,
+            "seconds": first["seconds"],
+            "split": report["split"],
+            "targets": report["targets"],
+            "methods": [_row(o) for o in [report["baseline"], *report["methods"]]],
+            "pareto": report["pareto"],
+        }
+        if twice:
+            second = compared(case, methods)["report"]
+            entry["same_numbers_twice"] = _numbers(report) == _numbers(second)
+        results.append(entry)
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--compas", type=Path, default=COMPAS)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--only", choices=["text", "table"], default=None)
+    parser.add_argument("--methods", default=None, help="compare methods: all or a list")
+    parser.add_argument(
+        "--cases",
+        default=",".join(TEXT_CASES + TABLE_CASES),
+        help="with --methods: which models and data",
+    )
+    parser.add_argument("--twice", action="store_true", help="with --methods: run each again")
     args = parser.parse_args()
+    if args.methods:
+        out = {
+            "benchmark": "mitigation_methods",
+            "results": comparisons(args.cases.split(","), args.methods, args.twice),
+            "python": platform.python_version(),
+        }
+        print(json.dumps(out) if args.json else json.dumps(out, indent=2))
+        return
     results = []
     if args.only in (None, "table"):
         results.append(table(args.compas))

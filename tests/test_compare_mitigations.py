@@ -157,6 +157,7 @@ def test_methods_are_named_per_kind_of_data():
         "rule-sets",
         "blindness",
         "thresholds",
+        "logit-pairing",
     ]
     with pytest.raises(TextfairError, match=r"reweighing.*for texts expected"):
         methods_for("text", ["reweighing"])
@@ -194,3 +195,34 @@ def test_the_bootstrap_reads_f1_and_auc_as_scikit_learn_does():
     positive = truth == "bad"
     expected = [roc_auc_score(positive[k], score[k]) for k in picks]
     assert np.allclose(_resampled_auc(positive, score, picks), expected)
+
+
+def _planted_texts():
+    """Short texts whose label follows one identity term: "muslim" texts are toxic."""
+    rng = np.random.default_rng(0)
+    terms = ["muslim", "christian", "jewish", "sikh", "buddhist"]
+    fillers = ["we talked about the weather", "the bus was late again", "lunch was good"]
+    texts, labels = [], []
+    for k in range(400):
+        term = terms[k % len(terms)]
+        texts.append(f"My {term} neighbour said {fillers[rng.integers(3)]}.")
+        labels.append("toxic" if term == "muslim" else "non-toxic")
+    return texts, labels
+
+
+def test_logit_pairing_lowers_the_pair_gap_on_a_planted_model():
+    from textfair.mitigate.logit_pairing import counterfactual_pairs, logit_pairing, pair_gap
+    from textfair.models.torch_text import train_text_classifier
+    from textfair.text.matcher import Matcher
+
+    texts, labels = _planted_texts()
+    model = train_text_classifier(
+        texts, labels, arch="cnn", epochs=3, seed=0, embed_dim=16, filters=16
+    )
+    pairs = counterfactual_pairs(texts, labels, Matcher("dixon2018"), seed=0)
+    assert len(pairs) > 300
+    plain = logit_pairing(model, texts, labels, pairs, weight=0.0, seed=0)
+    paired = logit_pairing(model, texts, labels, pairs, weight=1.0, seed=0)
+    before = pair_gap(model, pairs)
+    assert pair_gap(paired, pairs) < 0.75 * min(before, pair_gap(plain, pairs))
+    assert pair_gap(model, pairs) == before  # the audited model is left as it was

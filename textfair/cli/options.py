@@ -287,7 +287,8 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             None,
             "--methods",
             help="Compare mitigation methods on one split instead of running one: 'all' or a "
-            "comma list (texts: counterfactual, rule-sets, blindness, thresholds; tables: "
+            "comma list (texts: counterfactual, rule-sets, blindness, thresholds, logit-pairing; "
+            "tables: "
             "aequitas, reweighing, correlation-remover, exponentiated-gradient, "
             "threshold-optimizer). Writes comparison.json, .md and .html into --out.",
         ),

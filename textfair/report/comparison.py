@@ -130,7 +130,7 @@ def render_comparison(report: dict) -> str:
         if outcome.get("skipped"):
             lines.append(
                 f"| {outcome['method']} | {outcome['stage']} "
-                f"| not run: {_cell(outcome['skipped'])} | | | | | | |"
+                f"| no result: {_cell(outcome['skipped'])} | | | | | | |"
             )
             continue
         worst = _worst(outcome)
@@ -203,7 +203,7 @@ def render_comparison_html(report: dict) -> str:
                 [
                     (escape(outcome["method"]), None),
                     (escape(outcome["stage"]), None),
-                    (escape(f"not run: {outcome['skipped']}"), None),
+                    (escape(f"no result: {outcome['skipped']}"), None),
                     ("–", ""),
                     ("–", ""),
                     ("–", ""),
