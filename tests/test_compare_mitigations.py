@@ -100,7 +100,7 @@ class _Recording:
 
     def __init__(self, model):
         self.model, self.labels, self.seen = model, model.labels, set()
-        self.source = model.source
+        self.source = getattr(model, "source", None)
 
     def predict_proba(self, rows):
         rows = list(rows)
@@ -226,3 +226,35 @@ def test_logit_pairing_lowers_the_pair_gap_on_a_planted_model():
     before = pair_gap(model, pairs)
     assert pair_gap(paired, pairs) < 0.75 * min(before, pair_gap(plain, pairs))
     assert pair_gap(model, pairs) == before  # the audited model is left as it was
+
+
+def test_per_term_thresholds_read_validation_texts_only():
+    from textfair.auditing import AuditConfig
+    from textfair.corpus import load_corpus
+    from textfair.mitigate.compare import _Setting
+    from textfair.models.spec import load_model
+
+    corpus = load_corpus()
+    split = comparison_split(len(corpus.texts), 0.2, 0.2, 0)
+    recorder = _Recording(load_model("toxicity-cnn-lstm"))
+    setting = _Setting(
+        "text",
+        recorder,
+        "non-toxic",
+        AuditConfig(causal=False),
+        split,
+        0,
+        None,
+        texts=corpus.texts,
+        labels=corpus.labels,
+    )
+    result = run_method(METHODS["thresholds"], setting)
+    validation = {corpus.texts[i] for i in split.validation}
+    assert recorder.seen == validation
+    assert not recorder.seen & ({corpus.texts[i] for i in split.evaluation} - validation)
+    assert result.changes == "decisions"
+    # Texts of a term the validation part fitted a threshold for may change decision.
+    evaluation = [corpus.texts[i] for i in split.evaluation]
+    before = recorder.model.predict_proba(evaluation).argmax(axis=1)
+    after = result.model.predict_proba(evaluation).argmax(axis=1)
+    assert (before != after).any()

@@ -140,3 +140,35 @@ def test_pages_of_an_audit_a_table_audit_and_a_mitigation(browser, tmp_path, mon
     check_page(browser, tmp_path / "mitigated" / "mitigation.html", tmp_path, verdict, 1)
     if os.environ.get("TEXTFAIR_SCREENSHOT_TO"):  # how the README's picture is made
         shutil.copy(tmp_path / "text.png", os.environ["TEXTFAIR_SCREENSHOT_TO"])
+
+
+@pytest.mark.slow
+def test_the_page_of_a_mitigation_comparison(browser, tmp_path, monkeypatch):
+    """`tabular mitigate --methods` on German credit: the comparison page draws the trade-off
+    plot, says comparison.json's verdict, and reaches for nothing."""
+    import pandas as pd
+    from joblib import dump
+
+    from textfair.mitigate.compare import comparison_split
+    from textfair.report.comparison import comparison_verdict
+    from textfair.tabular.baselines import logistic_regression
+
+    monkeypatch.chdir(tmp_path)
+    german = Path(__file__).resolve().parents[1] / "examples" / "data" / "german.csv.gz"
+    frame = pd.read_csv(german)
+    train = frame.iloc[comparison_split(len(frame), 0.2, 0.2, 0).train]
+    dump(logistic_regression(train.drop(columns="credit"), train["credit"]), "m.joblib")
+    frame.to_csv("german.csv", index=False)
+    run(
+        "tabular", "mitigate", "--model", "sklearn:m.joblib", "--data", "german.csv",
+        "--sensitive", "personal_status_sex,age", "--label-column", "credit",
+        "--favorable", "1", "--out", "compared", "--methods", "reweighing,threshold-optimizer",
+    )  # fmt: skip
+    record = json.loads((tmp_path / "compared" / "comparison.json").read_text())
+    assert [m["method"] for m in record["methods"]] == ["reweighing", "threshold-optimizer"]
+    dom = check_page(
+        browser, tmp_path / "compared" / "comparison.html", tmp_path, comparison_verdict(record), 1
+    )
+    assert "Pareto front" in dom and "threshold-optimizer" in dom
+    markdown = (tmp_path / "compared" / "comparison.md").read_text()
+    assert comparison_verdict(record) in markdown
