@@ -258,3 +258,23 @@ def test_per_term_thresholds_read_validation_texts_only():
     before = recorder.model.predict_proba(evaluation).argmax(axis=1)
     after = result.model.predict_proba(evaluation).argmax(axis=1)
     assert (before != after).any()
+
+
+def test_a_notebook_compares_with_one_call(german):
+    import textfair
+    from textfair.mitigate.compare import Comparison
+
+    frame, _, model, _ = german
+    result = textfair.compare_mitigations(
+        model.source,
+        frame,
+        sensitive=["personal_status_sex", "age"],
+        label="credit",
+        favorable="1",
+        methods=["reweighing"],
+    )
+    assert isinstance(result, Comparison)
+    assert result.outcome("reweighing").changes == "model"
+    assert result.outcome("none").quality["rows"] == 200
+    with pytest.raises(TextfairError, match="label"):
+        textfair.compare_mitigations(model.source, frame, sensitive=["age"])

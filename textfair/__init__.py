@@ -34,6 +34,7 @@ from textfair.text.templates import TEMPLATES, Template, expand_template, expand
 _LAZY = {
     "audit": "textfair.api",
     "audit_table": "textfair.api",
+    "compare_mitigations": "textfair.api",
     "AuditReport": "textfair.report.model",
 }
 
@@ -67,6 +68,7 @@ __all__ = [
     "audit",
     "audit_table",
     "builtin_term_lists",
+    "compare_mitigations",
     "counterfactuals",
     "expand_template",
     "expand_templates",

@@ -27,7 +27,7 @@ from textfair.report.model import AuditReport
 from textfair.tabular.models import RowModel
 from textfair.tabular.schema import infer_schema
 
-__all__ = ["audit", "audit_table"]
+__all__ = ["audit", "audit_table", "compare_mitigations"]
 
 
 def audit(
@@ -106,6 +106,78 @@ def audit_table(
         model_id=model_id or _model_id(model),
         data_info={"path": source},
         progress=progress,
+    )
+
+
+def compare_mitigations(
+    model: object,
+    data: str | Path | pd.DataFrame | Sequence[str] | None = None,
+    *,
+    methods: Sequence[str] | str = "all",
+    text_column: str | None = None,
+    labels: str | Sequence[object] | None = None,
+    label_map: Mapping[str, str] | str | None = None,
+    label: str | None = None,
+    sensitive: Sequence[str] | None = None,
+    favorable: str | None = None,
+    bins: int = 10,
+    holdout: float = 0.2,
+    top: int = 3,
+    model_id: str = "",
+    **settings: object,
+):
+    """Compare mitigation methods on one seeded split; the typed `Comparison` that
+    `textfair mitigate --methods` writes (see `textfair.mitigate.compare`).
+
+    Texts: as `audit` (no `data`: the bundled comments and their labels). Table rows: pass
+    `sensitive` and `label` (the true-label column), as `audit_table`. `settings` are
+    AuditConfig's fields; `seed` also seeds the split. Write it with
+    `textfair.report.comparison.write_comparison(result.to_dict(), "dir/")`.
+    """
+    from textfair.mitigate.compare import compare_table_mitigations, compare_text_mitigations
+
+    settings.setdefault("causal", False)  # the targets are group findings
+    config = _config(settings)
+    if sensitive is not None:
+        if label is None:
+            raise TextfairError.bad("label", "is missing; name the true-label column of the rows")
+        frame = data if isinstance(data, pd.DataFrame) else read_table(data)
+        schema = infer_schema(
+            frame, label=label, sensitive=list(sensitive), favorable=favorable, bins=bins
+        )
+        frame = frame.assign(**{label: frame[label].astype(str)})
+        columns = [f.name for f in schema.features]
+        rows = model if isinstance(model, RowModel) else RowModel(model, columns)
+        return compare_table_mitigations(
+            rows,
+            frame,
+            schema,
+            methods=methods,
+            audit_config=config,
+            holdout=holdout,
+            top=top,
+            seed=config.seed,
+            model_id=model_id or _model_id(model),
+        )
+    from textfair.auditing import model_decision
+    from textfair.models.decision import class_labels
+
+    corpus = load_corpus(data, text_column=text_column, labels=labels, label_map=label_map)
+    if corpus.labels is None:
+        raise TextfairError.bad("labels", "are missing; a comparison retrains, so it needs them")
+    wrapped = as_model(model)
+    chosen = class_labels(model_decision(wrapped, favorable, None), "mitigation")[0]
+    return compare_text_mitigations(
+        wrapped,
+        corpus.texts,
+        corpus.labels,
+        favorable=chosen,
+        methods=methods,
+        audit_config=config,
+        holdout=holdout,
+        top=top,
+        seed=config.seed,
+        model_id=model_id or _model_id(model),
     )
 
 
