@@ -278,3 +278,18 @@ def test_a_notebook_compares_with_one_call(german):
     assert result.outcome("none").quality["rows"] == 200
     with pytest.raises(TextfairError, match="label"):
         textfair.compare_mitigations(model.source, frame, sensitive=["age"])
+
+
+def test_a_wrong_method_is_one_line_and_exit_2_before_any_work(tmp_path, capsys):
+    from textfair.cli import main
+
+    for argv in (
+        ["mitigate", "--out", str(tmp_path / "a"), "--methods", "reweighing"],
+        ["mitigate", "--out", str(tmp_path / "b"), "--methods", ","],
+    ):
+        with pytest.raises(SystemExit) as ended:
+            main(argv)
+        assert ended.value.code == 2
+        error = capsys.readouterr().err.strip()
+        assert error.startswith("error: --methods") and "\n" not in error
+    assert not list(tmp_path.iterdir())  # nothing written

@@ -88,6 +88,7 @@ def mitigate_command(
     from textfair.models.decision import class_labels
 
     _check_out(out, {"--data": data, "--model": model, "--report": report}, options)
+    _check_methods("text", options)
     corpus = load_corpus(
         data,
         text_column=options["text_column"],
@@ -189,6 +190,7 @@ def tabular_mitigate_command(
 
     inputs = {"--data": data, "--model": model, "--report": report}
     _check_out(out, {**inputs, "--schema": options["schema_file"]}, options)
+    _check_methods("rows", options)
     frame, schema, row_model = load_inputs(model, data, options)
     settings = {**options, **locals()}
     if options["methods"]:
@@ -224,18 +226,27 @@ def tabular_mitigate_command(
     _write(result, out, None, options["overwrite"])
 
 
+def _check_methods(kind: str, options: dict) -> None:
+    """--methods names methods of this kind of data (a one-line error before any work)."""
+    from textfair.cli.app import split_list
+    from textfair.mitigate.methods import methods_for
+
+    if options["methods"] is not None:
+        named = split_list(options["methods"])
+        if not named:
+            raise TextfairError.bad("methods", "is empty; name 'all' or some methods")
+        methods_for(kind, named)
+
+
 def _compare(compare, out: Path, options: dict, *inputs, **settings) -> None:
     """Run a comparison of the methods named by --methods and write it into `out`."""
     from rich.console import Console
     from rich.markdown import Markdown
 
     from textfair.cli.app import split_list
-    from textfair.mitigate.methods import methods_for
     from textfair.report.comparison import render_comparison, write_comparison
 
     named = split_list(options["methods"])
-    kind = "text" if compare.__name__.startswith("compare_text") else "rows"
-    methods_for(kind, named)  # a wrong name fails here, before any work
     comparison = compare(
         *inputs,
         methods=named,
