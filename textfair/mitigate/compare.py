@@ -33,6 +33,7 @@ import numpy as np
 
 from textfair._version import __version__
 from textfair.auditing import AuditConfig, audit_table, audit_text
+from textfair.discovery.groups import by_credibility
 from textfair.errors import TextfairError
 from textfair.mitigate.methods import Method, Mitigated, Split, methods_for, run_method
 from textfair.mitigate.retrain import holdout_split, retrainer_for
@@ -80,6 +81,7 @@ class Comparison:
     split: dict
     audit_config: dict
     targets: list[str]
+    targets_significant: bool  # False: no finding was significant; the most credible are used
     baseline: MethodOutcome
     methods: list[MethodOutcome]
     pareto: list[str]
@@ -252,8 +254,9 @@ def _retrainer(model, chosen: list[Method], seed: int):
 
 def _compare(setting, chosen, audit, fairness, evaluation, truth, top, model_id) -> Comparison:
     before = audit(setting.model)
+    significant = bool(before.significant)
     targets = [f.rule_set for f in before.significant[:top]] or [
-        f.rule_set for f in sorted(before.findings, key=lambda f: -abs(f.credible_bound))[:top]
+        f.rule_set for f in sorted(before.findings, key=by_credibility)[:top]
     ]
     baseline = _outcome(
         "none",
@@ -296,6 +299,7 @@ def _compare(setting, chosen, audit, fairness, evaluation, truth, top, model_id)
         },
         audit_config=before.config,
         targets=[before.label(rs) for rs in targets],
+        targets_significant=significant,
         baseline=baseline,
         methods=outcomes,
         pareto=_pareto([baseline, *outcomes]),

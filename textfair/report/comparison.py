@@ -78,6 +78,11 @@ def comparison_verdict(report: dict) -> str:
         f"{percent(accurate['quality']['accuracy']['value'])}% against "
         f"{percent(base['quality']['accuracy']['value'])}%"
     )
+    if not report.get("targets_significant", True):
+        parts.append(
+            "no finding of the audited model was significant, so the targets are its most "
+            "credible findings"
+        )
     front = ", ".join(_name(m) for m in report.get("pareto") or []) or "no method"
     parts.append(f"on the Pareto front (no method better on both): {front}")
     sentence = "; ".join(parts) + "."
