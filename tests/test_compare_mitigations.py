@@ -293,3 +293,25 @@ def test_a_wrong_method_is_one_line_and_exit_2_before_any_work(tmp_path, capsys)
         error = capsys.readouterr().err.strip()
         assert error.startswith("error: --methods") and "\n" not in error
     assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_logit_pairing_fine_tunes_a_hugging_face_model_too():
+    """The bundled tiny transformer, fine-tuned on the planted texts first (so its logits
+    follow "muslim"), then paired: the gap falls below 0.75 of plain fine-tuning's."""
+    from textfair.mitigate.logit_pairing import counterfactual_pairs, logit_pairing, pair_gap
+    from textfair.mitigate.retrain import fine_tune_hf
+    from textfair.models.spec import load_model
+    from textfair.text.matcher import Matcher
+
+    texts, labels = _planted_texts()
+    texts, labels = texts[:160], labels[:160]
+    planted = fine_tune_hf(
+        load_model("toxicity-tiny-transformer"), texts, labels, epochs=3, learning_rate=1e-3
+    )
+    pairs = counterfactual_pairs(texts, labels, Matcher("dixon2018"), seed=0, per_text=2)
+    before = pair_gap(planted, pairs)
+    kwargs = {"epochs": 1, "seed": 0, "learning_rate": 1e-3}
+    plain = logit_pairing(planted, texts, labels, pairs, weight=0.0, **kwargs)
+    paired = logit_pairing(planted, texts, labels, pairs, weight=1.0, **kwargs)
+    assert pair_gap(paired, pairs) < 0.75 * min(before, pair_gap(plain, pairs))
+    assert pair_gap(planted, pairs) == pytest.approx(before)  # the given model is unchanged

@@ -35,8 +35,38 @@ def counterfactual_pairs(
     return [(texts[row["seed_id"]], row["text"]) for row in rows]
 
 
+def _copy(model):
+    """A copy whose network can be trained while `model` stays as it was."""
+    from textfair.models.hf import HFModel
+
+    if isinstance(model, TorchTextModel):
+        return copy.deepcopy(model), 5e-4
+    if isinstance(model, HFModel):
+        tuned = copy.copy(model)
+        tuned.network = copy.deepcopy(model.network)
+        return tuned, 5e-5  # fine-tuning a pretrained transformer: fine_tune_hf's rate
+    raise TextfairError(
+        "logit pairing fine-tunes textfair's torch text models and Hugging Face models; "
+        f"got {type(model).__name__}"
+    )
+
+
+def _logits(model, texts: Sequence[str]):
+    """The network's logits for a batch of texts (gradients kept)."""
+    if isinstance(model, TorchTextModel):
+        return model.network(_pad([model.encode(str(t)) for t in texts]))
+    encoded = model.tokenizer(
+        list(texts),
+        padding=True,
+        truncation=True,
+        max_length=model.max_length,
+        return_tensors="pt",
+    ).to(model.device)
+    return model.network(**encoded).logits
+
+
 def logit_pairing(
-    model: TorchTextModel,
+    model,
     texts: Sequence[str],
     labels: Sequence[str],
     pairs: Sequence[tuple[str, str]],
@@ -45,60 +75,59 @@ def logit_pairing(
     epochs: int = 2,
     seed: int = 0,
     batch_size: int = 32,
-    learning_rate: float = 5e-4,
-) -> TorchTextModel:
-    """A copy of `model` fine-tuned with counterfactual logit pairing (see the module);
-    `model` itself is left as it was. The same arguments give the same weights."""
+    learning_rate: float | None = None,
+):
+    """A copy of `model` (a textfair torch text model or a Hugging Face model) fine-tuned
+    with counterfactual logit pairing (see the module); `model` itself is left as it was.
+    `learning_rate` defaults to 5e-4 for textfair's models and 5e-5 for a transformer. The
+    same arguments give the same weights."""
     import torch
 
-    if not isinstance(model, TorchTextModel):
-        raise TextfairError(
-            f"logit pairing fine-tunes textfair's torch text models; got {type(model).__name__}"
-        )
+    tuned, default_rate = _copy(model)
     if not pairs:
         raise TextfairError(
             "no counterfactual pair: the training texts name no identity term of the list"
         )
-    tuned = copy.deepcopy(model)
     network = tuned.network
     names = list(model.labels)
     targets = torch.tensor([names.index(str(y)) for y in labels])
-    encoded = [tuned.encode(str(t)) for t in texts]
-    first = [tuned.encode(a) for a, _ in pairs]
-    second = [tuned.encode(b) for _, b in pairs]
     with training_threads():
         torch.manual_seed(seed)
         generator = torch.Generator().manual_seed(seed)
-        optimizer = torch.optim.Adam(network.parameters(), lr=learning_rate)
+        optimizer = torch.optim.AdamW(network.parameters(), lr=learning_rate or default_rate)
         loss_fn = torch.nn.CrossEntropyLoss()
         network.train()
         for _ in range(epochs):
-            order = torch.randperm(len(encoded), generator=generator).split(batch_size)
+            order = torch.randperm(len(texts), generator=generator).split(batch_size)
             pair_order = torch.randperm(len(pairs), generator=generator).tolist()
             for step, rows in enumerate(order):
                 optimizer.zero_grad()
-                logits = network(_pad([encoded[i] for i in rows.tolist()]))
-                loss = loss_fn(logits, targets[rows])
+                logits = _logits(tuned, [texts[i] for i in rows.tolist()])
+                loss = loss_fn(logits, targets[rows].to(logits.device))
                 if weight:
                     chosen = [
                         pair_order[(step * batch_size + k) % len(pairs)] for k in range(batch_size)
                     ]
-                    gap = network(_pad([first[i] for i in chosen])) - network(
-                        _pad([second[i] for i in chosen])
+                    gap = _logits(tuned, [pairs[i][0] for i in chosen]) - _logits(
+                        tuned, [pairs[i][1] for i in chosen]
                     )
                     loss = loss + weight * gap.abs().sum(dim=1).mean()
                 loss.backward()
                 optimizer.step()
         network.eval()
-    tuned.fingerprint = ""
+    tuned.fingerprint = (getattr(model, "fingerprint", "") or "") + ":logit-paired"
     return tuned
 
 
-def pair_gap(model: TorchTextModel, pairs: Sequence[tuple[str, str]]) -> float:
+def pair_gap(model, pairs: Sequence[tuple[str, str]]) -> float:
     """Mean over pairs of sum_k |logit_k(x) - logit_k(x')|: what logit pairing lowers."""
     import torch
 
+    gaps = []
     with torch.inference_mode():
-        a = model.network(_pad([model.encode(x) for x, _ in pairs]))
-        b = model.network(_pad([model.encode(y) for _, y in pairs]))
-    return float((a - b).abs().sum(dim=1).mean())
+        for begin in range(0, len(pairs), 64):
+            batch = pairs[begin : begin + 64]
+            a = _logits(model, [x for x, _ in batch])
+            b = _logits(model, [y for _, y in batch])
+            gaps.append((a - b).abs().sum(dim=1))
+    return float(torch.cat(gaps).mean())

@@ -512,15 +512,16 @@ def _text_thresholds(setting) -> Mitigated:
 
 def _text_logit_pairing(setting) -> Mitigated:
     from textfair.mitigate.logit_pairing import counterfactual_pairs, logit_pairing, pair_gap
+    from textfair.models.hf import HFModel
     from textfair.models.torch_text import TorchTextModel
     from textfair.text.matcher import Matcher
 
-    if not isinstance(setting.model, TorchTextModel):
+    if not isinstance(setting.model, TorchTextModel | HFModel):
         return Mitigated(
             None,
             "model",
-            skipped="implemented for textfair's torch text models; not yet for "
-            f"{type(setting.model).__name__}",
+            skipped="fine-tunes textfair's torch text models and Hugging Face models, "
+            f"not {type(setting.model).__name__}",
         )
     train = setting.split.train
     texts = [setting.texts[i] for i in train]
