@@ -196,12 +196,16 @@ def _numbers(report: dict) -> dict:
 
 
 def _row(outcome: dict) -> dict:
+    from textfair.report.comparison import worst_target
+
     quality = outcome.get("quality") or {}
+    worst = worst_target(outcome)
     return {
         "method": outcome["method"],
         "skipped": outcome.get("skipped") or None,
         "seconds": outcome["seconds"],
         "worst_target": outcome.get("worst_target"),
+        "worst_target_ci": [round(v, 4) for v in worst[1]] if worst else None,
         "worst_spd": outcome.get("worst_spd"),
         **{name: quality.get(name) for name in ("accuracy", "f1_macro", "roc_auc")},
     }

@@ -17,6 +17,7 @@ __all__ = [
     "comparison_verdict",
     "render_comparison",
     "render_comparison_html",
+    "worst_target",
     "write_comparison",
 ]
 
@@ -34,7 +35,7 @@ def _outcomes(report: dict) -> list[dict]:
     return [report["baseline"], *report["methods"]]
 
 
-def _worst(outcome: dict) -> tuple[float, tuple[float, float]] | None:
+def worst_target(outcome: dict) -> tuple[float, tuple[float, float]] | None:
     """The worst target after the method: its |difference| and that interval, made absolute."""
     rows = [t for t in outcome.get("targets", []) if t.get("after")]
     if not rows:
@@ -138,7 +139,7 @@ def render_comparison(report: dict) -> str:
                 f"| no result: {_cell(outcome['skipped'])} | | | | | | |"
             )
             continue
-        worst = _worst(outcome)
+        worst = worst_target(outcome)
         worst_text = (
             f"{percent(worst[0])} [{percent(worst[1][0])}, {percent(worst[1][1])}]"
             if worst
@@ -183,7 +184,7 @@ def render_comparison_html(report: dict) -> str:
         f"<h1>Mitigation methods compared: {escape(report.get('model_id') or 'the model')}</h1>",
         f'<p class="verdict" id="verdict">{escape(comparison_verdict(report))}</p>',
     ]
-    plotted = [(o, _worst(o)) for o in _outcomes(report) if not o.get("skipped")]
+    plotted = [(o, worst_target(o)) for o in _outcomes(report) if not o.get("skipped")]
     plotted = [(o, w) for o, w in plotted if w is not None]
     if plotted:
         plot = methods_tradeoff(
@@ -216,7 +217,7 @@ def render_comparison_html(report: dict) -> str:
                 ]
             )
             continue
-        worst = _worst(outcome)
+        worst = worst_target(outcome)
         rows.append(
             [
                 (escape(outcome["method"]), None),
