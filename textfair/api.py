@@ -162,6 +162,9 @@ def compare_mitigations(
     from textfair.auditing import model_decision
     from textfair.models.decision import class_labels
 
+    # `textfair mitigate`'s audit defaults, unless set: tighter than an audit's.
+    config = _config({"error": 0.02, "max_samples": 3000, **settings})
+
     corpus = load_corpus(data, text_column=text_column, labels=labels, label_map=label_map)
     if corpus.labels is None:
         raise TextfairError.bad("labels", "are missing; a comparison retrains, so it needs them")

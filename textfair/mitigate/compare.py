@@ -51,6 +51,7 @@ __all__ = [
 
 BOOTSTRAP = 1000  # resamples of the evaluation rows for the F1 and AUC intervals
 MIN_ROWS = 30  # evaluation rows a group needs for its group metrics
+MIN_TEXTS = 10  # the same for a term's texts: an evaluation part of texts names each rarely
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,8 @@ def compare_text_mitigations(
     """Compare text mitigation methods on one seeded split (see the module docstring)."""
     chosen = methods_for("text", methods)
     labels = [str(y) for y in labels]
-    config = audit_config or AuditConfig(causal=False, seed=seed)
+    # `textfair mitigate`'s audit defaults: tighter than an audit's, to measure a change.
+    config = audit_config or AuditConfig(causal=False, error=0.02, max_samples=3000, seed=seed)
     split = comparison_split(len(texts), holdout, validation, seed)
     setting = _Setting(
         "text",
@@ -176,7 +178,7 @@ def compare_text_mitigations(
 
         groups = np.asarray(text_groups(Matcher(config.term_list()))(evaluation), dtype=object)
         masks = {g: groups == g for g in sorted(set(groups.tolist()) - {"none", "several"})}
-        return _group_table(candidate, evaluation, truth, masks, favorable)
+        return _group_table(candidate, evaluation, truth, masks, favorable, MIN_TEXTS)
 
     return _compare(setting, chosen, audit, fairness, evaluation, truth, top, model_id)
 
@@ -441,14 +443,17 @@ def _percentiles(values, tail: float) -> list[float]:
     return [round(float(v), 4) for v in np.percentile(values, [tail, 100 - tail])]
 
 
-def _group_table(model, inputs, truth, masks: dict[str, np.ndarray], favorable: str) -> dict:
+def _group_table(
+    model, inputs, truth, masks: dict[str, np.ndarray], favorable: str, least: int = 0
+) -> dict:
     """B&R's group metrics per group (each group against the rest of the evaluation rows);
-    a group of fewer than MIN_ROWS rows is left out (no rate to speak of)."""
+    a group of fewer than `least` (default MIN_ROWS) rows is left out (no rate to speak of)."""
+    least = least or MIN_ROWS
     decided = _decisions(model, inputs)
     truth = np.asarray([str(t) for t in truth], dtype=object)
     table = {}
     for group, mask in masks.items():
-        if mask.all() or mask.sum() < MIN_ROWS:
+        if mask.all() or mask.sum() < least:
             continue
         metrics = group_metrics(truth, decided, mask, favorable=favorable)
         table[group] = {
