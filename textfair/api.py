@@ -138,6 +138,13 @@ def compare_mitigations(
 
     settings.setdefault("causal", False)  # the targets are group findings
     config = _config(settings)
+    common = {
+        "methods": methods,
+        "holdout": holdout,
+        "top": top,
+        "seed": config.seed,
+        "model_id": model_id or _model_id(model),
+    }
     if sensitive is not None:
         if label is None:
             raise TextfairError.bad("label", "is missing; name the true-label column of the rows")
@@ -148,39 +155,19 @@ def compare_mitigations(
         frame = frame.assign(**{label: frame[label].astype(str)})
         columns = [f.name for f in schema.features]
         rows = model if isinstance(model, RowModel) else RowModel(model, columns)
-        return compare_table_mitigations(
-            rows,
-            frame,
-            schema,
-            methods=methods,
-            audit_config=config,
-            holdout=holdout,
-            top=top,
-            seed=config.seed,
-            model_id=model_id or _model_id(model),
-        )
+        return compare_table_mitigations(rows, frame, schema, audit_config=config, **common)
     from textfair.auditing import model_decision
     from textfair.models.decision import class_labels
 
     # `textfair mitigate`'s audit defaults, unless set: tighter than an audit's.
     config = _config({"error": 0.02, "max_samples": 3000, **settings})
-
     corpus = load_corpus(data, text_column=text_column, labels=labels, label_map=label_map)
     if corpus.labels is None:
         raise TextfairError.bad("labels", "are missing; a comparison retrains, so it needs them")
     wrapped = as_model(model)
     chosen = class_labels(model_decision(wrapped, favorable, None), "mitigation")[0]
     return compare_text_mitigations(
-        wrapped,
-        corpus.texts,
-        corpus.labels,
-        favorable=chosen,
-        methods=methods,
-        audit_config=config,
-        holdout=holdout,
-        top=top,
-        seed=config.seed,
-        model_id=model_id or _model_id(model),
+        wrapped, corpus.texts, corpus.labels, favorable=chosen, audit_config=config, **common
     )
 
 

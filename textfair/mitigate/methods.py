@@ -128,10 +128,15 @@ def _pipeline_parts(setting):
     return source.steps[-1][1], ""
 
 
-def _accepts_weights(estimator) -> bool:
+def _weighted_classifier(setting):
+    """The audited pipeline's classifier when its fit takes sample weights (reweighing and
+    the reductions need them), or the reason it cannot serve."""
     from sklearn.utils.validation import has_fit_parameter
 
-    return has_fit_parameter(estimator, "sample_weight")
+    final, why = _pipeline_parts(setting)
+    if final is not None and not has_fit_parameter(final, "sample_weight"):
+        return None, f"{type(final).__name__}.fit takes no weights"
+    return final, why
 
 
 def _encoded(setting):
@@ -226,11 +231,9 @@ def _table_reweighing(setting) -> Mitigated:
 
     from textfair.tabular.models import RowModel
 
-    final, why = _pipeline_parts(setting)
+    final, why = _weighted_classifier(setting)
     if final is None:
         return Mitigated(None, "model", skipped=why)
-    if not _accepts_weights(final):
-        return Mitigated(None, "model", skipped=f"{type(final).__name__}.fit takes no weights")
     train = setting.features.iloc[setting.split.train]
     labels = setting.truth[setting.split.train]
     weights = reweighing_weights(_group_keys(train, setting.schema), labels)
@@ -274,11 +277,9 @@ def _table_exponentiated_gradient(setting) -> Mitigated:
 
     from textfair.tabular.models import RowModel
 
-    final, why = _pipeline_parts(setting)
+    final, why = _weighted_classifier(setting)
     if final is None:
         return Mitigated(None, "model", skipped=why)
-    if not _accepts_weights(final):
-        return Mitigated(None, "model", skipped=f"{type(final).__name__}.fit takes no weights")
     transformer = _encoded(setting)
     rows = setting.features.iloc[setting.split.train]
     favourable = setting.truth[setting.split.train] == setting.favorable
