@@ -211,7 +211,9 @@ def _group_keys(frame, schema) -> list[str]:
 def _table_aequitas(setting) -> Mitigated:
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_table
 
-    config = MitigationConfig(loop="aequitas", method="aequitas", seed=setting.seed)
+    config = MitigationConfig(
+        loop="aequitas", method="aequitas", seed=setting.seed, most_credible=True
+    )
     result = mitigate_table(
         setting.model,
         setting.frame.iloc[setting.split.train].reset_index(drop=True),
@@ -432,7 +434,7 @@ def _text_augmentation(method: str):
             [setting.labels[i] for i in train],
             favorable=setting.favorable,
             audit_config=setting.audit_config,
-            config=MitigationConfig(method=method, seed=setting.seed),
+            config=MitigationConfig(method=method, seed=setting.seed, most_credible=True),
         )
         if result.model is None:
             return Mitigated(None, "model", skipped=result.report["status"])

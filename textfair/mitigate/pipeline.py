@@ -65,6 +65,9 @@ class MitigationConfig:
     max_rounds: int = 7
     patience: int = 3
     seed: int = 0
+    # With no significant finding: stop ("nothing to mitigate"), or aim at the most credible
+    # findings (the mitigation comparison, whose methods all act on the same data).
+    most_credible: bool = False
 
 
 @dataclass
@@ -163,7 +166,7 @@ def _mitigate(strategy, model, config: MitigationConfig, before, run: Run) -> Mi
     cached = CachedModel(model)
     run.say("auditing the model")
     before = before or strategy.audit(cached, run.model_id, run.command)
-    targets = target_rule_sets(before, config.top)
+    targets = target_rule_sets(before, config.top, config.most_credible)
     if not targets:
         return _nothing_to_mitigate(before, strategy, config, run)
     held_out = _held_out_terms(before, targets, config) if strategy.kind == "text" else []

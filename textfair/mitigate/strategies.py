@@ -196,6 +196,13 @@ class TableStrategy:
         ]
 
 
-def target_rule_sets(report: AuditReport, top: int) -> list[RuleSet]:
-    """The top significant findings' rule sets: what the mitigation aims at."""
-    return [f.rule_set for f in report.significant[:top]]
+def target_rule_sets(report: AuditReport, top: int, credible: bool = False) -> list[RuleSet]:
+    """The top significant findings' rule sets: what the mitigation aims at. With
+    `credible`, when none is significant, the `top` most credible findings instead (a
+    comparison of methods measures each against the same targets either way)."""
+    from textfair.discovery.groups import by_credibility
+
+    targets = [f.rule_set for f in report.significant[:top]]
+    if not targets and credible:
+        targets = [f.rule_set for f in sorted(report.findings, key=by_credibility)[:top]]
+    return targets
