@@ -46,10 +46,12 @@ def rule_set_augmentation(
     seed: int = 0,
     matcher: Matcher | None = None,
     mentions: Sequence[Sequence[Mention]] | None = None,
+    targets: Sequence[RuleSet] | None = None,
 ) -> list[dict]:
     """TestSGD's mitigation data: for each of the `top` significant findings, `per_rule_set`
     seed texts rewritten to satisfy the rule set, labelled with the outcome it was denied.
-    `mentions` (one list per text) reuses mentions already found."""
+    `mentions` (one list per text) reuses mentions already found; `targets` names the
+    findings instead (a mitigation that aims at the most credible ones)."""
     if report.kind != "text":
         raise TextfairError("the report is an audit of table rows; rule-set rewrites need text")
     matcher = matcher or Matcher(report.config.get("term_list", "dixon2018"))
@@ -57,7 +59,10 @@ def rule_set_augmentation(
     favorable, others = class_labels(decision, "rule-set augmentation")
     if not others:
         raise TextfairError("the report's model has a single label; nothing to augment")
-    findings = report.significant[:top]
+    if targets is None:
+        findings = report.significant[:top]
+    else:
+        findings = [f for rs in targets if (f := report.finding(RuleSet(rs))) is not None]
     if not findings:
         raise TextfairError(
             "the report has no significant finding; there is nothing to mitigate (export "

@@ -105,6 +105,7 @@ class TextStrategy:
                 seed=self.options["seed"],
                 matcher=self.domain.matcher,
                 mentions=mentions,
+                targets=targets,
             )
         return pool
 
