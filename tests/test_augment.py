@@ -9,6 +9,7 @@ from textfair.cli import app
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.mitigate.augment import counterfactual_augmentation, rule_set_augmentation
+from textfair.mitigate.strategies import target_rule_sets
 from textfair.report.model import AuditReport, Finding, ModelInfo, RunStats
 from textfair.text.matcher import default_matcher
 
@@ -62,6 +63,12 @@ def test_rule_set_augmentation_labels_with_the_denied_outcome():
     assert "I am a gay Taoist." in {row["text"] for row in rows}
     with pytest.raises(TextfairError, match="no significant finding"):
         rule_set_augmentation(report(significant=False), TEXTS)
+    # Named targets (a comparison aiming at the most credible findings) are used as given.
+    quiet = report(significant=False)
+    targets = target_rule_sets(quiet, 3, credible=True)
+    assert targets == [quiet.findings[0].rule_set] and not target_rule_sets(quiet, 3)
+    named = rule_set_augmentation(quiet, TEXTS, per_rule_set=10, seed=0, targets=targets)
+    assert named == rows
 
 
 def test_augment_cli(tmp_path):
