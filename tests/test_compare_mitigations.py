@@ -128,6 +128,7 @@ def test_the_threshold_optimizer_fits_on_validation_rows_only(german):
     assert (before != after).any()
 
 
+@pytest.mark.slow
 def test_the_comparison_gives_the_same_numbers_twice_and_marks_the_front(german):
     frame, schema, model, _ = german
     runs = [
