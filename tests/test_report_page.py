@@ -172,3 +172,7 @@ def test_the_page_of_a_mitigation_comparison(browser, tmp_path, monkeypatch):
     assert "Pareto front" in dom and "threshold-optimizer" in dom
     markdown = (tmp_path / "compared" / "comparison.md").read_text()
     assert comparison_verdict(record) in markdown
+    run("report", "compared/comparison.json", "--html", "again.html")  # rendered again
+    assert (tmp_path / "again.html").read_bytes() == (
+        tmp_path / "compared" / "comparison.html"
+    ).read_bytes()

@@ -11,7 +11,9 @@ from textfair.cli.app import app, command
 
 @command(app, "report")
 def report_command(
-    report: Path = typer.Argument(..., help="report.json of an audit, or mitigation.json."),
+    report: Path = typer.Argument(
+        ..., help="report.json of an audit, mitigation.json, or comparison.json."
+    ),
     html: Path | None = typer.Option(None, "--html", help="Write the page (one HTML file) here."),
     markdown: Path | None = typer.Option(None, "--md", help="Write the Markdown report here."),
     top: int = typer.Option(10, "--top", min=1, help="Findings shown in the terminal and .md."),
@@ -24,6 +26,7 @@ def report_command(
     from textfair.errors import TextfairError
     from textfair.io import Output, atomic_writer, check_outputs, read_json
     from textfair.report import render_markdown, render_terminal
+    from textfair.report.comparison import render_comparison, render_comparison_html
     from textfair.report.html import render_html
     from textfair.report.mitigation import render_mitigation, render_mitigation_html
     from textfair.report.model import AuditReport
@@ -31,9 +34,11 @@ def report_command(
     check_outputs(
         [Output("--html", html), Output("--md", markdown)], {"REPORT": report}, overwrite=overwrite
     )
-    record = read_json(report, "a report.json or mitigation.json textfair wrote")
+    record = read_json(report, "a report.json, mitigation.json or comparison.json textfair wrote")
     if isinstance(record, dict) and "comparison" in record and "steps" in record:
         page, text = render_mitigation_html(record), render_mitigation(record)
+    elif isinstance(record, dict) and {"baseline", "methods", "pareto"} <= set(record):
+        page, text = render_comparison_html(record), render_comparison(record)
     else:
         try:
             audit = AuditReport.from_dict(record)
