@@ -316,3 +316,30 @@ def test_logit_pairing_fine_tunes_a_hugging_face_model_too():
     paired = logit_pairing(planted, texts, labels, pairs, weight=1.0, **kwargs)
     assert pair_gap(paired, pairs) < 0.75 * min(before, pair_gap(plain, pairs))
     assert pair_gap(planted, pairs) == pytest.approx(before)  # the given model is unchanged
+
+
+def test_a_model_textfair_cannot_retrain_gets_the_methods_that_need_no_retraining():
+    """A plain function of texts: the retraining methods say why they did not run, and the
+    per-term thresholds, which only read its probabilities, still do."""
+    from textfair.auditing import AuditConfig
+    from textfair.corpus import load_corpus
+    from textfair.mitigate.compare import compare_text_mitigations
+    from textfair.models import CallableModel
+    from textfair.models.spec import load_model
+
+    bundled = load_model("toxicity-cnn-lstm")
+    model = CallableModel(bundled.predict_proba, labels=bundled.labels)
+    corpus = load_corpus()
+    result = compare_text_mitigations(
+        model,
+        corpus.texts,
+        corpus.labels,
+        favorable="non-toxic",
+        methods=["blindness", "counterfactual", "logit-pairing", "thresholds"],
+        audit_config=AuditConfig(causal=False),
+    )
+    skipped = {o.method: o.skipped for o in result.methods}
+    assert "cannot retrain" in skipped["blindness"]
+    assert "cannot retrain" in skipped["counterfactual"]
+    assert "fine-tunes" in skipped["logit-pairing"]
+    assert skipped["thresholds"] == "" and result.outcome("thresholds").quality

@@ -101,7 +101,8 @@ def mitigate_command(
             "(and --label-map if the values are not the model's label names)"
         )
     loaded = load_text_model(model, options)
-    retrainer_for(loaded)  # a model textfair cannot retrain fails here, before any work
+    if not options["methods"]:  # a comparison runs what applies, and says why not the rest
+        retrainer_for(loaded)  # a model textfair cannot retrain fails here, before any work
     # Retraining writes class labels: one favourable label (a label set or a threshold rule
     # of a multi-label head names none to write).
     decision = model_decision(loaded, options["favorable"], options["decision"])

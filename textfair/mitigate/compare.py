@@ -248,10 +248,17 @@ def compare_table_mitigations(
 
 
 def _retrainer(model, chosen: list[Method], seed: int):
-    """The retrainer of the model when a chosen method refits it (fails before any work)."""
-    if any(m.name == "blindness" for m in chosen):
-        return retrainer_for(model, seed=seed)
+    """The retrainer of the model when a chosen method refits it; None for a model textfair
+    cannot retrain (the methods that refit it then say so, and the others run)."""
+    if any(m.name in RETRAINING for m in chosen):
+        try:
+            return retrainer_for(model, seed=seed)
+        except TextfairError:
+            return None
     return None
+
+
+RETRAINING = ("counterfactual", "rule-sets", "blindness")  # text methods that refit the model
 
 
 def _compare(setting, chosen, audit, fairness, evaluation, truth, top, model_id) -> Comparison:

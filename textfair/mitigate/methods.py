@@ -55,6 +55,9 @@ __all__ = [
 ]
 
 PLACEHOLDER = "identityterm"  # one token for every identity mention (`blindness`)
+NOT_RETRAINED = (
+    "textfair cannot retrain this model (not a textfair, Hugging Face or scikit-learn one)"
+)
 
 
 @dataclass(frozen=True)
@@ -427,6 +430,8 @@ def _text_augmentation(method: str):
     def run(setting) -> Mitigated:
         from textfair.mitigate.pipeline import MitigationConfig, mitigate_text
 
+        if setting.retrainer is None:
+            return Mitigated(None, "model", skipped=NOT_RETRAINED)
         train = setting.split.train
         result = mitigate_text(
             setting.model,
@@ -464,6 +469,8 @@ class Blinded:
 def _text_blindness(setting) -> Mitigated:
     from textfair.text.matcher import Matcher
 
+    if setting.retrainer is None:
+        return Mitigated(None, "inputs", skipped=NOT_RETRAINED)
     matcher = Matcher(setting.audit_config.term_list())
     blind = Blinded(setting.model, matcher)
     train = setting.split.train
