@@ -75,9 +75,9 @@ def comparison_verdict(report: dict) -> str:
             )
     accurate = max(ran, key=lambda o: o["quality"]["accuracy"]["value"])
     parts.append(
-        f"{accurate['method']} kept the highest held-out accuracy: "
-        f"{percent(accurate['quality']['accuracy']['value'])}% against "
-        f"{percent(base['quality']['accuracy']['value'])}%"
+        f"the highest held-out accuracy among the methods: {accurate['method']}, "
+        f"{percent(accurate['quality']['accuracy']['value'])}% (the audited model "
+        f"{percent(base['quality']['accuracy']['value'])}%)"
     )
     if not report.get("targets_significant", True):
         parts.append(
