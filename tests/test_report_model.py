@@ -111,3 +111,20 @@ def test_what_is_not_a_report_is_one_line(tmp_path):
             AuditReport.read(path)
     with pytest.raises(TextfairError, match="no such file"):
         AuditReport.read(tmp_path / "missing.json")
+
+
+def test_a_notebook_prints_a_line_and_saves_the_report_and_the_page(text_report, tmp_path):
+    """print(report) is one line, not the whole report; save() writes what `textfair audit
+    --out` writes, and to_html() the same page."""
+    shown = repr(text_report)
+    assert "\n" not in shown and len(shown) < 400 and shown.startswith("<AuditReport text")
+    saved = text_report.save(tmp_path / "report")
+    assert sorted(p.name for p in saved.iterdir()) == ["report.html", "report.json", "report.md"]
+    page = text_report.to_html(tmp_path / "page.html")
+    assert (tmp_path / "page.html").read_text(encoding="utf-8") == page
+    assert page == (saved / "report.html").read_text(encoding="utf-8")
+    with pytest.raises(TextfairError, match="overwrite=True"):
+        text_report.to_html(tmp_path / "page.html")
+    with pytest.raises(TextfairError, match="overwrite"):
+        text_report.save(tmp_path / "report")
+    text_report.save(tmp_path / "report", overwrite=True)

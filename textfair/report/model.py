@@ -300,6 +300,40 @@ class AuditReport:
             f"edit; largest excess: {said(largest)}."
         )
 
+    def __repr__(self) -> str:
+        """One line: what was audited and the verdict's head (`print(report)` in a notebook
+        is not the whole report; `summary()`, `findings_frame()` and `save()` are)."""
+        head = self.summary().split(". ")[0]
+        if len(head) > 240:
+            head = head[:239] + "…"
+        return f"<AuditReport {self.kind} of {self.model.id or 'a model'}: {head}>"
+
+    def save(self, directory: str | Path, *, overwrite: bool = False, top: int = 10) -> Path:
+        """Write report.json, report.md and report.html into `directory` as one set, as
+        `textfair audit --out` does (an earlier report there is replaced only with
+        `overwrite`); returns the directory."""
+        from textfair.report.render import write_report
+
+        write_report(self, directory, top, overwrite=overwrite)
+        return Path(directory)
+
+    def to_html(self, path: str | Path | None = None, *, overwrite: bool = False) -> str:
+        """The report page (one self-contained HTML file, as report.html); written to `path`
+        too when one is given (an existing file only with `overwrite`)."""
+        import json
+
+        from textfair.io import atomic_writer
+        from textfair.report.html import render_html
+
+        # From the JSON form, as write_report renders it: the same bytes as report.html.
+        page = render_html(AuditReport.from_dict(json.loads(json.dumps(self.to_dict()))))
+        if path is not None:
+            if Path(path).exists() and not overwrite:
+                raise TextfairError.bad("path", f"{path} exists; pass overwrite=True to replace it")
+            with atomic_writer(path, replace=overwrite) as handle:
+                handle.write(page)
+        return page
+
     def _repr_markdown_(self) -> str:
         from textfair.report.render import render_markdown
 
