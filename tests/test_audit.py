@@ -354,3 +354,18 @@ def test_a_model_that_fails_mid_run_exits_3_never_1(small_corpus):
     assert len(line.splitlines()) == 1 and "Traceback" not in line
     assert "ConnectionError: model server went away" in line
     assert not out.exists()
+
+
+def test_the_audit_says_what_it_wrote_and_where_the_answers_are_kept(tmp_path):
+    """Without --out nothing is written, and the audit says so and how to write a report;
+    with --out the 'wrote' lines name the reports and the answers file with its size."""
+    quick = ("--categories", "gender")
+    result = invoke("audit", *quick)
+    assert result.exit_code == 0, result.output
+    assert "wrote nothing: pass --out DIR" in result.output
+    result = invoke("audit", *quick, "--out", str(tmp_path / "report"))
+    assert result.exit_code == 0, result.output
+    cache = tmp_path / "report.cache.sqlite"
+    assert cache.is_file()
+    said = " ".join(result.output.split())
+    assert f"kept the model's answers in {cache} (" in said and " MB)" in said

@@ -124,6 +124,15 @@ def publish(report, options: dict, err) -> None:
             report, out, top=top, overwrite=options["overwrite"], fail_above=threshold
         )
         err.print(f"wrote {', '.join(map(str, paths))}")
+        cache = cache_file(options)
+        if cache is not None and cache.is_file():
+            size = cache.stat().st_size / 1e6
+            err.print(
+                f"kept the model's answers in {cache} ({size:.1f} MB): a rerun reuses them; "
+                "--cache PATH puts them elsewhere"
+            )
+    else:
+        err.print("wrote nothing: pass --out DIR for report.json, report.md and report.html")
     failing = report.failing(threshold) if threshold is not None else []
     if failing:
         err.print(f"{len(failing)} significant finding(s) score above {threshold}: failing")
