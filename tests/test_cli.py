@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from textfair.cli import app
+from textfair.errors import TextfairError
 from textfair.io import current_umask
 
 runner = CliRunner()
@@ -140,3 +141,38 @@ def test_cli_import_loads_no_heavy_library():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_column_called_text_is_read_with_a_note_and_labels_get_a_label_map_hint(tmp_path, capsys):
+    """`--data posts.csv` with a column named "text" (or one column of strings) is read
+    without --text-column, and says so; 0/1 labels against negative/positive name the
+    --label-map that would pair them (issue 29, friction 4)."""
+    from textfair.cli import main
+
+    posts = tmp_path / "posts.csv"
+    posts.write_text("text,is_toxic\nI am a gay man.,0\nHello there.,1\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "textfair", "counterfactuals", "--data", str(posts)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "read column 'text' as the texts" in done.stderr and "--text-column" in done.stderr
+    assert "I am a straight man." in done.stdout
+    words = tmp_path / "words.csv"
+    words.write_text("id,body\n1,I am a gay man.\n2,Hi.\n", encoding="utf-8")
+    from textfair.corpus import load_corpus
+
+    with pytest.warns(UserWarning, match="'body'.*only column of strings"):
+        assert load_corpus(words).texts == ["I am a gay man.", "Hi."]
+    two = tmp_path / "two.csv"
+    two.write_text("a,b\nx,y\n", encoding="utf-8")
+    with pytest.raises(TextfairError, match=r"name it with --text-column \(text_column="):
+        load_corpus(two)
+    labelled = tmp_path / "labelled.csv"
+    labelled.write_text("text,label\nI am a gay man.,0\nHello.,1\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as ended:
+        main(["audit", "--model", "sentiment-lstm", "--data", str(labelled), "--label-column",
+              "label"])  # fmt: skip
+    assert ended.value.code == 2
+    assert "pass --label-map '0=negative,1=positive'" in capsys.readouterr().err

@@ -455,9 +455,20 @@ def _check_labels(cached, labels, decision: Decision, positive_label) -> str:
     if unknown and not decision.by_threshold:
         raise TextfairError(
             f"label column holds {', '.join(map(repr, unknown[:5]))}, which the model does not "
-            f"predict; its labels are: {', '.join(names)}"
+            f"predict; its labels are: {', '.join(names)}{label_map_hint(values, names)}"
         )
     return positive
+
+
+def label_map_hint(values, names) -> str:
+    """How to map true labels to the model's names, when there are as many of each: the
+    values in sorted order against the model's labels in its order ("0=negative,
+    1=positive"; "False=non-toxic,True=toxic"), for the user to check."""
+    present = sorted({str(v) for v in values})
+    if len(present) != len(names) or set(present) & set(names):
+        return "; map them with --label-map (label_map= in Python)"
+    pairs = ",".join(f"{v}={n}" for v, n in zip(present, names, strict=True))
+    return f"; if {present[0]} means {names[0]}, pass --label-map {pairs!r} (label_map= in Python)"
 
 
 def _label_metrics(domain, cached, texts, labels, decision, positive_label) -> LabelMetrics:

@@ -78,12 +78,13 @@ def load_corpus(
         data, text_column = path, text_column or column
     if isinstance(data, str | Path):
         frame, source = read_texts(data, text_column), str(data)
-        text_column = text_column or "text"  # read_texts named it, or it is a .txt file
+        text_column = frame.attrs["text_column"]  # named, inferred, or a .txt file's
     elif isinstance(data, pd.DataFrame):
         source = "a DataFrame"
         if text_column is None and len(data.columns) == 1:
             text_column = str(data.columns[0])
         frame = with_text_column(data, text_column, source)
+        text_column = frame.attrs["text_column"]
     elif isinstance(data, Sequence) and all(isinstance(t, str) for t in data):
         if text_column is not None:
             raise TextfairError("text_column names a column, but data is a list of texts")

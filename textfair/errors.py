@@ -24,6 +24,11 @@ class TextfairError(ValueError):
         return cls(f"{parameter} {message}", parameter=parameter)
 
 
+class InputNote(UserWarning):
+    """A choice textfair made about the input for the user, said in one line (the CLI shows
+    it as "warning: ..."): which column it took as the text, for example."""
+
+
 class ModelError(TextfairError):
     """The model itself failed during a run (it raised, or its server went away): not a
     user mistake in the options, and never a finding. The CLI exits with code 3."""

@@ -556,12 +556,13 @@ def read_texts(path: str | Path, text_column: str | None) -> pd.DataFrame:
 
 
 def with_text_column(frame: pd.DataFrame, text_column: str | None, source: str) -> pd.DataFrame:
-    """`frame` with its text column checked and made strings (missing values become "").
+    """`frame` with its text column checked and made strings (missing values become ""); the
+    column, named or inferred (`_inferred_text_column`), is in `frame.attrs["text_column"]`.
 
     One-line errors for no column named, a missing column, or a column with no text."""
     columns = names_shown(frame.columns)
     if not text_column:
-        raise TextfairError(f"{source}: no text column given; choose one of: {columns}")
+        text_column = _inferred_text_column(frame, source, columns)
     if text_column not in frame.columns:
         raise TextfairError(
             f"{source}: no column {text_column!r}; columns are: {columns}; name the text column"
@@ -574,7 +575,37 @@ def with_text_column(frame: pd.DataFrame, text_column: str | None, source: str) 
         )
     frame = frame.copy()
     frame[text_column] = column.fillna("").astype(str)
+    frame.attrs["text_column"] = text_column  # the one read, named or inferred
     return frame
+
+
+def _inferred_text_column(frame: pd.DataFrame, source: str, columns: str) -> str:
+    """The column to read as the text when none was named: one called "text" (any case),
+    else the only column of strings; said in a note. None fits: a one-line error naming the
+    flag and the parameter."""
+    import warnings
+
+    import pandas as pd
+
+    from textfair.errors import InputNote
+
+    named = [c for c in frame.columns if str(c).strip().lower() == "text"]
+    strings = [c for c in frame.columns if pd.api.types.is_string_dtype(frame[c])]
+    found, why = (named[0], 'it is called "text"') if len(named) == 1 else (None, "")
+    if found is None and len(strings) == 1:
+        found, why = strings[0], "the only column of strings"
+    if found is None:
+        raise TextfairError(
+            f"{source}: no text column given; columns are: {columns}; name it with "
+            "--text-column (text_column= in Python)"
+        )
+    warnings.warn(
+        f"{source}: read column {str(found)!r} as the texts ({why}); name another with "
+        "--text-column (text_column= in Python)",
+        InputNote,
+        stacklevel=3,
+    )
+    return str(found)
 
 
 def load_yaml(text: str, label: str, hint: str = "fix the syntax") -> object:

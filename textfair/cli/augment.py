@@ -76,7 +76,7 @@ def augment_command(
         )
         return
     frame = read_texts(data, text_column)
-    texts = frame[text_column or "text"].tolist()
+    texts = frame[frame.attrs["text_column"]].tolist()
     if method == "counterfactual":
         if label_column is None or label_column not in frame.columns:
             raise TextfairError(

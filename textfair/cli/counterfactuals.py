@@ -152,7 +152,7 @@ def _seeds(
         text_column = "comment"
         id_column = id_column or "rev_id"
     frame = read_texts(data, text_column)
-    column = text_column or "text"
+    column = frame.attrs["text_column"]
     if id_column is not None and id_column not in frame.columns:
         raise _usage(
             f"{data}: no column {id_column!r} for --id-column; columns are: "

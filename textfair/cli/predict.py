@@ -159,4 +159,5 @@ def _texts(text: list[str] | None, data: Path | None, text_column: str | None) -
         raise TextfairError("nothing to score; pass --text TEXT or --data FILE --text-column COL")
     if data is None:
         return list(text)
-    return read_texts(data, text_column)[text_column or "text"].tolist()
+    frame = read_texts(data, text_column)
+    return frame[frame.attrs["text_column"]].tolist()

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from textfair.auditing import AuditConfig
+from textfair.auditing import AuditConfig, label_map_hint
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.mitigate.measure import Measurer
@@ -244,7 +244,8 @@ def _check_labels(labels: list[str], names) -> None:
     if unknown:
         raise TextfairError(
             f"the labels hold {', '.join(map(repr, unknown[:5]))}, which the model does not "
-            f"predict; its labels are: {', '.join(map(str, names))} (map them with a label map)"
+            f"predict; its labels are: {', '.join(map(str, names))}"
+            + label_map_hint(labels, [str(n) for n in names])
         )
 
 
