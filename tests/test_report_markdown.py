@@ -114,3 +114,12 @@ def test_a_text_report_says_how_many_seeds_of_each_category_took_part():
     rows = {row[0]: row for row in tables(render_markdown(report))[1][1:]}
     assert rows["religion"] == ["religion", "10", "80%", "several_terms: 1, cue: 1"]
     assert rows["gender"] == ["gender", "8", "100%", "none"]
+
+
+def test_a_category_with_one_rated_term_is_not_its_own_lowest_and_highest():
+    """report.md said "lowest african (79.1%), highest african (79.1%)" (issue 29)."""
+    from textfair.report.render import rate_extremes
+
+    assert rate_extremes({"african": 0.791}) == ("african (79.1%), the only term rated", "–")
+    assert rate_extremes({"a": 0.5, "b": 0.5}) == ("all 2 terms (50.0%)", "–")
+    assert rate_extremes({"a": 0.4, "b": 0.6}) == ("a (40.0%)", "b (60.0%)")

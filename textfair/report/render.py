@@ -214,14 +214,26 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
     ]
     for g in result.group:
         if g.rates:
-            low = min(g.rates, key=g.rates.get)
-            high = max(g.rates, key=g.rates.get)
+            low, high = rate_extremes(g.rates)
             lines.append(
-                f"| {markdown_cell(g.category)} | {_pct(g.score)} | {markdown_cell(low)} "
-                f"({_pct(g.rates[low])}) | {markdown_cell(high)} ({_pct(g.rates[high])}) | "
+                f"| {markdown_cell(g.category)} | {_pct(g.score)} | {low} | {high} | "
                 f"{_excess_cells(g.excess)} | {g.excess.n if g.excess else '–'} |"
             )
     return lines + _pair_lines(report)
+
+
+def rate_extremes(rates: dict[str, float]) -> tuple[str, str]:
+    """The lowest and highest rated terms as Markdown cells; one term, or terms all at one
+    rate, is said once ("african (79.1%), the only term rated"), never as both ends."""
+    low, high = min(rates, key=rates.get), max(rates, key=rates.get)
+    if len(rates) == 1:
+        return f"{markdown_cell(low)} ({_pct(rates[low])}), the only term rated", "–"
+    if rates[low] == rates[high]:
+        return f"all {len(rates)} terms ({_pct(rates[low])})", "–"
+    return (
+        f"{markdown_cell(low)} ({_pct(rates[low])})",
+        f"{markdown_cell(high)} ({_pct(rates[high])})",
+    )
 
 
 def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
