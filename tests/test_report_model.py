@@ -87,6 +87,11 @@ def test_rule_sets_show_and_round_trip_through_one_class():
 def test_notebook_views_and_markdown(text_report, table_report):
     frame = text_report.findings_frame()
     assert frame["rule_set"].iloc[0] == text_report.label(text_report.findings[0].rule_set)
+    # The model's label names and a signed difference, not the paper's phi_r and |score|.
+    first = text_report.findings[0]
+    assert frame["non-toxic_rate_with"].iloc[0] == first.phi_r
+    assert frame["difference"].iloc[0] == first.phi_r - first.phi_not_r
+    assert not {"phi_r", "phi_not_r", "score"} & set(frame.columns)
     assert len(frame) == len(text_report.findings)
     assert text_report.summary().startswith("toxicity-cnn-lstm: ")
     assert "<table" in text_report._repr_html_()

@@ -215,16 +215,20 @@ class AuditReport:
     # --- notebooks -----------------------------------------------------------------------
 
     def findings_frame(self):
-        """The findings as a pandas DataFrame, most credible first."""
+        """The findings as a pandas DataFrame, most credible first, in the words of the
+        model's labels: the rate of the favourable label (e.g. "non-toxic_rate_with") with
+        and without the rule set, their signed difference and its interval. (report.json
+        keeps the paper's names: phi_r, phi_not_r, score = |difference|.)"""
         import pandas as pd
 
+        label = self.model.favorable or "favourable"
         return pd.DataFrame(
             [
                 {
                     "rule_set": self.label(f.rule_set),
-                    "phi_r": f.phi_r,
-                    "phi_not_r": f.phi_not_r,
-                    "score": f.score,
+                    f"{label}_rate_with": f.phi_r,
+                    f"{label}_rate_without": f.phi_not_r,
+                    "difference": f.difference,
                     "ci_low": f.ci[0],
                     "ci_high": f.ci[1],
                     "credible_bound": f.credible_bound,
