@@ -135,3 +135,11 @@ def test_audit_table_takes_a_frame_and_a_fitted_pipeline():
     )
     assert report.kind == "rows" and report.findings
     assert report.findings_frame()["rule_set"].str.startswith("{").all()
+
+
+def test_a_library_error_names_the_parameter_as_python_spells_it():
+    """A notebook user is told favorable=, not only the CLI's --favorable (issue 29)."""
+    from textfair.models.decision import parse_decision
+
+    with pytest.raises(TextfairError, match=r"--favorable \(favorable= in Python"):
+        parse_decision(("LABEL_0", "LABEL_1"))

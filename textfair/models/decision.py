@@ -147,8 +147,9 @@ def parse_decision(
     names = tuple(str(label) for label in labels)
     if rule is not None and favorable is not None:
         raise TextfairError(
-            f"both --favorable {favorable!r} and --decision {rule!r} given; a threshold rule "
-            "names the favourable outcome itself: pass one of them"
+            f"both --favorable {favorable!r} and --decision {rule!r} given (favorable= and "
+            "decision= in Python); a threshold rule names the favourable outcome itself: pass "
+            "one of them"
         )
     if rule is not None:
         return _threshold_rule(names, rule)
@@ -234,7 +235,7 @@ def _which_label(names: tuple[str, ...]) -> str:
     if all(re.fullmatch(r"LABEL_\d+", name) for name in names):
         hint = " (the model's config names no labels, so its card says which LABEL_i is which)"
     return (
-        f"which label is favourable? name it with --favorable (one label, or several "
-        f"joined by commas for star ratings) or --decision (a threshold rule); the model's "
-        f"labels are: {', '.join(names)}{hint}"
+        f"which label is favourable? name it with --favorable (favorable= in Python; one "
+        f"label, or several joined by commas for star ratings) or --decision (decision=, a "
+        f"threshold rule); the model's labels are: {', '.join(names)}{hint}"
     )
