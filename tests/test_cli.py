@@ -157,7 +157,7 @@ def test_a_column_called_text_is_read_with_a_note_and_labels_get_a_label_map_hin
         text=True,
     )
     assert done.returncode == 0, done.stderr
-    assert "read column 'text' as the texts" in done.stderr and "--text-column" in done.stderr
+    assert "note: " in done.stderr and "read column 'text' as the texts" in done.stderr
     assert "I am a straight man." in done.stdout
     words = tmp_path / "words.csv"
     words.write_text("id,body\n1,I am a gay man.\n2,Hi.\n", encoding="utf-8")

@@ -6,6 +6,7 @@ import sys
 import warnings
 
 from textfair.cli.app import EXIT_INTERRUPTED, EXIT_USAGE, app
+from textfair.errors import InputNote
 from textfair.io import printable
 
 
@@ -20,6 +21,7 @@ def main(argv: list[str] | None = None) -> None:
     # Typer raises the UsageError of the click it runs on (its own copy in recent releases):
     # found from a public exception's ancestry rather than a private module path.
     usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+    _NOTES.clear()
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _one_line_warning
@@ -35,7 +37,11 @@ def main(argv: list[str] | None = None) -> None:
     except typer.Abort:
         typer.echo("interrupted; no output was written", err=True)
         sys.exit(EXIT_INTERRUPTED)
-    sys.exit(code if isinstance(code, int) else 0)
+    code = code if isinstance(code, int) else 0
+    if code in (0, 1):  # a run that failed says one line: its error, not its notes
+        for note in _NOTES:
+            print(note, file=sys.stderr)
+    sys.exit(code)
 
 
 def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
@@ -44,7 +50,13 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
     first = (str(message).strip().splitlines() or [""])[0]
     own = category.__module__.startswith("textfair")
     shown = first if own else f"{category.__name__}: {first}"
+    if issubclass(category, InputNote):
+        _NOTES.append(f"note: {printable(shown)}")  # said when the run ends well
+        return
     print(f"warning: {printable(shown)}", file=file or sys.stderr)
+
+
+_NOTES: list[str] = []  # choices textfair made about the input (`InputNote`), for the end
 
 
 __all__ = ["app", "main"]
