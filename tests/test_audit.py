@@ -14,6 +14,7 @@ from textfair.discovery import Rule, frequent_rule_sets
 from textfair.discovery.groups import group_fairness
 from textfair.models import CachedModel, CallableModel
 from textfair.models.spec import load_model
+from textfair.report.model import AuditReport
 from textfair.terms import load_term_list
 from textfair.text.domain import TextDomain
 from textfair.text.templates import expand_template
@@ -369,3 +370,11 @@ def test_the_audit_says_what_it_wrote_and_where_the_answers_are_kept(tmp_path):
     assert cache.is_file()
     said = " ".join(result.output.split())
     assert f"kept the model's answers in {cache} (" in said and " MB)" in said
+    # The terminal ends with the verdict in words, then what was written; report.md says it.
+    report = AuditReport.read(tmp_path / "report" / "report.json")
+    assert f"Verdict: {report.summary()}" in said
+    assert said.index("Verdict: ") < said.index("wrote ")
+    assert report.summary() in (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    # With a gate, the verdict starts with its pass or fail.
+    result = invoke("audit", *quick, "--fail-above", "0.5", "--cache", str(tmp_path / "c.db"))
+    assert "Verdict: PASS: no significant finding above 50.0 points." in result.output

@@ -183,5 +183,7 @@ def _config(settings: Mapping[str, object]) -> AuditConfig:
 
 def _model_id(model: object) -> str:
     """What the caller passed, by name: "keywords" for a function, else the class."""
+    if isinstance(model, str):
+        return model  # a spec: "toxicity-cnn-lstm", "hf:..."
     name = getattr(model, "__name__", None) or getattr(model, "name", None)  # CallableModel
     return str(name) if isinstance(name, str) else type(model).__name__

@@ -115,9 +115,13 @@ def publish(report, options: dict, err) -> None:
     """Show an audit's top findings, write report.json and report.md to --out, and apply
     --fail-above: exit 1 when a significant finding scores above it. Exit 1 means only
     this; every other problem exits 2."""
+    from dataclasses import replace
+
     from textfair.report import render_terminal, write_report
 
     top, out, threshold = options["top"], options["out"], options["fail_above"]
+    if threshold is not None:  # the verdict says whether the gate passes
+        report = replace(report, extra={**report.extra, "fail_above": threshold})
     render_terminal(report, top=top)
     if out is not None:
         paths = write_report(

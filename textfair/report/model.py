@@ -51,6 +51,11 @@ SMALL_SAMPLE = 30
 _CORRECTIONS = {"holm": "Holm's correction", "bh": "the Benjamini-Hochberg correction"}
 
 
+def _signed_interval(finding) -> str:
+    low, high = finding.ci
+    return f"{100 * finding.difference:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
+
+
 @dataclass(frozen=True)
 class AuditReport:
     """One audit: the model, the data, the settings, and everything found."""
@@ -242,22 +247,75 @@ class AuditReport:
         )
 
     def summary(self) -> str:
-        """The verdict: what was audited, how many rule sets, the most credible finding, and
-        what the causal tests found beyond a placebo edit."""
+        """The verdict, in words: the gate's pass or fail when the audit had one; the groups
+        the model disadvantages, then those it favours, each as how much less (or more)
+        often their texts get the favourable label than the same texts with another term,
+        with the interval; or that no difference between groups is significant; then what
+        the causal tests found beyond a placebo edit. The same sentence is the terminal's
+        last line, report.md's and the page's verdict."""
+        parts = [self._gate_verdict(), self._groups_verdict(), self._causal_verdict()]
+        return " ".join(part for part in parts if part)
+
+    def _gate_verdict(self) -> str:
+        threshold = self.extra.get("fail_above")
+        if threshold is None:
+            return ""
+        failing = self.failing(threshold)
+        if failing:
+            return (
+                f"FAIL: {len(failing)} significant finding{'s' if len(failing) > 1 else ''} "
+                f"above the gate of {100 * threshold:.1f} points (--fail-above {threshold})."
+            )
+        return f"PASS: no significant finding above {100 * threshold:.1f} points."
+
+    def _groups_verdict(self) -> str:
         head = (
             f"{self.model.id or 'the model'}: {len(self.findings)} rule sets, "
             f"{len(self.significant)} significant after correction"
         )
-        if self.findings:
+        label = self.model.favorable or "favourable"
+        if not self.significant:
+            if not self.findings:
+                return f"{head}."
             best = self.findings[0]
-            low, high = best.ci
-            head += (
-                f"; most credible {self.label(best.rule_set)}: favourable "
-                f"{100 * best.phi_r:.1f}% vs {100 * best.phi_not_r:.1f}%, difference in "
-                f"[{100 * low:+.1f}, {100 * high:+.1f}] points"
+            return (
+                f"{head}; no significant difference between groups (the most credible, "
+                f"{self.label(best.rule_set)}: {label} {100 * best.phi_r:.1f}% vs "
+                f"{100 * best.phi_not_r:.1f}%, {_signed_interval(best)} points)."
             )
-        causal = self._causal_verdict()
-        return f"{head}. {causal}" if causal else f"{head}."
+        harmed = [f for f in self.significant if f.difference < 0]
+        favoured = [f for f in self.significant if f.difference > 0]
+        sentences = [f"{head}."]
+        if not harmed:
+            sentences.append("No group's texts fare significantly worse.")
+        for name, found, word in (
+            ("Disadvantaged", harmed, "less"),
+            ("Favoured", favoured, "more"),
+        ):
+            if found:
+                shown = "; ".join(self._in_words(f, word, label) for f in found[:2])
+                more = f" (and {len(found) - 2} more)" if len(found) > 2 else ""
+                sentences.append(f"{name}: {shown}{more}.")
+        return " ".join(sentences)
+
+    def _in_words(self, finding: Finding, word: str, label: str) -> str:
+        """ "texts that mention gay are judged non-toxic 32.1 points less often than the same
+        texts with another gender term [22.4, 39.6]" (rows: "rows with sex ∈ Male get ...")."""
+        rules = list(RuleSet(finding.rule_set))
+        named = [self.label(RuleSet((rule,)))[1:-1].strip('"') for rule in rules]
+        low, high = sorted(abs(100 * v) for v in finding.ci)
+        size = f"{abs(100 * finding.difference):.1f} points {word} often"
+        categories = " and ".join(rule.category for rule in rules)
+        if self.kind == "rows":
+            return (
+                f"rows with {' and '.join(named)} get {label} {size} than the same rows with "
+                f"other values [{low:.1f}, {high:.1f}]"
+            )
+        other = f"another {categories} term" if len(rules) == 1 else f"other {categories} terms"
+        return (
+            f"texts that mention {' and '.join(named)} are judged {label} {size} than the "
+            f"same texts with {other} [{low:.1f}, {high:.1f}]"
+        )
 
     def _causal_verdict(self) -> str:
         """The causal tests in a sentence, on the excess over the placebo edit: the category

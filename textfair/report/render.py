@@ -93,6 +93,8 @@ def _header_lines(report: AuditReport) -> list[str]:
         f"{data.get('rows', '?')} rows{mentioning}. Seed {report.seed}; "
         f"{code_span(report.command)}.",
         "",
+        f"**Verdict.** {markdown_text(report.summary())}",
+        "",
         f"## Group fairness ({len(report.findings)} rule sets, mode {config.get('mode')}, "
         f"{config.get('correction')} correction, "
         f"{int(100 * config.get('confidence', 0.95))}% intervals)",
@@ -436,6 +438,7 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
         f"{run.queries()} for {run.requested} {report.inputs} requested "
         f"({run.cache_hits} cache hits), {run.seconds} s."
     )
+    console.print(f"Verdict: {printable(report.summary())}", markup=False)
 
 
 # What a report directory holds: it is replaced as one set.
