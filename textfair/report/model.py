@@ -116,6 +116,19 @@ class AuditReport:
                 f"No rule set reached the support --theta {self.config.get('theta')}{held}: "
                 "lower --theta or audit more data in which the terms occur."
             )
+        mentioning = self.data.get("seeds_mentioning") or {}
+        covered = {rule.category for f in self.findings for rule in RuleSet(f.rule_set)}
+        missing = [c for c in mentioning if c not in covered]
+        if self.findings and missing:
+            rows = self.data.get("rows", "?")
+            said = ", ".join(
+                f"{c} ({mentioning[c]} of {rows} {self.inputs} mention it)" for c in missing
+            )
+            notes.append(
+                f"No rule set for {said}: none of its terms reaches the support --theta "
+                f"{self.config.get('theta')} (theta= in Python); lower it, or audit more data "
+                "that mentions it."
+            )
         few = [
             c
             for c in (self.counterfactual.causal if self.counterfactual else ())
