@@ -343,3 +343,27 @@ def test_a_model_textfair_cannot_retrain_gets_the_methods_that_need_no_retrainin
     assert "cannot retrain" in skipped["counterfactual"]
     assert "fine-tunes" in skipped["logit-pairing"]
     assert skipped["thresholds"] == "" and result.outcome("thresholds").quality
+
+
+class _Counting(_Recording):
+    """The audited model, counting how often each row is asked about."""
+
+    def __init__(self, model):
+        super().__init__(model)
+        from collections import Counter
+
+        self.asked = Counter()
+
+    def predict_proba(self, rows):
+        rows = list(rows)
+        self.asked.update(rows)
+        return super().predict_proba(rows)
+
+
+def test_the_audited_model_is_asked_about_each_input_once(german):
+    """The baseline's audit, its quality and group metrics, and the threshold optimizer (fit
+    and the audit through its decisions) share one cache of the audited model's answers."""
+    frame, schema, model, _ = german
+    counting = _Counting(model)
+    compare_table_mitigations(counting, frame, schema, methods=["threshold-optimizer"])
+    assert counting.asked and max(counting.asked.values()) == 1

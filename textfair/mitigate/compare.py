@@ -35,12 +35,20 @@ from textfair._version import __version__
 from textfair.auditing import AuditConfig, audit_table, audit_text
 from textfair.discovery.groups import by_credibility
 from textfair.errors import TextfairError
-from textfair.mitigate.methods import Method, Mitigated, Split, methods_for, run_method
+from textfair.mitigate.methods import (
+    Method,
+    Mitigated,
+    Split,
+    group_keys,
+    methods_for,
+    run_method,
+)
 from textfair.mitigate.retrain import holdout_split, retrainer_for
 from textfair.models import CachedModel
 from textfair.report.model import AuditReport
 from textfair.stats.estimate import proportion
 from textfair.stats.metrics import consistency, group_metrics, theil_index
+from textfair.tabular.baselines import encoder
 
 __all__ = [
     "Comparison",
@@ -117,6 +125,12 @@ class _Setting:
     columns: list[str] = field(default_factory=list)
     features: object = None
     truth: np.ndarray | None = None
+    # The audited model behind one cache: the baseline's audit, its quality and the
+    # post-processing methods read its answers, each input asked once.
+    cached: CachedModel = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.cached = CachedModel(self.model)
 
 
 def comparison_split(n: int, holdout: float, validation: float, seed: int) -> Split:
@@ -164,7 +178,7 @@ def compare_text_mitigations(
 
     def audit(candidate) -> AuditReport:
         return audit_text(
-            CachedModel(candidate),
+            candidate,
             evaluation,
             favorable=favorable,
             labels=truth,
@@ -178,7 +192,8 @@ def compare_text_mitigations(
 
         groups = np.asarray(text_groups(Matcher(config.term_list()))(evaluation), dtype=object)
         masks = {g: groups == g for g in sorted(set(groups.tolist()) - {"none", "several"})}
-        return _group_table(candidate, evaluation, truth, masks, favorable, MIN_TEXTS)
+        decided = _decisions(candidate, evaluation)
+        return _group_table(decided, truth, masks, favorable, MIN_TEXTS)
 
     return _compare(setting, chosen, audit, fairness, evaluation, truth, top, model_id)
 
@@ -222,20 +237,19 @@ def compare_table_mitigations(
     evaluation = [tuple(r) for r in held[columns].itertuples(index=False, name=None)]
 
     def audit(candidate) -> AuditReport:
-        return audit_table(CachedModel(candidate), held, schema, config=config, model_id=model_id)
+        return audit_table(candidate, held, schema, config=config, model_id=model_id)
+
+    # Every method's groups and neighbours are the same evaluation rows': found once.
+    masks = {}
+    for feature in schema.sensitive:  # B&R's groups: each value of one feature
+        keys = np.asarray(group_keys(held[[feature.name]], _only(schema, feature)))
+        masks.update({key: keys == key for key in sorted(set(keys.tolist()))})
+    encoded = encoder(held[columns]).fit_transform(held[columns])
+    encoded = encoded.toarray() if hasattr(encoded, "toarray") else encoded
 
     def fairness(candidate) -> dict:
-        from textfair.mitigate.methods import _group_keys
-        from textfair.tabular.baselines import encoder
-
-        masks = {}
-        for feature in schema.sensitive:  # B&R's groups: each value of one feature
-            keys = np.asarray(_group_keys(held[[feature.name]], _only(schema, feature)))
-            masks.update({key: keys == key for key in sorted(set(keys.tolist()))})
-        table = _group_table(candidate, evaluation, truth[split.evaluation], masks, favorable)
         decided = _decisions(candidate, evaluation)
-        encoded = encoder(held[columns]).fit_transform(held[columns])
-        encoded = encoded.toarray() if hasattr(encoded, "toarray") else encoded
+        table = _group_table(decided, truth[split.evaluation], masks, favorable)
         table["consistency"] = round(consistency(encoded, decided, favorable=favorable), 4)
         table["theil_index"] = round(
             theil_index(truth[split.evaluation], decided, favorable=favorable), 4
@@ -245,6 +259,9 @@ def compare_table_mitigations(
     return _compare(
         setting, chosen, audit, fairness, evaluation, truth[split.evaluation], top, model_id
     )
+
+
+RETRAINING = ("counterfactual", "rule-sets", "blindness")  # text methods that refit the model
 
 
 def _retrainer(model, chosen: list[Method], seed: int):
@@ -258,11 +275,8 @@ def _retrainer(model, chosen: list[Method], seed: int):
     return None
 
 
-RETRAINING = ("counterfactual", "rule-sets", "blindness")  # text methods that refit the model
-
-
 def _compare(setting, chosen, audit, fairness, evaluation, truth, top, model_id) -> Comparison:
-    before = audit(setting.model)
+    before = audit(setting.cached)
     significant = bool(before.significant)
     targets = [f.rule_set for f in before.significant[:top]] or [
         f.rule_set for f in sorted(before.findings, key=by_credibility)[:top]
@@ -270,7 +284,7 @@ def _compare(setting, chosen, audit, fairness, evaluation, truth, top, model_id)
     baseline = _outcome(
         "none",
         "",
-        Mitigated(setting.model, "nothing"),
+        Mitigated(setting.cached, "nothing"),
         before,
         before,
         targets,
@@ -282,6 +296,9 @@ def _compare(setting, chosen, audit, fairness, evaluation, truth, top, model_id)
     outcomes = []
     for method in chosen:
         mitigated = run_method(method, setting)
+        if mitigated.model is not None:
+            # One cache per method: its audit, quality and group metrics ask each input once.
+            mitigated.model = CachedModel(mitigated.model)
         after = audit(mitigated.model) if mitigated.model is not None else None
         outcomes.append(
             _outcome(
@@ -451,12 +468,10 @@ def _percentiles(values, tail: float) -> list[float]:
 
 
 def _group_table(
-    model, inputs, truth, masks: dict[str, np.ndarray], favorable: str, least: int = 0
+    decided, truth, masks: dict[str, np.ndarray], favorable: str, least: int = MIN_ROWS
 ) -> dict:
-    """B&R's group metrics per group (each group against the rest of the evaluation rows);
-    a group of fewer than `least` (default MIN_ROWS) rows is left out (no rate to speak of)."""
-    least = least or MIN_ROWS
-    decided = _decisions(model, inputs)
+    """B&R's group metrics per group of the decisions (each group against the rest of the
+    evaluation rows); a group of fewer than `least` rows is left out (no rate to speak of)."""
     truth = np.asarray([str(t) for t in truth], dtype=object)
     table = {}
     for group, mask in masks.items():

@@ -50,6 +50,7 @@ __all__ = [
     "Method",
     "Mitigated",
     "Split",
+    "group_keys",
     "methods_for",
     "reweighing_weights",
 ]
@@ -194,7 +195,7 @@ def _two_columns(favourable: np.ndarray, column: int) -> np.ndarray:
     return out
 
 
-def _group_keys(frame, schema) -> list[str]:
+def group_keys(frame, schema) -> list[str]:
     """Each row's joint sensitive group: its values, numeric ones as their bin."""
     keys = []
     columns = []
@@ -241,7 +242,7 @@ def _table_reweighing(setting) -> Mitigated:
         return Mitigated(None, "model", skipped=why)
     train = setting.features.iloc[setting.split.train]
     labels = setting.truth[setting.split.train]
-    weights = reweighing_weights(_group_keys(train, setting.schema), labels)
+    weights = reweighing_weights(group_keys(train, setting.schema), labels)
     pipeline = clone(setting.model.source)
     pipeline.fit(train, labels, **{f"{pipeline.steps[-1][0]}__sample_weight": weights})
     return Mitigated(
@@ -292,7 +293,7 @@ def _table_exponentiated_gradient(setting) -> Mitigated:
     reduction.fit(
         transformer.transform(rows),
         favourable.astype(int),
-        sensitive_features=_group_keys(rows, setting.schema),
+        sensitive_features=group_keys(rows, setting.schema),
     )
     column = list(setting.model.labels).index(setting.favorable)
     composed = _Composed([transformer], reduction, setting.model.labels, column)
@@ -409,12 +410,12 @@ def _table_threshold_optimizer(setting) -> Mitigated:
     def groups_of(rows):
         import pandas as pd
 
-        return _group_keys(pd.DataFrame(list(rows), columns=columns), schema)
+        return group_keys(pd.DataFrame(list(rows), columns=columns), schema)
 
     validation = setting.split.validation
     rows = [tuple(r) for r in setting.features.iloc[validation].itertuples(index=False)]
     processed = _threshold_optimizer(
-        setting.model, rows, setting.truth[validation], groups_of, setting.favorable
+        setting.cached, rows, setting.truth[validation], groups_of, setting.favorable
     )
     return Mitigated(
         processed,
@@ -504,7 +505,7 @@ def _text_thresholds(setting) -> Mitigated:
     groups_of = text_groups(Matcher(setting.audit_config.term_list()))
     validation = setting.split.validation
     processed = _threshold_optimizer(
-        setting.model,
+        setting.cached,
         [setting.texts[i] for i in validation],
         [setting.labels[i] for i in validation],
         groups_of,
