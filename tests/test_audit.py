@@ -221,7 +221,9 @@ def small_corpus(tmp_path, monkeypatch):
         (["--min-samples", "0", "--max-samples", "0"], "--min-samples is 0; expected a whole"),
         (["--max-samples", "-5"], "--max-samples is -5"),
         (["--error", "nan"], "--error is nan; expected a number in (0, 1)"),
-        (["--fail-above", "nan"], "--fail-above is nan; expected a score in [0, 1]"),
+        (["--fail-above", "nan"], "--fail-above is 'nan': nan is not a score in [0, 1]"),
+        (["--fail-above", "gender=0.1,sex=0.2"], "--fail-above names sex; expected a category"),
+        (["--fail-above", "gender=x"], "--fail-above is 'gender=x': 'x' is not a number"),
         (["--seed", "-1"], "--seed is -1; expected a whole number, 0 or more"),
     ],
 )
@@ -377,7 +379,25 @@ def test_the_audit_says_what_it_wrote_and_where_the_answers_are_kept(tmp_path):
     assert report.summary() in (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     # With a gate, the verdict starts with its pass or fail.
     result = invoke("audit", *quick, "--fail-above", "0.5", "--cache", str(tmp_path / "c.db"))
-    assert "Verdict: PASS: no significant finding above 50.0 points." in result.output
+    assert "Verdict: PASS: no significant finding above the gate of 50.0 points." in result.output
+
+
+def test_the_gate_takes_a_threshold_per_category_or_term(tmp_path):
+    """--fail-above gender=0.05 fails on the bundled model's {"lgbt"} (+11.8 points, the one
+    significant gender finding); a gate on religion alone passes it; a term's own threshold
+    (lgbt=0.2) is used before its category's. The verdict names what failed."""
+    quick = ("--categories", "gender,religion", "--cache", str(tmp_path / "answers.db"))
+    failing = invoke("audit", *quick, "--fail-above", "gender=0.05,religion=0.05")
+    assert failing.exit_code == 1, failing.output
+    said = " ".join(failing.output.split())
+    assert (
+        "Verdict: FAIL: 1 significant finding above the gate of gender 5.0, religion 5.0 "
+        'points (--fail-above gender=0.05,religion=0.05): {"lgbt"}.'
+    ) in said
+    assert "score above --fail-above gender=0.05,religion=0.05: failing" in said
+    assert invoke("audit", *quick, "--fail-above", "religion=0.05").exit_code == 0
+    assert invoke("audit", *quick, "--fail-above", "lgbt=0.2,gender=0.05").exit_code == 0
+    assert invoke("audit", *quick, "--fail-above", "religion=0.05,0.05").exit_code == 1
 
 
 def test_a_category_that_gets_no_rule_set_is_named_with_the_reason():

@@ -63,6 +63,13 @@ def _audit(options: dict, group: bool) -> None:
         {"--data": options["data"], "--model": options["model"], "--terms": options["terms"]},
         gated=group,
     )
+    if options["fail_above"] is not None:
+        terms = config.term_list()
+        options["fail_above"].check_names(
+            [*terms.category_names(), *(term.id for term in terms.terms())],
+            terms.category_names(),
+            "a category of the term list or one of its terms",
+        )
     corpus = load_corpus(
         options["data"],
         text_column=options["text_column"],

@@ -200,9 +200,12 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         typer.Option(False, "--overwrite", help="Replace the output of an earlier run in --out."),
     ),
     "fail_above": (
-        float | None,
+        str | None,
         typer.Option(
-            None, "--fail-above", help="Exit 1 when a significant finding scores above this."
+            None,
+            "--fail-above",
+            help="Exit 1 when a significant finding scores above this: one score for all "
+            "(0.1), or per category or term (gender=0.05,race=0.1, a bare number for the rest).",
         ),
     ),
     # Running a model.

@@ -81,11 +81,12 @@ def check_report_options(options: dict, inputs: dict, *, gated: bool = True) -> 
     the cache go through the one check of what a run writes (:func:`textfair.io.check_outputs`)
     against the command's `inputs` (flag -> path or model spec)."""
     from textfair.io import Output, check_outputs
+    from textfair.report.gate import Gate
     from textfair.report.render import REPORT_FILES
 
     threshold = options["fail_above"]
-    if threshold is not None and not 0.0 <= threshold <= 1.0:
-        raise TextfairError(f"--fail-above is {threshold}; expected a score in [0, 1]")
+    if threshold is not None:
+        options["fail_above"] = Gate.parse(threshold)
     if threshold is not None and not gated:
         raise TextfairError(
             "--fail-above gates on group findings, which causal tests do not make, so it "
@@ -119,14 +120,12 @@ def publish(report, options: dict, err) -> None:
 
     from textfair.report import render_terminal, write_report
 
-    top, out, threshold = options["top"], options["out"], options["fail_above"]
-    if threshold is not None:  # the verdict says whether the gate passes
-        report = replace(report, extra={**report.extra, "fail_above": threshold})
+    top, out, gate = options["top"], options["out"], options["fail_above"]
+    if gate is not None:  # the verdict says whether the gate passes
+        report = replace(report, extra={**report.extra, "fail_above": gate.to_json()})
     render_terminal(report, top=top)
     if out is not None:
-        paths = write_report(
-            report, out, top=top, overwrite=options["overwrite"], fail_above=threshold
-        )
+        paths = write_report(report, out, top=top, overwrite=options["overwrite"], fail_above=gate)
         err.print(f"wrote {', '.join(map(str, paths))}")
         cache = cache_file(options)
         if cache is not None and cache.is_file():
@@ -137,9 +136,12 @@ def publish(report, options: dict, err) -> None:
             )
     else:
         err.print("wrote nothing: pass --out DIR for report.json, report.md and report.html")
-    failing = report.failing(threshold) if threshold is not None else []
+    failing = report.failing(gate) if gate is not None else []
     if failing:
-        err.print(f"{len(failing)} significant finding(s) score above {threshold}: failing")
+        err.print(
+            f"{len(failing)} significant finding(s) score above --fail-above {gate}: failing",
+            markup=False,
+        )
         raise typer.Exit(EXIT_UNFAIR)
 
 

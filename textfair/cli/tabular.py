@@ -82,6 +82,9 @@ def audit_command(
         options, {"--data": data, "--model": model, "--schema": options["schema_file"]}
     )
     frame, schema, row_model = load_inputs(model, data, options)
+    if options["fail_above"] is not None:
+        names = [feature.name for feature in schema.sensitive]
+        options["fail_above"].check_names(names, names, "a sensitive feature")
     # Rows are tuples in this column order: the cache is keyed by it too.
     cached = cached_model(row_model, model, options, context=",".join(row_model.columns))
     with Stages(queries=lambda: cached.stats.forwarded, console=err) as advance:

@@ -33,9 +33,8 @@ def render_html(report: AuditReport) -> str:
     """The audit as a page: verdict, findings (forest plot and table), per-term rates,
     two-category rule sets, term-pair flips, examples, metrics and the run. The --fail-above
     line is drawn when report.json records one."""
-    fail_above = report.extra.get("fail_above")
     parts = [_header(report)]
-    parts += _findings(report, fail_above)
+    parts += _findings(report)
     if report.counterfactual is not None:
         parts += _counterfactual(report)
     parts += _pairs(report)
@@ -61,7 +60,7 @@ def _header(report: AuditReport) -> str:
     )
 
 
-def _findings(report: AuditReport, fail_above: float | None) -> list[str]:
+def _findings(report: AuditReport) -> list[str]:
     findings = report.findings
     if not findings:
         why = (
@@ -71,14 +70,16 @@ def _findings(report: AuditReport, fail_above: float | None) -> list[str]:
         )
         return ["<h2>Group fairness</h2>", f"<p>{_e(why)}</p>"]
     shown = findings[:FOREST_ROWS]
+    gate, outcome = report.gate, report.outcome
     plot = plots.forest(
         [report.label(f.rule_set) for f in shown],
         [f.phi_r - f.phi_not_r for f in shown],
         [f.ci for f in shown],
         [f.significant for f in shown],
-        threshold=fail_above,
+        thresholds=None if gate is None else [gate.threshold(f.rule_set) for f in shown],
         description=f"Forest plot of the {len(shown)} most credible rule sets: difference of "
-        "the favourable rate with its interval; filled points are significant.",
+        f"the {outcome} rate with its interval; filled points are significant.",
+        outcome=outcome,
     )
     rows = [
         [
@@ -93,10 +94,14 @@ def _findings(report: AuditReport, fail_above: float | None) -> list[str]:
         ]
         for f in findings
     ]
-    line = "" if fail_above is None else f"; dashed lines at ±{100 * fail_above:g} (--fail-above)"
+    line = (
+        ""
+        if gate is None
+        else f"; orange marks at ± the gate, {gate.describe()} (--fail-above {gate})"
+    )
     return [
         "<h2>Group fairness: which groups get different outcomes</h2>",
-        f"<figure>{plot}<figcaption>Most credible first: the favourable rate with the rule "
+        f"<figure>{plot}<figcaption>Most credible first: the {_e(outcome)} rate with the rule "
         "set minus without it, percentage points, with its interval; filled points are "
         f"significant after correction{_e(line)}.</figcaption></figure>",
         _table(
@@ -104,7 +109,7 @@ def _findings(report: AuditReport, fail_above: float | None) -> list[str]:
             "Every rule set tested, most credible first (click a header to sort)",
             [
                 "rule set",
-                "favourable with %",
+                f"{outcome} with %",
                 "without %",
                 "difference",
                 "interval",
@@ -165,11 +170,11 @@ def _counterfactual(report: AuditReport) -> list[str]:
             terms,
             values,
             intervals,
-            description=f"Favourable rate per {group.category} term, with Wilson intervals.",
+            description=f"{report.outcome} rate per {group.category} term, with Wilson intervals.",
         )
         parts.append(
-            f"<figure>{plot}<figcaption>{_e(group.category)}: the favourable rate when every "
-            f"mention is written as each term ({group.n} texts each; group score "
+            f"<figure>{plot}<figcaption>{_e(group.category)}: the {_e(report.outcome)} rate "
+            f"when every mention is written as each term ({group.n} texts each; group score "
             f"{_pct(group.score)} points between the lowest and the highest)."
             f"{_group_excess(group.excess)}</figcaption></figure>"
         )
@@ -262,16 +267,16 @@ def _pairs(report: AuditReport) -> list[str]:
             rows,
             columns,
             matrix,
-            unit="difference of the favourable rate, points",
-            description=f"Difference of the favourable rate for each frequent {left} and "
+            unit=f"difference of the {report.outcome} rate, points",
+            description=f"Difference of the {report.outcome} rate for each frequent {left} and "
             f"{right} rule set.",
         )
         if not parts:
             parts.append("<h2>Two categories at once</h2>")
         parts.append(
-            f"<figure>{plot}<figcaption>{_e(left)} × {_e(right)}: the favourable rate of texts "
-            "satisfying both rules minus the rest, percentage points (blank: not frequent "
-            "enough to test).</figcaption></figure>"
+            f"<figure>{plot}<figcaption>{_e(left)} × {_e(right)}: the {_e(report.outcome)} "
+            "rate of texts satisfying both rules minus the rest, percentage points (blank: "
+            "not frequent enough to test).</figcaption></figure>"
         )
     return parts
 
@@ -283,8 +288,8 @@ def _examples(report: AuditReport) -> list[str]:
             seed, other = _marked(str(example["text"]), str(example["counterfactual"]))
             items.append(
                 f"<li><b>{_e(report.label(finding.rule_set))}</b><br>{seed} → "
-                f"{_outcome(example['favorable'])}<br>{other} → "
-                f"{_outcome(example['counterfactual_favorable'])}</li>"
+                f"{_outcome(report, example['favorable'])}<br>{other} → "
+                f"{_outcome(report, example['counterfactual_favorable'])}</li>"
             )
     if not items:
         return []
@@ -295,8 +300,9 @@ def _examples(report: AuditReport) -> list[str]:
     ]
 
 
-def _outcome(favorable: bool) -> str:
-    return "favourable" if favorable else "<b>not favourable</b>"
+def _outcome(report: AuditReport, favorable: bool) -> str:
+    """The decision in the model's words; the unfavourable one in bold."""
+    return _e(report.outcome) if favorable else f"<b>{_e(report.decision_name(False))}</b>"
 
 
 def _marked(first: str, second: str, limit: int = 400) -> tuple[str, str]:
@@ -336,7 +342,7 @@ def _label_metrics(metrics: LabelMetrics) -> list[str]:
         "harmful ones under-scored.</p>",
         _table(
             "labels",
-            f"Per identity term, class {metrics.positive_label}",
+            f"Per identity term; the AUCs rank texts labelled {metrics.positive_label} first",
             ["term", "texts", "subgroup AUC", "BPSN AUC", "BNSP AUC", "FPR gap %", "FNR gap %"],
             rows,
         ),

@@ -18,6 +18,7 @@ from textfair.discovery.rulesets import RuleSet
 from textfair.errors import TextfairError
 from textfair.io import read_json
 from textfair.report import records
+from textfair.report.gate import Gate
 from textfair.report.parts import (
     Counterfactual,
     Finding,
@@ -148,9 +149,40 @@ class AuditReport:
             )
         return notes
 
-    def failing(self, threshold: float) -> tuple[Finding, ...]:
-        """Significant findings whose score is above `threshold` (what --fail-above gates)."""
-        return tuple(f for f in self.significant if f.score > threshold)
+    def failing(self, threshold) -> tuple[Finding, ...]:
+        """Significant findings whose score is above their threshold (what --fail-above
+        gates): `threshold` is one number for all, a spec ("gender=0.05,race=0.1") or a
+        :class:`~textfair.report.gate.Gate`."""
+        return tuple(Gate.parse(threshold).failing(self.findings))
+
+    @property
+    def outcome(self) -> str:
+        """The favourable label in the user's words ("non-toxic"), for headings; a label
+        that is not a word ("4,5", ">50K", "toxic<0.5") is named "favourable (>50K)"."""
+        import re
+
+        label = str(self.model.favorable or "")
+        if re.fullmatch(r"[^\W\d][\w -]*", label):
+            return label
+        return f"favourable ({label})" if label else "favourable"
+
+    @property
+    def correction_name(self) -> str:
+        """ "Holm's correction", "the Benjamini-Hochberg correction" or "no correction"."""
+        return _CORRECTIONS.get(self.config.get("correction", "holm"), "no correction")
+
+    def decision_name(self, favorable: bool) -> str:
+        """A decision in the model's words: "non-toxic" or "toxic" ("not non-toxic" when the
+        model has several other labels)."""
+        others = [label for label in self.model.labels if label != self.model.favorable]
+        if favorable:
+            return self.outcome
+        return others[0] if len(others) == 1 else f"not {self.outcome}"
+
+    @property
+    def gate(self) -> Gate | None:
+        """The gate the audit ran with (--fail-above), if any."""
+        return Gate.from_json(self.extra.get("fail_above"))
 
     def finding(self, rule_set: RuleSet) -> Finding | None:
         """The finding of a rule set, if it was tested."""
@@ -270,16 +302,18 @@ class AuditReport:
         return " ".join(part for part in parts if part)
 
     def _gate_verdict(self) -> str:
-        threshold = self.extra.get("fail_above")
-        if threshold is None:
+        gate = self.gate
+        if gate is None:
             return ""
-        failing = self.failing(threshold)
+        failing = gate.failing(self.findings)
         if failing:
+            named = ", ".join(self.label(f.rule_set) for f in failing[:3])
+            more = f" and {len(failing) - 3} more" if len(failing) > 3 else ""
             return (
                 f"FAIL: {len(failing)} significant finding{'s' if len(failing) > 1 else ''} "
-                f"above the gate of {100 * threshold:.1f} points (--fail-above {threshold})."
+                f"above the gate of {gate.describe()} (--fail-above {gate}): {named}{more}."
             )
-        return f"PASS: no significant finding above {100 * threshold:.1f} points."
+        return f"PASS: no significant finding above the gate of {gate.describe()}."
 
     def _groups_verdict(self) -> str:
         head = (

@@ -49,11 +49,13 @@ def forest(
     intervals: Sequence[tuple[float, float]],
     significant: Sequence[bool],
     *,
-    threshold: float | None = None,
+    thresholds: Sequence[float | None] | None = None,
     description: str,
+    outcome: str = "favourable",
 ) -> str:
-    """Differences of the favourable rate (points) with their intervals (bars), top first;
-    significant ones filled, the others hollow; an optional --fail-above line either side."""
+    """Differences of the `outcome` rate (points) with their intervals (bars), top first;
+    significant ones filled, the others hollow; the --fail-above gate either side: a line
+    when one threshold holds for every row, else a tick on each gated row."""
     count = len(labels)
     with plt.rc_context(_STYLE):
         figure, axes = plt.subplots(figsize=(7.5, 0.32 * count + 1.0))
@@ -72,11 +74,17 @@ def forest(
                 markersize=5,
             )
         axes.axvline(0, color="black", linewidth=0.8)
-        if threshold is not None:
+        gated = [t for t in thresholds or () if t is not None]
+        if gated and len(gated) == count and len(set(gated)) == 1:
             for side in (-1, 1):
-                axes.axvline(100 * side * threshold, color=ORANGE, linestyle="--", linewidth=1)
+                axes.axvline(100 * side * gated[0], color=ORANGE, linestyle="--", linewidth=1)
+        elif gated:
+            for row, limit in zip(y, thresholds, strict=True):
+                if limit is not None:
+                    for side in (-1, 1):
+                        axes.plot(100 * side * limit, row, "|", color=ORANGE, markersize=11)
         axes.set_yticks(y, [_short(label) for label in labels])
-        axes.set_xlabel("difference of the favourable rate, percentage points (interval)")
+        axes.set_xlabel(f"difference of the {outcome} rate, percentage points (interval)")
         return _svg(figure, description)
 
 

