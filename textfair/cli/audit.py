@@ -27,6 +27,7 @@ AUDIT_OPTIONS = (
     *TESTING,
     *RUNNING,
     *REPORTING,
+    "pairs",
     "engine",
     "ray_address",
 )

@@ -229,6 +229,15 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             help="CPU threads of a torch model (default: the cores this process may use).",
         ),
     ),
+    "pairs": (
+        Path | None,
+        typer.Option(
+            None,
+            "--pairs",
+            help="Write every identity swap that flipped the decision to this file (.csv, .tsv "
+            "or .jsonl): the text, its counterfactual, both decisions and probabilities.",
+        ),
+    ),
     "cache_path": (
         Path | None,
         typer.Option(

@@ -82,6 +82,7 @@ def check_report_options(options: dict, inputs: dict, *, gated: bool = True) -> 
     against the command's `inputs` (flag -> path or model spec)."""
     from textfair.io import Output, check_outputs
     from textfair.report.gate import Gate
+    from textfair.report.pairs import check_pairs_path
     from textfair.report.render import REPORT_FILES
 
     threshold = options["fail_above"]
@@ -94,9 +95,11 @@ def check_report_options(options: dict, inputs: dict, *, gated: bool = True) -> 
         )
     out = options["out"]
     cache = cache_file(options)
+    check_pairs_path(options.get("pairs"))
     check_outputs(
         [
             Output("--out", out, "directory", tuple(REPORT_FILES)),
+            Output("--pairs", options.get("pairs"), "file"),
             Output("--cache" if options.get("cache_path") else "--out's cache", cache, "cache"),
         ],
         inputs,
@@ -121,27 +124,34 @@ def publish(report, options: dict, err) -> None:
     from textfair.report import render_terminal, write_report
 
     top, out, gate = options["top"], options["out"], options["fail_above"]
+
+    def say(line: str) -> None:
+        # One line each, whole (a path is not broken in two), as text rather than markup.
+        err.print(line, markup=False, soft_wrap=True)
+
     if gate is not None:  # the verdict says whether the gate passes
         report = replace(report, extra={**report.extra, "fail_above": gate.to_json()})
     render_terminal(report, top=top)
     if out is not None:
         paths = write_report(report, out, top=top, overwrite=options["overwrite"], fail_above=gate)
-        err.print(f"wrote {', '.join(map(str, paths))}")
+        say(f"wrote {', '.join(map(str, paths))}")
         cache = cache_file(options)
         if cache is not None and cache.is_file():
             size = cache.stat().st_size / 1e6
-            err.print(
+            say(
                 f"kept the model's answers in {cache} ({size:.1f} MB): a rerun reuses them; "
                 "--cache PATH puts them elsewhere"
             )
     else:
-        err.print("wrote nothing: pass --out DIR for report.json, report.md and report.html")
+        say("wrote nothing: pass --out DIR for report.json, report.md and report.html")
+    if options.get("pairs") is not None:
+        from textfair.report.pairs import write_flipped_pairs
+
+        count = write_flipped_pairs(report, options["pairs"], overwrite=options["overwrite"])
+        say(f"wrote {count} flipped pairs to {options['pairs']}")
     failing = report.failing(gate) if gate is not None else []
     if failing:
-        err.print(
-            f"{len(failing)} significant finding(s) score above --fail-above {gate}: failing",
-            markup=False,
-        )
+        say(f"{len(failing)} significant finding(s) score above --fail-above {gate}: failing")
         raise typer.Exit(EXIT_UNFAIR)
 
 

@@ -113,6 +113,23 @@ class PairShift:
 
 
 @dataclass(frozen=True)
+class FlippedPair:
+    """One swap of a term pair that changed the model's decision: the seed as written (with
+    `source`) and rewritten with `target`, the favourable probability of each, and whether
+    the seed's placebo edit flipped its decision too (None without a placebo edit)."""
+
+    category: str
+    source: str
+    target: str
+    text: object
+    counterfactual: object
+    favourable: bool
+    score: float
+    counterfactual_score: float
+    placebo_flipped: bool | None = None
+
+
+@dataclass(frozen=True)
 class ThemisResult:
     """Causal scores of the tested category sets, group scores, pair shifts, pruning stats."""
 
@@ -122,6 +139,7 @@ class ThemisResult:
     tests_run: int
     tests_without_pruning: int
     pruned: list[tuple[str, ...]] = field(default_factory=list)  # category sets not tested
+    flipped: list[FlippedPair] = field(default_factory=list)  # every term-pair swap that flips
 
 
 def themis(
@@ -219,16 +237,16 @@ def themis(
             low = result.excess.ci[0] if result.excess is not None else result.ci[0]
             if low > threshold:  # the whole interval, not the point estimate
                 discriminating.append(subset)
-    group, pairs = [], []
+    group, pairs, flipped = [], [], []
     for category in categories:
         known = seeds[category], rewrites[category]
         placebos = _placebos(domain, model, category, favorable, known[0], edits[category])
         group.append(_group(domain, model, category, favorable, known, placebos, each_category))
-        pairs += _pairs(domain, model, category, favorable, known, confidence, placebos)
+        pairs += _pairs(domain, model, category, favorable, known, confidence, placebos, flipped)
     causal = _adjusted(causal, correction, confidence)
     group = _adjusted(group, correction, confidence)
     pairs = _adjusted(pairs, correction, confidence)
-    return ThemisResult(causal, group, pairs, len(causal), len(subsets), pruned)
+    return ThemisResult(causal, group, pairs, len(causal), len(subsets), pruned, flipped)
 
 
 def _simultaneous(confidence: float, tests: int) -> float:
@@ -527,9 +545,10 @@ def _favoured(model, texts, favorable) -> np.ndarray:
     return decide(favorable, model.predict_proba(texts))
 
 
-def _pairs(domain, model, category, favorable, known, confidence, placebos=None):
+def _pairs(domain, model, category, favorable, known, confidence, placebos=None, flipped=None):
     """Seeds naming exactly one term of the category, swapped to each other term; beside
-    each pair, the same seeds' placebo edits. `known`: as for `_group`."""
+    each pair, the same seeds' placebo edits. `known`: as for `_group`. Every swap that
+    flips the decision is added to `flipped` (a list), as a FlippedPair."""
     seeds, rewrites = known
     by_term: dict[str, list[int]] = {}
     for i in seeds:
@@ -565,6 +584,16 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None)
             -1.0,
             1.0,
         )
+        if flipped is not None:
+            flipped += _flipped(
+                domain,
+                favorable,
+                (category, source, target),
+                pairs,
+                by_term[source],
+                (original, swapped, flips),
+                placebos,
+            )
         flip = bounded_mean(flips, 0.0, 1.0, confidence)
         shift = bounded_mean(delta, -1.0, 1.0, confidence)
         extra: dict = {}
@@ -599,3 +628,27 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None)
             )
         )
     return shifts
+
+
+def _flipped(domain, favorable, swap, pairs, named, answers, placebos) -> list[FlippedPair]:
+    """The pairs of one swap (category, source, target) whose decision differs."""
+    original, swapped, flips = answers
+    before = favourable_score(favorable, original)
+    after = favourable_score(favorable, swapped)
+    decided = decide(favorable, original)
+    found = []
+    for row in np.flatnonzero(flips):
+        k, text = pairs[row]
+        seen = placebos.get(named[k]) if placebos is not None else None
+        found.append(
+            FlippedPair(
+                *swap,
+                domain.input(named[k]),
+                text,
+                bool(decided[row]),
+                float(before[row]),
+                float(after[row]),
+                None if seen is None else bool(seen.placebo_label != seen.label),
+            )
+        )
+    return found

@@ -291,6 +291,14 @@ class AuditReport:
             ]
         )
 
+    def flipped_pairs_frame(self):
+        """Every identity swap of the causal tests that flipped the model's decision, as a
+        DataFrame (what `textfair audit --pairs FILE` writes); empty without causal tests.
+        Held in memory only: a report read back from report.json has none."""
+        from textfair.report.pairs import flipped_pairs_frame
+
+        return flipped_pairs_frame(self)
+
     def summary(self) -> str:
         """The verdict, in words: the gate's pass or fail when the audit had one; the groups
         the model disadvantages, then those it favours, each as how much less (or more)

@@ -6,11 +6,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from textfair.discovery.groups import GroupFinding
-from textfair.discovery.themis import CausalScore, GroupScore, PairShift, ThemisResult
+from textfair.discovery.themis import (
+    CausalScore,
+    FlippedPair,
+    GroupScore,
+    PairShift,
+    ThemisResult,
+)
 from textfair.stats.auc import BiasMetrics
 from textfair.stats.metrics import GroupMetrics
 
@@ -70,6 +76,9 @@ class Counterfactual:
     tests_run: int
     tests_without_pruning: int
     pruned: tuple[tuple[str, ...], ...] = ()  # supersets of a set wholly above the threshold
+    # Every term-pair swap that flipped the decision (`--pairs` writes them). Kept in
+    # memory, not in report.json: a large list for a holistic term list.
+    flipped: tuple[FlippedPair, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def from_themis(cls, result: ThemisResult) -> Counterfactual:
@@ -80,6 +89,7 @@ class Counterfactual:
             tests_run=result.tests_run,
             tests_without_pruning=result.tests_without_pruning,
             pruned=tuple(tuple(c) for c in result.pruned),
+            flipped=tuple(result.flipped),
         )
 
 
