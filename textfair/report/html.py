@@ -69,10 +69,11 @@ def _findings(report: AuditReport) -> list[str]:
             else "No rule set was frequent enough to test."
         )
         return ["<h2>Group fairness</h2>", f"<p>{_e(why)}</p>"]
-    shown = findings[:FOREST_ROWS]
+    folded = report.shown_findings()
+    shown = [f for f, _ in folded[:FOREST_ROWS]]
     gate, outcome = report.gate, report.outcome
     plot = plots.forest(
-        [report.label(f.rule_set) for f in shown],
+        [report.shown_label(f, n) for f, n in folded[:FOREST_ROWS]],
         [f.phi_r - f.phi_not_r for f in shown],
         [f.ci for f in shown],
         [f.significant for f in shown],
@@ -83,7 +84,7 @@ def _findings(report: AuditReport) -> list[str]:
     )
     rows = [
         [
-            (_e(report.label(f.rule_set)), None),
+            (_e(report.shown_label(f, n)), None),
             _num(f.phi_r),
             _num(f.phi_not_r),
             _num(f.phi_r - f.phi_not_r, signed=True),
@@ -92,7 +93,7 @@ def _findings(report: AuditReport) -> list[str]:
             ("yes" if f.significant else "no", None),
             (f"{f.n_r} !" if report.small(f) else str(f.n_r), str(f.n_r)),
         ]
-        for f in findings
+        for f, n in folded
     ]
     line = (
         ""

@@ -94,11 +94,32 @@ class AuditReport:
         """Whether a finding rests on fewer than SMALL_SAMPLE seeds (rows)."""
         return finding.n_r < SMALL_SAMPLE
 
+    def shown_findings(self) -> list[tuple[Finding, int]]:
+        """The findings the views show, most credible first, each with how many rule sets
+        were folded into it: for a table, runs of bins of one feature nested in a more
+        credible rule set's (see :mod:`textfair.report.folding`); for texts, all of them."""
+        from textfair.report.folding import fold_nested
+
+        return fold_nested(self.findings, self.kind)
+
+    def shown_label(self, finding: Finding, folded: int = 0) -> str:
+        """A rule set as the views show it, with how many nested runs were folded into it."""
+        label = self.label(finding.rule_set)
+        return f"{label} (+{folded} nested)" if folded else label
+
     def reading_notes(self, top: int | None = None) -> list[str]:
         """Sentences that keep a reader from misreading the findings table (of the `top`
         shown): why an interval that excludes 0 can be not significant, and which findings
         rest on few seeds."""
         notes = []
+        shown = self.shown_findings()
+        if len(shown) < len(self.findings):
+            notes.append(
+                f"{len(self.findings) - len(shown)} of {len(self.findings)} rule sets are "
+                "folded into a more credible one with the same direction that differs only "
+                "by a run of bins of one feature, nested in its own and sharing an end "
+                "('+N nested'); report.json lists every rule set."
+            )
         correction = self.config.get("correction", "none")
         excluding = [f for f in self.findings if f.credible_bound != 0 and not f.significant]
         if excluding and correction in _CORRECTIONS:

@@ -20,6 +20,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import FuncFormatter
 
+from textfair.report.labels import wrap_label
+
 __all__ = ["forest", "heatmap", "methods_tradeoff", "rates", "tradeoff"]
 
 BLUE, ORANGE, VERMILLION, GREY = "#0072B2", "#E69F00", "#D55E00", "#6b6b6b"
@@ -57,9 +59,12 @@ def forest(
     significant ones filled, the others hollow; the --fail-above gate either side: a line
     when one threshold holds for every row, else a tick on each gated row."""
     count = len(labels)
+    # A row is as tall as its label's lines.
+    heights = [_wrapped(label).count("\n") + 1 for label in labels]
     with plt.rc_context(_STYLE):
-        figure, axes = plt.subplots(figsize=(7.5, 0.32 * count + 1.0))
-        y = np.arange(count)[::-1]
+        figure, axes = plt.subplots(figsize=(7.5, 0.2 * sum(heights) + 0.12 * count + 1.0))
+        # Centres, top row highest, each row given as many units as its label has lines.
+        y = sum(heights) - (np.cumsum(heights) - np.asarray(heights) / 2)
         for row, estimate, (low, high), marked in zip(
             y, estimates, intervals, significant, strict=True
         ):
@@ -83,7 +88,7 @@ def forest(
                 if limit is not None:
                     for side in (-1, 1):
                         axes.plot(100 * side * limit, row, "|", color=ORANGE, markersize=11)
-        axes.set_yticks(y, [_short(label) for label in labels])
+        axes.set_yticks(y, [_wrapped(label) for label in labels])
         axes.set_xlabel(f"difference of the {outcome} rate, percentage points (interval)")
         return _svg(figure, description)
 
@@ -174,8 +179,9 @@ def tradeoff(
         return _svg(figure, description)
 
 
-def _short(label: str, width: int = 48) -> str:
-    return label if len(label) <= width else label[: width - 1] + "…"
+def _wrapped(label: str, width: int = 44) -> str:
+    """A long tick label over several lines, never cut (see `wrap_label`)."""
+    return "\n".join(wrap_label(label, width))
 
 
 def methods_tradeoff(

@@ -154,8 +154,8 @@ def _seed_lines(report: AuditReport) -> list[str]:
 def _findings_lines(report: AuditReport, top: int) -> list[str]:
     columns = ["rule set", *finding_columns(report), report.unit]
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    for f in report.findings[:top]:
-        cells = [report.label(f.rule_set), *_finding_cells(report, f)]
+    for f, folded in report.shown_findings()[:top]:
+        cells = [report.shown_label(f, folded), *_finding_cells(report, f)]
         lines.append("| " + " | ".join(map(markdown_cell, cells)) + " |")
     lines += [
         "",
@@ -384,18 +384,22 @@ def code_span(text: object) -> str:
     return f"{fence}{pad}{flat}{pad}{fence}"
 
 
-# The narrowest a name column may get before other columns are dropped to make room.
-NAME_MIN_WIDTH = 16
+# The narrowest a name column may get before other columns are dropped to make room (or
+# the longest name, if shorter).
+NAME_MIN_WIDTH = 30
 
 
 def fitted_table(title: str, columns: list[str], rows: list[list], width: int, keep: int = 2):
     """A rich Table of `rows` (cells: plain strings, or (text, style)) that fits `width`:
-    the first column holds names, which fold over lines but are never cut; the others never
-    wrap, and the rightmost of them are left out, down to the first `keep` columns, until the
-    name column has at least NAME_MIN_WIDTH. Returns the table and the columns left out."""
+    the first column holds names, broken over lines (after a space or a "|" between values)
+    but never cut; the others never wrap, and the rightmost of them are left out, down to the
+    first `keep` columns, until the name column has at least NAME_MIN_WIDTH (or its longest
+    name). Returns the table and the columns left out."""
     from rich.cells import cell_len
     from rich.table import Table
     from rich.text import Text
+
+    from textfair.report.labels import wrap_label
 
     def text(cell) -> Text:
         return Text(*cell) if isinstance(cell, tuple) else Text(str(cell))
@@ -404,15 +408,19 @@ def fitted_table(title: str, columns: list[str], rows: list[list], width: int, k
         lines = [*columns[index].splitlines(), *(text(row[index]).plain for row in rows)]
         return max(map(cell_len, lines)) + 3  # a space either side and a rule
 
+    longest = widest(0) - 3
+    least = min(NAME_MIN_WIDTH, longest, max(8, width - 4 - sum(map(widest, range(1, keep)))))
     shown = len(columns)
-    while shown > keep and 1 + NAME_MIN_WIDTH + 3 + sum(map(widest, range(1, shown))) > width:
+    while shown > keep and 1 + least + 3 + sum(map(widest, range(1, shown))) > width:
         shown -= 1
+    room = max(width - 1 - 3 - sum(map(widest, range(1, shown))), least)
     table = Table(title=title, title_justify="left", padding=(0, 1))
-    table.add_column(Text(columns[0]), overflow="fold", ratio=1)
+    table.add_column(Text(columns[0]), no_wrap=True, min_width=min(room, longest))
     for column in columns[1:shown]:
         table.add_column(Text(column), no_wrap=True, justify="right")
     for row in rows:
-        table.add_row(*(text(cell) for cell in row[:shown]))
+        name = "\n".join(wrap_label(text(row[0]).plain, room))
+        table.add_row(Text(name), *(text(cell) for cell in row[1:shown]))
     return table, columns[shown:]
 
 
@@ -445,7 +453,7 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
             names = ", ".join(" ".join(c.split()) for c in left_out)
             console.print(f"(too narrow for: {names}; see report.md)", **prose)
 
-    findings = report.findings[:top]
+    findings = report.shown_findings()[:top]
     if findings:
         show(
             f"Group fairness: top {len(findings)} of {len(report.findings)} rule sets",
@@ -459,14 +467,14 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
             ],
             [
                 [
-                    printable(report.label(f.rule_set)),
+                    printable(report.shown_label(f, folded)),
                     _marked(f"{_points(f.difference)} {_interval(f.ci)}", f.significant),
                     _pct(f.phi_r),
                     _pct(f.phi_not_r),
                     f"{f.p_adjusted:.3g}",
                     f"{f.n_r} !" if report.small(f) else str(f.n_r),
                 ]
-                for f in findings
+                for f, folded in findings
             ],
         )
         console.print(
