@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textfair.report.page import escape, number, page, percent, table
-from textfair.report.plots import tradeoff
+from textfair.report.plots import before_after, tradeoff
 from textfair.report.render import code_span, markdown_cell, markdown_text
 
 __all__ = ["mitigation_verdict", "render_mitigation", "render_mitigation_html"]
@@ -88,11 +88,28 @@ def render_mitigation(report: dict) -> str:
 
 
 def _change(row: dict) -> str:
-    """The score (the size of the difference) after minus before, in points: -8.1 when it
-    fell."""
-    if not row["before"] or not row["after"]:
+    """The score (the size of the difference) after minus before, in points, with which way
+    it went: "-8.1, smaller", "+2.1, larger (worse)"."""
+    change = _size_change(row)
+    if change is None:
         return "n/a"
-    return f"{100 * (row['after']['score'] - row['before']['score']):+.1f}"
+    points = round(100 * change, 1)
+    if points == 0:
+        return "0.0, unchanged"
+    return f"{points:+.1f}, " + ("smaller" if points < 0 else "larger (worse)")
+
+
+def _size_change(row: dict) -> float | None:
+    if not row.get("before") or not row.get("after"):
+        return None
+    return row["after"]["score"] - row["before"]["score"]
+
+
+def _difference(side: dict | None):
+    """(signed difference, interval, significant) of a side, for the plot."""
+    if side is None:
+        return None
+    return side["phi_r"] - side["phi_not_r"], tuple(side["ci"]), bool(side["significant"])
 
 
 def _reduction(row: dict) -> str:
@@ -112,26 +129,53 @@ def render_mitigation_html(report: dict) -> str:
         f"<h1>Mitigation of {escape(report.get('model', {}).get('id', 'a model'))}</h1>",
         f'<p class="verdict" id="verdict">{escape(mitigation_verdict(report))}</p>',
     ]
+    comparison = report.get("comparison", [])
     rows = [
         [
             (escape(row["rule_set"]), None),
             (escape(row["role"]), None),
-            number((row.get("before") or {}).get("score")),
-            number((row.get("after") or {}).get("score")),
+            _signed_cell(row.get("before")),
+            _signed_cell(row.get("after")),
+            _change_cell(row),
             number(row.get("reduction")),
         ]
-        for row in report.get("comparison", [])
+        for row in comparison
     ]
     if rows:
+        plot = before_after(
+            [f"{row['rule_set']} ({row['role']})" for row in comparison],
+            [_difference(row.get("before")) for row in comparison],
+            [_difference(row.get("after")) for row in comparison],
+            description="Before and after: the difference of the favourable rate of each "
+            "target and held-out term, with its interval.",
+        )
         parts += [
-            "<h2>Scores before and after</h2>",
+            "<h2>Before and after</h2>",
+            f"<figure>{plot}<figcaption>Each target and held-out term: the favourable rate "
+            "with the rule set minus without it, in points, before (grey) and after (blue) "
+            "retraining, with intervals; filled points are significant after correction. "
+            "A fix moves the point toward 0 and its interval around 0.</figcaption></figure>",
             table(
                 "comparison",
-                "Targets and held-out terms (never written by the augmentation)",
-                ["rule set", "role", "before %", "after %", "reduction %"],
+                "Targets and held-out terms (never written by the augmentation): signed "
+                "differences with intervals, points; * significant",
+                ["rule set", "role", "before", "after", "change of the size", "reduction %"],
                 rows,
             ),
         ]
+        worse = [row for row in comparison if (_size_change(row) or 0) >= 0.0005]
+        if worse:
+            parts.append(
+                '<p class="muted">Larger after retraining (worse): '
+                + escape(
+                    "; ".join(
+                        f"{row['rule_set']} ({row['role']}) {_side(row['before'])} → "
+                        f"{_side(row['after'])}"
+                        for row in worse
+                    )
+                )
+                + ".</p>"
+            )
     held = report.get("held_out") or {}
     if held.get("before"):
         after = held.get("after") or {}
@@ -167,6 +211,21 @@ def render_mitigation_html(report: dict) -> str:
     return page("textfair mitigation", parts)
 
 
+def _signed_cell(side: dict | None) -> tuple[str, str | None]:
+    """A side as "+9.7 [+4.7, +14.4] *", sorted by its signed difference."""
+    if side is None:
+        return "not tested", ""
+    return escape(_side(side)), f"{side['phi_r'] - side['phi_not_r']:.6f}"
+
+
+def _change_cell(row: dict) -> tuple[str, str | None]:
+    change = _size_change(row)
+    text = escape(_change(row))
+    if change is not None and round(100 * change, 1) > 0:
+        text = f'<span class="out">{text}</span>'
+    return text, "" if change is None else f"{change:.6f}"
+
+
 def mitigation_verdict(report: dict) -> str:
     """One sentence: the status, the top target's score before and after, held-out accuracy."""
     sentence = f"Status: {report['status']}"
@@ -182,5 +241,16 @@ def mitigation_verdict(report: dict) -> str:
         sentence += (
             f"; held-out accuracy {percent(held['before']['accuracy'])}% before, "
             f"{percent(held['after']['accuracy'])}% after"
+        )
+    worse = [
+        row
+        for row in report.get("comparison", [])
+        if row.get("role") != "target" and round(100 * (_size_change(row) or 0), 1) > 0
+    ]
+    if worse:
+        sentence += "; larger after (worse): " + ", ".join(
+            f"{row['rule_set']} {percent(row['before']['score'])} → "
+            f"{percent(row['after']['score'])} points"
+            for row in worse
         )
     return sentence + "."

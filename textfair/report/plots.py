@@ -22,7 +22,7 @@ from matplotlib.ticker import FuncFormatter
 
 from textfair.report.labels import wrap_label
 
-__all__ = ["forest", "heatmap", "methods_tradeoff", "rates", "tradeoff"]
+__all__ = ["before_after", "forest", "heatmap", "methods_tradeoff", "rates", "tradeoff"]
 
 BLUE, ORANGE, VERMILLION, GREY = "#0072B2", "#E69F00", "#D55E00", "#6b6b6b"
 _STYLE = {
@@ -90,6 +90,49 @@ def forest(
                         axes.plot(100 * side * limit, row, "|", color=ORANGE, markersize=11)
         axes.set_yticks(y, [_wrapped(label) for label in labels])
         axes.set_xlabel(f"difference of the {outcome} rate, percentage points (interval)")
+        return _svg(figure, description)
+
+
+def before_after(
+    labels: Sequence[str],
+    before: Sequence[tuple[float, tuple[float, float], bool] | None],
+    after: Sequence[tuple[float, tuple[float, float], bool] | None],
+    *,
+    description: str,
+    outcome: str = "favourable",
+) -> str:
+    """Each rule set's signed difference of the `outcome` rate before (grey, above) and
+    after (blue, below) with intervals, in points; significant ones filled. A side that was
+    not tested is left out."""
+    count = len(labels)
+    heights = [_wrapped(label).count("\n") + 1 for label in labels]
+    with plt.rc_context(_STYLE):
+        figure, axes = plt.subplots(figsize=(7.5, 0.2 * sum(heights) + 0.3 * count + 1.2))
+        y = sum(heights) - (np.cumsum(heights) - np.asarray(heights) / 2)
+        for name, sides, offset, colour in (
+            ("before", before, 0.18, GREY),
+            ("after", after, -0.18, BLUE),
+        ):
+            first = True
+            for row, side in zip(y, sides, strict=True):
+                if side is None:
+                    continue
+                estimate, (low, high), marked = side
+                axes.plot([100 * low, 100 * high], [row + offset] * 2, color=colour, lw=1.6)
+                axes.plot(
+                    100 * estimate,
+                    row + offset,
+                    "o",
+                    color=colour,
+                    markerfacecolor=colour if marked else "white",
+                    markersize=5,
+                    label=name if first else None,
+                )
+                first = False
+        axes.axvline(0, color="black", linewidth=0.8)
+        axes.set_yticks(y, [_wrapped(label) for label in labels])
+        axes.set_xlabel(f"difference of the {outcome} rate, percentage points (interval)")
+        axes.legend(loc="best", frameon=False)
         return _svg(figure, description)
 
 
