@@ -2,6 +2,7 @@
 the notes and the verdict (issue 29, friction 1: two 150-column tables, "{"hetero…" cut)."""
 
 import io
+import re
 from dataclasses import replace
 
 import pytest
@@ -41,6 +42,12 @@ def test_a_log_gets_tables_under_100_columns_with_whole_names_and_the_verdict_la
     # The verdict is the last line of the report, whole (a log keeps it on one line).
     last = result.stdout.strip().splitlines()[-1]
     assert last == f"Verdict: {report.summary()}"
+    # It names the group that fares worst and by how much, in words, significant or not.
+    assert re.search(
+        r"(Disadvantaged|The most disadvantaged): texts that mention \w+ are judged non-toxic "
+        r"\d+\.\d points less often than the same texts with another \w+ term",
+        last,
+    ), last
 
 
 @pytest.mark.parametrize("width", [60, 80, 100])

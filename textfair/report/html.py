@@ -55,7 +55,7 @@ def _header(report: AuditReport) -> str:
         f'<p class="verdict" id="verdict">{_e(report.summary())}</p>\n'
         f'<p class="muted">Favourable label <code>{_e(report.model.favorable)}</code>; '
         f"{_e(data.get('rows', '?'))} {what} from <code>{_e(data.get('path', ''))}</code>; "
-        f"{_e(report.config.get('correction', ''))} correction, "
+        f"{_e(report.correction_name)}, "
         f"{_e(round(100 * report.config.get('confidence', 0.95)))}% intervals.</p>"
     )
 

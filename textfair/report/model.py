@@ -52,11 +52,6 @@ SMALL_SAMPLE = 30
 _CORRECTIONS = {"holm": "Holm's correction", "bh": "the Benjamini-Hochberg correction"}
 
 
-def _signed_interval(finding) -> str:
-    low, high = finding.ci
-    return f"{100 * finding.difference:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
-
-
 @dataclass(frozen=True)
 class AuditReport:
     """One audit: the model, the data, the settings, and everything found."""
@@ -350,28 +345,40 @@ class AuditReport:
             f"{len(self.significant)} significant after correction"
         )
         label = self.model.favorable or "favourable"
+        if not self.findings:
+            return f"{head}."
+        # Named from the folded list (a table's nested bins are one finding), counted in full.
+        shown = [f for f, _ in self.shown_findings() if f.significant]
+        harmed = [f for f in shown if f.difference < 0]
+        favoured = [f for f in shown if f.difference > 0]
         if not self.significant:
-            if not self.findings:
-                return f"{head}."
-            best = self.findings[0]
-            return (
-                f"{head}; no significant difference between groups (the most credible, "
-                f"{self.label(best.rule_set)}: {label} {100 * best.phi_r:.1f}% vs "
-                f"{100 * best.phi_not_r:.1f}%, {_signed_interval(best)} points)."
-            )
-        harmed = [f for f in self.significant if f.difference < 0]
-        favoured = [f for f in self.significant if f.difference > 0]
-        sentences = [f"{head}."]
+            sentences = [f"{head}; no significant difference between groups."]
+        else:
+            sentences = [f"{head}."]
         if not harmed:
-            sentences.append("No group's texts fare significantly worse.")
+            # The group that fares worst is still named, with what keeps it from a finding.
+            worst = next((f for f in self.findings if f.difference < 0), None)
+            if worst is None:
+                sentences.append("No group's texts fare worse.")
+            else:
+                why = (
+                    f"its interval excludes 0 on its own, but not after {self.correction_name} "
+                    f"over {len(self.findings)} tests"
+                    if worst.credible_bound != 0
+                    else "its interval holds 0"
+                )
+                sentences.append(
+                    "No group's texts fare significantly worse. The most disadvantaged: "
+                    f"{self._in_words(worst, 'less', label)} (not significant: {why})."
+                )
         for name, found, word in (
             ("Disadvantaged", harmed, "less"),
             ("Favoured", favoured, "more"),
         ):
             if found:
-                shown = "; ".join(self._in_words(f, word, label) for f in found[:2])
+                said = "; ".join(self._in_words(f, word, label) for f in found[:2])
                 more = f" (and {len(found) - 2} more)" if len(found) > 2 else ""
-                sentences.append(f"{name}: {shown}{more}.")
+                sentences.append(f"{name}: {said}{more}.")
         return " ".join(sentences)
 
     def _in_words(self, finding: Finding, word: str, label: str) -> str:
