@@ -36,3 +36,28 @@ def test_marking_handles_texts_of_different_lengths():
     left, right = _marked("the old man", "the elderly person here")
     assert left == "the <mark>old</mark> <mark>man</mark>"
     assert right == "the <mark>elderly</mark> <mark>person here</mark>"
+
+
+def test_a_heatmaps_colour_bar_speaks_the_units_of_its_cells():
+    """The colour bar said "decisions flipped, %" but ran 0-1 while the cells printed 13 and
+    33 (issue 29, friction 6): both are in percent now."""
+    import re
+
+    import numpy as np
+
+    from textfair.report import plots
+
+    values = np.array([[np.nan, 0.13], [0.33, np.nan]])
+    svg = plots.heatmap(
+        ["gay", "straight"],
+        ["gay", "straight"],
+        values,
+        unit="decisions flipped, %",
+        diverging=False,
+        description="test",
+    )
+    texts = [t.strip() for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+    numbers = [float(t.replace("−", "-")) for t in texts if re.fullmatch(r"[−-]?\d+(\.\d+)?", t)]
+    assert "13" in texts and "33" in texts
+    ticks = [n for n in numbers if n not in (13, 33)]
+    assert ticks and max(ticks) > 1 and all(float(n).is_integer() for n in ticks), texts

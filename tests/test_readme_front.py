@@ -1,0 +1,32 @@
+"""The README's first screen is what a new user reads (issue 29, friction 3: the quickstart
+wrote variants instead of auditing, the CPU note came after the install line, nothing said
+textfair installs from a clone, and the test line started a 30-minute suite)."""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+FRONT = README[: README.index("## Audit a text classifier")]
+
+
+def _quickstart() -> list[str]:
+    block = re.search(r"<!-- quickstart[^>]*-->\n```bash\n(.*?)```", FRONT, re.S)
+    assert block, "no quickstart block on the first screen"
+    return block[1].strip().splitlines()
+
+
+def test_the_first_screen_installs_from_a_clone_with_the_cpu_note_first_and_audits():
+    install, tests = _quickstart()
+    assert "clone" in FRONT[: FRONT.index("<!-- quickstart")]
+    assert "CPU" in FRONT[: FRONT.index("<!-- quickstart")]  # before the install line
+    assert install.startswith('pip install "torch==2.13.0"')
+    assert install.endswith("textfair audit --out report/")
+    assert tests == 'python -m pytest -m "not slow"'  # the fast tier, second
+
+
+def test_the_first_screen_shows_the_page_and_how_to_read_the_verdict():
+    images = re.findall(r"!\[[^\]]+\]\(([^)]+)\)", FRONT)
+    assert len(images) == 1 and (ROOT / images[0]).is_file()
+    assert "**Reading the verdict.**" in FRONT
+    assert "non-toxic" in FRONT and "points" in FRONT
