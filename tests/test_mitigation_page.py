@@ -57,8 +57,8 @@ def test_a_held_out_term_that_got_worse_is_said_to_be_worse_everywhere():
     assert "larger after (worse): gender=queer 0.4 → 2.5 points" in verdict
     markdown = render_mitigation(REPORT)
     assert (
-        "| gender=queer | held-out term | -0.4 [-4.0, +3.0] | -2.5 [-7.0, +2.0] | +2.1, larger (worse) |"
-        in markdown
+        "| gender=queer | held-out term | -0.4 [-4.0, +3.0] | -2.5 [-7.0, +2.0] | "
+        "+2.1, larger (worse) |" in markdown
     )
     assert (
         "| gender=gay | target | -6.8 [-11.4, -1.7] * | -0.6 [-5.0, +4.0] | -6.2, smaller |"
