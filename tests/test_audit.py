@@ -379,7 +379,8 @@ def test_the_audit_says_what_it_wrote_and_where_the_answers_are_kept(tmp_path):
     assert report.summary() in (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     # With a gate, the verdict starts with its pass or fail.
     result = invoke("audit", *quick, "--fail-above", "0.5", "--cache", str(tmp_path / "c.db"))
-    assert "Verdict: PASS: no significant finding above the gate of 50.0 points." in result.output
+    said = " ".join(result.output.split())
+    assert "Verdict: PASS: no significant difference larger than the gate of 50.0 points" in said
 
 
 def test_the_gate_takes_a_threshold_per_category_or_term(tmp_path):
@@ -391,8 +392,9 @@ def test_the_gate_takes_a_threshold_per_category_or_term(tmp_path):
     assert failing.exit_code == 1, failing.output
     said = " ".join(failing.output.split())
     assert (
-        "Verdict: FAIL: 1 significant finding above the gate of gender 5.0, religion 5.0 "
-        'points (--fail-above gender=0.05,religion=0.05): {"lgbt"}.'
+        "Verdict: FAIL: 1 significant difference larger than the gate of gender 5.0, "
+        "religion 5.0 points, either way (--fail-above gender=0.05,religion=0.05): "
+        '{"lgbt"} +11.8 (favoured).'
     ) in said
     assert "score above --fail-above gender=0.05,religion=0.05: failing" in said
     assert invoke("audit", *quick, "--fail-above", "religion=0.05").exit_code == 0

@@ -130,29 +130,34 @@ def _counterfactual(report: AuditReport) -> list[str]:
     causal_rows = [
         [
             (_e(" + ".join(c.categories)), None),
+            *_excess_cells(c.excess),
+            (str(c.excess.n), str(c.excess.n)) if c.excess else ("–", None),
             _num(c.score),
             (f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}]", f"{c.ci[0]:.6f}"),
-            *_excess_cells(c.excess),
             (str(c.n), str(c.n)),
         ]
         for c in result.causal
     ]
+    inputs = report.inputs
     parts.append(
         _table(
             "causal",
-            f"Share of {report.inputs} whose decision flips when only identity terms change; "
-            "per edit: one identity swap, placebo: a neutral word written before the term "
-            "(no identity changed), excess: their paired difference with a simultaneous "
-            "interval",
+            "Decisions flipped when only identity terms change (the terminal's table, in "
+            "full): identity swap, how often one swap flips a decision; placebo edit, how "
+            "often a neutral word written before the term does (no identity changed); the "
+            f"excess, their paired difference over the {inputs} with both edits, with a "
+            f"simultaneous interval; Themis score, the share of the {inputs} sampled with "
+            "any flip",
             [
                 "categories",
-                "flip rate %",
-                "interval",
-                "per edit %",
-                "placebo %",
+                "identity swap %",
+                "placebo edit %",
                 "excess, points",
                 "excess interval",
-                report.inputs,
+                f"{inputs} with both edits",
+                "Themis score %",
+                "interval",
+                f"{inputs} sampled",
             ],
             causal_rows,
         )
@@ -175,9 +180,12 @@ def _counterfactual(report: AuditReport) -> list[str]:
         )
         parts.append(
             f"<figure>{plot}<figcaption>{_e(group.category)}: the {_e(report.outcome)} rate "
-            f"when every mention is written as each term ({group.n} texts each; group score "
-            f"{_pct(group.score)} points between the lowest and the highest)."
-            f"{_group_excess(group.excess)}</figcaption></figure>"
+            f"of the {group.n} {_e(report.inputs)} that name it, each written with each term "
+            "it may take (a term of another axis or one that clashes is not written, so "
+            "two terms' rates may rest on different texts). Group score "
+            f"{_pct(group.score)} points: the largest difference between two terms on the "
+            "texts written with both."
+            f"{_group_excess(group.category, group.excess)}</figcaption></figure>"
         )
     for category, pairs in itertools.groupby(
         sorted(result.term_pairs, key=lambda p: p.category), key=lambda p: p.category
@@ -216,13 +224,14 @@ def _counterfactual(report: AuditReport) -> list[str]:
     return parts
 
 
-def _group_excess(excess) -> str:
+def _group_excess(category: str, excess) -> str:
     """The group score's excess in a sentence (nothing without placebo edits)."""
     if excess is None or not excess.n:
         return ""
     verdict = "significant" if excess.significant else "not significant"
     return _e(
-        f" A rewrite to another term flips {excess.identity_rate * 100:.1f}% of decisions, a "
+        f" Over every rewrite to another {category} term (not the one swap per text of the "
+        f"causal table): a rewrite flips {excess.identity_rate * 100:.1f}% of decisions, a "
         f"placebo edit {excess.placebo_rate * 100:.1f}%: excess {excess.excess * 100:+.1f} "
         f"points [{excess.ci[0] * 100:+.1f}, {excess.ci[1] * 100:+.1f}], {verdict} "
         f"({excess.n} texts with both edits)."

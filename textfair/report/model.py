@@ -331,13 +331,21 @@ class AuditReport:
             return ""
         failing = gate.failing(self.findings)
         if failing:
-            named = ", ".join(self.label(f.rule_set) for f in failing[:3])
+            named = ", ".join(
+                f"{self.label(f.rule_set)} {100 * f.difference:+.1f} "
+                f"({'favoured' if f.difference > 0 else 'disadvantaged'})"
+                for f in failing[:3]
+            )
             more = f" and {len(failing) - 3} more" if len(failing) > 3 else ""
             return (
-                f"FAIL: {len(failing)} significant finding{'s' if len(failing) > 1 else ''} "
-                f"above the gate of {gate.describe()} (--fail-above {gate}): {named}{more}."
+                f"FAIL: {len(failing)} significant difference{'s' if len(failing) > 1 else ''} "
+                f"larger than the gate of {gate.describe()}, either way (--fail-above {gate}): "
+                f"{named}{more}."
             )
-        return f"PASS: no significant finding above the gate of {gate.describe()}."
+        return (
+            "PASS: no significant difference larger than the gate of "
+            f"{gate.describe()}, either way."
+        )
 
     def _groups_verdict(self) -> str:
         head = (
@@ -448,7 +456,7 @@ class AuditReport:
     def __repr__(self) -> str:
         """One line: what was audited and the verdict's head (`print(report)` in a notebook
         is not the whole report; `summary()`, `findings_frame()` and `save()` are)."""
-        head = self.summary().split(". ")[0]
+        head = self._groups_verdict().split(". ")[0].split(": ", 1)[-1]
         if len(head) > 240:
             head = head[:239] + "…"
         return f"<AuditReport {self.kind} of {self.model.id or 'a model'}: {head}>"

@@ -178,7 +178,18 @@ def heatmap(
         )
         for (i, j), value in np.ndenumerate(values):
             if math.isfinite(value):
-                axes.text(j, i, f"{100 * value:.0f}", ha="center", va="center", fontsize=7)
+                # Light text on a dark cell, dark on a light one: readable on every colour.
+                red, green, blue, _ = image.cmap(image.norm(value))
+                light = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5
+                axes.text(
+                    j,
+                    i,
+                    f"{100 * value:.0f}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if light else "black",
+                )
         axes.set_xticks(range(len(columns)), columns, rotation=45, ha="right")
         axes.set_yticks(range(len(rows)), rows)
         # The cells print percent (points), so does the colour bar.

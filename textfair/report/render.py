@@ -512,20 +512,22 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
                 "identity\nswap",
                 "placebo\nedit",
                 "Themis\nscore",
-                report.inputs,
+                f"{report.inputs}\nwith both",
             ],
             rows,
         )
         console.print(
             "Excess: how much more often one identity swap flips the decision (identity "
             "swap) than a neutral word written before the term (placebo edit), * significant; "
-            f"Themis score: the share of {report.inputs} with any flip.",
+            f"Themis score: the share of the {report.inputs} sampled with any flip; "
+            f"{report.inputs} with both: those the excess is measured on.",
             **prose,
         )
     run = report.run
     console.print(
-        f"{run.queries()} for {run.requested} {report.inputs} requested "
-        f"({run.cache_hits} cache hits), {run.seconds} s.",
+        f"{run.queries()} for {run.requested:,} {report.inputs} requested "
+        f"({run.cache_hits:,} asked before in this run or an earlier one, answered from "
+        f"the cache), {run.seconds} s.",
         **prose,
     )
     console.print(f"Verdict: {printable(report.summary())}", **prose)
