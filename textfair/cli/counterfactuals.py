@@ -174,6 +174,8 @@ def _records(seeds, matcher, names, gender_swap, max_variants, seed, show_progre
         if show_progress is not None
         else nullcontext(lambda message: None)
     )
+    from textfair.text.generate import seed_records
+
     with shown as advance:
         advance("generating counterfactuals")
         for seed_id, seed_text in seeds:
@@ -181,37 +183,6 @@ def _records(seeds, matcher, names, gender_swap, max_variants, seed, show_progre
                 seed_id, seed_text, matcher, names, gender_swap, max_variants, seed
             )
             done += 1
-
-
-def seed_records(seed_id, text, matcher, names, gender_swap, max_variants, seed) -> list[dict]:
-    """The records of one seed text: its counterfactuals (sampled with `seed`), and with
-    `gender_swap` the text with he/she, his/her, ... swapped."""
-    from textfair.text.gender import gender_swap as swap_gender
-    from textfair.text.generate import counterfactuals
-
-    seed_id = _plain(seed_id)
-    records = [
-        variant.to_record()
-        for variant in counterfactuals(
-            text,
-            names,
-            matcher=matcher,
-            max_variants=max_variants,
-            seed=seed,
-            seed_id=seed_id,
-            with_edits=False,
-        )
-    ]
-    if gender_swap:
-        swapped = swap_gender(text, seed_id=seed_id)
-        if swapped is not None:
-            records.append(swapped.to_record())
-    return records
-
-
-def _plain(value: object) -> object:
-    """numpy scalars from pandas become plain Python values for JSON."""
-    return value.item() if hasattr(value, "item") else value
 
 
 def _write(records: Iterable[dict], handle) -> int:
