@@ -101,7 +101,7 @@ def _header_lines(report: AuditReport) -> list[str]:
         f"**Verdict.** {markdown_text(report.summary())}",
         "",
         f"## Group fairness ({len(report.findings)} rule sets, mode {config.get('mode')}, "
-        f"{config.get('correction')} correction, "
+        f"{report.correction_name}, "
         f"{int(100 * config.get('confidence', 0.95))}% intervals)",
         "",
         f"Difference: the {report.outcome} rate with the rule set minus without it, in "
