@@ -65,3 +65,12 @@ def report_differences(expected, found, path: str = "report", tolerance: float =
             for line in report_differences(a, b, f"{path}[{k}]", tolerance)
         ]
     return [] if expected == found else [f"{path}: {expected!r} != {found!r}"]
+
+
+@pytest.fixture(scope="session")
+def bundled_gender_religion_report():
+    """The bundled model's audit of the bundled comments on gender and religion, seed 0:
+    one audit shared by the tests that read its views (terminal, flipped pairs)."""
+    import textfair
+
+    return textfair.audit("toxicity-cnn-lstm", categories=["gender", "religion"], seed=0)

@@ -8,14 +8,13 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-import textfair
 from textfair.cli import app
 from textfair.models.spec import load_model
 
 
-@pytest.fixture(scope="module")
-def report():
-    return textfair.audit("toxicity-cnn-lstm", categories=["gender", "religion"], seed=0)
+@pytest.fixture
+def report(bundled_gender_religion_report):
+    return bundled_gender_religion_report
 
 
 def test_every_flip_of_every_term_pair_is_there_and_is_a_flip(report):

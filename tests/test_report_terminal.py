@@ -10,7 +10,6 @@ from rich.cells import cell_len
 from rich.console import Console
 from typer.testing import CliRunner
 
-import textfair
 from textfair.cli import app
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.report.render import render_terminal
@@ -18,21 +17,20 @@ from textfair.report.render import render_terminal
 BOX = set("┏┃┡│└┗━┳╇┩┓┴┼─┬┌┐┘├┤")
 
 
-@pytest.fixture(scope="module")
-def report():
-    return textfair.audit("toxicity-cnn-lstm", categories=["gender", "religion"], seed=0)
+@pytest.fixture
+def report(bundled_gender_religion_report):
+    return bundled_gender_religion_report
 
 
 def _table_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line[:1] in BOX]
 
 
-def test_a_log_gets_tables_under_100_columns_with_whole_names_and_the_verdict_last():
+def test_a_log_gets_tables_under_100_columns_with_whole_names_and_the_verdict_last(report):
     result = CliRunner().invoke(app, ["audit", "--categories", "gender,religion"])
     assert result.exit_code == 0, result.output
     tables = _table_lines(result.stdout)
     assert tables and max(cell_len(line) for line in tables) <= 100
-    report = textfair.audit("toxicity-cnn-lstm", categories=["gender", "religion"], seed=0)
     for finding in report.findings[:10]:
         label = report.label(finding.rule_set)
         assert any(label in line for line in tables), label  # whole, on one line
