@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from textfair.cli import app
-from textfair.report import write_report
+from textfair.report.render import write_report
 from textfair.tabular.baselines import logistic_regression
 
 from conftest import DATA, write_flat_model

@@ -11,8 +11,8 @@ from textfair.auditing import AuditConfig, audit_table, audit_text
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.models.spec import load_model
-from textfair.report import render_markdown
 from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
+from textfair.report.render import render_markdown
 from textfair.tabular.baselines import logistic_regression
 from textfair.tabular.models import RowModel
 from textfair.tabular.schema import infer_schema

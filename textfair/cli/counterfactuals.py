@@ -174,7 +174,7 @@ def _records(seeds, matcher, names, gender_swap, max_variants, seed, show_progre
         if show_progress is not None
         else nullcontext(lambda message: None)
     )
-    from textfair.text.generate import seed_records
+    from textfair.text.records import seed_records
 
     with shown as advance:
         advance("generating counterfactuals")

@@ -25,11 +25,11 @@ def report_command(
     terminal view when no output is named."""
     from textfair.errors import TextfairError
     from textfair.io import Output, atomic_writer, check_outputs, read_json
-    from textfair.report import render_markdown, render_terminal
     from textfair.report.comparison import render_comparison, render_comparison_html
     from textfair.report.html import render_html
     from textfair.report.mitigation import render_mitigation, render_mitigation_html
     from textfair.report.model import AuditReport
+    from textfair.report.render import render_markdown, render_terminal
 
     check_outputs(
         [Output("--html", html), Output("--md", markdown)], {"REPORT": report}, overwrite=overwrite

@@ -121,7 +121,7 @@ def publish(report, options: dict, err) -> None:
     this; every other problem exits 2."""
     from dataclasses import replace
 
-    from textfair.report import render_terminal, write_report
+    from textfair.report.render import render_terminal, write_report
 
     top, out, gate = options["top"], options["out"], options["fail_above"]
 

@@ -265,7 +265,7 @@ def counterfactuals_corpus(
 def _counterfactual_records(
     batch: pd.DataFrame, terms, categories, gender_swap, max_variants, seed, counter=None
 ) -> pd.DataFrame:
-    from textfair.text.generate import seed_records
+    from textfair.text.records import seed_records
 
     matcher = _matcher(terms)
     names = matcher.term_list.category_names(categories)

@@ -1,5 +1,3 @@
-"""Audit reports: the JSON contract, Markdown and terminal renderings."""
-
-from textfair.report.render import REPORT_FILES, render_markdown, render_terminal, write_report
-
-__all__ = ["REPORT_FILES", "render_markdown", "render_terminal", "write_report"]
+"""Audit reports: the typed result (`model`), its JSON contract (`records`), and its
+renderings (`render`: Markdown and the terminal; `html`: the page). The package imports
+nothing itself, so that the model, which the renderers import, never waits on them."""

@@ -34,7 +34,6 @@ __all__ = [
     "counterfactuals",
     "rule_satisfying",
     "sample_rule_satisfying",
-    "seed_records",
     "swap_term",
 ]
 
@@ -352,33 +351,3 @@ def _rule_targets(rule_set: Mapping[str, str], matcher: Matcher) -> dict[str, Te
             )
         targets[category] = term
     return targets
-
-
-def seed_records(seed_id, text, matcher, names, gender_swap, max_variants, seed) -> list[dict]:
-    """The records of one seed text: its counterfactuals (sampled with `seed`), and with
-    `gender_swap` the text with he/she, his/her, ... swapped."""
-    from textfair.text.gender import gender_swap as swap_gender  # gender imports this module
-
-    seed_id = _plain(seed_id)
-    records = [
-        variant.to_record()
-        for variant in counterfactuals(
-            text,
-            names,
-            matcher=matcher,
-            max_variants=max_variants,
-            seed=seed,
-            seed_id=seed_id,
-            with_edits=False,
-        )
-    ]
-    if gender_swap:
-        swapped = swap_gender(text, seed_id=seed_id)
-        if swapped is not None:
-            records.append(swapped.to_record())
-    return records
-
-
-def _plain(value: object) -> object:
-    """numpy scalars from pandas become plain Python values for JSON."""
-    return value.item() if hasattr(value, "item") else value
