@@ -22,7 +22,7 @@ def test_the_first_screen_installs_from_a_clone_with_the_cpu_note_first_and_audi
     assert "CPU" in FRONT[: FRONT.index("<!-- quickstart")]  # before the install line
     assert install.startswith('pip install "torch==2.13.0"')
     assert install.endswith("textfair audit --out report/")
-    assert tests == 'python -m pytest -m "not slow"'  # the fast tier, second
+    assert tests == "python -m pytest"  # the fast tier (pyproject's addopts), second
 
 
 def test_the_first_screen_shows_the_page_and_how_to_read_the_verdict():
