@@ -15,12 +15,12 @@ import re
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from typing import Literal
 
 from textfair.terms import Term
 from textfair.text.articles import indefinite_article
 from textfair.text.context import is_sentence_initial
+from textfair.text.counterparts import gender_counterparts
 from textfair.text.matcher import Mention
 
 __all__ = ["Edit", "Rewrite", "Rewriter", "apply_case", "case_style", "rewrite"]
@@ -31,14 +31,6 @@ Style = Literal["natural", "upper", "lower", "title"]
 _ARTICLE_BEFORE = re.compile(r"(?<![\w'’\-])(an?)(\s+[\"“‘'`(]*)$", re.IGNORECASE)
 _NON_LETTERS = re.compile(r"[\W_]+")
 _NEXT_WORD = re.compile(r"([ ]+)([A-Za-z]+)\b")
-
-
-@cache
-def gender_swapper(pairs: str = "gender_pairs"):
-    """The swapper of a gender-pair list, built once (it knows "her" -> "his"/"him")."""
-    from textfair.text.gender import GenderSwapper  # gender.py builds on this module
-
-    return GenderSwapper(pairs)
 
 
 def pick_name(names: tuple[str, ...], text: str, replaced: str) -> str:
@@ -105,7 +97,7 @@ def _target_phrase(mention: Mention, target: Term, text: str) -> str:
         word = mention.surface.lower()
         if not target.gender or target.gender == mention.role:
             return mention.surface
-        return gender_swapper().counterpart(word, text, mention.start + len(mention.surface))
+        return gender_counterparts().counterpart(word, text, mention.start + len(mention.surface))
     if mention.form == "related":
         # A related word ("Judaism") becomes the target's word of the same role ("Sikhism");
         # the plan that allowed the rewrite checked the target has one.
@@ -117,7 +109,7 @@ def _target_phrase(mention: Mention, target: Term, text: str) -> str:
         if mention.term.gender == target.gender:
             return word
         end = mention.start + len(mention.surface)
-        return gender_swapper(target.swaps).counterpart(word, text, end)
+        return gender_counterparts(target.swaps).counterpart(word, text, end)
     term_text = target.text
     if "-" in mention.surface and "-" not in mention.natural and " " in term_text:
         term_text = term_text.replace(" ", "-")  # the writer hyphenated: "African-American"
