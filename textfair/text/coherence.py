@@ -27,6 +27,7 @@ category, precision first:
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -34,9 +35,9 @@ from functools import cache
 from textfair.terms import Term, TermList, normalize_form
 from textfair.terms.files import GENDER_ADJECTIVES, load_gender_pairs
 from textfair.text import context, gates
-from textfair.text.matcher import Mention
+from textfair.text.matcher import Matcher, Mention
 
-__all__ = ["LEFT_OUT_REASONS", "CategoryPlan", "Coherence"]
+__all__ = ["LEFT_OUT_REASONS", "CategoryPlan", "Coherence", "coherence_of"]
 
 #: Why a text takes no part in a category's rows, in the order they are checked.
 LEFT_OUT_REASONS = ("several_terms", "fixed_form", "other_use", "cue", "no_target")
@@ -135,8 +136,6 @@ class Coherence:
         """The gendered words of `text` (he, her, mother, ...) as mentions of the first-name
         term `source`, form "gendered": a rewrite to a name of the other gender swaps them."""
         if self._pronouns is None:
-            from textfair.text.matcher import Matcher
-
             self._pronouns = Matcher("pronouns")
         return tuple(
             Mention(
@@ -333,3 +332,16 @@ def _predicative(text: str, mention: Mention) -> bool:
         return False
     before = [context.plain_token(t) for t in context.tokens_before(text, mention.start, count=4)]
     return gates.is_predicate(before)
+
+
+# One Coherence per matcher (it holds the list's tables and a one-text memo): made on first
+# use, and gone with the matcher.
+_OF_MATCHER: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def coherence_of(matcher: Matcher) -> Coherence:
+    """The per-text coherence decisions for `matcher`'s term list, made once per matcher."""
+    found = _OF_MATCHER.get(matcher)
+    if found is None:
+        found = _OF_MATCHER[matcher] = Coherence(matcher.term_list)
+    return found

@@ -18,7 +18,7 @@ from textfair.discovery.sampling import seed_rng
 from textfair.errors import TextfairError
 from textfair.terms import TermList
 from textfair.text import context
-from textfair.text.coherence import LEFT_OUT_REASONS
+from textfair.text.coherence import LEFT_OUT_REASONS, coherence_of
 from textfair.text.generate import Swap, Variant, counterfactuals
 from textfair.text.matcher import Matcher, Mention
 from textfair.text.rewrite import Rewriter
@@ -67,7 +67,7 @@ class TextDomain:
         ]
         # Per seed and category, whether its mentions can be rewritten with the whole text
         # still coherent, to which terms, and with which related words (`Coherence`).
-        self.coherence = self.matcher.coherence
+        self.coherence = coherence_of(self.matcher)
         plans = [
             self.coherence.plan(text, mentions, others)
             for text, (mentions, others) in zip(self.texts, found, strict=True)

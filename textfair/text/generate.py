@@ -24,7 +24,7 @@ import numpy as np
 
 from textfair.errors import TextfairError
 from textfair.terms import Term
-from textfair.text.coherence import CategoryPlan
+from textfair.text.coherence import CategoryPlan, coherence_of
 from textfair.text.matcher import Matcher, Mention, default_matcher
 from textfair.text.rewrite import Rewrite, Rewriter
 
@@ -224,7 +224,7 @@ def plan_text(
         return {}
     # Other uses matter only for the categories the text mentions.
     named = list(dict.fromkeys(m.category for m in mentions if m.category in categories))
-    return matcher.coherence.plan(text, mentions, matcher.other_uses(text, named), several)
+    return coherence_of(matcher).plan(text, mentions, matcher.other_uses(text, named), several)
 
 
 def swap_term(

@@ -109,13 +109,6 @@ class Matcher:
         wanted = set(self.term_list.category_names(categories))
         return [m for m in self._last_mentions if m.category in wanted]
 
-    @functools.cached_property
-    def coherence(self):
-        """The per-text coherence decisions for this matcher's list (`Coherence`)."""
-        from textfair.text.coherence import Coherence  # coherence.py builds on Mention
-
-        return Coherence(self.term_list)
-
     def other_uses(self, text: str, categories: list[str] | None = None) -> list[Mention]:
         """Where `text` names an identity of a proper term in a way that is not rewritten: a
         title or an institution ("Catholic Church", "Jew Watch"), a nation's thing
