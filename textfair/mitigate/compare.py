@@ -186,12 +186,14 @@ def compare_text_mitigations(
             model_id=model_id,
         )
 
-    def fairness(candidate) -> dict:
-        from textfair.mitigate.methods import text_groups
-        from textfair.text.matcher import Matcher
+    from textfair.mitigate.methods import text_groups
+    from textfair.text.matcher import Matcher
 
-        groups = np.asarray(text_groups(Matcher(config.term_list()))(evaluation), dtype=object)
-        masks = {g: groups == g for g in sorted(set(groups.tolist()) - {"none", "several"})}
+    # Every method's groups are the same evaluation texts': matched once, not per method.
+    groups = np.asarray(text_groups(Matcher(config.term_list()))(evaluation), dtype=object)
+    masks = {g: groups == g for g in sorted(set(groups.tolist()) - {"none", "several"})}
+
+    def fairness(candidate) -> dict:
         decided = _decisions(candidate, evaluation)
         return _group_table(decided, truth, masks, favorable, MIN_TEXTS)
 
