@@ -10,7 +10,9 @@ so `AuditReport.from_dict(report.to_dict()) == report`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field, fields
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ from textfair.discovery.rulesets import RuleSet
 from textfair.errors import TextfairError
 from textfair.io import read_json
 from textfair.report import records
+from textfair.report.folding import fold_nested
 from textfair.report.gate import Gate
 from textfair.report.parts import (
     Counterfactual,
@@ -93,9 +96,12 @@ class AuditReport:
         """The findings the views show, most credible first, each with how many rule sets
         were folded into it: for a table, runs of bins of one feature nested in a more
         credible rule set's (see :mod:`textfair.report.folding`); for texts, all of them."""
-        from textfair.report.folding import fold_nested
+        return list(self._folded)
 
-        return fold_nested(self.findings, self.kind)
+    @cached_property
+    def _folded(self) -> tuple[tuple[Finding, int], ...]:
+        # Folded once per report: the verdict, the notes and every view read it.
+        return tuple(fold_nested(self.findings, self.kind))
 
     def shown_label(self, finding: Finding, folded: int = 0) -> str:
         """A rule set as the views show it, with how many nested runs were folded into it."""
@@ -175,8 +181,6 @@ class AuditReport:
     def outcome(self) -> str:
         """The favourable label in the user's words ("non-toxic"), for headings; a label
         that is not a word ("4,5", ">50K", "toxic<0.5") is named "favourable (>50K)"."""
-        import re
-
         label = str(self.model.favorable or "")
         if re.fullmatch(r"[^\W\d][\w -]*", label):
             return label
