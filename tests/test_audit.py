@@ -197,7 +197,8 @@ def test_fail_above_sets_the_exit_code(setup, tmp_path, monkeypatch):
     args = ["audit", "--model", "py:planted:predict", "--data", str(corpus), "--max-order", "2"]
     failing = invoke(*args, "--fail-above", "0.5")
     assert failing.exit_code == 1, failing.output
-    assert "score above 0.5: failing" in failing.output
+    assert "score above --fail-above 0.5: failing" in failing.output
+    assert "FAIL: " in failing.output
     assert invoke(*args, "--fail-above", "1.0").exit_code == 0  # the planted score is 1.0
 
 
