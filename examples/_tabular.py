@@ -45,8 +45,7 @@ def write_logistic_regression(name: str, out: Path = OUT) -> tuple[Path, Path]:
     this model measures held-out accuracy on rows it never trained on."""
     import joblib
 
-    from textfair.mitigate.retrain import holdout_split
-    from textfair.tabular.baselines import logistic_regression
+    from textfair import holdout_split, logistic_regression
 
     frame, label, _, _ = DATASETS[name]()
     features, labels = frame.drop(columns=label), frame[label]

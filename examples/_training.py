@@ -51,7 +51,7 @@ def imdb() -> tuple[list[str], list[str]]:
 def split(n: int, seed: int, test_fraction: float = 0.2) -> tuple[np.ndarray, np.ndarray]:
     """A seeded random train/test split of n rows (indices): the one `textfair mitigate`
     uses by default, so its held-out rows are the bundled models' test rows."""
-    from textfair.mitigate.retrain import holdout_split
+    from textfair import holdout_split
 
     return holdout_split(n, test_fraction, seed)
 
@@ -98,7 +98,7 @@ def train_bundled(
     name: str, out: Path, texts, labels, *, positive: str, label_order, facts: dict, **train
 ):
     """Train a textfair text model on a seeded split and save it in `out` with its card."""
-    from textfair.models.torch_text import train_text_classifier
+    from textfair import train_text_classifier
 
     seed = train.setdefault("seed", 0)
     train_rows, test_rows = split(len(texts), seed)

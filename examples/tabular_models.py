@@ -19,18 +19,15 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 
-from textfair.auditing import AuditConfig, audit_table
-from textfair.tabular.baselines import encoder, logistic_regression
-from textfair.tabular.mlp import TabularMLP
-from textfair.tabular.models import RowModel
-from textfair.tabular.schema import infer_schema
+import textfair
 
 
 def models(features, labels):
-    yield "logistic_regression", logistic_regression(features, labels)
+    yield "logistic_regression", textfair.logistic_regression(features, labels)
     forest = RandomForestClassifier(n_estimators=100, random_state=0, n_jobs=1)
-    yield "random_forest", make_pipeline(encoder(features), forest).fit(features, labels)
-    yield "mlp", TabularMLP.train(features, labels, epochs=20, seed=0)
+    forest = make_pipeline(textfair.tabular_encoder(features), forest)
+    yield "random_forest", forest.fit(features, labels)
+    yield "mlp", textfair.TabularMLP.train(features, labels, epochs=20, seed=0)
 
 
 def main() -> None:
@@ -42,8 +39,6 @@ def main() -> None:
         frame, label, favorable, sensitive = load()
         train, test = train_test_split(frame, test_size=0.2, random_state=0, stratify=frame[label])
         features = train.drop(columns=label)
-        schema = infer_schema(test, label=label, sensitive=sensitive, favorable=favorable)
-        columns = [f.name for f in schema.features]
         for model_name, model in models(features, train[label]):
             accuracy = float(
                 (
@@ -54,12 +49,15 @@ def main() -> None:
                 ).mean()
             )
             started = time.perf_counter()
-            report = audit_table(
-                RowModel(model, columns),
+            report = textfair.audit_table(
+                model,
                 test,
-                schema,
-                config=AuditConfig(max_order=2, seed=0),
+                label=label,
+                sensitive=sensitive,
+                favorable=favorable,
                 model_id=f"{name}/{model_name}",
+                max_order=2,
+                seed=0,
             )
             out = args.out / f"{name}-{model_name}"
             out.mkdir(parents=True, exist_ok=True)

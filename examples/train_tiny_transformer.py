@@ -13,7 +13,7 @@ from _training import destination, evaluate, split, wiki_toxicity, write_card
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
 from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
 
-from textfair.models.hf import HFModel
+from textfair import HFModel
 
 SEED = 0
 LABELS = ["non-toxic", "toxic"]

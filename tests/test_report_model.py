@@ -7,7 +7,7 @@ from importlib import resources
 import pandas as pd
 import pytest
 
-from textfair.auditing import AuditConfig, audit_table, audit_text
+from textfair.auditing import AuditConfig, audit_rows, audit_text
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.models.spec import load_model
@@ -41,7 +41,7 @@ def table_report() -> AuditReport:
     schema = infer_schema(frame, label="income", sensitive=["sex", "race"])
     columns = [f.name for f in schema.features]
     fitted = logistic_regression(frame[columns], frame["income"], max_iter=500)
-    return audit_table(
+    return audit_rows(
         RowModel(fitted, columns), frame, schema, config=AuditConfig(max_samples=200)
     )
 

@@ -14,18 +14,20 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from textfair.auditing import AuditConfig, audit_text
-from textfair.auditing import audit_table as _audit_rows
-from textfair.corpus import load_corpus
 from textfair.errors import TextfairError
-from textfair.io import read_table
 from textfair.models import as_model
 from textfair.report.model import AuditReport
-from textfair.tabular.models import RowModel
-from textfair.tabular.schema import infer_schema
+
+# The audit's machinery pulls in pandas and scipy (about a second): imported inside the
+# functions, so that `import textfair` (which exports these names) and `textfair --help`
+# stay fast.
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from textfair.auditing import AuditConfig
+    from textfair.mitigate.compare import Comparison
 
 __all__ = ["audit", "audit_table", "compare_mitigations"]
 
@@ -54,6 +56,9 @@ def audit(
     `settings` are AuditConfig's fields (theta, max_order, error, seed, categories, ...).
     With no `data`, the bundled Wikipedia comments and their labels are audited.
     """
+    from textfair.auditing import audit_text
+    from textfair.corpus import load_corpus
+
     config = _config(settings)
     corpus = load_corpus(
         data, text_column=text_column, labels=labels, label_map=label_map, unit=unit
@@ -90,6 +95,13 @@ def audit_table(
     function of such a DataFrame, or a textfair RowModel; `label` is the true-label column
     and `sensitive` the sensitive features.
     """
+    import pandas as pd
+
+    from textfair.auditing import audit_rows
+    from textfair.io import read_table
+    from textfair.tabular.models import RowModel
+    from textfair.tabular.schema import infer_schema
+
     config = _config(settings)
     frame = data if isinstance(data, pd.DataFrame) else read_table(data)
     schema = infer_schema(
@@ -98,7 +110,7 @@ def audit_table(
     columns = [f.name for f in schema.features]
     rows = model if isinstance(model, RowModel) else RowModel(model, columns)
     source = "a DataFrame" if isinstance(data, pd.DataFrame) else str(data)
-    return _audit_rows(
+    return audit_rows(
         rows,
         frame,
         schema,
@@ -125,7 +137,7 @@ def compare_mitigations(
     top: int = 3,
     model_id: str = "",
     **settings: object,
-):
+) -> Comparison:
     """Compare mitigation methods on one seeded split; the typed `Comparison` that
     `textfair mitigate --methods` writes (see `textfair.mitigate.compare`).
 
@@ -134,7 +146,13 @@ def compare_mitigations(
     AuditConfig's fields; `seed` also seeds the split. Write it with
     `textfair.report.comparison.write_comparison(result.to_dict(), "dir/")`.
     """
+    import pandas as pd
+
+    from textfair.corpus import load_corpus
+    from textfair.io import read_table
     from textfair.mitigate.compare import compare_table_mitigations, compare_text_mitigations
+    from textfair.tabular.models import RowModel
+    from textfair.tabular.schema import infer_schema
 
     settings.setdefault("causal", False)  # the targets are group findings
     config = _config(settings)
@@ -172,6 +190,8 @@ def compare_mitigations(
 
 
 def _config(settings: Mapping[str, object]) -> AuditConfig:
+    from textfair.auditing import AuditConfig
+
     names = [f.name for f in dataclasses.fields(AuditConfig) if f.name != "extra"]
     unknown = sorted(set(settings) - set(names))
     if unknown:

@@ -10,6 +10,7 @@ import math
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -50,7 +51,7 @@ ALL_CAUSAL_SETS_UP_TO = 5
 class AuditConfig:
     """Every setting of an audit; recorded in the report so the run can be reproduced."""
 
-    terms: str = "dixon2018"
+    terms: str | TermList = "dixon2018"
     categories: list[str] | None = None
     theta: float = 0.05
     max_order: int = 2
@@ -87,7 +88,9 @@ class AuditConfig:
         return self
 
 
-def _prepare(model, config: AuditConfig | None, favorable, decision: str | None = None):
+def _prepare(
+    model, config: AuditConfig | None, favorable, decision: str | None = None
+) -> tuple[AuditConfig, CachedModel, Decision]:
     """Checked settings, the model behind one cache and its favourable outcome, before any
     query."""
     config = config or AuditConfig()
@@ -108,7 +111,7 @@ def model_decision(model, favorable=None, decision: str | None = None) -> Decisi
     return parse_decision(model.labels, favorable, decision, multi_label)
 
 
-_SETTING_TYPES = {
+_SETTING_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     **dict.fromkeys(
         ("theta", "confidence", "error", "causal_threshold"), ((int, float), "a number")
     ),
@@ -128,9 +131,12 @@ def _check(config: AuditConfig) -> None:
         value = getattr(config, name)
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
             raise TextfairError.bad(name, f"is {value!r:.60}; expected {expected}")
-        if kind is numbers.Integral:  # numpy's numbers become Python's (the report is JSON)
+        # numpy's numbers become Python's (the report is JSON); the isinstance tests hold
+        # whenever the kind does (checked above), and tell the checker so.
+        if kind is numbers.Integral and isinstance(value, numbers.Integral):
             setattr(config, name, int(value))
-        elif kind is numbers.Real:
+        elif kind is numbers.Real and isinstance(value, numbers.Real):
+
             setattr(config, name, float(value))
     if not 0.0 < config.theta <= 1.0:
         raise TextfairError.bad("theta", f"is {config.theta}; expected a fraction in (0, 1]")
@@ -209,7 +215,7 @@ def audit_text(
     if labels is not None:
         _check_labels(cached, labels, favorable, positive_label)  # before any model query
 
-    def metrics() -> dict | None:
+    def metrics() -> LabelMetrics | None:
         if labels is None:
             return None
         return _label_metrics(domain, cached, texts, labels, favorable, positive_label)
@@ -231,7 +237,7 @@ def audit_text(
 
 
 @collecting_new_objects_only()
-def audit_table(
+def audit_rows(
     model,
     frame,
     schema,
@@ -251,7 +257,7 @@ def audit_table(
     favorable = str(schema.favorable)
     domain = TabularDomain(frame[[f.name for f in schema.features]], schema)
 
-    def metrics() -> dict:
+    def metrics() -> TableMetrics:
         return _table_metrics(domain, cached, frame[schema.label].tolist(), favorable, config.seed)
 
     data_info = {**(data_info or {}), "rows": len(frame), "label_column": schema.label}
@@ -266,13 +272,14 @@ def audit_domain(
     metrics: Callable[[], LabelMetrics | TableMetrics | None],
     run: Run,
     data_info: dict,
-    setting: str | int,
+    setting: str | TermList | int,
 ) -> AuditReport:
     """Rule sets, group fairness, causal tests and `metrics()` over any Domain: the report.
 
     `setting` is what the domain adds to the recorded settings: the term list of a text
     audit, the number of bins of a table audit."""
-    kind = "rows" if isinstance(domain, TabularDomain) else "text"
+    kind: Literal["text", "rows"] = "rows" if isinstance(domain, TabularDomain) else "text"
+
     extra_config = {"bins": setting} if kind == "rows" else {"term_list": setting}
     progress = run.progress
     categories = domain.categories()

@@ -13,13 +13,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Literal
-
-import pandas as pd
+from typing import TYPE_CHECKING, Literal
 
 from textfair.errors import TextfairError
 from textfair.io import read_texts, with_text_column
 from textfair.text.sentences import split_sentences
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["BUNDLED_CORPUS", "Corpus", "load_corpus", "parse_label_map"]
 
@@ -68,6 +69,8 @@ def load_corpus(
     `unit="sentence"` makes every sentence of every text a text of its own (each keeps
     its row's label): long documents are then audited sentence by sentence, and a variant
     carries no context that contradicts it (see `textfair.text.sentences`)."""
+    import pandas as pd  # a third of a second: `import textfair` exports this function
+
     if unit not in ("document", "sentence"):
         raise TextfairError.bad("unit", f"is {unit!r}; expected 'document' or 'sentence'")
     if data is None:

@@ -74,7 +74,7 @@ def audit_command(
     DI / SPD / EOD / AOD / ERD / consistency / Theil index."""
     from rich.console import Console
 
-    from textfair.auditing import AuditConfig, audit_table
+    from textfair.auditing import AuditConfig, audit_rows
 
     err = Console(stderr=True)
     config = settings_of(AuditConfig, options).checked()  # before the data and the model
@@ -88,7 +88,7 @@ def audit_command(
     # Rows are tuples in this column order: the cache is keyed by it too.
     cached = cached_model(row_model, model, options, context=",".join(row_model.columns))
     with Stages(queries=lambda: cached.stats.forwarded, console=err) as advance:
-        report = audit_table(
+        report = audit_rows(
             cached,
             frame,
             schema,

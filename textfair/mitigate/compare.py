@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from textfair._version import __version__
-from textfair.auditing import AuditConfig, audit_table, audit_text
+from textfair.auditing import AuditConfig, audit_rows, audit_text
 from textfair.discovery.groups import by_credibility
 from textfair.errors import TextfairError
 from textfair.mitigate.methods import (
@@ -48,7 +48,7 @@ from textfair.models import CachedModel
 from textfair.report.model import AuditReport
 from textfair.stats.estimate import proportion
 from textfair.stats.metrics import consistency, group_metrics, theil_index
-from textfair.tabular.baselines import encoder
+from textfair.tabular.baselines import tabular_encoder
 
 __all__ = [
     "Comparison",
@@ -239,14 +239,14 @@ def compare_table_mitigations(
     evaluation = [tuple(r) for r in held[columns].itertuples(index=False, name=None)]
 
     def audit(candidate) -> AuditReport:
-        return audit_table(candidate, held, schema, config=config, model_id=model_id)
+        return audit_rows(candidate, held, schema, config=config, model_id=model_id)
 
     # Every method's groups and neighbours are the same evaluation rows': found once.
     masks = {}
     for feature in schema.sensitive:  # B&R's groups: each value of one feature
         keys = np.asarray(group_keys(held[[feature.name]], _only(schema, feature)))
         masks.update({key: keys == key for key in sorted(set(keys.tolist()))})
-    encoded = encoder(held[columns]).fit_transform(held[columns])
+    encoded = tabular_encoder(held[columns]).fit_transform(held[columns])
     encoded = encoded.toarray() if hasattr(encoded, "toarray") else encoded
 
     def fairness(candidate) -> dict:

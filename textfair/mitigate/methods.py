@@ -148,14 +148,14 @@ def _encoded(setting):
     encoded names start with "sensitive__"), as a DataFrame of floats."""
     from sklearn.compose import ColumnTransformer
 
-    from textfair.tabular.baselines import encoder
+    from textfair.tabular.baselines import tabular_encoder
 
     frame = setting.features.iloc[setting.split.train]
     sensitive = [f.name for f in setting.schema.sensitive]
     rest = [c for c in frame.columns if c not in sensitive]
-    parts = [("sensitive", _dense(encoder(frame[sensitive])), sensitive)]
+    parts = [("sensitive", _dense(tabular_encoder(frame[sensitive])), sensitive)]
     if rest:
-        parts.append(("rest", _dense(encoder(frame[rest])), rest))
+        parts.append(("rest", _dense(tabular_encoder(frame[rest])), rest))
     transformer = ColumnTransformer(parts).set_output(transform="pandas")
     transformer.fit(frame)
     return transformer

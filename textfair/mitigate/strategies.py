@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from textfair.auditing import AuditConfig, audit_table, audit_text
+from textfair.auditing import AuditConfig, audit_rows, audit_text
 from textfair.discovery.rulesets import RuleSet
 from textfair.mitigate.augment import (
     aequitas_augmentation,
@@ -151,7 +151,7 @@ class TableStrategy:
         self.found = 0
 
     def audit(self, model, model_id: str, command: str) -> AuditReport:
-        return audit_table(
+        return audit_rows(
             model,
             self.frame,
             self.schema,

@@ -11,18 +11,24 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from textfair.report import plots
-from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
 from textfair.report.page import band as _band
 from textfair.report.page import escape as _e
 from textfair.report.page import number as _num
 from textfair.report.page import page as _page
 from textfair.report.page import percent as _pct
 from textfair.report.page import table as _table
+from textfair.report.parts import LabelMetrics, TableMetrics
 from textfair.stats import proportion
+
+# Only a type here: AuditReport's notebook methods (save, to_html, the Jupyter views) call
+# these renderers, so importing the model at run time would close a cycle.
+if TYPE_CHECKING:
+    from textfair.report.model import AuditReport
 
 __all__ = ["render_html"]
 

@@ -5,10 +5,16 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textfair.io import atomic_directory, check_output_directory, printable
 from textfair.report.gate import Gate
-from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
+from textfair.report.parts import LabelMetrics, TableMetrics
+
+# Only a type here: AuditReport's notebook methods (save, to_html, the Jupyter views) call
+# these renderers, so importing the model at run time would close a cycle.
+if TYPE_CHECKING:
+    from textfair.report.model import AuditReport
 
 __all__ = ["markdown_cell", "render_markdown", "render_terminal", "write_report"]
 
@@ -563,7 +569,7 @@ def write_report(
         gate = Gate.parse(fail_above).to_json()
         report = replace(report, extra={**report.extra, "fail_above": gate})
     text = json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    page = render_html(AuditReport.from_dict(json.loads(text)))
+    page = render_html(type(report).from_dict(json.loads(text)))
     with atomic_directory(out, replace=overwrite) as staging:
         for name, content in (
             ("report.json", text),

@@ -23,7 +23,6 @@ from statistics import NormalDist
 from typing import Literal
 
 import numpy as np
-from scipy import special
 
 from textfair.errors import TextfairError
 
@@ -54,7 +53,9 @@ def z_value(confidence: float) -> float:
 
 # scipy.special's Student t functions are the ones scipy.stats.t calls, without its
 # argument handling: the same numbers to the bit, 30 times faster (about 1.5 µs against
-# 50 µs; an audit asks for hundreds of p-values and quantiles).
+# 50 µs; an audit asks for hundreds of p-values and quantiles). Imported where called
+# (a dictionary lookup once loaded): scipy costs a third of a second to import, and the
+# report model, which a notebook imports with `textfair`, needs these functions' module.
 
 
 @functools.lru_cache(maxsize=4096)  # called at every stopping check
@@ -63,6 +64,8 @@ def t_value(confidence: float, df: int) -> float:
     z_value(confidence)  # validates the confidence
     if df <= 0:
         return math.inf
+    from scipy import special
+
     return float(special.stdtrit(df, 0.5 + confidence / 2.0))
 
 
@@ -70,6 +73,8 @@ def t_p_value(statistic: float, df: int) -> float:
     """Two-sided p-value of a t statistic with `df` degrees of freedom (exact, from scipy)."""
     if df <= 0 or math.isnan(statistic):
         return 1.0
+    from scipy import special
+
     return float(2.0 * special.stdtr(df, -abs(statistic)))
 
 

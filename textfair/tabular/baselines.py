@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-__all__ = ["encoder", "logistic_regression"]
+__all__ = ["logistic_regression", "tabular_encoder"]
 
 
-def encoder(features):
+def tabular_encoder(features):
     """One-hot encode the non-numeric columns of a DataFrame and standardise the numeric ones."""
     import pandas as pd
     from sklearn.compose import make_column_transformer
@@ -19,10 +19,10 @@ def encoder(features):
 
 
 def logistic_regression(features, labels, max_iter: int = 1000):
-    """A fitted pipeline: the encoder, then a logistic regression."""
+    """A fitted pipeline: the tabular encoder, then a logistic regression."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
 
-    return make_pipeline(encoder(features), LogisticRegression(max_iter=max_iter)).fit(
+    return make_pipeline(tabular_encoder(features), LogisticRegression(max_iter=max_iter)).fit(
         features, labels
     )
