@@ -136,7 +136,6 @@ def _check(config: AuditConfig) -> None:
         if kind is numbers.Integral and isinstance(value, numbers.Integral):
             setattr(config, name, int(value))
         elif kind is numbers.Real and isinstance(value, numbers.Real):
-
             setattr(config, name, float(value))
     if not 0.0 < config.theta <= 1.0:
         raise TextfairError.bad("theta", f"is {config.theta}; expected a fraction in (0, 1]")
@@ -279,7 +278,6 @@ def audit_domain(
     `setting` is what the domain adds to the recorded settings: the term list of a text
     audit, the number of bins of a table audit."""
     kind: Literal["text", "rows"] = "rows" if isinstance(domain, TabularDomain) else "text"
-
     extra_config = {"bins": setting} if kind == "rows" else {"term_list": setting}
     progress = run.progress
     categories = domain.categories()

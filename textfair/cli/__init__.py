@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import sys
 import warnings
+from typing import TYPE_CHECKING, cast
 
 from textfair.cli.app import EXIT_INTERRUPTED, EXIT_USAGE, app
 from textfair.errors import InputNote
 from textfair.io import printable
+
+if TYPE_CHECKING:
+    from typer._click.exceptions import UsageError
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -20,7 +24,11 @@ def main(argv: list[str] | None = None) -> None:
 
     # Typer raises the UsageError of the click it runs on (its own copy in recent releases):
     # found from a public exception's ancestry rather than a private module path.
-    usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+    # (The checker knows the class by the path of the typer it was run with.)
+    usage_error = cast(
+        "type[UsageError]",
+        next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError"),
+    )
     _NOTES.clear()
     try:
         with warnings.catch_warnings():

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import typer
 
@@ -111,7 +111,7 @@ def user_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def command(group: typer.Typer, name: str, *shared: str, **settings: object) -> Callable[[F], F]:
+def command(group: typer.Typer, name: str, *shared: str, **settings: Any) -> Callable[[F], F]:
     """Register a command on `group` (the app or a sub-app): with the shared options named in
     `shared` (see cli/options.py) and its mistakes reported in one line (:func:`user_errors`)."""
 

@@ -6,7 +6,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -77,7 +77,7 @@ def mitigate_command(
     ),
     error: float = typer.Option(0.02, "--error", help=AUDIT_HELP),
     max_samples: int = typer.Option(3000, "--max-samples", help=AUDIT_HELP),
-    **options: object,
+    **options: Any,
 ) -> None:
     """Retrain a text classifier on augmentation data until its top findings shrink, keeping
     held-out accuracy; re-audit it, also on identity terms the augmentation never used."""
@@ -181,7 +181,7 @@ def tabular_mitigate_command(
     report: Path | None = typer.Option(None, "--report", help=REPORT_HELP),
     loop: Loop = typer.Option("aequitas", "--loop", help=LOOP_HELP),
     top: int = typer.Option(3, "--top", min=1, help=TARGETS_HELP),
-    **options: object,
+    **options: Any,
 ) -> None:
     """Retrain a table classifier on Aequitas's discriminatory inputs (labelled with the model's
     label for the input found) until its top findings shrink; re-audit it."""

@@ -158,6 +158,7 @@ def _texts(text: list[str] | None, data: Path | None, text_column: str | None) -
     if not text and data is None:
         raise TextfairError("nothing to score; pass --text TEXT or --data FILE --text-column COL")
     if data is None:
+        assert text  # checked above: one of them is given
         return list(text)
     frame = read_texts(data, text_column)
     return frame[frame.attrs["text_column"]].tolist()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from types import TracebackType
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -85,7 +86,12 @@ class Stages:
             elif time.monotonic() - self.started >= QUIET_START:
                 self._line()
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
         self._stop.set()
         if self._ticker is not None:
             # Joined, not left to die with the interpreter: a daemon thread still waking
@@ -93,10 +99,10 @@ class Stages:
             # the process (exit 134 after a complete run) about one run in three.
             self._ticker.join()
         with self._lock:
-            if exc[0] is None:
+            if exc_type is None:
                 self._finish_stage()
             if self._bar is not None:
-                self._bar.__exit__(*exc)
+                self._bar.__exit__(exc_type, exc, traceback)
 
     def _finish_stage(self) -> None:
         if self.done_lines and self._bar is not None and self.number:
@@ -105,7 +111,7 @@ class Stages:
     def _follow(self) -> None:
         while not self._stop.wait(0.2):
             with self._lock:
-                if self._bar is not None:
+                if self._bar is not None and self.items is not None:
                     self._bar.update(self._task, completed=self.items())
 
     def _tick(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -68,7 +69,7 @@ TABLE_DATA = typer.Option(..., "--data", help="The rows: CSV, TSV, JSONL or Parq
 def audit_command(
     model: str = ROW_MODEL,
     data: Path = TABLE_DATA,
-    **options: object,
+    **options: Any,
 ) -> None:
     """Which groups (value subsets, runs of bins) get different outcomes, causal tests, and
     DI / SPD / EOD / AOD / ERD / consistency / Theil index."""
@@ -121,7 +122,7 @@ def search_command(
         None, "--time-budget", help="Stop the search after this many seconds."
     ),
     out: Path | None = typer.Option(None, "--out", help="Write the discriminatory inputs (CSV)."),
-    **options: object,
+    **options: Any,
 ) -> None:
     """Aequitas: find inputs whose outcome changes with their sensitive attributes alone."""
     from textfair.models import CachedModel
@@ -163,7 +164,7 @@ def tabular_augment_command(
     model: str = ROW_MODEL,
     data: Path = typer.Option(..., "--data", help="The training rows (CSV, TSV, JSONL, Parquet)."),
     out: Path = typer.Option(..., "--out", help="Write the augmentation rows here (.csv)."),
-    **options: object,
+    **options: Any,
 ) -> None:
     """Aequitas augmentation data: discriminatory inputs and their sensitive variants, labelled
     with the model's label for the input found."""
