@@ -72,7 +72,8 @@ _RECORD_KEYS = {"text": ("category", "term"), "rows": ("feature", "values")}
 class Domain(Protocol):
     """What discovery needs from data; text and tabular domains implement it the same way.
 
-    A seed is one input of the data (a text, a row), addressed by its index."""
+    A seed is one input of the data (a text, a row), addressed by its index. A rule set is
+    any tuple of rules: discovery builds plain tuples, a report holds RuleSets."""
 
     def categories(self) -> list[str]:
         """The sensitive categories (identity categories, sensitive columns)."""
@@ -82,7 +83,7 @@ class Domain(Protocol):
         """One rule per value a category can take."""
         ...
 
-    def support_mask(self, rule_set: RuleSet) -> np.ndarray:
+    def support_mask(self, rule_set: tuple[Rule, ...]) -> np.ndarray:
         """Seeds that can be rewritten to satisfy the rule set."""
         ...
 
@@ -90,11 +91,11 @@ class Domain(Protocol):
         """Seeds that can be rewritten in this category."""
         ...
 
-    def seeds_for(self, rule_set: RuleSet) -> np.ndarray:
+    def seeds_for(self, rule_set: tuple[Rule, ...]) -> np.ndarray:
         """Indices of the seeds in `support_mask`."""
         ...
 
-    def disjoint(self, first: RuleSet, second: RuleSet) -> bool:
+    def disjoint(self, first: tuple[Rule, ...], second: tuple[Rule, ...]) -> bool:
         """No input satisfies both rule sets."""
         ...
 
@@ -102,7 +103,7 @@ class Domain(Protocol):
         """Seed `index` as the model sees it."""
         ...
 
-    def rewrite(self, index: int, rule_set: RuleSet):
+    def rewrite(self, index: int, rule_set: tuple[Rule, ...]):
         """Seed `index` rewritten to satisfy the rule set (a Variant), or None."""
         ...
 
@@ -110,7 +111,9 @@ class Domain(Protocol):
         """The values seed `index` has in a category."""
         ...
 
-    def sample(self, rule_set: RuleSet, n: int, rng: np.random.Generator, negate: bool = False):
+    def sample(
+        self, rule_set: tuple[Rule, ...], n: int, rng: np.random.Generator, negate: bool = False
+    ):
         """TestSGD's Sample(D, R) (or Sample(D, not R)): `n` rewritten seeds."""
         ...
 
@@ -139,10 +142,10 @@ def frequent_rule_sets(
         raise TextfairError.bad("max_order", f"is {max_order}; expected 1 or more")
     names = list(categories) if categories is not None else domain.categories()
     rules = {name: domain.single_rules(name) for name in names}
-    masks: dict[RuleSet, np.ndarray] = {}
-    found: list[tuple[RuleSet, float]] = []
+    masks: dict[tuple[Rule, ...], np.ndarray] = {}
+    found: list[tuple[tuple[Rule, ...], float]] = []
     computations = 0
-    level: list[RuleSet] = []
+    level: list[tuple[Rule, ...]] = []
     for name in names:
         for rule in rules[name]:
             mask = domain.support_mask((rule,))
@@ -185,14 +188,14 @@ def frequent_rule_sets(
     )
 
 
-def _join(left: RuleSet, right: RuleSet) -> RuleSet | None:
+def _join(left: tuple[Rule, ...], right: tuple[Rule, ...]) -> tuple[Rule, ...] | None:
     """Join two k-sets sharing k-1 rules into a (k+1)-set over distinct categories."""
     if left[:-1] != right[:-1] or left[-1].category >= right[-1].category:
         return None
     return (*left, right[-1])
 
 
-def _subsets_one_smaller(rule_set: RuleSet) -> list[RuleSet]:
+def _subsets_one_smaller(rule_set: tuple[Rule, ...]) -> list[tuple[Rule, ...]]:
     return [rule_set[:i] + rule_set[i + 1 :] for i in range(len(rule_set))]
 
 

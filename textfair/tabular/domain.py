@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.discovery.rulesets import Rule
 from textfair.errors import TextfairError
 from textfair.tabular.schema import Feature, Schema
 
@@ -54,7 +54,8 @@ class TabularDomain:
         self._position = {name: i for i, name in enumerate(self.columns)}
         self._max_subset = max_subset_values
         self._rules: dict[str, list[Rule]] = {}
-        self._allowed: dict[Rule, object] = {}  # rule -> set of values, or (low, high) bounds
+        # rule -> set of values, or (low, high, closed) bounds
+        self._allowed: dict[Rule, set | tuple[float, float, bool]] = {}
         for feature in schema.sensitive:
             self._rules[feature.name] = self._make_rules(feature)
 
@@ -71,7 +72,7 @@ class TabularDomain:
         """Value subsets (categorical) or runs of adjacent bins (numeric) of the column."""
         return list(self._rules[category])
 
-    def support_mask(self, rule_set: RuleSet) -> np.ndarray:
+    def support_mask(self, rule_set: tuple[Rule, ...]) -> np.ndarray:
         """Rows satisfying every rule of the set."""
         mask = np.ones(len(self.rows), dtype=bool)
         for rule in rule_set:
@@ -82,7 +83,7 @@ class TabularDomain:
         """Every row has every sensitive attribute."""
         return np.ones(len(self.rows), dtype=bool)
 
-    def disjoint(self, first: RuleSet, second: RuleSet) -> bool:
+    def disjoint(self, first: tuple[Rule, ...], second: tuple[Rule, ...]) -> bool:
         """No row satisfies both: some shared column whose two rules allow no common value."""
         rules = {rule.category: rule for rule in first}
         return any(
@@ -101,11 +102,11 @@ class TabularDomain:
         """Row `index` as the model sees it."""
         return self.rows[index]
 
-    def seeds_for(self, rule_set: RuleSet) -> np.ndarray:
+    def seeds_for(self, rule_set: tuple[Rule, ...]) -> np.ndarray:
         """Rows that can be rewritten to satisfy the rule set: all of them."""
         return np.arange(len(self.rows))
 
-    def rewrite(self, index: int, rule_set: RuleSet) -> RowVariant:
+    def rewrite(self, index: int, rule_set: tuple[Rule, ...]) -> RowVariant:
         """Row `index` with each sensitive value of the rule set's columns made to satisfy it."""
         row = list(self.rows[index])
         swaps = []
@@ -118,7 +119,7 @@ class TabularDomain:
         return RowVariant(tuple(row), tuple(swaps), index)
 
     def sample(
-        self, rule_set: RuleSet, n: int, rng: np.random.Generator, negate: bool = False
+        self, rule_set: tuple[Rule, ...], n: int, rng: np.random.Generator, negate: bool = False
     ) -> list[RowVariant]:
         """TestSGD 4.3: seeds satisfying R (or not, with `negate`), each with one random
         non-sensitive attribute perturbed within its domain."""
@@ -174,11 +175,10 @@ class TabularDomain:
                 values = list(feature.values)
                 columns.append([values[i] for i in rng.integers(len(values), size=n)])
             elif feature.kind == "integer":
-                columns.append(
-                    rng.integers(int(feature.low), int(feature.high) + 1, size=n).tolist()
-                )
+                low, high = feature.bounds
+                columns.append(rng.integers(int(low), int(high) + 1, size=n).tolist())
             else:
-                columns.append(rng.uniform(feature.low, feature.high, size=n).tolist())
+                columns.append(rng.uniform(*feature.bounds, size=n).tolist())
         return list(zip(*columns, strict=True))
 
     # --- rules -------------------------------------------------------------------------
@@ -211,14 +211,17 @@ class TabularDomain:
         allowed = self._allowed[rule]
         if isinstance(allowed, set):
             return len(allowed) == 1
-        feature = self.schema.feature(rule.category)
-        width = (feature.high - feature.low) / self.schema.bins
+        low, high = self.schema.feature(rule.category).bounds
+        width = (high - low) / self.schema.bins
         return abs((allowed[1] - allowed[0]) - width) < 1e-9 * max(1.0, abs(width))
 
     def _overlap(self, first: Rule, second: Rule) -> bool:
+        # Two rules of one column: two sets of values, or two runs of bins.
         a, b = self._allowed[first], self._allowed[second]
         if isinstance(a, set):
+            assert isinstance(b, set)
             return bool(a & b)
+        assert not isinstance(b, set)
         return a[0] < b[1] and b[0] < a[1]
 
     def _allowed_value(self, value, rule: Rule) -> bool:
@@ -263,5 +266,5 @@ def _perturb(value, feature: Feature, rng: np.random.Generator):
     return type(value)(moved) if feature.kind == "integer" else moved
 
 
-def _label(rule_set: RuleSet) -> str:
+def _label(rule_set: tuple[Rule, ...]) -> str:
     return "{" + ", ".join(f"{r.category}: {r.value}" for r in rule_set) + "}"

@@ -80,6 +80,7 @@ class TabularMLP:
         """Softmax probabilities for the rows of a DataFrame."""
         import torch
 
+        assert self.network is not None  # None only inside `train`, until it is built
         with torch.inference_mode():
             logits = self.network(torch.from_numpy(self.encode(frame)))
             return torch.softmax(logits, dim=1).double().numpy()
@@ -142,6 +143,7 @@ class TabularMLP:
         """config.json (encoder, labels, layers) and model.safetensors, replaced atomically."""
         from safetensors.torch import save_file
 
+        assert self.network is not None  # None only inside `train`, until it is built
         target = Path(directory)
         config = {
             "kind": "tabular_mlp",

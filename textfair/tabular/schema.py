@@ -34,9 +34,19 @@ class Feature:
     high: float | None = None
     sensitive: bool = False
 
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """(low, high) of a numeric feature; a one-line error when they were not given."""
+        if self.low is None or self.high is None:
+            raise TextfairError(
+                f"{self.kind} feature {self.name!r} has no bounds; give it `low:` and `high:`"
+            )
+        return self.low, self.high
+
     def bin_edges(self, bins: int) -> np.ndarray:
         """Equal-width bin edges over [low, high]."""
-        return np.linspace(float(self.low), float(self.high), bins + 1)
+        low, high = self.bounds
+        return np.linspace(float(low), float(high), bins + 1)
 
 
 @dataclass(frozen=True)
@@ -82,7 +92,8 @@ class Schema:
                     )
             else:
                 low, high = float(column.min()), float(column.max())
-                if low < feature.low or high > feature.high:
+                bottom, top = feature.bounds
+                if low < bottom or high > top:
                     raise TextfairError(
                         f"column {feature.name!r} ranges over [{low:g}, {high:g}], outside the "
                         f"schema's bounds [{feature.low:g}, {feature.high:g}]; fix the data or "

@@ -40,7 +40,7 @@ def _yaml_lines(text: str) -> dict[tuple, int]:
     except yaml.YAMLError:
         return {}
     lines: dict[tuple, int] = {}
-    stack = [(root, ())] if root is not None else []
+    stack: list[tuple[yaml.Node, tuple]] = [(root, ())] if root is not None else []
     while stack:
         node, path = stack.pop()
         lines.setdefault(path, node.start_mark.line + 1)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.discovery.rulesets import Rule
 from textfair.discovery.sampling import seed_rng
 from textfair.errors import TextfairError
 from textfair.terms import TermList
@@ -100,8 +100,8 @@ class TextDomain:
         self._target_sets: dict[str, list[frozenset[str]]] = {c: [] for c in self._categories}
         self._target_set_of = {c: np.full(len(self.texts), -1) for c in self._categories}
         interned: dict[tuple[str, frozenset[str]], int] = {}
-        for i, found in enumerate(plans):
-            for c, plan in found.items():
+        for i, by_category in enumerate(plans):
+            for c, plan in by_category.items():
                 if c not in self._target_set_of or plan.left_out is not None:
                     continue
                 allowed = plan.targets | self._terms[i][c]
@@ -146,7 +146,7 @@ class TextDomain:
         """One rule per term of the category."""
         return [Rule(category, term.id) for term in self.term_list.categories[category]]
 
-    def support_mask(self, rule_set: RuleSet) -> np.ndarray:
+    def support_mask(self, rule_set: tuple[Rule, ...]) -> np.ndarray:
         """Texts naming every category of the rule set with one distinct term, which their
         plan lets become the rule set's term (its axis, no clash: see `Coherence`)."""
         mask = np.ones(len(self.texts), dtype=bool)
@@ -163,7 +163,7 @@ class TextDomain:
         (`several_terms` counts, per category, the seeds left out for naming more.)"""
         return self._presence[:, self._categories.index(category)].copy()
 
-    def disjoint(self, first: RuleSet, second: RuleSet) -> bool:
+    def disjoint(self, first: tuple[Rule, ...], second: tuple[Rule, ...]) -> bool:
         """No text satisfies both: for terms, any different term of a shared category."""
         terms = {rule.category: rule.value for rule in first}
         return any(terms.get(rule.category, rule.value) != rule.value for rule in second)
@@ -181,11 +181,11 @@ class TextDomain:
         """Seed `index` as the model sees it."""
         return self.texts[index]
 
-    def seeds_for(self, rule_set: RuleSet) -> np.ndarray:
+    def seeds_for(self, rule_set: tuple[Rule, ...]) -> np.ndarray:
         """Indices of the seed texts that can be rewritten to satisfy the rule set."""
         return np.flatnonzero(self.support_mask(rule_set))
 
-    def rewrite(self, index: int, rule_set: RuleSet) -> Variant | None:
+    def rewrite(self, index: int, rule_set: tuple[Rule, ...]) -> Variant | None:
         """Seed `index` with every mention of R's categories rewritten to R's terms.
 
         Remembered (up to 65,536 rewrites): paired scoring asks for the same seed and
@@ -203,7 +203,7 @@ class TextDomain:
             if rule.value not in own and self.may_become(index, category, rule.value)
         ]
 
-    def rewrite_with_edits(self, index: int, rule_set: RuleSet) -> Variant | None:
+    def rewrite_with_edits(self, index: int, rule_set: tuple[Rule, ...]) -> Variant | None:
         """`rewrite`, with the span map of every change (for a reader; not remembered)."""
         return self._rewrite(index, rule_set, with_edits=True)
 
@@ -261,7 +261,9 @@ class TextDomain:
     def _make_rewriter(self, index: int) -> Rewriter:
         return Rewriter(self.texts[index], [*self._mentions[index], *self._related[index]])
 
-    def _rewrite(self, index: int, rule_set: RuleSet, with_edits: bool = False) -> Variant | None:
+    def _rewrite(
+        self, index: int, rule_set: tuple[Rule, ...], with_edits: bool = False
+    ) -> Variant | None:
         targets = {rule.category: self._term_of[(rule.category, rule.value)] for rule in rule_set}
         if any(not self.may_become(index, c, term.id) for c, term in targets.items()):
             return None  # left out of a category, or not to be rewritten to that term
@@ -283,7 +285,7 @@ class TextDomain:
         return Variant(result.text, result.edits, swaps=swaps, seed_id=index)
 
     def sample(
-        self, rule_set: RuleSet, n: int, rng: np.random.Generator, negate: bool = False
+        self, rule_set: tuple[Rule, ...], n: int, rng: np.random.Generator, negate: bool = False
     ) -> list[Variant]:
         """TestSGD's Sample(D, R), or Sample(D, not R) with `negate`: seeds drawn with
         replacement among texts mentioning R's categories, rewritten to R's terms, or to
@@ -307,7 +309,9 @@ class TextDomain:
             self.texts[index], list(categories), matcher=self.matcher, seed_id=index, **options
         )
 
-    def _other_assignment(self, rule_set: RuleSet, rng: np.random.Generator) -> RuleSet:
+    def _other_assignment(
+        self, rule_set: tuple[Rule, ...], rng: np.random.Generator
+    ) -> tuple[Rule, ...]:
         """A uniform draw among the assignments of R's categories other than R itself."""
         while True:
             other = tuple(
@@ -325,5 +329,5 @@ class TextDomain:
 _AN_BEFORE = re.compile(r"\b[aA]n(?=\s+$)")
 
 
-def _label(rule_set: RuleSet) -> str:
+def _label(rule_set: tuple[Rule, ...]) -> str:
     return "{" + ", ".join(f"{r.category}: {r.value}" for r in rule_set) + "}"
