@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Literal
 
 __all__ = ["indefinite_article"]
 
@@ -42,7 +43,7 @@ _FIRST_WORD = re.compile(r"[A-Za-z0-9]+")
 
 
 @lru_cache(maxsize=4096)  # an audit asks for the same few targets' articles thousands of times
-def indefinite_article(phrase: str) -> str:
+def indefinite_article(phrase: str) -> Literal["a", "an"]:
     """Return "a" or "an" for the phrase that follows the article (lowercase)."""
     match = _FIRST_WORD.search(phrase)
     if not match:

@@ -108,9 +108,9 @@ class Coherence:
         # One trie over every word, matched ignoring case; a word listed with a capital
         # ("Mass", "Church") counts only as listed or in capitals, a lowercase one in any case.
         self._words: dict[str, list[tuple[str, str, tuple[Term, ...], str]]] = {}
-        for (word, kind, role), terms in by_word.items():
+        for (word, kind, role), listed in by_word.items():
             self._words.setdefault(normalize_form(word), []).append(
-                (kind, role, tuple(terms), word)
+                (kind, role, tuple(listed), word)
             )
         source = r"(?<![\w\-])" + context.trie_pattern(self._words) + r"(?![\w\-])"
         self._pattern = re.compile(source, re.I) if self._words else None
@@ -130,7 +130,8 @@ class Coherence:
             for c, terms in term_list.categories.items()
         }
         self._last: tuple[str | None, list[_Word], frozenset[str] | None] = (None, [], None)
-        self._pronouns = None  # the pronoun matcher, made when a list of names needs it
+        # The pronoun matcher, made when a list of names needs it.
+        self._pronouns: Matcher | None = None
 
     def _gendered_words(self, text: str, source: Term) -> tuple[Mention, ...]:
         """The gendered words of `text` (he, her, mother, ...) as mentions of the first-name
@@ -202,9 +203,11 @@ class Coherence:
 
     def _genders_of(self, text: str) -> frozenset[str]:
         """The genders of the text's gendered words, found once per text when asked."""
-        if self._last[2] is None:
-            self._last = (self._last[0], self._last[1], _genders(text))
-        return self._last[2]
+        genders = self._last[2]
+        if genders is None:
+            genders = _genders(text)
+            self._last = (self._last[0], self._last[1], genders)
+        return genders
 
     def _plan(self, text, category, found, words, genders, other_uses, several) -> CategoryPlan:
         sources = {m.term_id: m.term for m in found}

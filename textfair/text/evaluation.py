@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from textfair.discovery.rulesets import Rule
+from textfair.terms import Term
 from textfair.text.domain import TextDomain
 from textfair.text.matcher import Matcher
 from textfair.text.sentences import split_sentences
@@ -131,7 +132,8 @@ def swap_genders(text: str, matcher: Matcher) -> str:
 
     terms = {term.gender: term for term in matcher.term_list.terms() if term.words}
     mentions = [m for m in matcher.find(text) if m.term.words]
-    other = {"male": terms["female"], "female": terms["male"]}
+    # Keyed like `terms` (a Term's gender may be None); the pronoun words all have one.
+    other: dict[str | None, Term] = {"male": terms["female"], "female": terms["male"]}
     targets = {i: other[m.term.gender] for i, m in enumerate(mentions)}
     return Rewriter(text, mentions).apply(targets, with_edits=False).text
 
@@ -180,7 +182,7 @@ class LongformScores:
     acceptable: int
     wrong: dict[str, int]
     """Unacceptable labelled variants per class of the rubric."""
-    unlabelled: tuple[dict, ...]
+    unlabelled: tuple[Mapping, ...]
     """Units taking part whose variant as written now has no label yet (to be read)."""
 
     @property

@@ -111,7 +111,9 @@ class FormReader:
         if self._person_follows(text, end):
             return "adjective"
         while gates.in_compound(text, start):  # read "half-Chinese" from where the word starts
-            start = re.search(r"[\w'’]*-$", text[:start]).start()
+            hyphen = re.search(r"[\w'’]*-$", text[:start])
+            assert hyphen is not None  # in_compound: the text before `start` ends in "-"
+            start = hyphen.start()
         same_as_plural = term.id in {normalize_form(p) for p in term.plurals}
         previous = context.tokens_before(text, start, count=1)
         singular = (

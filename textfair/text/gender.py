@@ -20,7 +20,9 @@ class GenderSwapper(GenderCounterparts):
 
     def swap(self, text: str, seed_id: int | str | None = None) -> Variant | None:
         """The text with every gendered word swapped, or None when it has none."""
-        pieces, edits, swaps = [], [], {}
+        pieces: list[str] = []
+        edits: list[Edit] = []
+        swaps: dict[tuple[str, str], None] = {}  # an ordered set of (source, target) pairs
         cursor = length = 0
         for match in self._pattern.finditer(text):
             word = match.group("m")

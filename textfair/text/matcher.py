@@ -132,7 +132,7 @@ class Matcher:
     def _scan(self, text: str) -> None:
         if self._last_text is not text and self._last_text != text:
             self._last_other_uses = []
-            self._last_other_by_category: dict[str, list[Mention]] | None = None
+            self._last_other_by_category = None
             self._last_mentions = self._find_all(text)
             self._last_text = text
 
@@ -278,9 +278,9 @@ class Matcher:
         # Plain words on each side: cheaper than tokenizing, and enough for a comparison.
         before = [w.lower() for w in gates.WORDS.findall(text, max(0, start - 40), start)[-3:]]
         after = [w.lower() for w in gates.WORDS.findall(text, end, end + 40)[:3]]
-        candidates = by_neighbour.get(
-            ("after", after[0]) if after else None, ()
-        ) + by_neighbour.get(("before", before[-1]) if before else None, ())
+        candidates = (by_neighbour.get(("after", after[0]), ()) if after else ()) + (
+            by_neighbour.get(("before", before[-1]), ()) if before else ()
+        )
         return any(
             other != term.id
             and tuple(before[len(before) - len(left) :]) == left

@@ -19,6 +19,7 @@ import numpy as np
 from textfair.errors import TextfairError
 from textfair.terms import Term, TermList, load_term_list
 from textfair.text.context import is_sentence_initial
+from textfair.text.forms import Form
 from textfair.text.generate import Swap, Variant
 from textfair.text.matcher import Mention
 from textfair.text.rewrite import Rewriter
@@ -26,7 +27,7 @@ from textfair.text.rewrite import Rewriter
 __all__ = ["TEMPLATES", "Template", "expand_template", "expand_templates"]
 
 _SLOT = re.compile(r"\{(?P<category>\w+)(?::(?P<form>noun|plural))?\}")
-_FORMS = {None: "adjective", "noun": "noun", "plural": "plural"}
+_FORMS: dict[str | None, Form] = {None: "adjective", "noun": "noun", "plural": "plural"}
 
 
 @dataclass(frozen=True)

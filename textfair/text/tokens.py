@@ -14,6 +14,7 @@ directly (`word_regex`), which is what the tokenizer's `tokenize` does after its
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 __all__ = ["PATTERN", "word_regex", "word_tokenizer"]
 
@@ -36,6 +37,8 @@ def word_tokenizer(pattern: str = PATTERN):
     from nltk.tokenize import RegexpTokenizer
 
     class TrustedPatternTokenizer(RegexpTokenizer):
+        _regexp: Any  # nltk's (untyped): None until the pattern is compiled
+
         def _check_regexp(self) -> None:
             if self._regexp is None:
                 self._regexp = word_regex(self._pattern)
