@@ -88,12 +88,12 @@ def check_outputs(
                     "input of this run; choose another output path"
                 )
         for other in named[index + 1 :]:
-            if _same(Path(out.path), Path(other.path)):
+            if _same(_path(out), _path(other)):
                 raise TextfairError(
                     f"{out.flag} and {other.flag} both name {out.path}; give each its own path"
                 )
         for other in named:
-            inside = Path(out.path).resolve() in Path(other.path).resolve().parents
+            inside = _path(out).resolve() in _path(other).resolve().parents
             if out.kind in ("directory", "shards") and inside:
                 raise TextfairError(
                     f"{other.flag} {other.path} lies inside {out.flag} "
@@ -104,14 +104,20 @@ def check_outputs(
         elif out.kind == "directory":
             check_output_directory(out.path, list(out.owned), overwrite)
         elif out.kind == "cache":
-            check_cache_file(out.path, out.flag)
+            check_cache_file(_path(out), out.flag)
+
+
+def _path(out: Output) -> Path:
+    """The path of an output that names one (the checks skip those that name none)."""
+    assert out.path is not None
+    return Path(out.path)
 
 
 def _endangers(out: Output, path: Path) -> bool:
     """Whether writing `out` replaces or deletes the input at `path`: it is the file written,
     one of a report directory's files (what else such a directory holds is refused by
     :func:`check_output_directory`), or lies inside a shard directory replaced whole."""
-    base = Path(out.path)
+    base = _path(out)
     if _same(base, path):
         return True
     if out.kind == "directory":
@@ -148,7 +154,7 @@ def _same(first: Path, second: Path) -> bool:
 
 
 def _check_output_file(out: Output, overwrite: bool) -> None:
-    path = Path(out.path)
+    path = _path(out)
     if path.is_dir():
         raise TextfairError(f"{out.flag} {path} is a directory; pass a file path for the output")
     if path.exists() or path.is_symlink():
@@ -621,6 +627,7 @@ def load_yaml(text: str, label: str, hint: str = "fix the syntax") -> object:
         for event in yaml.parse(text, Loader=loader):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 mark = event.start_mark
+                assert mark is not None  # the parser's events carry their marks
                 raise TextfairError(
                     f"{label}: YAML anchors and aliases (&name, *name) are not accepted (line "
                     f"{mark.line + 1}); write the values out"

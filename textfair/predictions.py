@@ -35,7 +35,7 @@ def prediction_records(
         if not multi_label:
             record["label"] = labels[int(row.argmax())]
         record["probabilities"] = dict(zip(labels, map(rounded, row), strict=True))
-        if rule is not None:
+        if outcome is not None and scores is not None:  # a decision rule was given
             record["favorable"] = bool(outcome[i])
             record["favorable_score"] = rounded(scores[i])
         records.append(record)

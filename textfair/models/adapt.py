@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeGuard
 
 from textfair.errors import TextfairError
 from textfair.models.base import Model
@@ -25,6 +26,9 @@ from textfair.models.callable import CallableModel
 from textfair.models.hf import HFModel
 from textfair.models.sklearn import SklearnModel
 from textfair.models.spec import load_model
+
+if TYPE_CHECKING:
+    from transformers import Pipeline
 
 __all__ = ["as_model"]
 
@@ -62,7 +66,7 @@ def _is_model(obj: object) -> bool:
     return hasattr(obj, "labels") and callable(getattr(obj, "predict_proba", None))
 
 
-def _is_hf_pipeline(obj: object) -> bool:
+def _is_hf_pipeline(obj: object) -> TypeGuard[Pipeline]:
     try:
         from transformers import Pipeline
     except ImportError:  # transformers is a dependency; a broken install reads as "not one"

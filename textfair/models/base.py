@@ -42,7 +42,11 @@ _TOLERANCE = 1e-4
 class Model(Protocol):
     """What textfair needs from a classifier."""
 
-    labels: tuple[str, ...]
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The class names, one per column of `predict_proba`."""
+        ...
+
     # Optional: True for a multi-label head (one sigmoid per label, rows need not sum to 1).
     # multi_label: bool
 

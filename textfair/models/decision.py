@@ -78,7 +78,7 @@ class Decision:
         probabilities = np.asarray(probabilities)
         if probabilities.ndim != 2 or len(probabilities) == 0:
             return np.zeros(len(probabilities), dtype=bool)
-        if not self.by_threshold:
+        if self.op is None:  # a label rule (not `by_threshold`)
             return np.isin(probabilities.argmax(axis=1), self.columns)
         holds = _OPERATORS[self.op](probabilities[:, list(self.columns)], self.threshold)
         return holds.any(axis=1) if self.combine == "any" else holds.all(axis=1)

@@ -6,6 +6,7 @@ A bare path is recognised by what it holds: a textfair text model directory
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from textfair.errors import TextfairError
@@ -28,7 +29,7 @@ def load_model(
     batch_size: int = 32,
     device: str = "auto",
     trust_remote_code: bool = False,
-    labels: list[str] | None = None,
+    labels: Sequence[str] | None = None,
     threads: int | None = None,
     revision: str | None = None,
     max_length: int | None = None,
