@@ -25,6 +25,7 @@ from textfair.discovery.rulesets import RuleSet
 from textfair.errors import TextfairError
 from textfair.models.decision import class_labels, recorded_decision
 from textfair.report.model import AuditReport
+from textfair.report.parts import Finding
 from textfair.tabular.search import aequitas_search
 from textfair.text.generate import counterfactuals, rewritable_categories, rule_satisfying
 from textfair.text.matcher import Matcher, Mention
@@ -59,6 +60,7 @@ def rule_set_augmentation(
     favorable, others = class_labels(decision, "rule-set augmentation")
     if not others:
         raise TextfairError("the report's model has a single label; nothing to augment")
+    findings: Sequence[Finding]
     if targets is None:
         findings = report.significant[:top]
     else:

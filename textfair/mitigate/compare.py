@@ -45,6 +45,7 @@ from textfair.mitigate.methods import (
 )
 from textfair.mitigate.retrain import holdout_split, retrainer_for
 from textfair.models import CachedModel
+from textfair.models.base import Model
 from textfair.report.model import AuditReport
 from textfair.stats.estimate import proportion
 from textfair.stats.metrics import consistency, group_metrics, theil_index
@@ -112,7 +113,7 @@ class _Setting:
     """What every method of one comparison starts from."""
 
     kind: str
-    model: object
+    model: Model
     favorable: str
     audit_config: AuditConfig
     split: Split
@@ -417,7 +418,9 @@ def quality(model, inputs, truth, favorable: str, seed: int, confidence: float =
     tail = 100 * (1 - confidence) / 2
     f1 = f1_score(truth, predicted, average="macro", zero_division=0)
     auc = roc_auc_score(unfavourable, score) if 0 < unfavourable.sum() < len(truth) else None
-    aucs = _resampled_auc(unfavourable, score, picks) if auc is not None else []
+    aucs: np.ndarray | list[float] = (
+        _resampled_auc(unfavourable, score, picks) if auc is not None else []
+    )
     return {
         "rows": len(truth),
         "accuracy": {"value": round(accuracy.estimate, 4), "ci": _rounded(accuracy)},

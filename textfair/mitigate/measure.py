@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from sklearn.metrics import roc_auc_score
@@ -47,7 +48,7 @@ class Measurer:
         held_inputs: Sequence,
         held_truth: Sequence[str],
         audited: CachedModel,
-        wrap: Callable[[object], Model] = lambda model: model,
+        wrap: Callable[[Any], Model] = lambda model: model,
     ) -> None:
         self.domain, self.targets, self.audit = domain, list(targets), audit_config
         self.favorable = before.model.favorable

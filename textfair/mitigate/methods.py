@@ -40,10 +40,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from textfair.errors import TextfairError
+
+if TYPE_CHECKING:
+    from textfair.models.base import Model
 
 __all__ = [
     "METHODS",
@@ -75,7 +79,7 @@ class Split:
 class Mitigated:
     """What a method leaves: the model the comparison audits again, and what it changed."""
 
-    model: object | None
+    model: Model | None
     changes: str  # "model", "inputs" or "decisions"
     seconds: float = 0.0
     note: str = ""
@@ -94,7 +98,7 @@ class Method:
     summary: str
 
 
-def reweighing_weights(groups: Sequence, labels: Sequence) -> np.ndarray:
+def reweighing_weights(groups: Sequence | np.ndarray, labels: Sequence | np.ndarray) -> np.ndarray:
     """Kamiran & Calders' weights w(g, y) = P(g) P(y) / P(g, y) for each row.
 
     Under these weights the label is independent of the group: sum_i w_i [g_i = g, y_i = y]

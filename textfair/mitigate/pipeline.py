@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -77,7 +78,7 @@ class Mitigation:
     report: dict
     before: AuditReport
     after: AuditReport | None
-    model: object | None
+    model: Any | None  # what the Retrainer's `fit` returned
     retrainer: Retrainer
     augmentation: list[dict]
 

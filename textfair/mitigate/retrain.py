@@ -19,6 +19,7 @@ import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +32,9 @@ from textfair.models.threads import training_threads
 from textfair.models.torch_text import TorchTextModel, train_text_classifier
 from textfair.tabular.mlp import TabularMLP
 from textfair.tabular.models import RowModel
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "LoopResult",
@@ -71,11 +75,14 @@ def holdout_split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.nd
 
 @dataclass
 class Retrainer:
-    """Fits a new model of the audited model's kind, and saves one."""
+    """Fits a new model of the audited model's kind, and saves one. What `fit` returns
+    depends on the kind (a textfair model, a TabularMLP, a scikit-learn estimator), so it is
+    typed Any; `save` takes what `fit` returned. Texts are fitted from a sequence, rows from
+    a DataFrame."""
 
     kind: str
-    fit: Callable[[Sequence, Sequence[str]], object]
-    save: Callable[[object, Path], Path]
+    fit: Callable[[Sequence | pd.DataFrame, Sequence[str]], Any]
+    save: Callable[[Any, Path], Path]
 
 
 def retrainer_for(model, *, seed: int = 0, fine_tune_epochs: int = 2) -> Retrainer:
@@ -224,11 +231,11 @@ class LoopResult:
 
     steps: list[Step]
     chosen: int | None
-    model: object | None
+    model: Any | None  # what the Retrainer's `fit` returned
 
 
-Fit = Callable[[np.ndarray], object]
-Measure = Callable[[object], tuple[float, float, dict]]
+Fit = Callable[[np.ndarray], Any]  # a Retrainer's fitted model
+Measure = Callable[[Any], tuple[float, float, dict]]
 
 
 @dataclass(frozen=True)
@@ -296,7 +303,8 @@ def testsgd_loop(
         size *= 2
     sizes.append(cap)
     limit = min(job.pool_size, max(cap, round(extend_to * job.train_size)))
-    steps, models = [], []
+    steps: list[Step] = []
+    models: list[Any] = []
 
     def reached() -> bool:
         chosen = job.choose(steps, models).chosen
@@ -331,7 +339,8 @@ def aequitas_loop(
         raise TextfairError.bad("patience", f"is {patience}; expected 1 or more rounds")
     rng = np.random.default_rng(job.seed)
     order = rng.permutation(job.pool_size)
-    steps, models = [], []
+    steps: list[Step] = []
+    models: list[Any] = []
     best, misses, size = baseline_score, 0, 0
     for i in range(max_rounds):
         percent = rng.uniform(2.0**i, 2.0 ** (i + 1))

@@ -32,6 +32,7 @@ from textfair.models.base import favorable_index
 from textfair.report.model import AuditReport
 from textfair.tabular.domain import TabularDomain
 from textfair.tabular.models import RowModel
+from textfair.tabular.schema import Schema
 from textfair.text.domain import TextDomain
 
 __all__ = ["TableStrategy", "TextStrategy"]
@@ -127,7 +128,7 @@ class TableStrategy:
     """Rows with their true labels in `schema.label`."""
 
     frame: pd.DataFrame
-    schema: object
+    schema: Schema
     audit_config: AuditConfig
     train: np.ndarray
     held: np.ndarray
