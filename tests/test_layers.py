@@ -4,6 +4,8 @@ imports the command line, which is a thin layer over it."""
 import ast
 from pathlib import Path
 
+from documents import public_api_violations
+
 PACKAGE = Path(__file__).resolve().parent.parent / "textfair"
 
 
@@ -105,36 +107,10 @@ def test_no_import_cycle_between_library_modules():
 EXAMPLES = PACKAGE.parent / "examples"
 
 
-def public_api_violations(source: str) -> list[str]:
-    """What a piece of code takes from textfair beyond its public API (`textfair.__all__`):
-    a submodule import, or a name textfair does not export."""
-    import textfair
-
-    public = set(textfair.__all__)
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("textfair"):
-            if node.module != "textfair":
-                found.append(f"from {node.module} import ...")
-            found += [f"textfair.{a.name}" for a in node.names if a.name not in public]
-        elif isinstance(node, ast.Import):
-            found += [a.name for a in node.names if a.name.startswith("textfair.")]
-        elif (
-            isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-            and node.value.id == "textfair"
-            and node.attr not in public
-        ):
-            found.append(f"textfair.{node.attr}")
-    return found
-
-
 def test_examples_use_only_the_public_api():
     scripts = sorted(EXAMPLES.glob("*.py"))
     assert len(scripts) >= 6
-    found = {
-        path.name: public_api_violations(path.read_text(encoding="utf-8")) for path in scripts
-    }
+    found = {path.name: public_api_violations(path.read_text(encoding="utf-8")) for path in scripts}
     assert {name: bad for name, bad in found.items() if bad} == {}
     # The check itself sees a deep import and an unexported name.
     assert public_api_violations("from textfair.auditing import audit_rows") == [

@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-FRONT = README[: README.index("## Audit a text classifier")]
+FRONT = README[: README.index("## What it reports")]
 
 
 def _quickstart() -> list[str]:
@@ -30,3 +30,15 @@ def test_the_first_screen_shows_the_page_and_how_to_read_the_verdict():
     assert len(images) == 1 and (ROOT / images[0]).is_file()
     assert "**Reading the verdict.**" in FRONT
     assert "non-toxic" in FRONT and "points" in FRONT
+
+
+def test_the_readme_is_a_landing_page_and_every_page_is_in_the_site():
+    """At most ~200 lines (issue 28): the guide lives in docs/pages/, each page in the
+    site's navigation and linked from the README."""
+    from documents import PAGES, nav_pages
+
+    assert len(README.splitlines()) <= 200
+    pages = sorted(PAGES.glob("*.md"))
+    assert sorted(nav_pages()) == pages
+    linked = set(re.findall(r"\(docs/pages/([\w-]+\.md)\)", README))
+    assert linked == {p.name for p in pages} - {"index.md", "changelog.md"}

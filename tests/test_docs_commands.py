@@ -1,8 +1,9 @@
-"""The README as an executable document: every command of its `console` blocks runs as
-written, in order, in one working directory (a copy of `examples/` and the package's data
-beside it, so earlier steps make the files later ones read), and none exits non-zero or
-prints a traceback. A block preceded by `<!-- file: NAME -->` is written to NAME first (the
-README's own example term list)."""
+"""The documentation as an executable document: every command of the `console` blocks of
+README.md and the site's pages runs as written, in reading order (docs/mkdocs.yml's nav), in
+one working directory (a copy of `examples/` and the package's data beside it, so earlier
+steps make the files later ones read), and none exits non-zero or prints a traceback. A
+block preceded by `<!-- file: NAME -->` is written to NAME first (the term-list page's
+example list)."""
 
 from __future__ import annotations
 
@@ -16,14 +17,13 @@ import time
 from pathlib import Path
 
 import pytest
+from documents import ROOT, documents, read
 
-ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
 BLOCK = re.compile(r"(?:<!-- file: (?P<file>\S+) -->\n)?```(?P<kind>\w+)\n(?P<body>.*?)```", re.S)
 
 
-def readme_steps(text: str) -> list[tuple[str, str]]:
-    """("write", "NAME\\nCONTENT") and ("run", COMMAND) steps in README order. A command is a
+def doc_steps(text: str) -> list[tuple[str, str]]:
+    """("write", "NAME\\nCONTENT") and ("run", COMMAND) steps of one page, in order. A command is a
     `$ ` line with its `\\` continuations; the lines after it, up to the next `$ `, are what
     it prints."""
     steps = []
@@ -46,11 +46,15 @@ def readme_steps(text: str) -> list[tuple[str, str]]:
     return steps
 
 
-def test_the_readme_parser_finds_every_command():
-    steps = readme_steps(README.read_text(encoding="utf-8"))
+def all_steps() -> list[tuple[str, str]]:
+    return [step for path in documents() for step in doc_steps(read(path))]
+
+
+def test_the_docs_parser_finds_every_command():
+    steps = all_steps()
     commands = [body for kind, body in steps if kind == "run"]
     assert len(commands) >= 20
-    # The README's example term list is written before the commands that read it.
+    # The example term list is written before the commands that read it.
     kinds = [k for k, _ in steps]
     written = kinds.index("write")
     assert steps[written][1].startswith("mine.yaml\nname: mine\n")
@@ -61,7 +65,7 @@ def test_the_readme_parser_finds_every_command():
 
 
 @pytest.mark.slow
-def test_every_readme_command_runs_as_written(tmp_path, capsys):
+def test_every_documented_command_runs_as_written(tmp_path):
     work = tmp_path / "readme"
     work.mkdir()
     shutil.copytree(ROOT / "examples", work / "examples", ignore=shutil.ignore_patterns("out"))
@@ -75,7 +79,7 @@ def test_every_readme_command_runs_as_written(tmp_path, capsys):
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
     }
     seconds: dict[str, float] = {}
-    for kind, body in readme_steps(README.read_text(encoding="utf-8")):
+    for kind, body in all_steps():
         if kind == "write":
             name, _, content = body.partition("\n")
             (work / name).write_text(content, encoding="utf-8")
@@ -90,17 +94,17 @@ def test_every_readme_command_runs_as_written(tmp_path, capsys):
             timeout=900,
         )
         seconds[body] = time.perf_counter() - started
-        with capsys.disabled():  # what each command cost, in CI's log
-            print(f"\n  {seconds[body]:6.1f} s  {body.splitlines()[0][:90]}", end="")
+        # What each command cost: in CI's log (-rP shows a passed test's output).
+        print(f"{seconds[body]:6.1f} s  {body.splitlines()[0][:90]}")
         said = done.stdout[-2000:] + done.stderr[-2000:]
         assert done.returncode == 0, f"$ {body}\nexit {done.returncode}\n{said}"
         assert "Traceback" not in done.stderr, f"$ {body}\n{said}"
     _check_the_bundled_mitigation(work / "mitigated")
     mitigate = next(body for body in seconds if body.startswith("textfair mitigate --out"))
-    _check_the_same_mitigation_under_load(work, env, mitigate, seconds[mitigate], capsys)
+    _check_the_same_mitigation_under_load(work, env, mitigate, seconds[mitigate])
 
 
-def _check_the_same_mitigation_under_load(work: Path, env: dict, quiet: str, idle, capsys):
+def _check_the_same_mitigation_under_load(work: Path, env: dict, quiet: str, idle: float):
     """The README's mitigation again, beside two processes that keep both cores busy: the
     same mitigation.json (training runs on a fixed thread count, never one chosen from the
     load), in at most 3 times the quiet run's time (that count never oversubscribes the
@@ -122,8 +126,7 @@ def _check_the_same_mitigation_under_load(work: Path, env: dict, quiet: str, idl
         stop.set()
         for spinner in spinners:
             spinner.join()
-    with capsys.disabled():
-        print(f"\n  {took:6.1f} s  the same, beside two busy processes ({idle:.1f} s quiet)")
+    print(f"{took:6.1f} s  the same, beside two busy processes ({idle:.1f} s quiet)")
     assert done.returncode == 0, done.stderr[-2000:]
     first, second = (
         _comparable(json.loads((work / name / "mitigation.json").read_text(encoding="utf-8")))
