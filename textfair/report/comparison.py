@@ -184,8 +184,11 @@ def render_comparison_html(report: dict) -> str:
         f"<h1>Mitigation methods compared: {escape(report.get('model_id') or 'the model')}</h1>",
         f'<p class="verdict" id="verdict">{escape(comparison_verdict(report))}</p>',
     ]
-    plotted = [(o, worst_target(o)) for o in _outcomes(report) if not o.get("skipped")]
-    plotted = [(o, w) for o, w in plotted if w is not None]
+    plotted = [
+        (o, w)
+        for o in _outcomes(report)
+        if not o.get("skipped") and (w := worst_target(o)) is not None
+    ]
     if plotted:
         plot = methods_tradeoff(
             [o["method"] for o, _ in plotted],

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textfair.report.parts import Finding
 
 # "[17, 82.7)", "[60.8, 90]": a run of bins as RuleSet.label writes it.
 _RUN = re.compile(r"^[\[(]\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*[\])]$")
@@ -39,7 +43,7 @@ def nested(kept, other) -> bool:
     return shared_end and ((a[0] <= b[0] and b[1] <= a[1]) or (b[0] <= a[0] and a[1] <= b[1]))
 
 
-def fold_nested(findings: Sequence, kind: str) -> list[tuple[object, int]]:
+def fold_nested(findings: Sequence[Finding], kind: str) -> list[tuple[Finding, int]]:
     """The findings to show, in their order, each with how many later ones were folded into
     it (see the module docstring). A finding is folded only into one whose difference has
     the same sign, and a significant one never into one that is not. Text rule sets have no

@@ -59,7 +59,7 @@ class Gate:
             return cls(None if "*" not in value else float(value["*"]), named)
         return cls(float(value))
 
-    def to_json(self) -> float | dict[str, float]:
+    def to_json(self) -> float | dict[str, float] | None:
         """A plain number when there is one threshold for all (as report.json always had)."""
         if not self.named:
             return self.default
@@ -86,7 +86,7 @@ class Gate:
     def threshold(self, rule_set) -> float | None:
         """The strictest threshold that applies to a rule set (see the module docstring)."""
         found = [
-            self.named.get(rule.value, self.named.get(rule.category))
+            self.named[rule.value] if rule.value in self.named else self.named[rule.category]
             for rule in rule_set
             if rule.value in self.named or rule.category in self.named
         ]
@@ -105,6 +105,7 @@ class Gate:
     def describe(self) -> str:
         """For the verdict: "5.0 points" or "gender 5.0, race 10.0, others 20.0 points"."""
         if not self.named:
+            assert self.default is not None  # a gate gives a default or names thresholds
             return f"{100 * self.default:.1f} points"
         parts = [f"{name} {100 * value:.1f}" for name, value in self.named.items()]
         if self.default is not None:
@@ -112,7 +113,7 @@ class Gate:
         return ", ".join(parts) + " points"
 
 
-def _score(value: object, spec: object) -> float:
+def _score(value: str | float, spec: object) -> float:
     try:
         number = float(value)
     except (TypeError, ValueError):

@@ -102,7 +102,7 @@ def table(
 
 def number(value: float | None, signed: bool = False) -> tuple[str, str]:
     text = percent(value, signed)
-    return text, "" if text == "–" else f"{100 * value:.4f}"
+    return text, "" if value is None or text == "–" else f"{100 * value:.4f}"
 
 
 def band(value: float, inside: bool, digits: int) -> tuple[str, str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
@@ -22,10 +23,13 @@ from matplotlib.ticker import FuncFormatter
 
 from textfair.report.labels import wrap_label
 
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
 __all__ = ["before_after", "forest", "heatmap", "methods_tradeoff", "rates", "tradeoff"]
 
 BLUE, ORANGE, VERMILLION, GREY = "#0072B2", "#E69F00", "#D55E00", "#6b6b6b"
-_STYLE = {
+_STYLE: dict[RcKeyType, Any] = {
     "svg.hashsalt": "textfair",
     "svg.fonttype": "none",
     "font.size": 9,
@@ -83,7 +87,7 @@ def forest(
         if gated and len(gated) == count and len(set(gated)) == 1:
             for side in (-1, 1):
                 axes.axvline(100 * side * gated[0], color=ORANGE, linestyle="--", linewidth=1)
-        elif gated:
+        elif gated and thresholds is not None:  # (`gated` comes from `thresholds`)
             for row, limit in zip(y, thresholds, strict=True):
                 if limit is not None:
                     for side in (-1, 1):

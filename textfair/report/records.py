@@ -199,8 +199,9 @@ def read_metrics(record: dict | None) -> LabelMetrics | TableMetrics | None:
     )
 
 
-def _number(value) -> float:
-    """report.json writes NaN as null; read it back as NaN."""
+def _number(value: Any) -> Any:
+    """report.json writes NaN as null; read it back as NaN. Other values are returned as
+    the JSON holds them (an int stays an int), unchecked."""
     return math.nan if value is None else value
 
 
