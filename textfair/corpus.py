@@ -75,9 +75,9 @@ def load_corpus(
         raise TextfairError.bad("unit", f"is {unit!r}; expected 'document' or 'sentence'")
     if data is None:
         path = Path(str(resources.files("textfair.datasets").joinpath(BUNDLED_CORPUS)))
-        column, label_column, bundled_map = _BUNDLED_COLUMNS
+        column, bundled_labels, bundled_map = _BUNDLED_COLUMNS
         if labels is None:
-            labels, label_map = label_column, label_map or bundled_map
+            labels, label_map = bundled_labels, label_map or bundled_map
         data, text_column = path, text_column or column
     if isinstance(data, str | Path):
         frame, source = read_texts(data, text_column), str(data)

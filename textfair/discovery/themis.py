@@ -237,7 +237,9 @@ def themis(
             low = result.excess.ci[0] if result.excess is not None else result.ci[0]
             if low > threshold:  # the whole interval, not the point estimate
                 discriminating.append(subset)
-    group, pairs, flipped = [], [], []
+    group: list[GroupScore] = []
+    pairs: list[PairShift] = []
+    flipped: list[FlippedPair] = []
     for category in categories:
         known = seeds[category], rewrites[category]
         placebos = _placebos(domain, model, category, favorable, known[0], edits[category])
@@ -338,7 +340,7 @@ class _CausalRun:
     counterfactual families remembered so far, and the excess intervals' level (`each`)."""
 
     domain: Domain
-    model: Model
+    model: CachedModel
     favorable: int | Decision
     masks: dict[str, np.ndarray]
     population: np.ndarray
@@ -630,7 +632,9 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
     return shifts
 
 
-def _flipped(domain, favorable, swap, pairs, named, answers, placebos) -> list[FlippedPair]:
+def _flipped(
+    domain, favorable, swap: tuple[str, str, str], pairs, named, answers, placebos
+) -> list[FlippedPair]:
     """The pairs of one swap (category, source, target) whose decision differs."""
     original, swapped, flips = answers
     before = favourable_score(favorable, original)

@@ -358,7 +358,7 @@ def label_scores(
             batch_format="numpy",
         ).materialize()
         scored = _score(matched, spec, load_options, batch_size, tracker.reader)
-        parts = {"scores": [], "counts": [], "positives": [], "terms": []}
+        parts: dict[str, list] = {"scores": [], "counts": [], "positives": [], "terms": []}
         for batch in scored.iter_batches(batch_format="numpy", batch_size=65536):
             parts["scores"].append(np.stack(batch["probabilities"])[:, positive_column])
             parts["counts"].append(batch["count"].astype(np.int64))

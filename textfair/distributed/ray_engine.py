@@ -278,8 +278,9 @@ class ActorPoolModel:
     def predict_proba(self, inputs: Sequence[str]) -> np.ndarray:
         return next(iter(self.predict_proba_batches([list(inputs)])))
 
-    def predict_proba_batches(self, batches: Sequence[Sequence[str]]) -> Iterator[np.ndarray]:
-        """Each batch's probabilities, in order, the batches spread over the actors."""
+    def predict_proba_batches(self, batches: list[list[str]]) -> Iterator[np.ndarray]:
+        """Each batch's probabilities, in order, the batches spread over the actors (a list,
+        as ActorPool.map takes)."""
         return self._pool.map(lambda actor, batch: actor.predict_proba.remote(batch), batches)
 
     def close(self) -> None:

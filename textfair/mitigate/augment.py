@@ -17,7 +17,7 @@ Each row carries ``seed_id``, ``source`` (rule set or term swap), ``transformati
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import numpy as np
 
@@ -114,7 +114,7 @@ def counterfactual_augmentation(
     matcher: Matcher | None = None,
     mentions: Sequence[Sequence[Mention]] | None = None,
     exclude: Collection[str] = (),
-    indices: Sequence[int] | None = None,
+    indices: Iterable[int] | None = None,
 ) -> list[dict]:
     """Counterfactual data augmentation: each training text's counterfactuals (at most
     `max_per_text`, sampled with ``seed + index``) under the text's own label.
