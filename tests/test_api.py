@@ -117,6 +117,12 @@ def test_data_as_a_frame_a_list_or_a_path(tmp_path):
     )
     assert from_frame.findings == from_list.findings == from_path.findings
     assert from_frame.metrics == from_list.metrics
+    # A TermList object as `terms` gives the same audit, and a report that can be written.
+    as_object = textfair.audit(
+        keyword_model, texts, terms=textfair.load_term_list("dixon2018"), **settings
+    )
+    assert as_object.findings == from_list.findings
+    assert json.loads(json.dumps(as_object.to_dict()))["config"]["term_list"] == "dixon2018"
     with pytest.raises(TextfairError, match="unknown setting 'thetta'"):
         textfair.audit(keyword_model, texts, thetta=0.1)
     with pytest.raises(TextfairError, match="labels has 2 values for"):

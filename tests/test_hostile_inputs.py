@@ -254,3 +254,29 @@ def test_names_from_a_users_term_list_reach_the_terminal_tables_escaped(models, 
     code, out, err = run([*argv, "--text-column", "comment", "--terms", "t.yaml"], capsys)
     assert code == 0, err
     assert "[bold]orient\\u202eation" in out and not set(out) & CONTROL
+
+
+def test_in_a_terminal_the_bar_follows_the_items_done():
+    """Work counted in items (predict, counterfactuals): the bar's count is the items done,
+    read while the work runs, not only the stages begun."""
+    import io
+    import time
+
+    from rich.console import Console
+
+    from textfair.cli.progress import Stages
+
+    done = [0]
+    stages = Stages(
+        items=lambda: done[0],
+        total=10,
+        console=Console(file=io.StringIO(), force_terminal=True, width=80),
+    )
+    with stages as advance:
+        advance("predicting")
+        done[0] = 7
+        deadline = time.monotonic() + 10
+        while stages._bar.tasks[0].completed != 7 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert stages._bar.tasks[0].completed == 7
+        assert stages._bar.tasks[0].total == 10

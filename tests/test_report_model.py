@@ -41,9 +41,7 @@ def table_report() -> AuditReport:
     schema = infer_schema(frame, label="income", sensitive=["sex", "race"])
     columns = [f.name for f in schema.features]
     fitted = logistic_regression(frame[columns], frame["income"], max_iter=500)
-    return audit_rows(
-        RowModel(fitted, columns), frame, schema, config=AuditConfig(max_samples=200)
-    )
+    return audit_rows(RowModel(fitted, columns), frame, schema, config=AuditConfig(max_samples=200))
 
 
 @pytest.mark.parametrize("which", ["text_report", "table_report"])

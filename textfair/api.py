@@ -46,15 +46,82 @@ def audit(
     unit: str = "document",
     **settings: object,
 ) -> AuditReport:
-    """Audit a text classifier; the same report `textfair audit` writes.
+    r"""Audit a text classifier for different outcomes across identity groups.
 
-    `labels` (a column name, or one label per text) adds the label-based metrics;
-    `favorable` defaults to "non-toxic" or "positive" when the model has such a label, and
-    may name several ("4,5" stars); `decision` is a threshold rule for a multi-label head
-    ("toxic<0.5", "all(toxic,insult)<0.5");
-    `unit="sentence"` audits every sentence of a text as a text of its own (long documents);
-    `settings` are AuditConfig's fields (theta, max_order, error, seed, categories, ...).
-    With no `data`, the bundled Wikipedia comments and their labels are audited.
+    The same audit, and the same report, as ``textfair audit``: rule sets of identity
+    terms and their group fairness score (TestSGD), causal tests against a placebo edit
+    (Themis), and label-based metrics when labels are given.
+
+    Parameters
+    ----------
+    model
+        What a notebook holds: a Hugging Face pipeline or model, a fitted scikit-learn
+        classifier or pipeline, a textfair model, a function of a list of texts that returns
+        labels or probabilities, or a spec string (``"toxicity-cnn-lstm"``,
+        ``"hf:<hub id or directory>"``); see `as_model`.
+    data
+        A file (CSV, TSV, JSON lines, Parquet, text), a DataFrame or a list of texts. None
+        audits the bundled Wikipedia comments and their labels.
+    text_column
+        The column that holds the texts; inferred when there is one text-like column.
+    labels
+        True labels, as a column name or one label per text: adds subgroup, BPSN and BNSP
+        AUC and the error-rate gaps.
+    label_map
+        Label values as the model names them: ``{"True": "toxic", "False": "non-toxic"}``
+        or ``"True=toxic,False=non-toxic"``.
+    favorable
+        The favourable label; by default ``"non-toxic"`` or ``"positive"`` when the model
+        has such a label. Several, joined by commas, for star ratings (``"4,5"``).
+    decision
+        A threshold rule for a multi-label head instead of `favorable`:
+        ``"toxic<0.5"``, ``"all(toxic,insult)<0.5"``.
+    model_id
+        The model's name in the report (default: what was passed, by name).
+    progress
+        A callable given one line per stage (``print`` shows them).
+    unit
+        ``"sentence"`` audits every sentence of a text as a text of its own (long
+        documents); ``"document"`` (default) audits whole texts.
+    **settings
+        The audit's settings, as `textfair audit`'s options name them: ``terms``
+        (``"dixon2018"``, ``"holistic"``, a file or a `TermList`), ``categories``,
+        ``theta`` (minimum support of a rule set, 0.05), ``max_order`` (rules per rule set,
+        2), ``confidence`` (0.95), ``error`` (target half-width of each interval, 0.05),
+        ``min_samples`` / ``max_samples`` (seeds per rule set, 100 / 1000), ``mode``
+        (``"paired"`` or ``"paper"``), ``correction`` (``"holm"``, ``"bh"`` or ``"none"``),
+        ``group`` / ``causal`` (which analyses run), ``causal_threshold`` (0.1) and ``seed``
+        (0). An unknown name raises `TextfairError` listing the valid ones.
+
+    Returns
+    -------
+    AuditReport
+        Findings worst first, causal scores, label metrics and the run's settings;
+        ``summary()`` is the verdict in words, ``save(directory)`` writes the report set.
+
+    Raises
+    ------
+    TextfairError
+        A mistake in the arguments or the data (one line naming the parameter), or a model
+        that cannot be used; raised before the model is asked anything.
+
+    Notes
+    -----
+    For a rule set :math:`R`, each seed text :math:`i` is rewritten to :math:`R`'s terms and
+    to the other assignments :math:`A_i` of its categories; with :math:`y` the favourable
+    decision, the difference is the mean over seeds of
+
+    .. math:: d_i = y_i(R) - \frac{1}{|A_i|} \sum_{a \in A_i} y_i(a),
+
+    with an interval that holds when few seeds vary, and p-values corrected over every rule
+    set tested. See the methods page of the documentation for every formula.
+
+    Examples
+    --------
+    >>> import textfair
+    >>> report = textfair.audit("toxicity-cnn-lstm", categories=["gender"], seed=0)
+    >>> report.summary()  # doctest: +ELLIPSIS
+    '...'
     """
     from textfair.auditing import audit_text
     from textfair.corpus import load_corpus
@@ -89,11 +156,58 @@ def audit_table(
     progress=None,
     **settings: object,
 ) -> AuditReport:
-    """Audit a classifier of table rows; the same report `textfair tabular audit` writes.
+    """Audit a classifier of table rows for different outcomes across groups.
 
-    `model` is a fitted scikit-learn pipeline over a DataFrame of the feature columns, a
-    function of such a DataFrame, or a textfair RowModel; `label` is the true-label column
-    and `sensitive` the sensitive features.
+    The same audit, and the same report, as ``textfair tabular audit``: rule sets over the
+    sensitive features (binned when numeric) and their group fairness score, causal tests
+    that change only the sensitive features, and AIF360's group metrics.
+
+    Parameters
+    ----------
+    model
+        A fitted scikit-learn classifier or pipeline over a DataFrame of the feature
+        columns, a function of such a DataFrame that returns probabilities or labels, or a
+        `RowModel`.
+    data
+        The rows, with the true-label column: a file (CSV, TSV, JSON lines, Parquet) or a
+        DataFrame.
+    label
+        The true-label column.
+    sensitive
+        The sensitive features (column names).
+    favorable
+        The favourable label; by default the label that names a good outcome, else the
+        most frequent one (see `infer_schema`).
+    bins
+        Bins of a numeric sensitive feature (equal-frequency), 10 by default.
+    model_id
+        The model's name in the report.
+    progress
+        A callable given one line per stage.
+    **settings
+        The audit's settings, as `textfair audit`'s options name them: ``terms``
+        (``"dixon2018"``, ``"holistic"``, a file or a `TermList`), ``categories``,
+        ``theta`` (minimum support of a rule set, 0.05), ``max_order`` (rules per rule set,
+        2), ``confidence`` (0.95), ``error`` (target half-width of each interval, 0.05),
+        ``min_samples`` / ``max_samples`` (seeds per rule set, 100 / 1000), ``mode``
+        (``"paired"`` or ``"paper"``), ``correction`` (``"holm"``, ``"bh"`` or ``"none"``),
+        ``group`` / ``causal`` (which analyses run), ``causal_threshold`` (0.1) and ``seed``
+        (0). An unknown name raises `TextfairError` listing the valid ones.
+
+    Returns
+    -------
+    AuditReport
+        As `audit`'s, with ``kind="rows"`` and `TableMetrics` as its label metrics.
+
+    Raises
+    ------
+    TextfairError
+        A missing column, an unusable model or an unknown setting, before any query.
+
+    Examples
+    --------
+    >>> report = textfair.audit_table(pipeline, "adult.csv", label="income",
+    ...                               sensitive=["sex", "race"], seed=0)  # doctest: +SKIP
     """
     import pandas as pd
 
@@ -138,13 +252,54 @@ def compare_mitigations(
     model_id: str = "",
     **settings: object,
 ) -> Comparison:
-    """Compare mitigation methods on one seeded split; the typed `Comparison` that
-    `textfair mitigate --methods` writes (see `textfair.mitigate.compare`).
+    """Compare mitigation methods on one seeded split, as Biswas and Rajan compare them.
 
-    Texts: as `audit` (no `data`: the bundled comments and their labels). Table rows: pass
-    `sensitive` and `label` (the true-label column), as `audit_table`. `settings` are
-    AuditConfig's fields; `seed` also seeds the split. Write it with
-    `textfair.report.comparison.write_comparison(result.to_dict(), "dir/")`.
+    The typed `Comparison` that ``textfair mitigate --methods`` writes: each method is
+    applied to the training part of one seeded split and measured on the held-out part
+    (accuracy and the audit's top findings), so the methods are compared like for like.
+
+    Parameters
+    ----------
+    model
+        The model to mitigate, as `audit` (texts) or `audit_table` (rows) takes it.
+    data
+        Labelled texts as `audit` takes them (None: the bundled comments and their
+        labels), or table rows as `audit_table` takes them.
+    methods
+        ``"all"`` or the methods' names (see ``textfair mitigate --help``).
+    text_column, labels, label_map
+        Texts: as `audit`; labels are required (a comparison retrains).
+    label, sensitive, bins
+        Rows: as `audit_table`; passing `sensitive` makes it a table comparison.
+    favorable
+        The favourable label.
+    holdout
+        The held-out share of `data` (0.2).
+    top
+        How many significant findings of the audit are the targets (3).
+    model_id
+        The model's name in the report.
+    **settings
+        The audit's settings, as `textfair audit`'s options name them: ``terms``
+        (``"dixon2018"``, ``"holistic"``, a file or a `TermList`), ``categories``,
+        ``theta`` (minimum support of a rule set, 0.05), ``max_order`` (rules per rule set,
+        2), ``confidence`` (0.95), ``error`` (target half-width of each interval, 0.05),
+        ``min_samples`` / ``max_samples`` (seeds per rule set, 100 / 1000), ``mode``
+        (``"paired"`` or ``"paper"``), ``correction`` (``"holm"``, ``"bh"`` or ``"none"``),
+        ``group`` / ``causal`` (which analyses run), ``causal_threshold`` (0.1) and ``seed``
+        (0; it also seeds the split). An unknown name raises `TextfairError` listing the valid ones.
+
+    Returns
+    -------
+    Comparison
+        One row per method: held-out accuracy, each target's difference before and after,
+        and which methods are on the Pareto front. ``result.save("dir/")`` writes
+        comparison.json, .md and .html.
+
+    Raises
+    ------
+    TextfairError
+        Missing labels, a missing `label` for rows, or an unknown method or setting.
     """
     import pandas as pd
 
@@ -156,16 +311,12 @@ def compare_mitigations(
 
     settings.setdefault("causal", False)  # the targets are group findings
     config = _config(settings)
-    common = {
-        "methods": methods,
-        "holdout": holdout,
-        "top": top,
-        "seed": config.seed,
-        "model_id": model_id or _model_id(model),
-    }
+    name = model_id or _model_id(model)
     if sensitive is not None:
         if label is None:
             raise TextfairError.bad("label", "is missing; name the true-label column of the rows")
+        if not isinstance(data, pd.DataFrame | str | Path):
+            raise TextfairError.bad("data", "must be a file path or a DataFrame for table rows")
         frame = data if isinstance(data, pd.DataFrame) else read_table(data)
         schema = infer_schema(
             frame, label=label, sensitive=list(sensitive), favorable=favorable, bins=bins
@@ -173,7 +324,17 @@ def compare_mitigations(
         frame = frame.assign(**{label: frame[label].astype(str)})
         columns = [f.name for f in schema.features]
         rows = model if isinstance(model, RowModel) else RowModel(model, columns)
-        return compare_table_mitigations(rows, frame, schema, audit_config=config, **common)
+        return compare_table_mitigations(
+            rows,
+            frame,
+            schema,
+            methods=methods,
+            holdout=holdout,
+            top=top,
+            seed=config.seed,
+            model_id=name,
+            audit_config=config,
+        )
     from textfair.auditing import model_decision
     from textfair.models.decision import class_labels
 
@@ -185,7 +346,16 @@ def compare_mitigations(
     wrapped = as_model(model)
     chosen = class_labels(model_decision(wrapped, favorable, None), "mitigation")[0]
     return compare_text_mitigations(
-        wrapped, corpus.texts, corpus.labels, favorable=chosen, audit_config=config, **common
+        wrapped,
+        corpus.texts,
+        corpus.labels,
+        favorable=chosen,
+        methods=methods,
+        holdout=holdout,
+        top=top,
+        seed=config.seed,
+        model_id=name,
+        audit_config=config,
     )
 
 

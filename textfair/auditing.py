@@ -278,7 +278,9 @@ def audit_domain(
     `setting` is what the domain adds to the recorded settings: the term list of a text
     audit, the number of bins of a table audit."""
     kind: Literal["text", "rows"] = "rows" if isinstance(domain, TabularDomain) else "text"
-    extra_config = {"bins": setting} if kind == "rows" else {"term_list": setting}
+    # A TermList given in Python is recorded by its name: report.json holds plain values.
+    recorded = setting.name if isinstance(setting, TermList) else setting
+    extra_config = {"bins": recorded} if kind == "rows" else {"term_list": recorded}
     progress = run.progress
     categories = domain.categories()
     if config.max_order > max(len(categories), AuditConfig.max_order):

@@ -417,9 +417,7 @@ def with_options(*names: str) -> Callable[[F], F]:
             inspect.Parameter(
                 _alias_parameter(name),
                 inspect.Parameter.KEYWORD_ONLY,
-                default=typer.Option(
-                    None, old, hidden=True, help=f"Old name of {_SHARED[name][1].param_decls[0]}."
-                ),
+                default=typer.Option(None, old, hidden=True, help=f"Old name of {_flag(name)}."),
                 annotation=str | None,
             )
             for name, old in aliased.items()
@@ -430,7 +428,7 @@ def with_options(*names: str) -> Callable[[F], F]:
             for name, old in aliased.items():
                 value = kwargs.pop(_alias_parameter(name), None)
                 if value is not None:
-                    flag = _SHARED[name][1].param_decls[0]
+                    flag = _flag(name)
                     typer.echo(
                         f"note: {old} is now {flag}; {old} goes in a later release", err=True
                     )
@@ -444,7 +442,10 @@ def with_options(*names: str) -> Callable[[F], F]:
 
 
 def _flag(name: str) -> str:
-    return _SHARED[name][1].param_decls[0]
+    """The option's flag ("--label-column"): every shared option is declared with one."""
+    declared = _SHARED[name][1].param_decls
+    assert declared, name
+    return declared[0]
 
 
 def _alias_parameter(name: str) -> str:

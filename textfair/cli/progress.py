@@ -57,13 +57,20 @@ class Stages:
     def __enter__(self) -> Callable[[str], None]:
         if self.console.is_terminal:
             columns = [SpinnerColumn(), TextColumn("{task.description}")]
-            if self.stages:
+            if self.stages or (self.items is not None and self.total):
                 columns.append(BarColumn())
             self._bar = Progress(
                 *columns, TimeElapsedColumn(), console=self.console, transient=True
             )
             self._bar.__enter__()
-            self._task = self._bar.add_task(self.stage, total=self.stages)
+            # Work counted in items: the bar follows the items done, read every 0.2 s.
+            total = self.total if self.items is not None else self.stages
+            self._task = self._bar.add_task(self.stage, total=total)
+            if self.items is not None:
+                self._ticker = threading.Thread(
+                    target=self._follow, daemon=True, name="textfair-progress"
+                )
+                self._ticker.start()
         else:
             self._ticker = threading.Thread(
                 target=self._tick, daemon=True, name="textfair-progress"

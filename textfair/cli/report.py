@@ -41,9 +41,7 @@ def report_command(
         page, text = render_comparison_html(record), render_comparison(record)
     else:
         try:
-            # from_dict checks that `record` is an audit report; its annotation (dict) should
-            # say object, as AuditReport.read's call needs too: then this ignore goes.
-            audit = AuditReport.from_dict(record)  # type: ignore[arg-type]
+            audit = AuditReport.from_dict(record)  # it checks that `record` is a report
         except TextfairError as err:
             raise TextfairError(f"{report}: {err}") from None
         page, text = render_html(audit), render_markdown(audit, top)

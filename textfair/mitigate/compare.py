@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -99,6 +100,14 @@ class Comparison:
     def to_dict(self) -> dict:
         """comparison.json's content."""
         return {"textfair_version": __version__, **asdict(self)}
+
+    def save(self, directory: str | Path, *, overwrite: bool = False) -> Path:
+        """Write comparison.json, comparison.md and comparison.html into `directory`, as
+        ``textfair mitigate --methods`` does, replaced as one set; returns the JSON's path.
+        An earlier comparison there is replaced only with `overwrite`."""
+        from textfair.report.comparison import write_comparison
+
+        return write_comparison(self.to_dict(), directory, overwrite=overwrite)
 
     def outcome(self, method: str) -> MethodOutcome:
         """One method's outcome by name ("none": the audited model)."""

@@ -132,6 +132,7 @@ def _findings(report: AuditReport) -> list[str]:
 
 def _counterfactual(report: AuditReport) -> list[str]:
     result = report.counterfactual
+    assert result is not None  # called only for a report with causal tests
     parts = ["<h2>Swapping only the identity term</h2>"]
     causal_rows = [
         [
@@ -193,10 +194,10 @@ def _counterfactual(report: AuditReport) -> list[str]:
             "texts written with both."
             f"{_group_excess(group.category, group.excess)}</figcaption></figure>"
         )
-    for category, pairs in itertools.groupby(
+    for category, grouped in itertools.groupby(
         sorted(result.term_pairs, key=lambda p: p.category), key=lambda p: p.category
     ):
-        pairs = list(pairs)
+        pairs = list(grouped)
         terms = sorted({p.source for p in pairs} | {p.target for p in pairs})
         index = {t: i for i, t in enumerate(terms)}
         matrix = np.full((len(terms), len(terms)), np.nan)
@@ -204,7 +205,7 @@ def _counterfactual(report: AuditReport) -> list[str]:
         # placebo's on the same texts; without (table rows), the flip rate itself.
         beyond = all(pair.excess is not None for pair in pairs)
         for pair in pairs:
-            value = pair.excess.excess if beyond else pair.flip_rate
+            value = pair.excess.excess if beyond and pair.excess is not None else pair.flip_rate
             matrix[index[pair.source], index[pair.target]] = value
         what = "flips beyond the placebo edit's" if beyond else "decisions flipped"
         plot = plots.heatmap(
@@ -272,7 +273,7 @@ def _pairs(report: AuditReport) -> list[str]:
         by_pair.setdefault((first.category, second.category), {})[cell] = (
             finding.phi_r - finding.phi_not_r
         )
-    parts = []
+    parts: list[str] = []
     for (left, right), cells in sorted(by_pair.items()):
         rows = sorted({a for a, _ in cells})
         columns = sorted({b for _, b in cells})

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from textfair.discovery.rulesets import RuleSet
+from textfair.discovery.themis import CausalScore, Excess
 from textfair.errors import TextfairError
 from textfair.io import read_json
 from textfair.report import records
@@ -57,7 +58,44 @@ _CORRECTIONS = {"holm": "Holm's correction", "bh": "the Benjamini-Hochberg corre
 
 @dataclass(frozen=True)
 class AuditReport:
-    """One audit: the model, the data, the settings, and everything found."""
+    """One audit: the model, the data, the settings, and everything found.
+
+    What `textfair.audit` and `textfair.audit_table` return and what report.json holds
+    (``to_dict`` / ``from_dict`` / ``read``); every renderer, the augmentation, the
+    mitigation, the CLI and a notebook read this object.
+
+    Attributes
+    ----------
+    kind : {"text", "rows"}
+        A text audit or a table audit.
+    model : ModelInfo
+        The model's id, fingerprint, labels and favourable label.
+    data : dict
+        The data's path, columns, row counts and, per category, the seeds that take part.
+    config : dict
+        The settings the audit ran with (see `textfair.audit`).
+    findings : tuple of Finding
+        Every rule set scored, most credible first: the favourable rates with and without
+        it (:math:`\varphi_R`, :math:`\varphi_{\neg R}`), the signed difference, its
+        interval, the adjusted p-value and whether it is significant.
+    counterfactual : Counterfactual or None
+        The causal tests: causal scores, group scores and term pairs, each beside a
+        placebo edit; None when they did not run.
+    metrics : LabelMetrics, TableMetrics or None
+        Label-based metrics (subgroup/BPSN/BNSP AUC for texts, AIF360's group metrics for
+        rows); None without labels.
+    run : RunStats
+        Model queries, cache hits and seconds.
+    seed, command, textfair_version, report_version
+        How to run it again.
+
+    Examples
+    --------
+    >>> report = textfair.audit("toxicity-cnn-lstm", seed=0)  # doctest: +SKIP
+    >>> report.summary()            # the verdict in words  # doctest: +SKIP
+    >>> report.findings_frame()     # a DataFrame, most credible first  # doctest: +SKIP
+    >>> report.save("report/")      # report.json, .md and .html  # doctest: +SKIP
+    """
 
     kind: Kind
     model: ModelInfo
@@ -236,7 +274,7 @@ class AuditReport:
         )
 
     @classmethod
-    def from_dict(cls, record: dict[str, Any]) -> AuditReport:
+    def from_dict(cls, record: object) -> AuditReport:
         """Read a report written by `to_dict` (or report.json); one-line error otherwise."""
         if not isinstance(record, dict) or "findings" not in record or "model" not in record:
             raise TextfairError(
@@ -424,21 +462,25 @@ class AuditReport:
         if not tests:
             return ""
 
-        def said(test) -> str:
-            e = test.excess
+        def excess(test: CausalScore) -> Excess:
+            assert test.excess is not None  # `tests` holds only those with one
+            return test.excess
+
+        def said(test: CausalScore) -> str:
+            e = excess(test)
             return (
                 f"{' + '.join(test.categories)}, {100 * e.identity_rate:.1f}% of swaps vs "
                 f"{100 * e.placebo_rate:.1f}% of placebo edits flip the decision, "
                 f"{100 * e.excess:+.1f} [{100 * e.ci[0]:+.1f}, {100 * e.ci[1]:+.1f}] points"
             )
 
-        found = [c for c in tests if c.excess.significant]
+        found = [c for c in tests if excess(c).significant]
         if found:
             # A set that holds a found set adds little to it: the smallest sets are named.
             smallest = [
                 c for c in found if not any(set(o.categories) < set(c.categories) for o in found)
             ]
-            smallest.sort(key=lambda c: -c.excess.ci[0])
+            smallest.sort(key=lambda c: -excess(c).ci[0])
             more = len(found) - len(smallest)
             return (
                 "Causal: identity swaps flip decisions significantly more often than a "
@@ -451,7 +493,7 @@ class AuditReport:
                 )
                 + "."
             )
-        largest = max(tests, key=lambda c: c.excess.excess)
+        largest = max(tests, key=lambda c: excess(c).excess)
         return (
             "Causal: no identity swap flips decisions significantly more often than a placebo "
             f"edit; largest excess: {said(largest)}."

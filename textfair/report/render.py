@@ -239,7 +239,7 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
 def rate_extremes(rates: dict[str, float]) -> tuple[str, str]:
     """The lowest and highest rated terms as Markdown cells; one term, or terms all at one
     rate, is said once ("african (79.1%), the only term rated"), never as both ends."""
-    low, high = min(rates, key=rates.get), max(rates, key=rates.get)
+    low, high = min(rates, key=rates.__getitem__), max(rates, key=rates.__getitem__)
     if len(rates) == 1:
         return f"{markdown_cell(low)} ({_pct(rates[low])}), the only term rated", "–"
     if rates[low] == rates[high]:
