@@ -31,7 +31,34 @@ FAVORABLE_GUESSES = ("non-toxic", "not toxic", "positive", "favorable", "favoura
 
 @dataclass(frozen=True)
 class Corpus:
-    """Texts, their labels in the model's label names (or None), and where they came from."""
+    """Texts, their labels in the model's label names (or None), and where they came from.
+
+    What `load_corpus` returns; `textfair.audit` reads its texts and labels.
+
+    Attributes
+    ----------
+    texts : list of str
+        The texts to audit: one per row, or one per sentence with ``unit="sentence"``.
+    labels : list of str or None
+        One true label per text, in the model's label names (after `label_map`); None
+        without labels.
+    source : str
+        Where the texts came from: the file path, ``"a DataFrame"`` or ``"a list of texts"``.
+    text_column : str or None
+        The column the texts were read from, named or inferred; None for a list of texts.
+    label_column : str or None
+        The label column, when `labels` named one; None otherwise.
+    unit : {"document", "sentence"}
+        What one text is: a row of the data, or one sentence of a row (``--unit sentence``).
+    documents : int or None
+        How many rows the sentences came from (sentence units only).
+
+    Examples
+    --------
+    >>> corpus = textfair.load_corpus(["Hello there. Bye now."], unit="sentence")
+    >>> corpus.texts, corpus.documents
+    (['Hello there.', 'Bye now.'], 1)
+    """
 
     texts: list[str]
     labels: list[str] | None
@@ -44,7 +71,19 @@ class Corpus:
     """How many rows the sentences came from (sentence units only)."""
 
     def info(self) -> dict[str, object]:
-        """What report.json records under "data"."""
+        """What report.json records under ``"data"``.
+
+        Returns
+        -------
+        dict
+            ``path`` (the `source`), ``text_column``, ``label_column`` and ``unit``, with
+            ``documents`` for sentence units.
+
+        Examples
+        --------
+        >>> textfair.load_corpus(["a text"]).info()
+        {'path': 'a list of texts', 'text_column': None, 'label_column': None, 'unit': 'document'}
+        """
         info: dict[str, object] = {
             "path": self.source,
             "text_column": self.text_column,
@@ -64,11 +103,61 @@ def load_corpus(
     label_map: Mapping[str, str] | str | None = None,
     unit: str = "document",
 ) -> Corpus:
-    """Read the corpus; one-line TextfairError naming the parameter at fault.
+    """Read the texts to audit, and their true labels, from whatever the caller holds.
 
-    `unit="sentence"` makes every sentence of every text a text of its own (each keeps
-    its row's label): long documents are then audited sentence by sentence, and a variant
-    carries no context that contradicts it (see `textfair.text.sentences`)."""
+    The one corpus loader of the CLI and the Python API. A mistake raises a one-line
+    `TextfairError` naming the parameter at fault.
+
+    Parameters
+    ----------
+    data
+        A path (CSV, TSV, JSON lines, Parquet, or a ``.txt`` file with one text per line),
+        a pandas DataFrame, or a list of strings. None reads the bundled Wikipedia comments
+        (column ``comment``) and, unless `labels` is given, their toxicity labels (column
+        ``toxic``, mapped ``{"True": "toxic", "False": "non-toxic"}`` unless `label_map`
+        is given).
+    text_column
+        The column that holds the texts. Left out, a file's column called ``"text"`` (in
+        any case) or its only column of strings is taken, with a warning that says so
+        (`textfair.errors.InputNote`); a DataFrame with one column is read from that
+        column. Must be None when `data` is a list of texts.
+    labels
+        The name of a label column, or one label per text (a list).
+    label_map
+        Renames label values to the model's label names: ``{"1": "toxic"}`` or
+        ``"1=toxic,0=non-toxic"`` (each entry split at its last ``=``). Each value it names
+        must be a label of the data. Values it does not name are kept, as strings.
+    unit
+        ``"document"`` (default): one text per row. ``"sentence"``: every sentence of every
+        text is a text of its own, and keeps its row's label. Long documents are then
+        audited sentence by sentence, and a variant carries no context that contradicts it
+        (see `textfair.text.sentences`).
+
+    Returns
+    -------
+    Corpus
+        The texts, their labels as strings in the model's names (or None), and where they
+        came from.
+
+    Raises
+    ------
+    TextfairError
+        An unknown `unit`; `data` of another type; a missing file, column or label column;
+        `text_column` given with a list of texts; no text at all (or no sentence); a number
+        of labels that is not one per text; a malformed `label_map`, or one that names a
+        value no label has.
+
+    Examples
+    --------
+    >>> corpus = textfair.load_corpus(
+    ...     ["I am a gay man.", "Hello."], labels=["1", "0"], label_map="1=toxic,0=non-toxic"
+    ... )
+    >>> corpus.labels
+    ['toxic', 'non-toxic']
+    >>> comments = textfair.load_corpus()  # the bundled comments
+    >>> comments.text_column, comments.label_column
+    ('comment', 'toxic')
+    """
     import pandas as pd  # a third of a second: `import textfair` exports this function
 
     if unit not in ("document", "sentence"):

@@ -12,7 +12,35 @@ from __future__ import annotations
 
 
 class TextfairError(ValueError):
-    """A user-facing error whose message is one line: received, expected, fix."""
+    """A user-facing error whose message is one line: received, expected, fix.
+
+    Every mistake a user can make (a bad file, an unknown name, an empty column) is raised as
+    this type. It is a `ValueError`, so code that catches those catches it too. The CLI
+    prints the line and exits with code 2.
+
+    Parameters
+    ----------
+    message
+        The one line: what was received, what was expected and how to fix it.
+    parameter
+        The parameter at fault, as the library spells it (``"theta"``), or None when the
+        mistake is not in one parameter. The CLI then shows the command-line flag instead
+        (``--theta is 1.5; ...``).
+
+    Attributes
+    ----------
+    parameter : str or None
+        As given.
+
+    Examples
+    --------
+    >>> import textfair
+    >>> try:
+    ...     textfair.load_corpus(["a text"], unit="page")
+    ... except textfair.TextfairError as err:
+    ...     print(err, "|", err.parameter)
+    unit is 'page'; expected 'document' or 'sentence' | unit
+    """
 
     def __init__(self, message: str, *, parameter: str | None = None) -> None:
         super().__init__(message)
@@ -20,7 +48,27 @@ class TextfairError(ValueError):
 
     @classmethod
     def bad(cls, parameter: str, message: str) -> TextfairError:
-        """An error about one parameter; `message` follows its name: bad("theta", "is 2")."""
+        """An error about one parameter, whose message starts with the parameter's name.
+
+        Parameters
+        ----------
+        parameter
+            The parameter at fault, as the library spells it.
+        message
+            What follows the name in the message: ``bad("theta", "is 2")`` says
+            ``"theta is 2"``.
+
+        Returns
+        -------
+        TextfairError
+            The error, with `parameter` set; raise it.
+
+        Examples
+        --------
+        >>> err = TextfairError.bad("theta", "is 2; expected a number in (0, 1]")
+        >>> str(err), err.parameter
+        ('theta is 2; expected a number in (0, 1]', 'theta')
+        """
         return cls(f"{parameter} {message}", parameter=parameter)
 
 

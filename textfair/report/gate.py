@@ -21,14 +21,78 @@ EXAMPLE = "0.1, or per category or term: gender=0.05,race=0.1 (a bare number or 
 
 @dataclass(frozen=True)
 class Gate:
-    """Thresholds, as fractions of 1 (0.05 is 5 points)."""
+    r"""The release gate of ``--fail-above``: a threshold for every finding, or one per
+    category or term.
+
+    Thresholds are fractions of 1 (0.05 is 5 points). A finding fails the gate when it is
+    significant after correction and its score is above its threshold. Build one with
+    `parse`; `AuditReport.failing` and ``fail_above=`` take the same specs.
+
+    Attributes
+    ----------
+    default : float or None
+        The threshold of a finding no entry names (a bare number, or ``*=...``); None: such
+        a finding is not gated.
+    named : dict of str to float
+        Thresholds by category (``"gender"``) or term id (``"gay"``).
+
+    Notes
+    -----
+    The score of a finding is :math:`|\varphi_R - \varphi_{\neg R}|`, the absolute
+    difference of the favourable rate with and without the rule set :math:`R`. A rule set's
+    threshold is the strictest that names any of its rules :math:`r = (c, v)`: the term's
+    entry when there is one, else the category's,
+
+    .. math::
+
+        t(R) = \min_{r \in R \,:\, t(r) \text{ defined}} t(r),
+        \qquad t(r) = \text{named}[v] \text{ if } v \text{ is named, else } \text{named}[c],
+
+    and `default` when no rule of :math:`R` is named. The finding fails when it is
+    significant and :math:`|\varphi_R - \varphi_{\neg R}| > t(R)`.
+
+    Examples
+    --------
+    >>> gate = textfair.Gate.parse("gender=0.05,race=0.1,0.2")
+    >>> gate.default, gate.named
+    (0.2, {'gender': 0.05, 'race': 0.1})
+    >>> gate.describe()
+    'gender 5.0, race 10.0, others 20.0 points'
+    """
 
     default: float | None = None
     named: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def parse(cls, spec: str | float | Gate) -> Gate:
-        """``0.1`` or ``gender=0.05,race=0.1[,0.2]``; one-line error on anything else."""
+        """Read a gate from its spec, as ``--fail-above`` takes it.
+
+        Parameters
+        ----------
+        spec
+            A number (``0.1``: one threshold for all), a spec
+            ``gender=0.05,race=0.1[,0.2]`` (entries by category or term, and at most one
+            default, bare or as ``*=0.2``), or a `Gate`, returned as it is.
+
+        Returns
+        -------
+        Gate
+            The thresholds.
+
+        Raises
+        ------
+        TextfairError
+            A one-line error on anything else: a value that is not a number in [0, 1] (NaN
+            included), an entry with nothing before ``=``, a name given twice, or two
+            defaults.
+
+        Examples
+        --------
+        >>> Gate.parse(0.1)
+        Gate(default=0.1, named={})
+        >>> Gate.parse("gender=0.05,*=0.2")
+        Gate(default=0.2, named={'gender': 0.05})
+        """
         if isinstance(spec, Gate):
             return spec
         if isinstance(spec, int | float):
@@ -51,7 +115,18 @@ class Gate:
 
     @classmethod
     def from_json(cls, value: float | dict | None) -> Gate | None:
-        """What report.json holds (a number, or {"*": ..., "gender": ...}) as a gate."""
+        """Read the gate report.json holds, as `to_json` wrote it.
+
+        Parameters
+        ----------
+        value
+            A number (one threshold for all), a dict ``{"*": ..., "gender": ...}``, or None.
+
+        Returns
+        -------
+        Gate or None
+            The gate; None for None (the audit had no gate).
+        """
         if value is None:
             return None
         if isinstance(value, dict):
@@ -60,7 +135,19 @@ class Gate:
         return cls(float(value))
 
     def to_json(self) -> float | dict[str, float] | None:
-        """A plain number when there is one threshold for all (as report.json always had)."""
+        """The gate as report.json holds it.
+
+        Returns
+        -------
+        float, dict of str to float, or None
+            A plain number when there is one threshold for all (as report.json always had),
+            else the named thresholds, with the default under ``"*"`` when there is one.
+
+        Examples
+        --------
+        >>> Gate.parse("gender=0.05,0.2").to_json()
+        {'*': 0.2, 'gender': 0.05}
+        """
         if not self.named:
             return self.default
         return {**({"*": self.default} if self.default is not None else {}), **self.named}
@@ -72,8 +159,27 @@ class Gate:
         return ",".join(parts + ([f"{self.default:g}"] if self.default is not None else []))
 
     def check_names(self, known: Iterable[str], listed: Iterable[str], what: str) -> Gate:
-        """Every named entry must be one of `known` (categories and terms, or features);
-        the error lists `listed`, which are `what`. Checked before the first model query."""
+        """Check that every named entry is one of `known`, before the first model query.
+
+        Parameters
+        ----------
+        known
+            The names an entry may take: categories and terms, or features.
+        listed
+            The names the error lists.
+        what
+            What `listed` are, in words, for the error.
+
+        Returns
+        -------
+        Gate
+            This gate, when every name is known.
+
+        Raises
+        ------
+        TextfairError
+            An entry names something not in `known`.
+        """
         known = set(known)
         unknown = [name for name in self.named if name not in known]
         if unknown:
@@ -84,7 +190,23 @@ class Gate:
         return self
 
     def threshold(self, rule_set) -> float | None:
-        """The strictest threshold that applies to a rule set (see the module docstring)."""
+        """The strictest threshold that applies to a rule set.
+
+        A rule's threshold is its term's entry, else its category's; the rule set takes the
+        smallest over its rules, else the default (see the Notes of `Gate`).
+
+        Parameters
+        ----------
+        rule_set
+            The rule set: rules with a ``category`` and a ``value`` (a term id, or a
+            feature's values).
+
+        Returns
+        -------
+        float or None
+            The threshold; None when no entry applies and there is no default (the rule
+            set is not gated).
+        """
         found = [
             self.named[rule.value] if rule.value in self.named else self.named[rule.category]
             for rule in rule_set
@@ -93,7 +215,20 @@ class Gate:
         return min(found) if found else self.default
 
     def failing(self, findings) -> list:
-        """The significant findings whose score is above their threshold."""
+        r"""The significant findings whose score is above their threshold.
+
+        Parameters
+        ----------
+        findings
+            Findings, as `AuditReport.findings` holds them.
+
+        Returns
+        -------
+        list of Finding
+            Those that are significant and whose score :math:`|\varphi_R - \varphi_{\neg R}|`
+            is above `threshold` of their rule set, in the order given. Findings that no
+            threshold applies to never fail.
+        """
         return [
             f
             for f in findings
@@ -103,7 +238,18 @@ class Gate:
         ]
 
     def describe(self) -> str:
-        """For the verdict: "5.0 points" or "gender 5.0, race 10.0, others 20.0 points"."""
+        """The thresholds in words, in points, for the verdict.
+
+        Returns
+        -------
+        str
+            ``"5.0 points"``, or ``"gender 5.0, race 10.0, others 20.0 points"``.
+
+        Examples
+        --------
+        >>> Gate.parse(0.05).describe()
+        '5.0 points'
+        """
         if not self.named:
             assert self.default is not None  # a gate gives a default or names thresholds
             return f"{100 * self.default:.1f} points"
