@@ -34,8 +34,60 @@ __all__ = ["as_model"]
 
 
 def as_model(obj: object, *, labels: Sequence[str] | None = None, batch_size: int = 32) -> Model:
-    """Return `obj` as a textfair Model, or raise a one-line TextfairError saying what is
-    accepted. `labels` is used for plain functions; `batch_size` for transformers."""
+    r"""Return whatever classifier a notebook holds as a textfair model.
+
+    A textfair model has ``labels`` and ``predict_proba(inputs)``, which returns one row of
+    probabilities per input, a column per label.
+
+    Parameters
+    ----------
+    obj
+        The classifier. Accepted, in the order they are recognised:
+
+        * a model spec string or path (``"toxicity-cnn-lstm"``, ``"hf:<dir>"``, ...), as
+          `load_model` reads it;
+        * a textfair model already (``labels`` and ``predict_proba``: `TorchTextModel`,
+          `HFModel`, a wrapped scikit-learn model or function, a cached model), returned
+          as it is;
+        * a Hugging Face ``text-classification`` (or ``sentiment-analysis``) pipeline: its
+          model and tokenizer are scored directly, batched and length-sorted, with a softmax
+          over all labels (a pipeline's own call returns only the top label unless told
+          otherwise);
+        * a ``(model, tokenizer)`` pair of transformers objects;
+        * a fitted scikit-learn estimator or ``Pipeline`` with ``predict_proba`` and
+          ``classes_`` (its labels are ``classes_``, as strings);
+        * a plain function of a list of inputs that returns probabilities (an
+          :math:`n \times k` array) or labels (one per input).
+    labels
+        For a plain function (or a ``py:`` spec): its labels, in the order of its output
+        columns, or every label it can return. A function may carry them instead as a
+        ``labels`` attribute; without them, probability columns are named ``"0"``, ``"1"``,
+        ... and returned labels are an error.
+    batch_size
+        Texts per forward pass of a transformers model (and of a spec's torch model).
+
+    Returns
+    -------
+    Model
+        The model, with ``labels`` and ``predict_proba``.
+
+    Raises
+    ------
+    TextfairError
+        A one-line error saying what is accepted: for a pipeline of another task, an
+        estimator without ``classes_`` or ``predict_proba`` (not fitted), a spec that names
+        no model, or anything else.
+
+    Examples
+    --------
+    >>> def keywords(texts):
+    ...     return ["toxic" if "idiot" in t else "non-toxic" for t in texts]
+    >>> model = textfair.as_model(keywords, labels=["non-toxic", "toxic"])
+    >>> model.predict_proba(["you idiot", "hello"]).tolist()
+    [[0.0, 1.0], [1.0, 0.0]]
+    >>> textfair.as_model("toxicity-cnn-lstm").labels
+    ('non-toxic', 'toxic')
+    """
     if isinstance(obj, str | Path):
         return load_model(str(obj), batch_size=batch_size, labels=labels)
     if _is_model(obj):

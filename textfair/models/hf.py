@@ -21,7 +21,64 @@ __all__ = ["HFModel"]
 
 
 class HFModel:
-    """A transformers text classifier with batched, length-sorted inference."""
+    r"""A transformers text classifier with batched, length-sorted inference.
+
+    Loads a hub id or a local directory through the same code path (``AutoTokenizer`` and
+    ``AutoModelForSequenceClassification``); with ``HF_HUB_OFFLINE=1`` only local files are
+    used, and a hub id the network cannot reach fails within seconds unless the model is in
+    the local cache. Remote code is never run unless asked for with
+    ``trust_remote_code=True``.
+
+    Parameters
+    ----------
+    name_or_path
+        A hub id (``"ORG/NAME"``) or a directory written by ``save_pretrained``.
+    batch_size
+        Texts per forward pass.
+    device
+        ``"auto"`` (CUDA when available, else the CPU), ``"cpu"``, ``"mps"``, ``"cuda"`` or
+        ``"cuda:N"``.
+    trust_remote_code
+        Let the model run the code of its repository.
+    max_length
+        Tokens kept per text; by default the tokenizer's maximum length, or 512 when it
+        names none (or an implausibly large one).
+    sort_by_length
+        Score texts in batches sorted by length (less padding); results come back in input
+        order either way.
+    revision
+        A hub branch, tag or commit; it is added to the fingerprint.
+
+    Attributes
+    ----------
+    labels : tuple of str
+        The model's labels, in the order of its output columns (``config.id2label``).
+    multi_label : bool
+        Whether the head is multi-label (``problem_type="multi_label_classification"``):
+        a sigmoid per label instead of a softmax over them.
+    fingerprint : str
+        What identifies the model's answers: ``hf:<source>:<commit hash>``, with
+        ``@<revision>`` when one was given.
+    tokenizer, network
+        The transformers tokenizer and model.
+    device, batch_size, max_length, sort_by_length
+        As given (the device resolved).
+
+    Raises
+    ------
+    TextfairError
+        One line saying why the model did not load and what to do: a directory without
+        ``config.json``, no network and no cached copy, a gated or private model, an unknown
+        id or revision, or a weights file that holds Python objects (which textfair does not
+        load, since that would run code from the file).
+
+    Examples
+    --------
+    >>> model = textfair.HFModel("distilbert-base-uncased-finetuned-sst-2-english",
+    ...                          device="cpu")  # doctest: +SKIP
+    >>> model.labels  # doctest: +SKIP
+    ('NEGATIVE', 'POSITIVE')
+    """
 
     def __init__(
         self,
@@ -75,7 +132,32 @@ class HFModel:
         sort_by_length: bool = True,
     ) -> HFModel:
         """Wrap a model and tokenizer already in memory (a `pipeline`'s, or a pair loaded
-        by the caller). `device` defaults to where the model already is."""
+        by the caller).
+
+        Parameters
+        ----------
+        network
+            A transformers sequence-classification model.
+        tokenizer
+            Its tokenizer.
+        batch_size, max_length, sort_by_length
+            As for `HFModel`.
+        device
+            Where to run it; None (default): where the model already is.
+
+        Returns
+        -------
+        HFModel
+            The wrapped model; its fingerprint names the model's ``_name_or_path`` (or its
+            class) and commit hash.
+
+        Examples
+        --------
+        >>> from transformers import pipeline  # doctest: +SKIP
+        >>> classifier = pipeline("text-classification", model="ORG/NAME")  # doctest: +SKIP
+        >>> model = textfair.HFModel.from_objects(classifier.model,
+        ...                                       classifier.tokenizer)  # doctest: +SKIP
+        """
         model = cls.__new__(cls)
         model.tokenizer, model.network = tokenizer, network
         where = device or str(getattr(network, "device", "cpu"))
@@ -99,8 +181,29 @@ class HFModel:
         self.fingerprint = f"hf:{source}:{getattr(self.network.config, '_commit_hash', '')}"
 
     def predict_proba(self, inputs: Sequence[str]) -> np.ndarray:
-        """Softmax probabilities for a batch of texts, in input order (a sigmoid per label for
-        a multi-label head)."""
+        r"""Probabilities for a batch of texts, in input order.
+
+        Each text is truncated at `max_length` tokens. Texts are scored in batches of
+        `batch_size`, sorted by length unless `sort_by_length` is off, under
+        ``torch.inference_mode()``.
+
+        Parameters
+        ----------
+        inputs
+            The texts (each turned into a string).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(len(inputs), len(labels))``, float64: a softmax over the labels, or a
+            sigmoid per label for a multi-label head.
+
+        Notes
+        -----
+        With logits :math:`z_1, \dots, z_k` of a text, the softmax is
+        :math:`p_j = e^{z_j} / \sum_{l=1}^{k} e^{z_l}` (a row sums to 1), and a multi-label
+        head's sigmoid is :math:`p_j = 1 / (1 + e^{-z_j})` (each label on its own).
+        """
         import torch
 
         texts = [str(text) for text in inputs]

@@ -34,11 +34,56 @@ def load_model(
     revision: str | None = None,
     max_length: int | None = None,
 ):
-    """Build the model a spec names; one-line TextfairError when it cannot.
+    """Build the model a spec names, as ``textfair audit --model`` reads it.
 
-    For torch models `threads` sets torch's CPU thread count (None: the cores this process
-    may use; see :mod:`textfair.models.threads`). `revision` (a hub branch, tag or commit) and
-    `max_length` (tokens kept per text) apply to Hugging Face models."""
+    Parameters
+    ----------
+    spec
+        ``hf:<hub id or directory>`` (a Hugging Face sequence classifier, `HFModel`),
+        ``textfair:<directory>`` (a saved `TorchTextModel`), ``sklearn:<joblib file>`` or
+        ``py:<module>:<function>`` (a function of a list of texts). A bundled model's name
+        (``"toxicity-cnn-lstm"``) stands for its directory. A bare path is recognised by
+        what it holds: a textfair text model directory (``model.safetensors`` +
+        ``vocab.json``), a Hugging Face directory (``config.json``); a file is loaded only
+        with the ``sklearn:`` prefix, since loading a pickle runs its code.
+    batch_size
+        Texts per forward pass of a torch model.
+    device
+        ``"auto"`` (CUDA when available, else the CPU), ``"cpu"``, ``"cuda"`` or
+        ``"cuda:N"``; for ``hf:`` and ``textfair:`` models.
+    trust_remote_code
+        Let a Hugging Face model run the code of its repository; never by default.
+    labels
+        The labels of a ``py:`` function, in the order of its output columns; an error for
+        any other spec, which names its own labels.
+    threads
+        For torch models, torch's CPU thread count (None: the cores this process may use;
+        see :mod:`textfair.models.threads`).
+    revision
+        A hub branch, tag or commit; Hugging Face models only.
+    max_length
+        Tokens kept per text; Hugging Face models only.
+
+    Returns
+    -------
+    Model
+        The model, with ``labels`` and ``predict_proba``.
+
+    Raises
+    ------
+    TextfairError
+        A one-line error when the spec names no model or it cannot be loaded, or when an
+        option does not apply to its kind (`revision` or `max_length` without ``hf:``,
+        `labels` without ``py:``).
+
+    Examples
+    --------
+    >>> model = textfair.load_model("toxicity-cnn-lstm", device="cpu")
+    >>> type(model).__name__, model.labels
+    ('TorchTextModel', ('non-toxic', 'toxic'))
+    >>> textfair.load_model("hf:distilbert-base-uncased-finetuned-sst-2-english",
+    ...                     revision="main")  # doctest: +SKIP
+    """
     kind, _, rest = spec.partition(":")
     if not spec.startswith(_PREFIXES):
         kind, rest = _detect(spec), spec

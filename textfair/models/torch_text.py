@@ -125,7 +125,44 @@ def _build_network(config: TextModelConfig):
 
 
 class TorchTextModel:
-    """A trained text classifier with its vocabulary; batched, length-sorted inference."""
+    """A trained text classifier with its vocabulary; batched, length-sorted inference.
+
+    A CNN, a bidirectional LSTM or a CNN-LSTM over a word vocabulary: the kinds of models
+    TestSGD audits. `train_text_classifier` trains one; `load` reads one that `save` wrote,
+    a directory of ``config.json`` (architecture and labels), ``vocab.json`` (the word list)
+    and ``model.safetensors`` (the weights): never a pickle, so loading one runs no code.
+
+    Parameters
+    ----------
+    config
+        The architecture, labels and sizes (``TextModelConfig``), and how the weights were
+        trained.
+    vocab
+        The word list: ``"<pad>"`` (id 0), ``"<unk>"`` (id 1), then the words.
+    network
+        The torch module built for `config`; it is moved to `device` and put in eval mode.
+    batch_size
+        Texts per forward pass.
+    device
+        Where the network runs (``"cpu"``, ``"cuda"``, ``"cuda:N"``), as given.
+
+    Attributes
+    ----------
+    labels : tuple of str
+        The labels, in the order of the output columns.
+    fingerprint : str
+        A hash of the three files the model was loaded from or saved to; empty for a model
+        never saved.
+    config, vocab, network, batch_size, device
+        As given.
+
+    Examples
+    --------
+    >>> model = textfair.TorchTextModel.load(
+    ...     "textfair/bundled_models/toxicity-cnn-lstm")  # doctest: +SKIP
+    >>> model.predict_proba(["hello"]).shape  # doctest: +SKIP
+    (1, 2)
+    """
 
     def __init__(
         self,
@@ -145,12 +182,42 @@ class TorchTextModel:
         self.fingerprint = ""
 
     def encode(self, text: str) -> list[int]:
-        """Token ids of a text, cut at max_length; at least one id (unknown) for an empty text."""
+        """Token ids of a text, cut at ``config.max_length`` tokens.
+
+        The tokens are lowercased words and punctuation; a word not in the vocabulary is the
+        unknown id, 1.
+
+        Parameters
+        ----------
+        text
+            The text.
+
+        Returns
+        -------
+        list of int
+            The ids; at least one id (unknown) for an empty text.
+        """
         tokens = tokenize(text)[: self.config.max_length]
         return list(map(self._index.get, tokens, itertools.repeat(1))) or [1]
 
     def predict_proba(self, inputs: Sequence[str]) -> np.ndarray:
-        """Softmax probabilities, computed in length-sorted batches, returned in input order."""
+        r"""Softmax probabilities, computed in length-sorted batches, returned in input order.
+
+        Parameters
+        ----------
+        inputs
+            The texts (each turned into a string).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(len(inputs), len(labels))``, float64; each row sums to 1.
+
+        Notes
+        -----
+        With the network's logits :math:`z_1, \dots, z_k` for a text,
+        :math:`p_j = e^{z_j} / \sum_{l=1}^{k} e^{z_l}`.
+        """
         import torch
 
         encoded = [self.encode(str(text)) for text in inputs]
@@ -165,7 +232,21 @@ class TorchTextModel:
         return result
 
     def save(self, directory: str | Path) -> Path:
-        """Write config.json, vocab.json and model.safetensors; replace `directory` atomically."""
+        """Write config.json, vocab.json and model.safetensors; replace `directory` atomically.
+
+        The files are written beside `directory`, which they then replace in one step. The
+        model's `fingerprint` is set from the files written.
+
+        Parameters
+        ----------
+        directory
+            Where to save the model.
+
+        Returns
+        -------
+        pathlib.Path
+            The directory.
+        """
         from safetensors.torch import save_file
 
         target = Path(directory)
@@ -183,7 +264,25 @@ class TorchTextModel:
     ) -> TorchTextModel:
         """Load a model saved by :meth:`save`; a one-line error if it is not one.
 
-        `device` is "auto" (CUDA when available), "cpu", "cuda" or "cuda:N".
+        Parameters
+        ----------
+        directory
+            The directory `save` wrote.
+        batch_size
+            Texts per forward pass.
+        device
+            ``"auto"`` (CUDA when available), ``"cpu"``, ``"cuda"`` or ``"cuda:N"``.
+
+        Returns
+        -------
+        TorchTextModel
+            The model, with its `fingerprint` set from its files.
+
+        Raises
+        ------
+        TextfairError
+            No such directory, a missing file, a malformed config.json or vocab.json, an
+            unknown architecture, or weights that are damaged or of another model.
         """
         from safetensors.torch import load_file
 
@@ -258,10 +357,70 @@ def train_text_classifier(
     class_weights: bool = True,
     **config_overrides,
 ) -> TorchTextModel:
-    """Train a CNN, BiLSTM or CNN-LSTM text classifier; the same seed gives the same weights.
+    r"""Train a CNN, BiLSTM or CNN-LSTM text classifier; the same seed gives the same weights.
 
-    `class_weights` weighs the loss by inverse class frequency, so a rare class (toxic
-    comments are 17% of the Wikipedia sample) is not ignored.
+    The vocabulary is the words seen at least twice, most frequent first (20,000 at most,
+    ``"<pad>"`` and ``"<unk>"`` included). The network is trained with Adam on the
+    cross-entropy loss, over shuffled batches. The seed fixes torch's random state (initial
+    weights, dropout) and the order of the batches, and training uses a fixed number of
+    torch threads, so the same seed gives the same weights. How it was trained is kept in
+    ``config.training``, so that ``textfair mitigate`` can retrain the same way.
+
+    Parameters
+    ----------
+    texts
+        The training texts.
+    labels
+        One label per text (turned into strings); two classes or more.
+    arch
+        ``"cnn"``, ``"lstm"`` (bidirectional) or ``"cnn_lstm"`` (default).
+    epochs
+        Passes over the data.
+    seed
+        Seeds torch (initial weights, dropout) and the shuffling of the batches.
+    batch_size
+        Texts per step.
+    learning_rate
+        Adam's learning rate.
+    label_order
+        The order of the output columns; by default the labels sorted.
+    class_weights
+        Weigh the loss by inverse class frequency, so a rare class (toxic comments are 17%
+        of the Wikipedia sample) is not ignored.
+    **config_overrides
+        Sizes of the network, as ``TextModelConfig`` names them: ``embed_dim`` (64),
+        ``hidden`` (64), ``filters`` (64), ``kernel_sizes`` ([3, 4, 5]), ``max_length``
+        (200 tokens per text) and ``dropout`` (0.3).
+
+    Returns
+    -------
+    TorchTextModel
+        The trained model, in eval mode on the CPU; `save` writes it.
+
+    Raises
+    ------
+    TextfairError
+        An unknown architecture, a number of texts and labels that differ or are zero, or
+        a single class.
+
+    Notes
+    -----
+    With :math:`N` texts, :math:`K` classes and :math:`n_c` texts of class :math:`c`, the
+    class weights are
+
+    .. math:: w_c = \frac{N}{K \max(n_c, 1)},
+
+    so that every class weighs as much in the loss,
+    :math:`\sum_i w_{y_i} (-\log p_{y_i}(x_i)) / \sum_i w_{y_i}` over a batch.
+
+    Examples
+    --------
+    >>> texts = ["you are an idiot", "thanks a lot", "idiot", "have a nice day"] * 5
+    >>> labels = ["toxic", "non-toxic", "toxic", "non-toxic"] * 5
+    >>> model = textfair.train_text_classifier(texts, labels, arch="cnn", epochs=2, seed=0)
+    >>> model.labels
+    ('non-toxic', 'toxic')
+    >>> model.save("my-model/")  # doctest: +SKIP
     """
 
     if arch not in ARCHITECTURES:
