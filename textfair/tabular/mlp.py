@@ -34,7 +34,58 @@ def _network(width: int, classes: int, hidden: Sequence[int]):
 
 
 class TabularMLP:
-    """A fitted MLP over DataFrame rows, with predict_proba and classes_ like scikit-learn."""
+    r"""A fitted MLP over DataFrame rows, with predict_proba and classes_ like scikit-learn.
+
+    TestSGD's six-layer network for table rows (the census network of TestSGD and
+    Aequitas): hidden layers 64-32-16-8-4 with ReLU, then one output per class. Categorical
+    columns are one-hot encoded, numeric ones standardised. `train` fits one; `save` writes
+    the encoder as plain JSON beside the weights (``config.json`` + ``model.safetensors``),
+    so `load` runs no code.
+
+    Parameters
+    ----------
+    encoder
+        One dict per input column, in order: ``{"name", "kind": "numeric", "mean", "std"}``
+        or ``{"name", "kind": "categorical", "values"}``.
+    labels
+        The classes, in the order of the output columns.
+    network
+        The torch module (put in eval mode); None only inside `train`, until it is built.
+    hidden
+        The sizes of the hidden layers.
+    training
+        How the weights were trained (``epochs``, ``learning_rate``, ``batch_size``,
+        ``seed``), so a mitigation retrains the same way.
+
+    Attributes
+    ----------
+    classes_ : numpy.ndarray
+        The labels, as strings.
+    encoder, network, hidden, training
+        As given.
+
+    Notes
+    -----
+    A numeric column :math:`x` is encoded as :math:`(x - \mu) / \sigma`, with the mean
+    :math:`\mu` and the population standard deviation :math:`\sigma` of the training rows
+    (:math:`\sigma = 1` when it is 0); a categorical column as one indicator per value seen
+    in training. The network computes
+
+    .. math:: f(x) = W_6\, \mathrm{ReLU}(W_5 \cdots \mathrm{ReLU}(W_1 x + b_1) \cdots + b_5) + b_6
+
+    and `predict_proba` is the softmax of :math:`f(x)`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"sex": ["Male", "Female"] * 10, "age": range(20, 40)})
+    >>> income = [">50K", "<=50K", "<=50K", ">50K"] * 5
+    >>> model = textfair.TabularMLP.train(rows, income, epochs=2, seed=0)
+    >>> model.classes_.tolist(), model.columns
+    (['<=50K', '>50K'], ['sex', 'age'])
+    >>> model.predict_proba(rows.head(3)).shape
+    (3, 2)
+    """
 
     def __init__(
         self,
@@ -53,11 +104,29 @@ class TabularMLP:
 
     @property
     def columns(self) -> list[str]:
-        """The input columns, in order."""
+        """The input columns, in order (a list of str)."""
         return [spec["name"] for spec in self.encoder]
 
     def encode(self, frame) -> np.ndarray:
-        """One-hot categorical columns, standardised numeric ones (unknown values: zeros)."""
+        """One-hot categorical columns, standardised numeric ones (unknown values: zeros).
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            Rows with every column of `columns` (others are ignored); categorical values are
+            compared as strings.
+
+        Returns
+        -------
+        numpy.ndarray
+            float32, one row per input row: the columns' encodings side by side, in the
+            order of `columns`.
+
+        Raises
+        ------
+        TextfairError
+            The rows lack a column the model was trained on.
+        """
         missing = [c for c in self.columns if c not in frame.columns]
         if missing:
             raise TextfairError(f"the rows lack column {missing[0]!r} the model was trained on")
@@ -77,7 +146,18 @@ class TabularMLP:
         return np.hstack(parts).astype(np.float32)
 
     def predict_proba(self, frame) -> np.ndarray:
-        """Softmax probabilities for the rows of a DataFrame."""
+        """Softmax probabilities for the rows of a DataFrame.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            Rows with every column of `columns`.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(len(frame), len(classes_))``, float64; each row sums to 1.
+        """
         import torch
 
         assert self.network is not None  # None only inside `train`, until it is built
@@ -97,7 +177,40 @@ class TabularMLP:
         learning_rate: float = 1e-3,
         batch_size: int = 128,
     ) -> TabularMLP:
-        """Fit on a DataFrame of features and their labels; the same seed gives the same net."""
+        """Fit on a DataFrame of features and their labels; the same seed gives the same net.
+
+        A column of a numeric dtype (not boolean) is numeric, any other categorical. The
+        network is trained with Adam on the cross-entropy loss, over batches shuffled with
+        `seed`, with a fixed number of torch threads, so the weights do not depend on the
+        machine or its load.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            The feature columns (the label column left out).
+        labels
+            One label per row (turned into strings); two classes or more.
+        epochs
+            Passes over the rows.
+        seed
+            Seeds torch (initial weights) and the shuffling of the batches.
+        hidden
+            The sizes of the hidden layers.
+        learning_rate
+            Adam's learning rate.
+        batch_size
+            Rows per step.
+
+        Returns
+        -------
+        TabularMLP
+            The fitted model; its classes are the labels sorted.
+
+        Raises
+        ------
+        TextfairError
+            All labels are the same.
+        """
         import pandas as pd
         import torch
 
@@ -140,7 +253,20 @@ class TabularMLP:
         return model
 
     def save(self, directory: str | Path) -> Path:
-        """config.json (encoder, labels, layers) and model.safetensors, replaced atomically."""
+        """Write config.json (encoder, labels, layers) and model.safetensors.
+
+        The files are written beside `directory`, which they then replace in one step.
+
+        Parameters
+        ----------
+        directory
+            Where to save the model.
+
+        Returns
+        -------
+        pathlib.Path
+            The directory.
+        """
         from safetensors.torch import save_file
 
         assert self.network is not None  # None only inside `train`, until it is built
@@ -160,7 +286,24 @@ class TabularMLP:
 
     @classmethod
     def load(cls, directory: str | Path) -> TabularMLP:
-        """Load a model written by :meth:`save`."""
+        """Load a model written by :meth:`save`.
+
+        Parameters
+        ----------
+        directory
+            The directory `save` wrote.
+
+        Returns
+        -------
+        TabularMLP
+            The model.
+
+        Raises
+        ------
+        TextfairError
+            The directory lacks config.json or model.safetensors, or its config.json is not
+            a tabular MLP's.
+        """
         from safetensors.torch import load_file
 
         path = Path(directory)

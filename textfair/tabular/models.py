@@ -16,7 +16,50 @@ __all__ = ["RowModel"]
 
 
 class RowModel:
-    """predict_proba over row tuples, for an estimator with predict_proba or a callable."""
+    """predict_proba over row tuples, for an estimator with predict_proba or a callable.
+
+    The audit hands rows as tuples in column order (hashable, so a cached model can remember
+    them); a `RowModel` turns a batch back into a DataFrame with the column names and gives
+    it to the model.
+
+    Parameters
+    ----------
+    model
+        A fitted scikit-learn estimator or pipeline with ``predict_proba`` (over a
+        DataFrame of `columns`), or a function of such a DataFrame that returns one row of
+        probabilities per input row.
+    columns
+        The feature columns, in the order of the row tuples.
+    labels
+        The labels, in the order of the model's output columns. By default an estimator's
+        ``classes_``; a function needs them.
+
+    Attributes
+    ----------
+    labels : tuple of str
+        The labels, as strings.
+    columns : list of str
+        As given.
+    source
+        The estimator or function wrapped, for retraining.
+
+    Raises
+    ------
+    TextfairError
+        A `model` with no ``predict_proba`` that is not callable, or labels that are
+        unknown (a function without `labels`, an estimator without ``classes_``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"sex": ["Male", "Female"] * 10, "age": range(20, 40)})
+    >>> income = [">50K", "<=50K", "<=50K", ">50K"] * 5
+    >>> model = textfair.RowModel(textfair.logistic_regression(rows, income), ["sex", "age"])
+    >>> model.labels
+    ('<=50K', '>50K')
+    >>> model.predict_proba([("Male", 30)]).shape
+    (1, 2)
+    """
 
     def __init__(self, model, columns: Sequence[str], labels: Sequence[str] | None = None):
         self.columns = list(columns)
@@ -39,7 +82,19 @@ class RowModel:
         self.labels = tuple(str(label) for label in labels)
 
     def predict_proba(self, rows: Sequence[tuple]) -> np.ndarray:
-        """Probabilities for a batch of rows."""
+        """Probabilities for a batch of rows.
+
+        Parameters
+        ----------
+        rows
+            Row tuples, their values in the order of `columns`.
+
+        Returns
+        -------
+        numpy.ndarray
+            What the model returns for the DataFrame of those rows, as float64: one row per
+            input row, a column per label.
+        """
         import pandas as pd
 
         frame = pd.DataFrame(list(rows), columns=self.columns)

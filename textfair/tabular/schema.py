@@ -51,7 +51,43 @@ class Feature:
 
 @dataclass(frozen=True)
 class Schema:
-    """Features, label column and favourable label."""
+    r"""Features, label column and favourable label: the schema of a table.
+
+    Inferred from a DataFrame by `infer_schema`, or loaded from YAML. A numeric sensitive
+    feature is cut into `bins` equal-width intervals (:math:`K = 10`, as TestSGD), so a rule
+    over it is a run of adjacent bins.
+
+    Attributes
+    ----------
+    features : tuple of Feature
+        Every column but the label, in column order: its name, its kind
+        (``"categorical"``, ``"integer"`` or ``"float"``), its domain (the values, or the
+        numeric bounds ``low`` and ``high``) and whether it is sensitive.
+    label : str
+        The true-label column.
+    favorable : object
+        The favourable label, as the data writes it.
+    bins : int
+        Bins of a numeric sensitive feature.
+    label_values : tuple
+        The label's values, sorted as strings (empty for a schema read from YAML).
+
+    Notes
+    -----
+    A numeric feature with bounds :math:`[a, b]` has the bin edges
+    :math:`e_j = a + j (b - a) / K` for :math:`j = 0, \dots, K`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"sex": ["Male", "Female"], "age": [30.5, 41.0],
+    ...                      "income": [">50K", "<=50K"]})
+    >>> schema = textfair.infer_schema(rows, label="income", sensitive=["sex"])
+    >>> [feature.name for feature in schema.sensitive], schema.favorable
+    (['sex'], '>50K')
+    >>> schema.feature("age")
+    Feature(name='age', kind='float', values=(), low=30.5, high=41.0, sensitive=False)
+    """
 
     features: tuple[Feature, ...]
     label: str
@@ -61,11 +97,27 @@ class Schema:
 
     @property
     def sensitive(self) -> list[Feature]:
-        """The sensitive features, in column order."""
+        """The sensitive features, in column order (a list of `Feature`)."""
         return [f for f in self.features if f.sensitive]
 
     def feature(self, name: str) -> Feature:
-        """A feature by name, or a one-line error listing the columns."""
+        """A feature by name, or a one-line error listing the columns.
+
+        Parameters
+        ----------
+        name
+            The column.
+
+        Returns
+        -------
+        Feature
+            Its kind, domain and whether it is sensitive.
+
+        Raises
+        ------
+        TextfairError
+            No feature has that name; the message lists the columns.
+        """
         for feature in self.features:
             if feature.name == name:
                 return feature
@@ -74,7 +126,20 @@ class Schema:
         )
 
     def validate(self, frame) -> None:
-        """Check the data against the schema's columns, values and bounds."""
+        """Check the data against the schema's columns, values and bounds.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            The rows.
+
+        Raises
+        ------
+        TextfairError
+            A column of the schema is missing, a categorical column holds a value not in
+            the schema, or a numeric column goes outside the schema's bounds (or the schema
+            gives it none).
+        """
         for feature in self.features:
             if feature.name not in frame.columns:
                 raise TextfairError(
@@ -109,7 +174,50 @@ def infer_schema(
     favorable: object = None,
     bins: int = 10,
 ) -> Schema:
-    """Infer feature kinds and domains from the data; check the sensitive and label columns."""
+    """Infer feature kinds and domains from the data; check the sensitive and label columns.
+
+    Every column but the label is a feature. An integer or boolean column with at most 12
+    distinct values is categorical; another integer column is ``"integer"`` and a float
+    column ``"float"``, with the smallest and largest values as bounds; any other column is
+    categorical. Missing values are left out of the domains.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The rows, with the true-label column.
+    label
+        The true-label column; no value of it may be missing.
+    sensitive
+        The sensitive features (column names). Each must take two values or more.
+    favorable
+        The favourable label, compared with the label values as strings and recorded as the
+        data writes it. By default, when the label takes exactly two values, the last of
+        them sorted as strings (``">50K"`` rather than ``"<=50K"``).
+    bins
+        Bins of a numeric sensitive feature (equal-width), 2 or more.
+
+    Returns
+    -------
+    Schema
+        The features (sensitive ones marked), the label, the favourable label, `bins` and
+        the label's values.
+
+    Raises
+    ------
+    TextfairError
+        A sensitive or label column that is missing; fewer than 2 bins; missing labels; no
+        `favorable` for a label that does not take exactly two values, or one that is not
+        a label value; a sensitive feature with a single value.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"sex": ["Male", "Female", "Male"], "age": [30, 41, 52],
+    ...                      "income": [">50K", "<=50K", "<=50K"]})
+    >>> schema = textfair.infer_schema(rows, label="income", sensitive=["sex", "age"])
+    >>> schema.favorable, [(f.name, f.kind) for f in schema.features]
+    ('>50K', [('sex', 'categorical'), ('age', 'categorical')])
+    """
     columns = [str(c) for c in frame.columns]
     for name in [*sensitive, label]:
         if name not in columns:
