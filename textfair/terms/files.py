@@ -77,7 +77,21 @@ GENDER_ADJECTIVES = frozenset(
 
 
 def builtin_term_lists() -> dict[str, str]:
-    """Names and kinds of the term lists shipped with textfair."""
+    """Names and kinds of the term lists shipped with textfair.
+
+    Returns
+    -------
+    dict of str to str
+        List name to kind: ``"terms"`` (categories of identity terms, for
+        `load_term_list`) or ``"pairs"`` (gender swaps, for `load_gender_pairs`). A copy:
+        changing it changes nothing.
+
+    Examples
+    --------
+    >>> textfair.builtin_term_lists()  # doctest: +NORMALIZE_WHITESPACE
+    {'dixon2018': 'terms', 'holistic': 'terms', 'names': 'terms', 'pronouns': 'terms',
+     'gender_pairs': 'pairs'}
+    """
     return dict(BUILTIN_TERM_LISTS)
 
 
@@ -105,9 +119,36 @@ def read_data_words(filename: str) -> list[str]:
 def load_term_list(spec: str | Path) -> TermList:
     """Load a built-in term list by name, or a user's YAML or CSV file by path.
 
-    Several lists separated by commas ("dixon2018,mine.yaml") are combined into one.
-    Raises :class:`TextfairError` with a one-line message naming the file, the entry and the
-    fix when the list is malformed.
+    A built-in list is parsed once per process. A YAML file has the schema of the shipped
+    lists (``name``, ``description``, ``source``, ``licence`` and ``categories``, each
+    category a list of terms: a string, or a mapping with ``term:`` and the keys `Term`
+    describes); a CSV file has the header ``category,term`` and one term a line.
+
+    Parameters
+    ----------
+    spec
+        A built-in list's name (see `builtin_term_lists`) or a file path. Several lists
+        separated by commas (``"dixon2018,mine.yaml"``) are combined into one, named by
+        their names joined with ``+``; a category in more than one holds the terms of each.
+
+    Returns
+    -------
+    TermList
+        The list, validated: every category has two or more terms, no term is listed twice,
+        and each written form belongs to one term only.
+
+    Raises
+    ------
+    TextfairError
+        A one-line message naming the file, the entry and the fix when the list is
+        malformed, or when no built-in list or file has that name.
+
+    Examples
+    --------
+    >>> terms = textfair.load_term_list("dixon2018,pronouns")
+    >>> terms.name, list(terms.categories)
+    ('dixon2018+pronouns', ['gender', 'race', 'religion', 'age', 'pronouns'])
+    >>> textfair.load_term_list("my_terms.yaml")  # doctest: +SKIP
     """
     if isinstance(spec, str) and "," in spec and not Path(spec).exists():
         return _combined([load_term_list(part.strip()) for part in spec.split(",") if part.strip()])
@@ -152,7 +193,33 @@ def _combined(lists: list[TermList]) -> TermList:
 
 
 def load_gender_pairs(spec: str | Path = "gender_pairs") -> GenderPairs:
-    """Load the gender-swap pairs: the built-in list by name or a YAML file with `pairs:`."""
+    """Load the gender-swap pairs: the built-in list by name or a YAML file with `pairs:`.
+
+    Parameters
+    ----------
+    spec
+        ``"gender_pairs"`` (default, the built-in list) or the path of a YAML file whose
+        ``pairs:`` list holds ``{masculine: WORD, feminine: WORD}`` entries, each with an
+        optional ``when: before_noun`` or ``when: not_before_noun``.
+
+    Returns
+    -------
+    GenderPairs
+        The pairs, with the list's name (by default the file's stem), description, source
+        and licence.
+
+    Raises
+    ------
+    TextfairError
+        No such list or file, a built-in list of terms rather than of pairs, an empty or
+        missing ``pairs:`` list, or a malformed pair.
+
+    Examples
+    --------
+    >>> pairs = textfair.load_gender_pairs()
+    >>> pairs.name, pairs.pairs[0].masculine, pairs.pairs[0].feminine
+    ('gender_pairs', 'he', 'she')
+    """
     source = _read_source(spec, kind="pairs")
     data = _parse_yaml(source)
     pairs_raw = data.get("pairs")

@@ -38,7 +38,83 @@ def normalize_form(text: str) -> str:
 
 @dataclass(frozen=True)
 class Term:
-    """One identity term and the forms needed to find and to write it."""
+    """One identity term and the forms needed to find and to write it.
+
+    A term list's entry: its natural written form, plural and noun forms, spelling variants,
+    an article override and context flags, which the matcher uses to find the term and the
+    rewriter to write another term in its place grammatically. Term lists build these;
+    look one up with `TermList.term`.
+
+    Attributes
+    ----------
+    text : str
+        The natural written form (``"Muslim"``, ``"middle-aged"``).
+    category : str
+        The category the term belongs to (``"religion"``).
+    pos : {"adjective", "noun", "both"}
+        Its part of speech; a name group's or a gender's term is a noun.
+    noun : str or None
+        The singular noun, when it differs from the term (``"Jew"`` for ``"Jewish"``).
+    plurals : tuple of str
+        Plural noun forms (``"Jews"``); the first is the one written.
+    aliases : tuple of str
+        Other spellings (``"Moslem"``), found as the term.
+    article : {"a", "an"} or None
+        The indefinite article before the term, when its sound does not say it.
+    person_context : bool
+        The term counts only next to a person noun, or standing for people: ``"old car"``
+        and ``"straight line"`` are not mentions, ``"an old man"`` and ``"he is black"``
+        are.
+    nominal : bool
+        ``"the <term>"`` stands for people (``"the elderly"``).
+    surname : bool
+        The term is also a surname (recorded; any term after a first name, as in
+        ``"Jack Black"``, is read as part of a name whatever this flag says).
+    given_name : bool
+        The term is also a first name: before a surname (``"Christian Slater"``) it is not
+        a mention.
+    comparative : bool
+        A comparative (``"older"``): its mentions are found but never rewritten, unless
+        the term has an `axis` of its own.
+    gender : {"male", "female"} or None
+        The gender the term implies (metadata).
+    flags : tuple of str
+        Labels kept as metadata (``"dispreferred"``, ``"polarizing"``); a run may leave
+        out the terms holding one.
+    names : tuple of str
+        A group of first names: any is matched, one is written.
+    write : int
+        How many of `names`, from the first, a rewrite may write (0: all).
+    words : tuple of str
+        The gendered words that stand for the term (``"he"``, ``"him"``, ``"man"``, ...).
+    swaps : str or None
+        The gender-pair list `words` come from.
+    axis : str or None
+        The axis of its category the term lies on (``"nationality"``); rewrites stay on
+        it.
+    cues : tuple of str
+        Words that go with this identity only (``"synagogue"``): a text holding one is not
+        rewritten.
+    related : tuple of (str, str)
+        (role, word) pairs rewritten with the term (``("faith", "Judaism")``).
+    clashes : tuple of str
+        Words that contradict the term (``"God"`` for ``"atheist"``): it is never written
+        beside one.
+    adult_only : bool
+        An adult age, never written before a child noun.
+    attributive_only : bool
+        Written only before a noun, never as a predicate.
+    fixed_forms : tuple of str
+        Forms found as the term but never rewritten (``"Roman Catholic"``).
+    gradable : bool
+        Reads as a degree (``"too young"``); there, only gradable terms are written.
+
+    Examples
+    --------
+    >>> term = textfair.load_term_list("dixon2018").term("Jews")
+    >>> term.text, term.id, term.category, term.singular_noun, term.plural_noun
+    ('Jewish', 'jewish', 'religion', 'Jew', 'Jews')
+    """
 
     text: str
     category: str
@@ -98,7 +174,7 @@ class Term:
 
     @cached_property
     def fixed_ids(self) -> frozenset[str]:
-        """The normalised `fixed_forms` ("roman catholic")."""
+        """The normalised `fixed_forms` (``"roman catholic"``), as a frozenset of str."""
         return frozenset(normalize_form(form) for form in self.fixed_forms)
 
     @property
@@ -113,7 +189,10 @@ class Term:
 
     @cached_property
     def id(self) -> str:
-        """Canonical id: the lowercase term with words joined by spaces ("middle aged")."""
+        """Canonical id: the lowercase term with words joined by spaces (``"middle aged"``).
+
+        Rule sets, swaps and reports name a term by its id.
+        """
         return normalize_form(self.text)
 
     @property
@@ -133,8 +212,22 @@ class Term:
     def surface_forms(self) -> Iterator[tuple[str, str]]:
         """Yield (form, role) for every written form the matcher should find.
 
-        role is "base" (the term or an alias), "noun" (a distinct singular noun) or "plural".
-        A name group's forms are its names (the group's label is not written in text).
+        A name group's forms are its names, and a gendered term's its words, each with the
+        role ``"noun"`` (the group's label is not written in text).
+
+        Yields
+        ------
+        form : str
+            The form as the list writes it.
+        role : str
+            ``"base"`` (the term, an alias or a fixed form), ``"noun"`` (a distinct singular
+            noun) or ``"plural"``.
+
+        Examples
+        --------
+        >>> term = textfair.load_term_list("dixon2018").term("jewish")
+        >>> list(term.surface_forms())
+        [('Jewish', 'base'), ('Jew', 'noun'), ('Jews', 'plural')]
         """
         if self.names or self.words:
             for word in self.names or self.words:
@@ -151,7 +244,29 @@ class Term:
 
 @dataclass(frozen=True)
 class TermList:
-    """Categories of identity terms, with provenance."""
+    """Categories of identity terms, with provenance.
+
+    What `load_term_list` returns. A valid list has at least one category, each of two or
+    more distinct terms, and each written form belongs to one term only. ``len()`` counts
+    its terms.
+
+    Attributes
+    ----------
+    name : str
+        The list's name (``"dixon2018"``; ``"dixon2018+mine"`` for combined lists).
+    categories : Mapping of str to tuple of Term
+        The terms of each category, in file order.
+    description, source, licence : str
+        What the list is, where it comes from, and its licence.
+    path : str
+        Where it was read from (``"dixon2018 (built-in)"``, a file path).
+
+    Examples
+    --------
+    >>> terms = textfair.load_term_list("dixon2018")
+    >>> len(terms), list(terms.categories)
+    (48, ['gender', 'race', 'religion', 'age'])
+    """
 
     name: str
     categories: Mapping[str, tuple[Term, ...]]
@@ -161,12 +276,44 @@ class TermList:
     path: str = ""
 
     def terms(self, categories: list[str] | tuple[str, ...] | None = None) -> list[Term]:
-        """All terms, or those of the given categories, in file order."""
+        """All terms, or those of the given categories, in file order.
+
+        Parameters
+        ----------
+        categories
+            Category names; None (default): all of them.
+
+        Returns
+        -------
+        list of Term
+            The terms, category by category in the order given.
+
+        Raises
+        ------
+        TextfairError
+            A category the list does not have.
+        """
         names = self.category_names(categories)
         return [term for name in names for term in self.categories[name]]
 
     def category_names(self, categories: list[str] | tuple[str, ...] | None = None) -> list[str]:
-        """Check category names against the list; None means all of them."""
+        """Check category names against the list; None means all of them.
+
+        Parameters
+        ----------
+        categories
+            Category names, or None.
+
+        Returns
+        -------
+        list of str
+            The names as given, or every category of the list for None.
+
+        Raises
+        ------
+        TextfairError
+            An unknown category; the message lists the available ones.
+        """
         if categories is None:
             return list(self.categories)
         for name in categories:
@@ -178,7 +325,31 @@ class TermList:
         return list(categories)
 
     def term(self, term_id: str) -> Term:
-        """Look a term up by its id or any of its written forms."""
+        """Look a term up by its id or any of its written forms.
+
+        The lookup ignores case, hyphens and repeated spaces (``"African-American"`` finds
+        ``"african american"``).
+
+        Parameters
+        ----------
+        term_id
+            The term's id, or any form `Term.surface_forms` yields (``"Jews"``).
+
+        Returns
+        -------
+        Term
+            The term.
+
+        Raises
+        ------
+        TextfairError
+            No term of the list has that id or form.
+
+        Examples
+        --------
+        >>> textfair.load_term_list("dixon2018").term("Jews").id
+        'jewish'
+        """
         key = normalize_form(term_id)
         for term in self.terms():
             if key == term.id or key in {normalize_form(f) for f, _ in term.surface_forms()}:
@@ -189,8 +360,25 @@ class TermList:
         )
 
     def without_flags(self, flags: Iterable[str]) -> TermList:
-        """The list without the terms holding any of `flags` ("dispreferred"); a category
-        left with fewer than two terms is dropped (nothing to swap)."""
+        """The list without the terms holding any of `flags`.
+
+        Parameters
+        ----------
+        flags
+            Flags such as ``"dispreferred"`` or ``"polarizing"``.
+
+        Returns
+        -------
+        TermList
+            A copy without those terms; a category left with fewer than two terms is
+            dropped (nothing to swap). The list itself when `flags` is empty.
+
+        Examples
+        --------
+        >>> holistic = textfair.load_term_list("holistic")
+        >>> len(holistic.without_flags(["dispreferred"])) < len(holistic)
+        True
+        """
         dropped = set(flags)
         if not dropped:
             return self
@@ -216,7 +404,31 @@ class GenderPair:
 
 @dataclass(frozen=True)
 class GenderPairs:
-    """The gender-swap pairs, with provenance."""
+    """The gender-swap pairs, with provenance.
+
+    What `load_gender_pairs` returns; `GenderSwapper` swaps the words of its pairs.
+    ``len()`` counts its pairs.
+
+    Attributes
+    ----------
+    name : str
+        The list's name (``"gender_pairs"``).
+    pairs : tuple of GenderPair
+        Masculine/feminine word pairs (``masculine``, ``feminine``), each with ``when``:
+        ``"before_noun"``, ``"not_before_noun"`` or None, which picks between a word's
+        several counterparts (``"her car"`` -> ``"his car"``, ``"saw her"`` ->
+        ``"saw him"``).
+    description, source, licence : str
+        What the list is, where it comes from, and its licence.
+    path : str
+        Where it was read from.
+
+    Examples
+    --------
+    >>> pairs = textfair.load_gender_pairs()
+    >>> pairs.pairs[0]
+    GenderPair(masculine='he', feminine='she', when=None)
+    """
 
     name: str
     pairs: tuple[GenderPair, ...]
