@@ -43,7 +43,23 @@ DEFAULT_MAX_VARIANTS = 256
 # Slots: an audit makes tens of thousands of these value objects; no per-object dict.
 @dataclass(frozen=True, slots=True)
 class Swap:
-    """One term replaced by another everywhere it is mentioned in a text."""
+    """One term replaced by another everywhere it is mentioned in a text.
+
+    Attributes
+    ----------
+    category : str
+        The replaced term's category (``"gender_pairs"`` for a gender swap).
+    source : str
+        The replaced term's id in the term list (the word itself for a gender swap; the
+        slot, ``"{identity}"``, for a template's filling).
+    target : str
+        The id of the term written instead.
+
+    Examples
+    --------
+    >>> textfair.swap_term("Muslims are my neighbours.", "muslim", "jewish").swaps
+    (Swap(category='religion', source='muslim', target='jewish'),)
+    """
 
     category: str
     source: str
@@ -55,7 +71,30 @@ class Swap:
 @dataclass(frozen=True, slots=True)
 class Variant(Rewrite):
     """A rewrite of a seed text that swapped identity terms: the text, the span map from the
-    seed (`edits`), what was swapped, and the seed's id."""
+    seed (`edits`), what was swapped, and the seed's id.
+
+    What every generator returns. Variants can be fed to another generator, flattened into
+    one batched model call and mapped back by `seed_id` (CheckList's design), or written out
+    as augmentation data (`to_record`).
+
+    Attributes
+    ----------
+    text : str
+        The new text.
+    edits : tuple of Edit
+        Where each change lies in the seed and in `text` (empty when not asked for, and
+        for a template's filling).
+    swaps : tuple of Swap
+        What was swapped, one `Swap` per distinct term changed.
+    seed_id : int, str or None
+        The seed text's id, carried into the JSON-lines record.
+
+    Examples
+    --------
+    >>> variant = textfair.swap_term("Muslims are my neighbours.", "muslim", "jewish")
+    >>> variant.text
+    'Jews are my neighbours.'
+    """
 
     swaps: tuple[Swap, ...] = ()
     seed_id: int | str | None = None
@@ -67,7 +106,21 @@ class Variant(Rewrite):
         return self.text
 
     def to_record(self) -> dict[str, object]:
-        """The JSON-lines record: seed_id, text, category, from, to ('+'-joined when several)."""
+        """The JSON-lines record, as ``textfair counterfactuals`` writes it.
+
+        Returns
+        -------
+        dict
+            ``seed_id``, ``text``, ``category``, ``from`` and ``to`` (``"+"``-joined when
+            several terms were swapped), and ``swaps``: a list of ``{"category", "from",
+            "to"}``, one per swap.
+
+        Examples
+        --------
+        >>> variant = textfair.swap_term("Muslims are my neighbours.", "muslim", "jewish")
+        >>> variant.to_record()["to"]
+        'jewish'
+        """
         return {
             "seed_id": self.seed_id,
             "text": self.text,
@@ -162,15 +215,71 @@ def counterfactuals(
     mentions: Sequence[Mention] | None = None,
     exclude: Collection[str] = (),
 ) -> list[Variant]:
-    """All texts that differ from `text` only in the identity terms of `categories`.
+    r"""All texts that differ from `text` only in the identity terms of `categories`.
 
-    Every mention of one term changes together; distinct terms of a category stay distinct.
-    When more than `max_variants` variants exist, `max_variants` of them are drawn uniformly
-    without replacement with `seed`; otherwise all are returned in a fixed order.
-    An empty list means the text mentions no term of those categories.
+    Every mention of one term changes together; distinct terms of a category stay distinct
+    ("Christians and Muslims" never becomes "Taoists and Taoists"), so each variant still
+    names distinct groups. A category's terms become only the terms its coherence plan
+    allows (those of the mention's axis, less those the text contradicts), and words related
+    to the term ("synagogue" for "Jewish") are rewritten with it. When more than
+    `max_variants` variants exist, `max_variants` of them are drawn uniformly without
+    replacement with `seed`; otherwise all are returned in a fixed order.
 
-    `mentions` are the text's mentions when they were found already (an annotated corpus);
-    terms in `exclude` (ids) are neither rewritten nor written, as if not in the list.
+    Parameters
+    ----------
+    text
+        The seed text.
+    categories
+        The categories whose terms change, jointly; None (default): all of them.
+    matcher
+        The `Matcher` of the term list; by default the built-in dixon2018 list's.
+    max_variants
+        The most variants returned (256 by default), a positive integer.
+    seed
+        Seeds the draw when there are more than `max_variants` variants.
+    seed_id
+        The seed text's id, carried by every variant.
+    with_edits
+        Record each variant's span map (`Variant.edits`); off is faster.
+    mentions
+        The text's mentions, when they were found already (an annotated corpus).
+    exclude
+        Term ids that are neither rewritten nor written, as if not in the list.
+
+    Returns
+    -------
+    list of Variant
+        The variants. An empty list when the text mentions no term of those categories,
+        or when the rest of the text keeps each category it mentions from being rewritten
+        (a fixed mention such as "Roman Catholics", an identity also named in a title or an
+        institution such as "Catholic Church", a cue of the identity, or no other term that
+        fits).
+
+    Raises
+    ------
+    TextfairError
+        `max_variants` below 1, or a category the term list does not have.
+
+    Notes
+    -----
+    Let the text name :math:`m_c` distinct terms of category :math:`c`, each of which may
+    become one of :math:`k_c` terms (the allowed targets and the text's own terms). The
+    distinct terms of a category map injectively to those, so there are
+
+    .. math:: N = \prod_c \frac{k_c!}{(k_c - m_c)!} - 1
+
+    variants (the identity assignment left out). With :math:`N \le` `max_variants` all are
+    enumerated; otherwise assignments are drawn uniformly at random and repeats dropped
+    until `max_variants` distinct ones are found.
+
+    Examples
+    --------
+    >>> variants = textfair.counterfactuals("A gay man met an Asian woman.", ["race"])
+    >>> [v.text for v in variants]  # doctest: +NORMALIZE_WHITESPACE
+    ['A gay man met an African woman.', 'A gay man met a European woman.',
+     'A gay man met a Middle Eastern woman.']
+    >>> len(textfair.counterfactuals("Christians and Muslims met.", ["religion"]))
+    71
     """
     if max_variants < 1:
         raise TextfairError(f"max_variants is {max_variants}; expected a positive integer")
@@ -237,7 +346,38 @@ def swap_term(
 ) -> Variant | None:
     """Replace every mention of term `source` with term `target` ("gay" -> "Muslim").
 
-    Returns None when the text does not mention `source`.
+    The two terms may be of different categories; the text's other mentions stay as they
+    are. Unlike `counterfactuals`, no coherence plan is consulted: every mention of
+    `source` is rewritten, fixed ones included.
+
+    Parameters
+    ----------
+    text
+        The seed text.
+    source, target
+        Terms, by id or any written form (see `TermList.term`).
+    matcher
+        The `Matcher` of the term list; by default the built-in dixon2018 list's.
+    seed_id
+        The seed text's id, carried by the variant.
+
+    Returns
+    -------
+    Variant or None
+        The text with every mention of `source` rewritten, and one `Swap` (in `source`'s
+        category); None when the text does not mention `source`.
+
+    Raises
+    ------
+    TextfairError
+        A term the list does not have.
+
+    Examples
+    --------
+    >>> textfair.swap_term("Muslims are my neighbours.", "muslim", "gay").text
+    'Gay people are my neighbours.'
+    >>> textfair.swap_term("The sky is blue.", "muslim", "gay") is None
+    True
     """
     matcher = matcher or default_matcher()
     old, new = matcher.term_list.term(source), matcher.term_list.term(target)
@@ -278,12 +418,44 @@ def rule_satisfying(
 ) -> Variant | None:
     """TestSGD's Sample(D, R) rewrite of one seed text.
 
-    `rule_set` maps categories to one term each ({"gender": "gay", "religion": "taoist"}).
-    Every mention of those categories becomes the rule set's term. Returns None when the text
-    cannot be made to satisfy R coherently: it does not name every category of the rule set
-    with one distinct term, or its plan does not allow R's term there (another axis, a
-    clash: see `rewritable_categories`). `mentions` are the text's mentions when they were
-    found already.
+    Every mention of a category of the rule set :math:`R` becomes the rule set's term ("I
+    am a lesbian" -> "I am a gay person"), with the words related to it.
+
+    Parameters
+    ----------
+    text
+        The seed text.
+    rule_set
+        Categories to one term each (``{"gender": "gay", "religion": "taoist"}``); a term
+        by id or any written form.
+    matcher
+        The `Matcher` of the term list; by default the built-in dixon2018 list's.
+    seed_id
+        The seed text's id, carried by the variant.
+    mentions
+        The text's mentions, when they were found already.
+
+    Returns
+    -------
+    Variant or None
+        The rewritten text, with a `Swap` for each term that changed (none when the text
+        satisfies :math:`R` already). None when the text cannot be made to satisfy
+        :math:`R` coherently: it does not name every category of the rule set with one
+        distinct term, or its plan does not allow :math:`R`'s term there (another axis, a
+        clash: see `rewritable_categories`).
+
+    Raises
+    ------
+    TextfairError
+        An empty rule set, an unknown category or term, or a term that is not of the
+        category it is given for.
+
+    Examples
+    --------
+    >>> textfair.rule_satisfying("I am a lesbian.", {"gender": "gay"}).text
+    'I am a gay person.'
+    >>> textfair.rule_satisfying("Christians and Muslims met.", {"religion": "jewish"}) is None
+    True
     """
     matcher = matcher or default_matcher()
     targets = _rule_targets(rule_set, matcher)
@@ -317,9 +489,48 @@ def sample_rule_satisfying(
     seed: int,
     matcher: Matcher | None = None,
 ) -> list[Variant]:
-    """Sample(D, R): `n` seeds drawn with replacement among the texts that name every
-    category of `rule_set` with one distinct term, each rewritten to satisfy it. `seed_id`
-    is the text's index."""
+    r"""Sample(D, R): `n` seeds drawn with replacement among the texts that name every
+    category of `rule_set` with one distinct term, each rewritten to satisfy it.
+
+    Parameters
+    ----------
+    texts
+        The corpus :math:`D`.
+    rule_set
+        Categories to one term each, as `rule_satisfying` takes it.
+    n
+        How many seeds to draw.
+    seed
+        Seeds the draw (NumPy's ``default_rng``); the same seed gives the same sample.
+    matcher
+        The `Matcher` of the term list; by default the built-in dixon2018 list's.
+
+    Returns
+    -------
+    list of Variant
+        One variant per seed drawn, in the order drawn; `seed_id` is the text's index. A
+        seed whose rewrite is not possible (`rule_satisfying` returns None) is dropped, so
+        the list may hold fewer than `n`.
+
+    Raises
+    ------
+    TextfairError
+        No text names every category of the rule set with one distinct term, or the rule
+        set is not valid (see `rule_satisfying`).
+
+    Notes
+    -----
+    With :math:`E \subseteq D` the eligible texts (each category of the rule set named
+    with one distinct term, and its mentions rewritable), each of the `n` seeds is drawn
+    independently and uniformly from :math:`E`.
+
+    Examples
+    --------
+    >>> texts = ["I am a lesbian.", "The sky is blue."]
+    >>> variants = textfair.sample_rule_satisfying(texts, {"gender": "gay"}, 2, seed=0)
+    >>> [(v.text, v.seed_id) for v in variants]
+    [('I am a gay person.', 0), ('I am a gay person.', 0)]
+    """
     matcher = matcher or default_matcher()
     targets = _rule_targets(rule_set, matcher)
     eligible = [

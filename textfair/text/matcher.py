@@ -38,9 +38,43 @@ _POSSESSIVE = r"(?P<poss>['’][sS](?![\w])|['’](?![\w]))?"
 class Mention:
     """One identity mention: where it is, which term, and how it was written.
 
-    `start`/`end` span the whole mention including a possessive suffix; `surface` is the
-    written term without it; `natural` is the list's spelling of the form that matched (the
-    rewriter compares the two to copy the writer's capitalisation).
+    What `Matcher.find` and `find_mentions` return; `rewrite` takes mentions and their
+    targets.
+
+    Attributes
+    ----------
+    start, end : int
+        The span of the whole mention in the text, including a possessive suffix.
+    term : Term
+        The term mentioned.
+    surface : str
+        The written term, without the possessive.
+    natural : str
+        The list's spelling of the form that matched (the rewriter compares the two to copy
+        the writer's capitalisation).
+    form : {"adjective", "noun", "plural", "collective", "related", "gendered"}
+        The grammatical form the term is used in (``"collective"``: ``"the elderly"``).
+    possessive : str
+        The possessive suffix (``"'s"``, or ``"'"`` after a plural in s), or ``""``.
+    fixed : bool
+        Found but never rewritten: a fixed form (``"Roman Catholic"``), a comparative
+        (``"older than 11"``) in a list that gives it no axis of its own, a term that is not
+        gradable in a gradable context (``"too young"`` is rewritten only to other gradable
+        terms, ``"too old"``; most others read wrong: ``"too elderly"``), a place where
+        another term forms an idiom (``"a young friend"`` -> ``"an old friend"``), or a part
+        of an identity the list does not have (``"Asian American"``). A text holding one is
+        left out of that category's variants.
+    role : str
+        For a related word (``"Judaism"``, form ``"related"``): its role (``"faith"``), by
+        which the rewriter finds the target's counterpart.
+
+    Examples
+    --------
+    >>> mention = textfair.find_mentions("Muslims' rights")[0]
+    >>> mention.surface, mention.possessive, mention.start, mention.end, mention.form
+    ('Muslims', "'", 0, 8, 'plural')
+    >>> mention.term_id, mention.category
+    ('muslim', 'religion')
     """
 
     start: int
@@ -74,7 +108,38 @@ class Mention:
 class Matcher:
     """Finds mentions of a term list's terms in text; build once, call `find` many times.
 
+    All written forms of all terms (terms, aliases, distinct nouns, plurals) are compiled
+    into one regular expression shaped as a prefix trie, so a text is scanned once whatever
+    the size of the list. Matching is case-insensitive on word boundaries; multi-word terms
+    match across spaces or hyphens (``"African-American"``); the longest form wins
+    (``"African American"`` over ``"African"``); possessives (``"Muslim's"``,
+    ``"Muslims'"``) are part of the mention.
+
+    Context gates then drop what is not an identity mention: anything inside a known
+    collocation (``"black and white"``, ``"old friend"``, ``"Indian Ocean"``), surnames and
+    first names (``"Jack Black"``, ``"Christian Slater"``), and, for terms flagged
+    ``person_context``, every use that does not modify or stand for people (``"old car"``
+    and ``"straight line"`` are dropped; ``"an old man"``, ``"white people"``, ``"he is
+    black"``, ``"the elderly"`` are kept).
+
     A matcher remembers the last text it scanned; give each thread its own matcher.
+
+    Parameters
+    ----------
+    terms
+        A `TermList`, or what `load_term_list` reads (a built-in list's name, a file, or
+        several joined by commas); ``"dixon2018"`` by default.
+
+    Attributes
+    ----------
+    term_list : TermList
+        The list whose terms it finds.
+
+    Examples
+    --------
+    >>> matcher = textfair.Matcher("dixon2018")
+    >>> [m.surface for m in matcher.find("Jack Black met an old friend and an old man.")]
+    ['old']
     """
 
     def __init__(self, terms: TermList | str = "dixon2018") -> None:
@@ -102,6 +167,29 @@ class Matcher:
 
         The mentions of the last text are remembered, so asking for one category after
         another (as a per-category causal test does) scans the text once.
+
+        Parameters
+        ----------
+        text
+            The text to scan.
+        categories
+            Category names; None or empty (default): every category.
+
+        Returns
+        -------
+        list of Mention
+            The mentions, in the order they occur, fixed ones included.
+
+        Raises
+        ------
+        TextfairError
+            A category the term list does not have.
+
+        Examples
+        --------
+        >>> matcher = textfair.Matcher()
+        >>> [m.term_id for m in matcher.find("Muslims and old Jews", ["religion"])]
+        ['muslim', 'jewish']
         """
         self._scan(text)
         if not categories:
@@ -110,12 +198,34 @@ class Matcher:
         return [m for m in self._last_mentions if m.category in wanted]
 
     def other_uses(self, text: str, categories: list[str] | None = None) -> list[Mention]:
-        """Where `text` names an identity of a proper term in a way that is not rewritten: a
-        title or an institution ("Catholic Church", "Jew Watch"), a nation's thing
-        ("American politics"), an idiom ("American dream"). Rewriting the text's other
-        mentions of that category would leave these naming the old identity. (Personal
-        names, "Christian Bale", and lowercase terms' other senses, "old car", are not
-        listed: they name no identity.)"""
+        """Where `text` names an identity of a proper term in a way that is not rewritten.
+
+        A title or an institution (``"Catholic Church"``, ``"Jew Watch"``), a nation's thing
+        (``"American politics"``), an idiom (``"American dream"``). Rewriting the text's
+        other mentions of that category would leave these naming the old identity.
+        (Personal names, ``"Christian Bale"``, and lowercase terms' other senses, ``"old
+        car"``, are not listed: they name no identity.)
+
+        Parameters
+        ----------
+        text
+            The text to scan (remembered, as for `find`).
+        categories
+            Category names; None or empty (default): every category. Names are not checked
+            against the list.
+
+        Returns
+        -------
+        list of Mention
+            The other uses, as fixed mentions, category by category in the order given
+            (in text order for all categories).
+
+        Examples
+        --------
+        >>> uses = textfair.Matcher().other_uses("The Catholic Church and the American dream.")
+        >>> [(use.surface, use.category) for use in uses]
+        [('Catholic', 'religion'), ('American', 'race')]
+        """
         self._scan(text)
         if not categories:
             return list(self._last_other_uses)
@@ -310,7 +420,18 @@ class Matcher:
         }
 
     def is_identity_word(self, token: str) -> bool:
-        """True when `token` is a written form of some term ("Americans", "male")."""
+        """True when `token` is a written form of some term (``"Americans"``, ``"male"``).
+
+        Parameters
+        ----------
+        token
+            One word.
+
+        Returns
+        -------
+        bool
+            Whether it is a form of a term of the list.
+        """
         return self._grammar.is_identity_word(token)
 
     def _in_collocation(self, text: str, start: int, end: int) -> bool:
@@ -462,5 +583,32 @@ def default_matcher() -> Matcher:
 
 
 def find_mentions(text: str, categories: list[str] | None = None) -> list[Mention]:
-    """Identity mentions of the dixon2018 terms in `text`."""
+    """Identity mentions of the dixon2018 terms in `text`.
+
+    `Matcher.find` of one matcher of the built-in dixon2018 list, built once per process
+    (so not for use from several threads at once; give each thread its own `Matcher`).
+
+    Parameters
+    ----------
+    text
+        The text to scan.
+    categories
+        Category names of dixon2018 (``"gender"``, ``"race"``, ``"religion"``, ``"age"``);
+        None (default): all of them.
+
+    Returns
+    -------
+    list of Mention
+        The mentions, left to right.
+
+    Raises
+    ------
+    TextfairError
+        A category dixon2018 does not have.
+
+    Examples
+    --------
+    >>> [(m.surface, m.term_id) for m in textfair.find_mentions("A gay man met an Asian woman.")]
+    [('gay', 'gay'), ('Asian', 'asian')]
+    """
     return default_matcher().find(text, categories)

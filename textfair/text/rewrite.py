@@ -43,8 +43,28 @@ def pick_name(names: tuple[str, ...], text: str, replaced: str) -> str:
 # Slots: one per changed span of every variant; no per-object dict.
 @dataclass(frozen=True, slots=True)
 class Edit:
-    """One change: `old` at [old_start, old_end) became `new` at [new_start, new_end):
-    "term" is a mention rewritten, "article" an indefinite article fixed by sound."""
+    """One change: `old` at [old_start, old_end) became `new` at [new_start, new_end).
+
+    The span map of a `Rewrite`: offsets into the old text and into the new one.
+
+    Attributes
+    ----------
+    kind : {"term", "article"}
+        ``"term"`` is a mention rewritten, ``"article"`` an indefinite article fixed by
+        sound.
+    old_start, old_end : int
+        Where `old` lies in the old text (end excluded).
+    new_start, new_end : int
+        Where `new` lies in the new text (end excluded).
+    old, new : str
+        The text replaced, and what replaced it.
+
+    Examples
+    --------
+    >>> variant = textfair.swap_term("A gay man.", "gay", "asian")
+    >>> variant.edits[0]
+    Edit(kind='article', old_start=0, old_end=1, new_start=0, new_end=2, old='A', new='An')
+    """
 
     kind: Literal["term", "article"]
     old_start: int
@@ -57,7 +77,18 @@ class Edit:
 
 @dataclass(frozen=True, slots=True)
 class Rewrite:
-    """A rewritten text and the map from old spans to new ones."""
+    """A rewritten text and the map from old spans to new ones.
+
+    What `rewrite` returns; `Variant` adds what was swapped.
+
+    Attributes
+    ----------
+    text : str
+        The new text.
+    edits : tuple of Edit
+        Where each change lies in the old text and in this one, in text order (empty
+        unless asked for).
+    """
 
     text: str
     edits: tuple[Edit, ...] = ()
@@ -245,7 +276,33 @@ class Rewriter:
 def rewrite(text: str, replacements: Iterable[tuple[Mention, Term]]) -> Rewrite:
     """Replace each mention with its target term, keeping the text grammatical.
 
-    Returns the new text and the span map (term edits, plus any article changed by sound).
+    The target is written in the mention's grammatical form (adjective, singular noun,
+    plural noun, ``"the elderly"``-style collective), falling back to ``"<term> person"`` /
+    ``"<term> people"`` for terms that have no noun (``"a Jew"`` -> ``"an old person"``).
+    The writer's capitalisation is copied relative to the term's natural spelling
+    (``"Muslim"`` -> ``"gay"`` mid-sentence, ``"GAY"`` -> ``"MUSLIM"``, ``"Gay people
+    ..."`` -> ``"Muslim people ..."``); possessives are kept (``"Muslims'"`` ->
+    ``"Jews'"``); the indefinite article before the mention is fixed by sound (``"a gay
+    man"`` -> ``"an Asian man"``). Nothing else in the text changes.
+
+    Parameters
+    ----------
+    text
+        The text the mentions were found in.
+    replacements
+        (mention, target term) pairs; mentions not given stay as they are.
+
+    Returns
+    -------
+    Rewrite
+        The new text and the span map (term edits, plus any article changed by sound).
+
+    Examples
+    --------
+    >>> mention = textfair.find_mentions("A gay man.")[0]
+    >>> asian = textfair.load_term_list("dixon2018").term("asian")
+    >>> textfair.rewrite("A gay man.", [(mention, asian)]).text
+    'An Asian man.'
     """
     pairs = list(replacements)
     rewriter = Rewriter(text, [mention for mention, _ in pairs])

@@ -32,7 +32,25 @@ _FORMS: dict[str | None, Form] = {None: "adjective", "noun": "noun", "plural": "
 
 @dataclass(frozen=True)
 class Template:
-    """A template sentence and the kind of classifier it probes."""
+    """A template sentence and the kind of classifier it probes.
+
+    A template is a sentence with slots: ``{religion}``, ``{age}``, ... name a category and
+    ``{identity}`` any category; a suffix picks the form: ``{religion:noun}`` ("a Jew",
+    "an old person") and ``{religion:plural}`` ("Jews", "gay people"). `TEMPLATES` holds
+    the built-in ones; `expand_template` fills the slots.
+
+    Attributes
+    ----------
+    text : str
+        The sentence, with its slots.
+    task : str
+        The kind of classifier it probes: ``"toxicity"`` or ``"sentiment"``.
+
+    Examples
+    --------
+    >>> textfair.TEMPLATES[0]
+    Template(text='I am a {identity} person.', task='toxicity')
+    """
 
     text: str
     task: str  # "toxicity" or "sentiment"
@@ -82,10 +100,61 @@ def expand_template(
     seed: int = 0,
     seed_id: int | str | None = None,
 ) -> list[Variant]:
-    """Every filling of the template's slots (or `max_variants` of them, drawn with `seed`).
+    r"""Every filling of the template's slots (or `max_variants` of them, drawn with `seed`).
 
-    ``{identity}`` ranges over the terms of `categories` (all categories by default);
-    two slots of one category never get the same term.
+    Slots are filled through the same rewriter as counterfactuals, so "a {identity} person"
+    becomes "an Asian person", a slot that starts a sentence is capitalised, and a term
+    without a noun is written "<term> person" or "<term> people".
+
+    Parameters
+    ----------
+    template
+        The sentence, or a `Template`. A slot is ``{category}`` or ``{identity}``, with an
+        optional ``:noun`` or ``:plural`` (an adjective without).
+    terms
+        A `TermList`, or what `load_term_list` reads; ``"dixon2018"`` by default.
+    categories
+        The categories ``{identity}`` ranges over; None (default): all of them. A slot
+        that names a category takes that category's terms whatever this says.
+    max_variants
+        The most fillings returned; None (default): all of them.
+    seed
+        Seeds the draw when there are more than `max_variants` fillings.
+    seed_id
+        The id every variant carries.
+
+    Returns
+    -------
+    list of Variant
+        One variant per filling, without a span map; a `Swap` per slot, whose ``source``
+        is the slot as written (``"{identity}"``) and whose ``target`` is the term's id.
+        Fillings come in a fixed order (the slots' terms in list order, the last slot
+        varying fastest); a draw keeps that order.
+
+    Raises
+    ------
+    TextfairError
+        A template with no slot, a slot that names no category of the list, or an unknown
+        category in `categories`.
+
+    Notes
+    -----
+    No two slots get the same term, so two slots of one category never do. With slots
+    whose options are the sets :math:`T_1, \dots, T_s`, the fillings are the tuples
+    :math:`(t_1, \dots, t_s) \in T_1 \times \dots \times T_s` with distinct terms. When
+    there are more than `max_variants` of them, `max_variants` are drawn uniformly without
+    replacement with `seed`.
+
+    Examples
+    --------
+    >>> variants = textfair.expand_template("I am a {religion} person.")
+    >>> len(variants), variants[0].text
+    (9, 'I am a Christian person.')
+    >>> variants = textfair.expand_template(
+    ...     "{identity:plural} are wonderful.", categories=["religion"], max_variants=2, seed=0
+    ... )
+    >>> [v.text for v in variants]
+    ['Protestants are wonderful.', 'Sikhs are wonderful.']
     """
     text = template.text if isinstance(template, Template) else template
     term_list = load_term_list(terms) if isinstance(terms, str) else terms
@@ -137,7 +206,39 @@ def expand_templates(
     max_per_template: int | None = None,
     seed: int = 0,
 ) -> list[Variant]:
-    """Expand many templates; each variant's `seed_id` is its template's index."""
+    """Expand many templates; each variant's `seed_id` is its template's index.
+
+    Parameters
+    ----------
+    templates
+        Sentences or `Template` objects; the built-in `TEMPLATES` by default.
+    terms
+        A `TermList`, or what `load_term_list` reads; ``"dixon2018"`` by default (read
+        once for all templates).
+    categories
+        The categories ``{identity}`` ranges over; None (default): all of them.
+    max_per_template
+        The most fillings per template; None (default): all of them.
+    seed
+        Template :math:`i` is expanded with the seed ``seed + i``.
+
+    Returns
+    -------
+    list of Variant
+        The variants of every template, template by template, as `expand_template`
+        returns them.
+
+    Raises
+    ------
+    TextfairError
+        As `expand_template`.
+
+    Examples
+    --------
+    >>> variants = textfair.expand_templates(categories=["age"])
+    >>> len(variants), variants[0].text, variants[-1].seed_id
+    (184, 'I am an old person.', 22)
+    """
     term_list = load_term_list(terms) if isinstance(terms, str) else terms
     return [
         variant
