@@ -113,7 +113,17 @@ class AuditReport:
 
     @property
     def significant(self) -> tuple[Finding, ...]:
-        """The findings significant after the correction for testing many rule sets."""
+        r"""The findings significant after the correction for testing many rule sets.
+
+        A tuple of `Finding`, most credible first, as in `findings`.
+
+        Notes
+        -----
+        A finding is significant when its adjusted p-value is at most
+        :math:`\alpha = 1 - \text{confidence}` (0.05 by default), the p-values adjusted over
+        every rule set tested with the audit's ``correction`` (Holm's by default,
+        Benjamini-Hochberg's, or none).
+        """
         return tuple(f for f in self.findings if f.significant)
 
     @property
@@ -210,9 +220,35 @@ class AuditReport:
         return notes
 
     def failing(self, threshold) -> tuple[Finding, ...]:
-        """Significant findings whose score is above their threshold (what --fail-above
-        gates): `threshold` is one number for all, a spec ("gender=0.05,race=0.1") or a
-        :class:`~textfair.report.gate.Gate`."""
+        r"""Significant findings whose score is above their threshold (what --fail-above
+        gates).
+
+        Parameters
+        ----------
+        threshold
+            One number for all, a spec (``"gender=0.05,race=0.1"``) or a
+            :class:`~textfair.report.gate.Gate`; see `Gate.parse`.
+
+        Returns
+        -------
+        tuple of Finding
+            The failing findings, most credible first.
+
+        Raises
+        ------
+        TextfairError
+            A `threshold` that is not a valid gate.
+
+        Notes
+        -----
+        A finding of rule set :math:`R` fails when it is significant and
+        :math:`|\varphi_R - \varphi_{\neg R}| > t(R)`, with :math:`t(R)` the strictest
+        threshold that names a rule of :math:`R` (see `Gate`).
+
+        Examples
+        --------
+        >>> report.failing("gender=0.05,0.1")  # doctest: +SKIP
+        """
         return tuple(Gate.parse(threshold).failing(self.findings))
 
     @property
@@ -247,13 +283,33 @@ class AuditReport:
         return next((f for f in self.findings if f.rule_set == rule_set), None)
 
     def label(self, rule_set: RuleSet) -> str:
-        """A rule set as people read it in this report's domain."""
+        """A rule set as people read it in this report's domain.
+
+        Parameters
+        ----------
+        rule_set
+            A finding's ``rule_set``.
+
+        Returns
+        -------
+        str
+            ``{"gay", "taoist"}`` for texts, ``{sex ∈ Female, race ∈ Black}`` for rows.
+        """
         return RuleSet(rule_set).label(self.kind)
 
     # --- report.json ---------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """report.json as a JSON-ready dict (NaN written as null)."""
+        """report.json as a JSON-ready dict (NaN written as null).
+
+        Returns
+        -------
+        dict
+            ``report_version``, ``kind``, ``textfair_version``, ``command``, ``seed``,
+            ``model``, ``data``, ``config``, ``rule_sets_tested``, ``findings``,
+            ``counterfactual``, ``metrics`` and ``run``, then the keys of `extra`.
+            ``AuditReport.from_dict(report.to_dict()) == report``.
+        """
         return records.finite(
             {
                 "report_version": self.report_version,
@@ -275,7 +331,30 @@ class AuditReport:
 
     @classmethod
     def from_dict(cls, record: object) -> AuditReport:
-        """Read a report written by `to_dict` (or report.json); one-line error otherwise."""
+        """Read a report written by `to_dict` (or report.json); one-line error otherwise.
+
+        Parameters
+        ----------
+        record
+            The dict `to_dict` returned, or the object a report.json holds. Keys a newer
+            writer added are kept in `extra`.
+
+        Returns
+        -------
+        AuditReport
+            The report.
+
+        Raises
+        ------
+        TextfairError
+            `record` is not a dict with ``findings`` and ``model``, or it is incomplete or
+            malformed.
+
+        Examples
+        --------
+        >>> AuditReport.from_dict(report.to_dict()) == report  # doctest: +SKIP
+        True
+        """
         if not isinstance(record, dict) or "findings" not in record or "model" not in record:
             raise TextfairError(
                 f"a {type(record).__name__} is not an audit report; expected the object in "
@@ -313,7 +392,28 @@ class AuditReport:
 
     @classmethod
     def read(cls, path: str | Path) -> AuditReport:
-        """Read a report.json; a one-line error when it is missing or not an audit report."""
+        """Read a report.json; a one-line error when it is missing or not an audit report.
+
+        Parameters
+        ----------
+        path
+            The report.json file.
+
+        Returns
+        -------
+        AuditReport
+            The report (without flipped pairs, which report.json does not hold).
+
+        Raises
+        ------
+        TextfairError
+            The file is missing or not JSON, or it is not an audit report; the message
+            starts with the path.
+
+        Examples
+        --------
+        >>> report = textfair.AuditReport.read("report/report.json")  # doctest: +SKIP
+        """
         record = read_json(path, "the report.json of an audit")
         try:
             return cls.from_dict(record)
@@ -323,10 +423,30 @@ class AuditReport:
     # --- notebooks -----------------------------------------------------------------------
 
     def findings_frame(self):
-        """The findings as a pandas DataFrame, most credible first, in the words of the
-        model's labels: the rate of the favourable label (e.g. "non-toxic_rate_with") with
-        and without the rule set, their signed difference and its interval. (report.json
-        keeps the paper's names: phi_r, phi_not_r, score = |difference|.)"""
+        r"""The findings as a pandas DataFrame, most credible first, in the words of the
+        model's labels.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per finding: ``rule_set`` (as `label` writes it), the rate of the
+            favourable label with and without the rule set (e.g. ``non-toxic_rate_with``,
+            ``non-toxic_rate_without``), their signed ``difference`` and its interval
+            (``ci_low``, ``ci_high``), ``credible_bound`` (the end of the interval nearest
+            zero; 0 when it holds 0), ``p_adjusted``, ``significant``, ``seeds`` (on the
+            rule set's side) and ``support``. report.json keeps the paper's names:
+            ``phi_r``, ``phi_not_r``, and ``score``, the absolute difference.
+
+        Notes
+        -----
+        For a rule set :math:`R`, the ``difference`` is
+        :math:`\varphi_R - \varphi_{\neg R}`: negative when the rule set's texts (rows) get
+        the favourable label less often.
+
+        Examples
+        --------
+        >>> report.findings_frame().head()  # doctest: +SKIP
+        """
         import pandas as pd
 
         label = self.model.favorable or "favourable"
@@ -351,19 +471,47 @@ class AuditReport:
 
     def flipped_pairs_frame(self):
         """Every identity swap of the causal tests that flipped the model's decision, as a
-        DataFrame (what `textfair audit --pairs FILE` writes); empty without causal tests.
-        Held in memory only: a report read back from report.json has none."""
+        DataFrame (what `textfair audit --pairs FILE` writes).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per flipped pair: ``category``, ``from``, ``to``, the ``text`` and its
+            ``counterfactual``, the ``decision`` of each in the model's words
+            (``counterfactual_decision``), the favourable label's probability of each
+            (``p_<label>``, ``counterfactual_p_<label>``), and whether the seed's placebo
+            edit flipped too (``placebo_flipped``: a flip that a neutral edit also causes is
+            not evidence about the identity). Empty without causal tests. Held in memory
+            only: a report read back from report.json has none.
+
+        Examples
+        --------
+        >>> report.flipped_pairs_frame()  # doctest: +SKIP
+        """
         from textfair.report.pairs import flipped_pairs_frame
 
         return flipped_pairs_frame(self)
 
     def summary(self) -> str:
-        """The verdict, in words: the gate's pass or fail when the audit had one; the groups
-        the model disadvantages, then those it favours, each as how much less (or more)
-        often their texts get the favourable label than the same texts with another term,
-        with the interval; or that no difference between groups is significant; then what
-        the causal tests found beyond a placebo edit. The same sentence is the terminal's
-        last line, report.md's and the page's verdict."""
+        """The verdict, in words.
+
+        The gate's pass or fail when the audit had one; the groups the model disadvantages,
+        then those it favours, each as how much less (or more) often their texts get the
+        favourable label than the same texts with another term, with the interval; or that
+        no difference between groups is significant. When no group is significantly
+        disadvantaged, the most disadvantaged one is named, with why it is not a finding.
+        Then what the causal tests found beyond a placebo edit. The same sentence is the
+        terminal's last line, report.md's and the page's verdict.
+
+        Returns
+        -------
+        str
+            The verdict.
+
+        Examples
+        --------
+        >>> print(report.summary())  # doctest: +SKIP
+        """
         parts = [self._gate_verdict(), self._groups_verdict(), self._causal_verdict()]
         return " ".join(part for part in parts if part)
 
@@ -509,16 +657,66 @@ class AuditReport:
 
     def save(self, directory: str | Path, *, overwrite: bool = False, top: int = 10) -> Path:
         """Write report.json, report.md and report.html into `directory` as one set, as
-        `textfair audit --out` does (an earlier report there is replaced only with
-        `overwrite`); returns the directory."""
+        `textfair audit --out` does.
+
+        The files are staged in a directory beside it that then takes its place in one
+        step, so an interrupted write leaves the complete old set or the complete new one.
+
+        Parameters
+        ----------
+        directory
+            Where to write; a new or empty directory, or one that holds an earlier report.
+        overwrite
+            Replace an earlier report there; without it, one is an error.
+        top
+            How many findings report.md shows.
+
+        Returns
+        -------
+        pathlib.Path
+            The directory.
+
+        Raises
+        ------
+        TextfairError
+            `directory` is a file, holds an earlier report and `overwrite` is off, or holds
+            files textfair did not write (refused even with `overwrite`, since the directory
+            is replaced as a whole).
+
+        Examples
+        --------
+        >>> report.save("report/")  # doctest: +SKIP
+        PosixPath('report')
+        """
         from textfair.report.render import write_report
 
         write_report(self, directory, top, overwrite=overwrite)
         return Path(directory)
 
     def to_html(self, path: str | Path | None = None, *, overwrite: bool = False) -> str:
-        """The report page (one self-contained HTML file, as report.html); written to `path`
-        too when one is given (an existing file only with `overwrite`)."""
+        """The report page: one self-contained HTML file, the same bytes as report.html.
+
+        Parameters
+        ----------
+        path
+            Where to write the page too; None (default): only return it.
+        overwrite
+            Replace an existing file at `path`; without it, one is an error.
+
+        Returns
+        -------
+        str
+            The page.
+
+        Raises
+        ------
+        TextfairError
+            `path` exists and `overwrite` is off.
+
+        Examples
+        --------
+        >>> page = report.to_html("audit.html")  # doctest: +SKIP
+        """
         import json
 
         from textfair.io import atomic_writer
