@@ -58,7 +58,7 @@ _CORRECTIONS = {"holm": "Holm's correction", "bh": "the Benjamini-Hochberg corre
 
 @dataclass(frozen=True)
 class AuditReport:
-    """One audit: the model, the data, the settings, and everything found.
+    r"""One audit: the model, the data, the settings, and everything found.
 
     What `textfair.audit` and `textfair.audit_table` return and what report.json holds
     (``to_dict`` / ``from_dict`` / ``read``); every renderer, the augmentation, the
