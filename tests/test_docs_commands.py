@@ -46,8 +46,20 @@ def doc_steps(text: str) -> list[tuple[str, str]]:
     return steps
 
 
-def all_steps() -> list[tuple[str, str]]:
-    return [step for path in documents() for step in doc_steps(read(path))]
+# Pages whose commands need nothing an earlier page made run as tests of their own, which
+# the slow tier's second worker takes beside the long one (the Ray page: each command
+# starts a Ray instance).
+ON_THEIR_OWN = ("ray.md",)
+
+
+def all_steps(pages: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
+    """The steps of every page in reading order, less ON_THEIR_OWN's; or of `pages`."""
+    chosen = [
+        path
+        for path in documents()
+        if (path.name in pages if pages else path.name not in ON_THEIR_OWN)
+    ]
+    return [step for path in chosen for step in doc_steps(read(path))]
 
 
 def test_the_docs_parser_finds_every_command():
@@ -64,12 +76,12 @@ def test_the_docs_parser_finds_every_command():
     assert all(c.split()[0] in ("textfair", "python") for c in commands), commands
 
 
-@pytest.mark.slow
-def test_every_documented_command_runs_as_written(tmp_path):
-    work = tmp_path / "readme"
+def _workspace(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A working directory with a copy of examples/ and the package's data (read by path in
+    some commands), and the environment the commands run in."""
+    work = tmp_path / "docs"
     work.mkdir()
     shutil.copytree(ROOT / "examples", work / "examples", ignore=shutil.ignore_patterns("out"))
-    # The package's data and bundled models, read by path in some commands.
     (work / "textfair").symlink_to(ROOT / "textfair", target_is_directory=True)
     env = {
         **os.environ,
@@ -78,8 +90,38 @@ def test_every_documented_command_runs_as_written(tmp_path):
         # The textfair and python of this interpreter's environment.
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
     }
+    return work, env
+
+
+@pytest.mark.slow
+def test_every_documented_command_runs_as_written(tmp_path):
+    work, env = _workspace(tmp_path)
+    seconds = _run_steps(all_steps(), work, env)
+    _check_the_bundled_mitigation(work / "mitigated")
+    mitigate = next(body for body in seconds if body.startswith("textfair mitigate --out"))
+    _check_the_same_mitigation_under_load(work, env, mitigate, seconds[mitigate])
+
+
+@pytest.mark.slow
+def test_the_ray_pages_commands_run_as_written(tmp_path):
+    """Skipped without the ray extra, except where TEXTFAIR_REQUIRE_RAY=1 (CI)."""
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None and not os.environ.get("TEXTFAIR_REQUIRE_RAY"):
+        pytest.skip('the ray extra is not installed (pip install ".[ray]")')
+    steps = all_steps(ON_THEIR_OWN)
+    assert sum(kind == "run" for kind, _ in steps) >= 4
+    work, env = _workspace(tmp_path)
+    _run_steps(steps, work, env)
+    assert list((work / "scored").glob("*.parquet"))
+    assert (work / "ray-report" / "report.json").is_file()
+
+
+def _run_steps(steps: list[tuple[str, str]], work: Path, env: dict[str, str]) -> dict[str, float]:
+    """Run the steps in `work`; each command must exit 0 without a traceback. Returns the
+    seconds each command took."""
     seconds: dict[str, float] = {}
-    for kind, body in all_steps():
+    for kind, body in steps:
         if kind == "write":
             name, _, content = body.partition("\n")
             (work / name).write_text(content, encoding="utf-8")
@@ -99,9 +141,7 @@ def test_every_documented_command_runs_as_written(tmp_path):
         said = done.stdout[-2000:] + done.stderr[-2000:]
         assert done.returncode == 0, f"$ {body}\nexit {done.returncode}\n{said}"
         assert "Traceback" not in done.stderr, f"$ {body}\n{said}"
-    _check_the_bundled_mitigation(work / "mitigated")
-    mitigate = next(body for body in seconds if body.startswith("textfair mitigate --out"))
-    _check_the_same_mitigation_under_load(work, env, mitigate, seconds[mitigate])
+    return seconds
 
 
 def _check_the_same_mitigation_under_load(work: Path, env: dict, quiet: str, idle: float):

@@ -42,3 +42,11 @@ def test_the_readme_is_a_landing_page_and_every_page_is_in_the_site():
     assert sorted(nav_pages()) == pages
     linked = set(re.findall(r"\(docs/pages/([\w-]+\.md)\)", README))
     assert linked == {p.name for p in pages} - {"index.md", "changelog.md"}
+
+
+def test_getting_started_shows_the_quickstart_ci_runs():
+    """CI runs the README's two quickstart lines as written; the guide's first page shows
+    the same two lines, so it cannot drift from what is tested."""
+    page = (ROOT / "docs" / "pages" / "getting-started.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- quickstart[^>]*-->\n```bash\n(.*?)```", page, re.S)
+    assert block and block[1].strip().splitlines() == _quickstart()
