@@ -84,9 +84,9 @@ def holdout_split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.nd
 
     Notes
     -----
-    The training side holds :math:`\operatorname{round}(n (1 - f))` rows (Python's
+    The training side holds $\operatorname{round}(n (1 - f))$ rows (Python's
     rounding, half to even) and the held-out side the other
-    :math:`n - \operatorname{round}(n (1 - f))`.
+    $n - \operatorname{round}(n (1 - f))$.
 
     Examples
     --------

@@ -57,7 +57,7 @@ def as_model(obj: object, *, labels: Sequence[str] | None = None, batch_size: in
         * a fitted scikit-learn estimator or ``Pipeline`` with ``predict_proba`` and
           ``classes_`` (its labels are ``classes_``, as strings);
         * a plain function of a list of inputs that returns probabilities (an
-          :math:`n \times k` array) or labels (one per input).
+          $n \times k$ array) or labels (one per input).
     labels
         For a plain function (or a ``py:`` spec): its labels, in the order of its output
         columns, or every label it can return. A function may carry them instead as a

@@ -200,9 +200,9 @@ class HFModel:
 
         Notes
         -----
-        With logits :math:`z_1, \dots, z_k` of a text, the softmax is
-        :math:`p_j = e^{z_j} / \sum_{l=1}^{k} e^{z_l}` (a row sums to 1), and a multi-label
-        head's sigmoid is :math:`p_j = 1 / (1 + e^{-z_j})` (each label on its own).
+        With logits $z_1, \dots, z_k$ of a text, the softmax is
+        $p_j = e^{z_j} / \sum_{l=1}^{k} e^{z_l}$ (a row sums to 1), and a multi-label
+        head's sigmoid is $p_j = 1 / (1 + e^{-z_j})$ (each label on its own).
         """
         import torch
 

@@ -215,8 +215,8 @@ class TorchTextModel:
 
         Notes
         -----
-        With the network's logits :math:`z_1, \dots, z_k` for a text,
-        :math:`p_j = e^{z_j} / \sum_{l=1}^{k} e^{z_l}`.
+        With the network's logits $z_1, \dots, z_k$ for a text,
+        $p_j = e^{z_j} / \sum_{l=1}^{k} e^{z_l}$.
         """
         import torch
 
@@ -405,13 +405,15 @@ def train_text_classifier(
 
     Notes
     -----
-    With :math:`N` texts, :math:`K` classes and :math:`n_c` texts of class :math:`c`, the
+    With $N$ texts, $K$ classes and $n_c$ texts of class $c$, the
     class weights are
 
-    .. math:: w_c = \frac{N}{K \max(n_c, 1)},
+    $$
+    w_c = \frac{N}{K \max(n_c, 1)},
+    $$
 
     so that every class weighs as much in the loss,
-    :math:`\sum_i w_{y_i} (-\log p_{y_i}(x_i)) / \sum_i w_{y_i}` over a batch.
+    $\sum_i w_{y_i} (-\log p_{y_i}(x_i)) / \sum_i w_{y_i}$ over a batch.
 
     Examples
     --------

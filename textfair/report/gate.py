@@ -38,18 +38,18 @@ class Gate:
 
     Notes
     -----
-    The score of a finding is :math:`|\varphi_R - \varphi_{\neg R}|`, the absolute
-    difference of the favourable rate with and without the rule set :math:`R`. A rule set's
-    threshold is the strictest that names any of its rules :math:`r = (c, v)`: the term's
+    The score of a finding is $|\varphi_R - \varphi_{\neg R}|$, the absolute
+    difference of the favourable rate with and without the rule set $R$. A rule set's
+    threshold is the strictest that names any of its rules $r = (c, v)$: the term's
     entry when there is one, else the category's,
 
-    .. math::
+    $$
+    t(R) = \min_{r \in R \,:\, t(r) \text{ defined}} t(r),
+    \qquad t(r) = \text{named}[v] \text{ if } v \text{ is named, else } \text{named}[c],
+    $$
 
-        t(R) = \min_{r \in R \,:\, t(r) \text{ defined}} t(r),
-        \qquad t(r) = \text{named}[v] \text{ if } v \text{ is named, else } \text{named}[c],
-
-    and `default` when no rule of :math:`R` is named. The finding fails when it is
-    significant and :math:`|\varphi_R - \varphi_{\neg R}| > t(R)`.
+    and `default` when no rule of $R$ is named. The finding fails when it is
+    significant and $|\varphi_R - \varphi_{\neg R}| > t(R)$.
 
     Examples
     --------
@@ -225,7 +225,7 @@ class Gate:
         Returns
         -------
         list of Finding
-            Those that are significant and whose score :math:`|\varphi_R - \varphi_{\neg R}|`
+            Those that are significant and whose score $|\varphi_R - \varphi_{\neg R}|$
             is above `threshold` of their rule set, in the order given. Findings that no
             threshold applies to never fail.
         """

@@ -76,7 +76,7 @@ class AuditReport:
         The settings the audit ran with (see `textfair.audit`).
     findings : tuple of Finding
         Every rule set scored, most credible first: the favourable rates with and without
-        it (:math:`\varphi_R`, :math:`\varphi_{\neg R}`), the signed difference, its
+        it ($\varphi_R$, $\varphi_{\neg R}$), the signed difference, its
         interval, the adjusted p-value and whether it is significant.
     counterfactual : Counterfactual or None
         The causal tests: causal scores, group scores and term pairs, each beside a
@@ -120,7 +120,7 @@ class AuditReport:
         Notes
         -----
         A finding is significant when its adjusted p-value is at most
-        :math:`\alpha = 1 - \text{confidence}` (0.05 by default), the p-values adjusted over
+        $\alpha = 1 - \text{confidence}$ (0.05 by default), the p-values adjusted over
         every rule set tested with the audit's ``correction`` (Holm's by default,
         Benjamini-Hochberg's, or none).
         """
@@ -241,9 +241,9 @@ class AuditReport:
 
         Notes
         -----
-        A finding of rule set :math:`R` fails when it is significant and
-        :math:`|\varphi_R - \varphi_{\neg R}| > t(R)`, with :math:`t(R)` the strictest
-        threshold that names a rule of :math:`R` (see `Gate`).
+        A finding of rule set $R$ fails when it is significant and
+        $|\varphi_R - \varphi_{\neg R}| > t(R)$, with $t(R)$ the strictest
+        threshold that names a rule of $R$ (see `Gate`).
 
         Examples
         --------
@@ -439,8 +439,8 @@ class AuditReport:
 
         Notes
         -----
-        For a rule set :math:`R`, the ``difference`` is
-        :math:`\varphi_R - \varphi_{\neg R}`: negative when the rule set's texts (rows) get
+        For a rule set $R$, the ``difference`` is
+        $\varphi_R - \varphi_{\neg R}$: negative when the rule set's texts (rows) get
         the favourable label less often.
 
         Examples

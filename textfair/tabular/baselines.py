@@ -23,8 +23,8 @@ def tabular_encoder(features):
 
     Notes
     -----
-    A numeric column :math:`x` becomes :math:`(x - \bar{x}) / s`, with :math:`\bar{x}` and
-    :math:`s` the mean and the (population) standard deviation seen in fitting.
+    A numeric column $x$ becomes $(x - \bar{x}) / s$, with $\bar{x}$ and
+    $s$ the mean and the (population) standard deviation seen in fitting.
 
     Examples
     --------
@@ -69,9 +69,9 @@ def logistic_regression(features, labels, max_iter: int = 1000):
 
     Notes
     -----
-    With :math:`\phi(x)` the encoded row and two classes, the model is
-    :math:`P(y = 1 \mid x) = \sigma(w^\top \phi(x) + b)`, with
-    :math:`\sigma(t) = 1 / (1 + e^{-t})`; with more classes, a softmax over one such score
+    With $\phi(x)$ the encoded row and two classes, the model is
+    $P(y = 1 \mid x) = \sigma(w^\top \phi(x) + b)$, with
+    $\sigma(t) = 1 / (1 + e^{-t})$; with more classes, a softmax over one such score
     per class.
 
     Examples

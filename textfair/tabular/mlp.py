@@ -66,14 +66,16 @@ class TabularMLP:
 
     Notes
     -----
-    A numeric column :math:`x` is encoded as :math:`(x - \mu) / \sigma`, with the mean
-    :math:`\mu` and the population standard deviation :math:`\sigma` of the training rows
-    (:math:`\sigma = 1` when it is 0); a categorical column as one indicator per value seen
+    A numeric column $x$ is encoded as $(x - \mu) / \sigma$, with the mean
+    $\mu$ and the population standard deviation $\sigma$ of the training rows
+    ($\sigma = 1$ when it is 0); a categorical column as one indicator per value seen
     in training. The network computes
 
-    .. math:: f(x) = W_6\, \mathrm{ReLU}(W_5 \cdots \mathrm{ReLU}(W_1 x + b_1) \cdots + b_5) + b_6
+    $$
+    f(x) = W_6\, \mathrm{ReLU}(W_5 \cdots \mathrm{ReLU}(W_1 x + b_1) \cdots + b_5) + b_6
+    $$
 
-    and `predict_proba` is the softmax of :math:`f(x)`.
+    and `predict_proba` is the softmax of $f(x)$.
 
     Examples
     --------

@@ -54,7 +54,7 @@ class Schema:
     r"""Features, label column and favourable label: the schema of a table.
 
     Inferred from a DataFrame by `infer_schema`, or loaded from YAML. A numeric sensitive
-    feature is cut into `bins` equal-width intervals (:math:`K = 10`, as TestSGD), so a rule
+    feature is cut into `bins` equal-width intervals ($K = 10$, as TestSGD), so a rule
     over it is a run of adjacent bins.
 
     Attributes
@@ -74,8 +74,8 @@ class Schema:
 
     Notes
     -----
-    A numeric feature with bounds :math:`[a, b]` has the bin edges
-    :math:`e_j = a + j (b - a) / K` for :math:`j = 0, \dots, K`.
+    A numeric feature with bounds $[a, b]$ has the bin edges
+    $e_j = a + j (b - a) / K$ for $j = 0, \dots, K$.
 
     Examples
     --------

@@ -262,13 +262,15 @@ def counterfactuals(
 
     Notes
     -----
-    Let the text name :math:`m_c` distinct terms of category :math:`c`, each of which may
-    become one of :math:`k_c` terms (the allowed targets and the text's own terms). The
+    Let the text name $m_c$ distinct terms of category $c$, each of which may
+    become one of $k_c$ terms (the allowed targets and the text's own terms). The
     distinct terms of a category map injectively to those, so there are
 
-    .. math:: N = \prod_c \frac{k_c!}{(k_c - m_c)!} - 1
+    $$
+    N = \prod_c \frac{k_c!}{(k_c - m_c)!} - 1
+    $$
 
-    variants (the identity assignment left out). With :math:`N \le` `max_variants` all are
+    variants (the identity assignment left out). With $N \le$ `max_variants` all are
     enumerated; otherwise assignments are drawn uniformly at random and repeats dropped
     until `max_variants` distinct ones are found.
 
@@ -418,7 +420,7 @@ def rule_satisfying(
 ) -> Variant | None:
     """TestSGD's Sample(D, R) rewrite of one seed text.
 
-    Every mention of a category of the rule set :math:`R` becomes the rule set's term ("I
+    Every mention of a category of the rule set $R$ becomes the rule set's term ("I
     am a lesbian" -> "I am a gay person"), with the words related to it.
 
     Parameters
@@ -439,9 +441,9 @@ def rule_satisfying(
     -------
     Variant or None
         The rewritten text, with a `Swap` for each term that changed (none when the text
-        satisfies :math:`R` already). None when the text cannot be made to satisfy
-        :math:`R` coherently: it does not name every category of the rule set with one
-        distinct term, or its plan does not allow :math:`R`'s term there (another axis, a
+        satisfies $R$ already). None when the text cannot be made to satisfy
+        $R$ coherently: it does not name every category of the rule set with one
+        distinct term, or its plan does not allow $R$'s term there (another axis, a
         clash: see `rewritable_categories`).
 
     Raises
@@ -495,7 +497,7 @@ def sample_rule_satisfying(
     Parameters
     ----------
     texts
-        The corpus :math:`D`.
+        The corpus $D$.
     rule_set
         Categories to one term each, as `rule_satisfying` takes it.
     n
@@ -520,9 +522,9 @@ def sample_rule_satisfying(
 
     Notes
     -----
-    With :math:`E \subseteq D` the eligible texts (each category of the rule set named
+    With $E \subseteq D$ the eligible texts (each category of the rule set named
     with one distinct term, and its mentions rewritable), each of the `n` seeds is drawn
-    independently and uniformly from :math:`E`.
+    independently and uniformly from $E$.
 
     Examples
     --------

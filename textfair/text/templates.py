@@ -140,8 +140,8 @@ def expand_template(
     Notes
     -----
     No two slots get the same term, so two slots of one category never do. With slots
-    whose options are the sets :math:`T_1, \dots, T_s`, the fillings are the tuples
-    :math:`(t_1, \dots, t_s) \in T_1 \times \dots \times T_s` with distinct terms. When
+    whose options are the sets $T_1, \dots, T_s$, the fillings are the tuples
+    $(t_1, \dots, t_s) \in T_1 \times \dots \times T_s$ with distinct terms. When
     there are more than `max_variants` of them, `max_variants` are drawn uniformly without
     replacement with `seed`.
 
@@ -220,7 +220,7 @@ def expand_templates(
     max_per_template
         The most fillings per template; None (default): all of them.
     seed
-        Template :math:`i` is expanded with the seed ``seed + i``.
+        Template $i$ is expanded with the seed ``seed + i``.
 
     Returns
     -------
