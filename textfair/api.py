@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textfair.errors import TextfairError
 from textfair.models import as_model
@@ -187,14 +187,7 @@ def audit_table(
     progress
         A callable given one line per stage.
     **settings
-        The audit's settings, as `textfair audit`'s options name them: ``terms``
-        (``"dixon2018"``, ``"holistic"``, a file or a `TermList`), ``categories``,
-        ``theta`` (minimum support of a rule set, 0.05), ``max_order`` (rules per rule set,
-        2), ``confidence`` (0.95), ``error`` (target half-width of each interval, 0.05),
-        ``min_samples`` / ``max_samples`` (seeds per rule set, 100 / 1000), ``mode``
-        (``"paired"`` or ``"paper"``), ``correction`` (``"holm"``, ``"bh"`` or ``"none"``),
-        ``group`` / ``causal`` (which analyses run), ``causal_threshold`` (0.1) and ``seed``
-        (0). An unknown name raises `TextfairError` listing the valid ones.
+        The audit's settings, as `audit` takes them (``terms`` is not used for rows).
 
     Returns
     -------
@@ -282,14 +275,7 @@ def compare_mitigations(
     model_id
         The model's name in the report.
     **settings
-        The audit's settings, as `textfair audit`'s options name them: ``terms``
-        (``"dixon2018"``, ``"holistic"``, a file or a `TermList`), ``categories``,
-        ``theta`` (minimum support of a rule set, 0.05), ``max_order`` (rules per rule set,
-        2), ``confidence`` (0.95), ``error`` (target half-width of each interval, 0.05),
-        ``min_samples`` / ``max_samples`` (seeds per rule set, 100 / 1000), ``mode``
-        (``"paired"`` or ``"paper"``), ``correction`` (``"holm"``, ``"bh"`` or ``"none"``),
-        ``group`` / ``causal`` (which analyses run), ``causal_threshold`` (0.1) and ``seed``
-        (0; it also seeds the split). An unknown name raises `TextfairError` listing the valid ones.
+        The audit's settings, as `audit` takes them; ``seed`` also seeds the split.
 
     Returns
     -------
@@ -313,7 +299,15 @@ def compare_mitigations(
 
     settings.setdefault("causal", False)  # the targets are group findings
     config = _config(settings)
-    name = model_id or _model_id(model)
+    # What both comparisons take alike (Any: each keyword has its own type).
+    common: dict[str, Any] = {
+        "methods": methods,
+        "holdout": holdout,
+        "top": top,
+        "seed": config.seed,
+        "model_id": model_id or _model_id(model),
+        "audit_config": config,
+    }
     if sensitive is not None:
         if label is None:
             raise TextfairError.bad("label", "is missing; name the true-label column of the rows")
@@ -326,17 +320,7 @@ def compare_mitigations(
         frame = frame.assign(**{label: frame[label].astype(str)})
         columns = [f.name for f in schema.features]
         rows = model if isinstance(model, RowModel) else RowModel(model, columns)
-        return compare_table_mitigations(
-            rows,
-            frame,
-            schema,
-            methods=methods,
-            holdout=holdout,
-            top=top,
-            seed=config.seed,
-            model_id=name,
-            audit_config=config,
-        )
+        return compare_table_mitigations(rows, frame, schema, **common)
     from textfair.auditing import model_decision
     from textfair.models.decision import class_labels
 
@@ -347,17 +331,9 @@ def compare_mitigations(
         raise TextfairError.bad("labels", "are missing; a comparison retrains, so it needs them")
     wrapped = as_model(model)
     chosen = class_labels(model_decision(wrapped, favorable, None), "mitigation")[0]
+    common["audit_config"] = config
     return compare_text_mitigations(
-        wrapped,
-        corpus.texts,
-        corpus.labels,
-        favorable=chosen,
-        methods=methods,
-        holdout=holdout,
-        top=top,
-        seed=config.seed,
-        model_id=name,
-        audit_config=config,
+        wrapped, corpus.texts, corpus.labels, favorable=chosen, **common
     )
 
 
