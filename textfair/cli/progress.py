@@ -55,26 +55,22 @@ class Stages:
         self._ticker: threading.Thread | None = None
 
     def __enter__(self) -> Callable[[str], None]:
+        # One background thread: in a terminal it moves the bar with the items done (work
+        # counted in items, read every 0.2 s); in a log it writes a line every `every` s.
+        follow: Callable[[], None] | None = self._tick
         if self.console.is_terminal:
             columns = [SpinnerColumn(), TextColumn("{task.description}")]
-            if self.stages or (self.items is not None and self.total):
+            total = self.total if self.items is not None else self.stages
+            if self.stages or total:
                 columns.append(BarColumn())
             self._bar = Progress(
                 *columns, TimeElapsedColumn(), console=self.console, transient=True
             )
             self._bar.__enter__()
-            # Work counted in items: the bar follows the items done, read every 0.2 s.
-            total = self.total if self.items is not None else self.stages
             self._task = self._bar.add_task(self.stage, total=total)
-            if self.items is not None:
-                self._ticker = threading.Thread(
-                    target=self._follow, daemon=True, name="textfair-progress"
-                )
-                self._ticker.start()
-        else:
-            self._ticker = threading.Thread(
-                target=self._tick, daemon=True, name="textfair-progress"
-            )
+            follow = self._follow if self.items is not None else None
+        if follow is not None:
+            self._ticker = threading.Thread(target=follow, daemon=True, name="textfair-progress")
             self._ticker.start()
         return self.advance
 
