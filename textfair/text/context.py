@@ -276,7 +276,11 @@ def word_runs(text: str) -> list[str]:
 
 
 @cache
-def collocation_regex() -> re.Pattern[str]:
-    """Collocations that are never identity mentions (term_lists/collocations.txt)."""
+def collocation_regex(lowercase: bool = False) -> re.Pattern[str]:
+    """Collocations that are never identity mentions (term_lists/collocations.txt).
+
+    With `lowercase`, the pattern for a lowercased text: case-blind matching of a large
+    alternation is about twice as slow as matching the text lowercased (the phrases are)."""
     phrases = {normalize_form(phrase) for phrase in read_data_words("collocations.txt")}
-    return re.compile(r"(?<![\w])" + trie_pattern(phrases) + r"(?![\w])", re.IGNORECASE)
+    source = r"(?<![\w])" + trie_pattern(phrases) + r"(?![\w])"
+    return re.compile(source) if lowercase else re.compile(source, re.IGNORECASE)

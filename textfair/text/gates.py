@@ -64,7 +64,10 @@ def in_url(text: str, start: int) -> bool:
     token_end = min(
         (i for i in (text.find(" ", start), text.find("\n", start)) if i >= 0), default=len(text)
     )
-    token = text[token_start:token_end].lower()
+    token = text[token_start:token_end]
+    if "." not in token and "/" not in token:
+        return False  # every sign below has a dot or a slash: most words end here
+    token = token.lower()
     return (
         "://" in token
         or "www." in token
@@ -79,7 +82,9 @@ _NAMESPACE = re.compile(r"(?:user|talk|user talk|wikipedia|category|template|fil
 
 def in_username(text: str, start: int) -> bool:
     """Part of a wiki user name or page name: "User:Sikh-history", "Category:Jewish_x"."""
-    return _NAMESPACE.search(text, max(0, start - 40), start) is not None
+    begin = max(0, start - 40)
+    # The namespace's colon must be in the window; looking for it is cheaper than the search.
+    return text.find(":", begin, start) >= 0 and _NAMESPACE.search(text, begin, start) is not None
 
 
 def in_capitals_run(text: str, start: int, end: int) -> bool:

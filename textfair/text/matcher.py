@@ -256,7 +256,8 @@ class Matcher:
     def _find_all(self, text: str) -> list[Mention]:
         candidates = []
         lower = text.lower()
-        if len(lower) == len(text):
+        aligned = len(lower) == len(text)  # then each character lowercases to one, in place
+        if aligned:
             matches = self._lower_pattern.finditer(lower)
         else:
             matches = self._pattern.finditer(text)
@@ -276,7 +277,7 @@ class Matcher:
                 if _gendered_word_at(text, start, end):
                     mentions.append(_word_mention(text, match, term, natural))
                 continue  # "he", "her", "mother": every use stands for a person
-            if self._in_collocation(text, start, end):
+            if self._in_collocation(text, start, end, lower if aligned else None):
                 self._other_use(text, match, term, natural)
                 continue
             name = gates.name_kind(text, start, end, term, self.is_identity_word)
@@ -386,11 +387,17 @@ class Matcher:
         if not by_neighbour:
             return False  # no listed collocation has a term of this category
         # Plain words on each side: cheaper than tokenizing, and enough for a comparison.
-        before = [w.lower() for w in gates.WORDS.findall(text, max(0, start - 40), start)[-3:]]
+        # The next word and the previous one index the collocations: the words after the
+        # candidate are read only when one of them is listed (rarely).
+        following = gates.WORDS.search(text, end, end + 40)
+        preceding = gates.WORDS.findall(text, max(0, start - 40), start)[-3:]
+        candidates = (
+            by_neighbour.get(("after", following.group().lower()), ()) if following else ()
+        ) + (by_neighbour.get(("before", preceding[-1].lower()), ()) if preceding else ())
+        if not candidates:
+            return False
+        before = [w.lower() for w in preceding]
         after = [w.lower() for w in gates.WORDS.findall(text, end, end + 40)[:3]]
-        candidates = (by_neighbour.get(("after", after[0]), ()) if after else ()) + (
-            by_neighbour.get(("before", before[-1]), ()) if before else ()
-        )
         return any(
             other != term.id
             and tuple(before[len(before) - len(left) :]) == left
@@ -434,11 +441,12 @@ class Matcher:
         """
         return self._grammar.is_identity_word(token)
 
-    def _in_collocation(self, text: str, start: int, end: int) -> bool:
+    def _in_collocation(self, text: str, start: int, end: int, lower: str | None = None) -> bool:
         """Inside a collocation ("black market", "old school"). A coordination of two
         identity words before a person noun is not one: "black and white film" is, "black
         and white audiences" is not. Only a window around the candidate is scanned: a
-        collocation that holds it cannot reach further than the longest phrase."""
+        collocation that holds it cannot reach further than the longest phrase. `lower`:
+        the text lowercased, when that keeps every character's place (scanned instead)."""
         surface = text[start:end]
         if surface.isascii() and not context.collocation_words().issuperset(
             context.word_runs(surface)
@@ -448,12 +456,16 @@ class Matcher:
             return False
         reach = context.collocation_reach()
         window_end = min(len(text), end + reach)
-        for match in context.collocation_regex().finditer(text, max(0, start - reach), window_end):
+        scanned, pattern = (
+            (text, context.collocation_regex()) if lower is None
+            else (lower, context.collocation_regex(lowercase=True))
+        )
+        for match in pattern.finditer(scanned, max(0, start - reach), window_end):
             if not (match.start() <= start and end <= match.end()):
                 continue
             if match.end() == window_end < len(text) and context.is_word(text[window_end]):
                 continue  # the window cut a word: "(?![\w])" saw a false end
-            words = re.split(r"[\s\-]+", match.group())
+            words = re.split(r"[\s\-]+", text[match.start() : match.end()])
             if self.is_identity_word(words[0]) and self.is_identity_word(words[-1]):
                 after = context.tokens_after(text, match.end(), count=1)
                 if after and self._grammar.is_person_word(after[0]):
