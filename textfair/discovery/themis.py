@@ -520,13 +520,16 @@ def _group(domain, model, category, favorable, known, placebos, each) -> GroupSc
     flat = [t for texts in by_term.values() for t in texts.values()]
     favoured = iter(_favoured(model, flat, favorable))
     outcome = {term: {i: next(favoured) for i in texts} for term, texts in by_term.items()}
-    rates = {term: float(np.mean(list(y.values()))) for term, y in outcome.items() if y}
+    # Outcomes are 0/1: their sums are whole numbers, exact in any order, so plain Python
+    # sums give numpy's means bit for bit, without its cost on short lists.
+    rates = {term: float(sum(y.values()) / len(y)) for term, y in outcome.items() if y}
     score = 0.0
     for first, second in itertools.combinations(rates, 2):
         common = outcome[first].keys() & outcome[second].keys()
         if common:
-            difference = np.mean([float(outcome[first][i]) - outcome[second][i] for i in common])
-            score = max(score, abs(float(difference)))
+            ones, others = outcome[first], outcome[second]
+            difference = sum(int(ones[i]) - int(others[i]) for i in common) / len(common)
+            score = max(score, abs(difference))
     excess = None
     if placebos is not None:
         shares, placebo_flips = [], []
