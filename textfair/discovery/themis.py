@@ -520,16 +520,8 @@ def _group(domain, model, category, favorable, known, placebos, each) -> GroupSc
     flat = [t for texts in by_term.values() for t in texts.values()]
     favoured = iter(_favoured(model, flat, favorable))
     outcome = {term: {i: next(favoured) for i in texts} for term, texts in by_term.items()}
-    # Outcomes are 0/1: their sums are whole numbers, exact in any order, so plain Python
-    # sums give numpy's means bit for bit, without its cost on short lists.
-    rates = {term: float(sum(y.values()) / len(y)) for term, y in outcome.items() if y}
-    score = 0.0
-    for first, second in itertools.combinations(rates, 2):
-        common = outcome[first].keys() & outcome[second].keys()
-        if common:
-            ones, others = outcome[first], outcome[second]
-            difference = sum(int(ones[i]) - int(others[i]) for i in common) / len(common)
-            score = max(score, abs(difference))
+    rates = {term: float(np.mean(list(y.values()))) for term, y in outcome.items() if y}
+    score = _largest_paired_difference([outcome[term] for term in rates], seeds)
     excess = None
     if placebos is not None:
         shares, placebo_flips = [], []
@@ -541,6 +533,30 @@ def _group(domain, model, category, favorable, known, placebos, each) -> GroupSc
                 placebo_flips.append(float(seen.placebo_favoured != seen.favoured))
         excess = _excess(shares, placebo_flips, each)
     return GroupScore(category, score, rates, len(seeds), excess)
+
+
+def _largest_paired_difference(outcomes_by_term: list[dict[int, bool]], seeds) -> float:
+    """max over pairs of terms (a, b) with seeds in common of |mean over those seeds of
+    y_a - y_b|, y the 0/1 outcome. With A[t, i] = y_t(i) where seed i may become t (else
+    0) and P[t, i] = 1 where it may: the sums over common seeds are (A Pᵀ)[a, b] and
+    (A Pᵀ)[b, a], their count (P Pᵀ)[a, b]. The sums are whole numbers, exact in float64,
+    so this is the pairwise loop's value to the last bit, for every pair at once."""
+    if len(outcomes_by_term) < 2:
+        return 0.0
+    column = {seed: k for k, seed in enumerate(seeds)}
+    present = np.zeros((len(outcomes_by_term), len(column)))
+    favoured = np.zeros_like(present)
+    for t, by_seed in enumerate(outcomes_by_term):
+        at = [column[i] for i in by_seed]
+        present[t, at] = 1.0
+        favoured[t, at] = np.fromiter(by_seed.values(), dtype=np.float64, count=len(at))
+    sums = favoured @ present.T  # [a, b]: Σ y_a over the seeds a and b share
+    common = present @ present.T
+    shared = common > 0
+    np.fill_diagonal(shared, False)
+    if not shared.any():
+        return 0.0
+    return float(np.abs((sums - sums.T)[shared] / common[shared]).max())
 
 
 def _favoured(model, texts, favorable) -> np.ndarray:
@@ -575,28 +591,30 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
         texts += [text for _, text in pairs]
     # One model call for the category (see _group), then sliced in the order built above.
     answers = np.asarray(model.predict_proba(texts)) if texts else np.zeros((0, 0))
-    originals, at = {}, 0
+    # Every per-row reading once for the whole call (each row's is its own), then sliced:
+    # a list with many terms has thousands of swaps, each of a few rows.
+    read = _Read(
+        outcomes(favorable, answers) if texts else np.zeros(0),
+        favourable_score(favorable, answers) if texts else np.zeros(0),
+        decide(favorable, answers) if texts else np.zeros(0, dtype=bool),
+    )
+    first_row, at = {}, 0
     for source, named in by_term.items():
-        originals[source], at = answers[at : at + len(named)], at + len(named)
+        first_row[source], at = at, at + len(named)
     shifts = []
     for source, target, pairs in swaps:
-        swapped, at = answers[at : at + len(pairs)], at + len(pairs)
-        original = originals[source][[k for k, _ in pairs]]
-        flips = outcomes(favorable, swapped) != outcomes(favorable, original)
+        swapped, at = np.arange(at, at + len(pairs)), at + len(pairs)
+        original = first_row[source] + np.array([k for k, _ in pairs], dtype=np.intp)
+        flips = read.label[swapped] != read.label[original]
         # Probabilities may overshoot [0, 1] by rounding; the shift lies in [-1, 1].
-        delta = np.clip(
-            favourable_score(favorable, swapped) - favourable_score(favorable, original),
-            -1.0,
-            1.0,
-        )
+        delta = np.clip(read.score[swapped] - read.score[original], -1.0, 1.0)
         if flipped is not None:
             flipped += _flipped(
                 domain,
-                favorable,
                 (category, source, target),
                 pairs,
                 by_term[source],
-                (original, swapped, flips),
+                (read, original, swapped, flips),
                 placebos,
             )
         flip = bounded_mean(flips, 0.0, 1.0, confidence)
@@ -607,9 +625,9 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
             has = [k for k, p in enumerate(seen) if p is not None]
             if has:
                 placebo_flip = [float(seen[k].placebo_label != seen[k].label) for k in has]
-                swapped_score = favourable_score(favorable, swapped)[has]
+                swapped_score = read.score[swapped][has]
                 placebo_score = np.array([seen[k].placebo_score for k in has])
-                placebo_delta = placebo_score - favourable_score(favorable, original)[has]
+                placebo_delta = placebo_score - read.score[original][has]
                 versus = bounded_mean(
                     np.clip(swapped_score - placebo_score, -1.0, 1.0), -1.0, 1.0, confidence
                 )
@@ -635,14 +653,25 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
     return shifts
 
 
+@dataclass(frozen=True)
+class _Read:
+    """Per row of a model call: the outcome a flip compares, the favourable score, and
+    whether the decision is favourable."""
+
+    label: np.ndarray
+    score: np.ndarray
+    favoured: np.ndarray
+
+
 def _flipped(
-    domain, favorable, swap: tuple[str, str, str], pairs, named, answers, placebos
+    domain, swap: tuple[str, str, str], pairs, named, answers, placebos
 ) -> list[FlippedPair]:
-    """The pairs of one swap (category, source, target) whose decision differs."""
-    original, swapped, flips = answers
-    before = favourable_score(favorable, original)
-    after = favourable_score(favorable, swapped)
-    decided = decide(favorable, original)
+    """The pairs of one swap (category, source, target) whose decision differs. `answers`:
+    the call's readings, the rows of the originals and of the swaps, and which flipped."""
+    read, original, swapped, flips = answers
+    before = read.score[original]
+    after = read.score[swapped]
+    decided = read.favoured[original]
     found = []
     for row in np.flatnonzero(flips):
         k, text = pairs[row]
