@@ -287,14 +287,15 @@ def bounded_mean(
         return BoundedMean(math.nan, low_bound, high_bound, 0, 0, confidence)
     w = z_value(confidence) ** 2 / 2.0
     total = n + 2.0 * w
-    centre = (float(x.sum()) + w * (low_bound + high_bound)) / total
+    observed = float(x.sum())  # numpy's mean is this sum over n, to the bit
+    centre = (observed + w * (low_bound + high_bound)) / total
     squares = float((x * x).sum()) + w * (low_bound**2 + high_bound**2)
     variance = max(squares - total * centre * centre, 0.0) / (total - 1.0)
     standard_error = math.sqrt(variance / total)
     df = max(n - 1, 1)
     half = t_value(confidence, df) * standard_error
     return BoundedMean(
-        estimate=float(x.mean()),
+        estimate=observed / n,
         low=max(low_bound, centre - half),
         high=min(high_bound, centre + half),
         n=n,
