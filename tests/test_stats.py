@@ -202,3 +202,14 @@ def test_bounded_mean_is_a_t_interval_when_many_values_vary_and_never_zero_width
         assert (one.p_value < 0.05) == (one.low > 0)
     with pytest.raises(TextfairError, match="outside"):
         bounded_mean([0.5, 2.0])
+
+
+def test_bounded_mean_estimate_is_numpys_mean_to_the_bit():
+    """The estimate is the sum over n, which is how numpy computes its mean: the same
+    double for every length (pairwise summation included) and every kind of value."""
+    from textfair.stats import bounded_mean
+
+    rng = np.random.default_rng(5)
+    for n in [*range(1, 200), 1000, 4097]:
+        for values in (rng.uniform(-1, 1, n), rng.integers(0, 2, n).astype(float)):
+            assert bounded_mean(values).estimate == float(np.mean(values))

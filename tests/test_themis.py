@@ -83,3 +83,34 @@ def test_a_model_that_ignores_identity_has_causal_score_zero():
     )
     assert all(c.score == 0.0 and c.flips == 0 and c.ci[1] > 0 for c in result.causal)
     assert all(g.score == 0.0 for g in result.group)
+
+
+def test_the_group_score_is_the_largest_paired_difference_of_the_pairwise_loop():
+    """Every pair of terms at once (two matrix products) gives, to the last bit, the loop
+    over pairs: the largest |mean of y_a - y_b| over the seeds both terms may take."""
+    from itertools import combinations
+
+    import numpy as np
+
+    from textfair.discovery.themis import _largest_paired_difference
+
+    def loop(by_term):
+        score = 0.0
+        for first, second in combinations(by_term, 2):
+            common = first.keys() & second.keys()
+            if common:
+                difference = np.mean([float(first[i]) - second[i] for i in common])
+                score = max(score, abs(float(difference)))
+        return score
+
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        seeds = list(rng.choice(1000, int(rng.integers(1, 60)), replace=False))
+        by_term = []
+        for _ in range(int(rng.integers(1, 9))):
+            taken = [int(s) for s in seeds if rng.random() < rng.uniform(0.1, 1.0)]
+            by_term.append({s: bool(rng.random() < 0.4) for s in taken})
+        assert _largest_paired_difference(by_term, seeds) == loop(by_term)
+    # Terms that share no seed are never compared.
+    assert _largest_paired_difference([{1: True}, {2: False}], [1, 2]) == 0.0
+    assert _largest_paired_difference([{1: True, 2: True}, {2: False}], [1, 2]) == 1.0
