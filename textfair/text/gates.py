@@ -217,14 +217,11 @@ def gradable_context(text: str, start: int, end: int) -> bool:
 
 
 # Demonyms that take an ethnic prefix as one identity: "Asian American", "Indian Canadian".
-_BEFORE_APOSTROPHE = re.compile(r"[^'’]*")
-
-
 def heads_a_name(after: list[str], is_identity_word: Callable[[str], bool]) -> bool:
     """The words after a capitalised term continue a name: the next is capitalised (not
     all capitals, not hyphenated), neither a term nor a person noun, and no person noun
     follows it ("Old Security Guards" is a headline about people)."""
-    word = _BEFORE_APOSTROPHE.match(after[0]).group()
+    word = after[0].partition("'")[0].partition("’")[0]  # the word before an apostrophe
     if not (word.isalpha() and word[:1].isupper() and not word.isupper()):
         return False
     if is_identity_word(word) or context.is_person_noun(word.lower()):

@@ -257,10 +257,7 @@ class Matcher:
         candidates = []
         lower = text.lower()
         aligned = len(lower) == len(text)  # then each character lowercases to one, in place
-        if aligned:
-            matches = self._lower_pattern.finditer(lower)
-        else:
-            matches = self._pattern.finditer(text)
+        matches = self._lower_pattern.finditer(lower) if aligned else self._pattern.finditer(text)
         for match in matches:
             term, role, natural = self._forms[normalize_form(match.group("m"))]
             candidates.append((match, term, role, natural))
@@ -457,7 +454,8 @@ class Matcher:
         reach = context.collocation_reach()
         window_end = min(len(text), end + reach)
         scanned, pattern = (
-            (text, context.collocation_regex()) if lower is None
+            (text, context.collocation_regex())
+            if lower is None
             else (lower, context.collocation_regex(lowercase=True))
         )
         for match in pattern.finditer(scanned, max(0, start - reach), window_end):
