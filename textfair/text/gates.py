@@ -216,7 +216,6 @@ def gradable_context(text: str, start: int, end: int) -> bool:
     )
 
 
-# Demonyms that take an ethnic prefix as one identity: "Asian American", "Indian Canadian".
 def heads_a_name(after: list[str], is_identity_word: Callable[[str], bool]) -> bool:
     """The words after a capitalised term continue a name: the next is capitalised (not
     all capitals, not hyphenated), neither a term nor a person noun, and no person noun
