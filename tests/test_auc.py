@@ -19,6 +19,24 @@ def test_auc_matches_sklearn_with_ties(seed):
     assert math.isnan(auc(np.ones(5, bool), scores[:5]))
 
 
+def test_auc_is_the_rank_form_to_the_bit():
+    """Counting lower and equal negatives by binary search gives, to the last bit, the rank
+    form it replaced: (sum of the positives' average ranks - P(P+1)/2) / (P N)."""
+    from scipy.stats import rankdata
+
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        n = int(rng.integers(2, 400))
+        y = rng.random(n) < rng.uniform(0.05, 0.95)
+        scores = np.round(rng.random(n), int(rng.integers(1, 4)))  # ties at every precision
+        positives, negatives = int(y.sum()), int((~y).sum())
+        if not positives or not negatives:
+            continue
+        ranks = rankdata(scores)
+        expected = (ranks[y].sum() - positives * (positives + 1) / 2) / (positives * negatives)
+        assert auc(y, scores) == float(expected)
+
+
 def test_subgroup_bpsn_bnsp_by_hand():
     # rows: 0-3 subgroup, 4-7 background; labels and scores chosen so each AUC is readable.
     y = np.array([0, 0, 1, 1, 0, 0, 1, 1], dtype=bool)

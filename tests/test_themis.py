@@ -85,6 +85,32 @@ def test_a_model_that_ignores_identity_has_causal_score_zero():
     assert all(g.score == 0.0 for g in result.group)
 
 
+def test_a_causal_batch_read_at_once_is_the_loop_over_its_seeds():
+    """`_row_flips` gives, per seed row, what the loop over rows gave: any flip among the
+    seed's texts, the seed's outcome, and the share of its real edits that flip."""
+    import numpy as np
+
+    from textfair.discovery.themis import _row_flips
+
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        rows, cursor = [], 0
+        for _ in range(int(rng.integers(1, 30))):
+            size = int(rng.integers(1, 12))  # the seed and its counterfactuals
+            edited = rng.random(size - 1) < 0.7
+            rows.append((cursor, cursor + size, 0 if edited.any() else -1, edited))
+            cursor += size
+        labels = rng.integers(0, 3, cursor)
+        flips, seed_labels, shares = _row_flips(labels, rows)
+        for k, (start, stop, at, edited) in enumerate(rows):
+            own = labels[start:stop]
+            assert flips[k] == bool((own != own[0]).any())
+            assert seed_labels[k] == own[0]
+            if at >= 0:
+                assert float(shares[k]) == float(np.mean(own[1:][edited] != own[0]))
+    assert len(_row_flips(np.array([1, 0]), [])[0]) == 0
+
+
 def test_the_group_score_is_the_largest_paired_difference_of_the_pairwise_loop():
     """Every pair of terms at once (two matrix products) gives, to the last bit, the loop
     over pairs: the largest |mean of y_a - y_b| over the seeds both terms may take."""

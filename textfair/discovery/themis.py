@@ -363,12 +363,12 @@ def _causal(run: _CausalRun, subset: tuple[str, ...], first: _Batch | None = Non
         batch = first if k == 0 and first is not None else _batch(run, subset, seeds)
         texts, extra, rows = batch.texts, batch.placebos, batch.rows
         labels = outcomes(run.favorable, _with_placebos(model, texts, extra))
-        for start, stop, at, edited in rows:
-            own = labels[start:stop]  # the seed, then its counterfactuals
-            flipped.append(bool((own != own[0]).any()))
+        flips, seed_labels, edit_shares = _row_flips(labels[: len(texts)], rows)
+        flipped += flips.tolist()
+        for (_, _, at, _), seed_label, share in zip(rows, seed_labels, edit_shares, strict=True):
             if at >= 0:
-                shares.append(float(np.mean(own[1:][edited] != own[0])))
-                placebo_flips.append(float(labels[len(texts) + at] != own[0]))
+                shares.append(float(share))
+                placebo_flips.append(float(labels[len(texts) + at] != seed_label))
         interval = bounded_mean(flipped, 0.0, 1.0, confidence)
         if interval.n >= min_samples and interval.half_width <= error:
             break
@@ -382,6 +382,26 @@ def _causal(run: _CausalRun, subset: tuple[str, ...], first: _Batch | None = Non
         n,
         _excess(shares, placebo_flips, run.each) if run.placebo else None,
     )
+
+
+def _row_flips(labels: np.ndarray, rows: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per seed row of a causal batch (its texts `labels[start:stop]`: the seed, then its
+    counterfactuals): whether any counterfactual's outcome differs from the seed's, the
+    seed's outcome, and the share of its real edits (`edited`) that differ (NaN for a row
+    with none). All rows at once: the rows tile the batch's texts in order."""
+    if not rows:
+        return np.zeros(0, dtype=bool), labels[:0], np.zeros(0)
+    starts = np.fromiter((row[0] for row in rows), dtype=np.intp, count=len(rows))
+    sizes = np.diff(np.append(starts, len(labels)))
+    seed_labels = labels[starts]
+    changed = labels != np.repeat(seed_labels, sizes)
+    edited = np.zeros(len(labels), dtype=bool)  # a row's seed is no edit of itself
+    for start, stop, _, row_edited in rows:
+        edited[start + 1 : stop] = row_edited
+    flips = np.logical_or.reduceat(changed, starts)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shares = np.add.reduceat(changed & edited, starts) / np.add.reduceat(edited, starts)
+    return flips, seed_labels, shares
 
 
 def _with_placebos(model: CachedModel, texts: list, placebos: list) -> np.ndarray:

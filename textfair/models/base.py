@@ -191,6 +191,13 @@ class CachedModel:
         self.batch_size = batch_size
         self.stats = CacheStats()
         self._memory: dict[Hashable, np.ndarray] = {}
+        # The same answers as rows of one matrix, by input: a request is answered with one
+        # fancy index (stacking its thousands of small rows cost more than the rest of the
+        # cache's bookkeeping). Rows answered since the matrix was last built wait in
+        # `_new_rows`, in the order `_row_of` numbers them.
+        self._row_of: dict[Hashable, int] = {}
+        self._matrix = np.empty((0, len(self.labels)))
+        self._new_rows: list[np.ndarray] = []
         self._source = f"model {type(model).__name__}"
         self._fingerprint = fingerprint or getattr(model, "fingerprint", None)
         # What the on-disk answers are filed under: the fingerprint, unless the caller keys
@@ -237,17 +244,19 @@ class CachedModel:
         """Probabilities for `inputs`, forwarding only inputs never seen before."""
         inputs = list(inputs)
         self.stats.requested += len(inputs)
-        missing = list(dict.fromkeys(x for x in inputs if x not in self._memory))
+        memory = self._memory
+        missing = [x for x in dict.fromkeys(inputs) if x not in memory]
         # Prefetched inputs asked for the first time are not hits: they were answered for
         # this request, only earlier.
-        first = {x for x in inputs if x in self._prefetched}
-        self._prefetched -= first
+        first = {x for x in inputs if x in self._prefetched} if self._prefetched else ()
+        self._prefetched.difference_update(first)
         self.stats.cache_hits += len(inputs) - len(missing) - len(first)
         self._answer(missing)
-        k = len(self.labels)
-        if not inputs:
-            return np.empty((0, k))
-        return np.stack([self._memory[x] for x in inputs])
+        if self._new_rows:
+            self._matrix = np.concatenate([self._matrix, *self._new_rows])
+            self._new_rows = []
+        row_of = self._row_of
+        return self._matrix[[row_of[x] for x in inputs]]
 
     def prefetch(
         self, inputs: Sequence[Hashable], staged: Mapping[str, Sequence[Hashable]] | None = None
@@ -291,8 +300,7 @@ class CachedModel:
                 cost.forwarded += count
                 cost.model_seconds += seconds * count / len(batch)
             self.stats.unique_inputs += len(batch)
-            for item, row in zip(batch, output, strict=True):
-                self._memory[item] = row
+            self._remember(batch, output)
             if self._db is not None:
                 with self._db:
                     self._db.executemany(
@@ -334,7 +342,7 @@ class CachedModel:
 
     def _load_from_disk(self, missing: list[Hashable]) -> list[Hashable]:
         assert self._db is not None
-        still_missing = []
+        still_missing, found, rows = [], [], []
         for item in missing:
             row = self._db.execute(
                 "SELECT probabilities FROM predictions WHERE model = ? AND input = ?",
@@ -343,10 +351,21 @@ class CachedModel:
             if row is None:
                 still_missing.append(item)
                 continue
-            self._memory[item] = np.frombuffer(row[0], dtype=np.float64).copy()
-            self.stats.disk_hits += 1
-            self.stats.unique_inputs += 1
+            found.append(item)
+            rows.append(np.frombuffer(row[0], dtype=np.float64))
+        if found:
+            self._remember(found, np.stack(rows))
+            self.stats.disk_hits += len(found)
+            self.stats.unique_inputs += len(found)
         return still_missing
+
+    def _remember(self, items: list[Hashable], rows: np.ndarray) -> None:
+        """Keep the answers `rows` (one per item, in order) for later requests."""
+        first = len(self._row_of)
+        for offset, (item, row) in enumerate(zip(items, rows, strict=True)):
+            self._memory[item] = row
+            self._row_of[item] = first + offset
+        self._new_rows.append(rows)
 
     def close(self) -> None:
         """Close the on-disk cache, if any."""

@@ -26,18 +26,23 @@ __all__ = ["BiasMetrics", "SubgroupMetrics", "auc", "bias_metrics", "generalized
 
 
 def auc(labels: np.ndarray, scores: np.ndarray) -> float:
-    """ROC AUC by the Mann-Whitney rank statistic (ties count half); NaN without both classes."""
+    r"""ROC AUC by the Mann-Whitney statistic (ties count half); NaN without both classes.
+
+    With $P$ positives scoring $p_i$ and $N$ negatives scoring $n_j$,
+    $\mathrm{AUC} = \frac{1}{PN} \sum_{i,j} \left([p_i > n_j] + \tfrac12 [p_i = n_j]\right)$:
+    each positive's count of lower and of equal negatives, read by binary search in the
+    sorted negatives. Every term is a multiple of one half, so the sum is exact, and equal
+    to the rank form (sum of the positives' average ranks less $P(P+1)/2$).
+    """
     y = np.asarray(labels, dtype=bool)
     s = np.asarray(scores, dtype=np.float64)
-    positives, negatives = int(y.sum()), int((~y).sum())
-    if positives == 0 or negatives == 0:
+    positives, negatives = s[y], np.sort(s[~y])
+    if len(positives) == 0 or len(negatives) == 0:
         return math.nan
-    # scipy.stats costs ~0.7 s to import: loaded here, so importing the report model (and
-    # `import textfair`) stays fast.
-    from scipy.stats import rankdata
-
-    ranks = rankdata(s)  # average ranks over ties
-    return float((ranks[y].sum() - positives * (positives + 1) / 2) / (positives * negatives))
+    below = np.searchsorted(negatives, positives, side="left")
+    through = np.searchsorted(negatives, positives, side="right")
+    pairs = below.sum() + 0.5 * (through - below).sum()
+    return float(pairs / (len(positives) * len(negatives)))
 
 
 def generalized_mean(values, power: float = -5.0) -> float:

@@ -292,7 +292,9 @@ class Coherence:
 
 
 @cache
-def _gender_regexes() -> dict[str, re.Pattern[str]]:
+def _gender_regexes(lowercase: bool = False) -> dict[str, re.Pattern[str]]:
+    """Per gender, a pattern for its gendered words; `lowercase`: for text already lowercased
+    (twice as fast as ignoring case, as the matcher found)."""
     pairs = load_gender_pairs("gender_pairs").pairs
     sides = {"male": {p.masculine for p in pairs}, "female": {p.feminine for p in pairs}}
     return {
@@ -300,7 +302,7 @@ def _gender_regexes() -> dict[str, re.Pattern[str]]:
             r"(?<![\w'’])"
             + context.trie_pattern(w.lower() for w in words - GENDER_ADJECTIVES)
             + r"(?![\w])",
-            re.IGNORECASE,
+            0 if lowercase else re.IGNORECASE,
         )
         for gender, words in sides.items()
     }
@@ -308,7 +310,12 @@ def _gender_regexes() -> dict[str, re.Pattern[str]]:
 
 def _genders(text: str) -> frozenset[str]:
     """The genders of the gendered words of `text` ("he", "wife", "Mr"...)."""
-    return frozenset(g for g, pattern in _gender_regexes().items() if pattern.search(text))
+    lower = text.lower()
+    if len(lower) == len(text):  # lowercasing kept every character's place
+        text, patterns = lower, _gender_regexes(lowercase=True)
+    else:
+        patterns = _gender_regexes()
+    return frozenset(g for g, pattern in patterns.items() if pattern.search(text))
 
 
 def _head_noun(text: str, mention: Mention) -> str | None:

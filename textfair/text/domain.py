@@ -61,10 +61,7 @@ class TextDomain:
             for text in self.texts
         ]
         self._mentions = [mentions for mentions, _ in found]
-        self._terms = [
-            {c: {m.term_id for m in mentions if m.category == c} for c in self._categories}
-            for mentions in self._mentions
-        ]
+        self._terms = [self._terms_by_category(mentions) for mentions in self._mentions]
         # Per seed and category, whether its mentions can be rewritten with the whole text
         # still coherent, to which terms, and with which related words (`Coherence`).
         self.coherence = coherence_of(self.matcher)
@@ -83,16 +80,16 @@ class TextDomain:
             ],
             dtype=bool,
         ).reshape(len(self.texts), len(self._categories))
-        self.left_out = {
-            c: {
-                reason: sum(c in found and found[c].left_out == reason for found in plans)
-                for reason in LEFT_OUT_REASONS
-            }
-            for c in self._categories
-        }
+        self.left_out = {c: dict.fromkeys(LEFT_OUT_REASONS, 0) for c in self._categories}
         """Per category, the seeds that mention it but take no part in its rows, by reason."""
-        self.mentioning = {c: sum(c in found for found in plans) for c in self._categories}
+        self.mentioning = dict.fromkeys(self._categories, 0)
         """Per category, the seeds that mention one of its terms."""
+        for by_category in plans:  # one pass over every seed's plans
+            for c, plan in by_category.items():
+                if c in self.mentioning:
+                    self.mentioning[c] += 1
+                    if plan.left_out is not None:
+                        self.left_out[c][plan.left_out] += 1
         self.several_terms = {c: self.left_out[c]["several_terms"] for c in self._categories}
         self.fixed_forms = {c: self.left_out[c]["fixed_form"] for c in self._categories}
         # Which terms each seed may become, per category: a few distinct sets (axes, clashes),
@@ -257,6 +254,14 @@ class TextDomain:
             cursor = start + len(head)
         pieces.append(text[cursor:])
         return Variant("".join(pieces), (), swaps=(), seed_id=index)
+
+    def _terms_by_category(self, mentions: Sequence[Mention]) -> dict[str, set[str]]:
+        """Per category of the domain, the terms `mentions` name (an empty set for none)."""
+        found: dict[str, set[str]] = {c: set() for c in self._categories}
+        for mention in mentions:
+            if mention.category in found:
+                found[mention.category].add(mention.term_id)
+        return found
 
     def _make_rewriter(self, index: int) -> Rewriter:
         return Rewriter(self.texts[index], [*self._mentions[index], *self._related[index]])
