@@ -187,7 +187,7 @@ def breakdown(model, texts, labels, config) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--repeats", type=int, default=3, help="medians over interleaved runs")
+    parser.add_argument("--repeats", type=int, default=5, help="medians over interleaved runs")
     parser.add_argument(
         "--load",
         type=int,
