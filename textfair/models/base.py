@@ -190,12 +190,11 @@ class CachedModel:
         self.multi_label = bool(getattr(model, "multi_label", False))
         self.batch_size = batch_size
         self.stats = CacheStats()
-        self._memory: dict[Hashable, np.ndarray] = {}
-        # The same answers as rows of one matrix, by input: a request is answered with one
-        # fancy index (stacking its thousands of small rows cost more than the rest of the
-        # cache's bookkeeping). Rows answered since the matrix was last built wait in
-        # `_new_rows`, in the order `_row_of` numbers them.
-        self._row_of: dict[Hashable, int] = {}
+        # Every answer is a row of one matrix; `_memory` maps each input answered to its row,
+        # so a request is answered with one fancy index (stacking its thousands of small rows
+        # cost more than the rest of the cache's bookkeeping). Rows answered since the matrix
+        # was last built wait in `_new_rows`, in the order `_memory` numbers them.
+        self._memory: dict[Hashable, int] = {}
         self._matrix = np.empty((0, len(self.labels)))
         self._new_rows: list[np.ndarray] = []
         self._source = f"model {type(model).__name__}"
@@ -255,8 +254,7 @@ class CachedModel:
         if self._new_rows:
             self._matrix = np.concatenate([self._matrix, *self._new_rows])
             self._new_rows = []
-        row_of = self._row_of
-        return self._matrix[[row_of[x] for x in inputs]]
+        return self._matrix[[memory[x] for x in inputs]]
 
     def prefetch(
         self, inputs: Sequence[Hashable], staged: Mapping[str, Sequence[Hashable]] | None = None
@@ -361,10 +359,8 @@ class CachedModel:
 
     def _remember(self, items: list[Hashable], rows: np.ndarray) -> None:
         """Keep the answers `rows` (one per item, in order) for later requests."""
-        first = len(self._row_of)
-        for offset, (item, row) in enumerate(zip(items, rows, strict=True)):
-            self._memory[item] = row
-            self._row_of[item] = first + offset
+        first = len(self._memory)
+        self._memory.update(zip(items, range(first, first + len(rows)), strict=True))
         self._new_rows.append(rows)
 
     def close(self) -> None:

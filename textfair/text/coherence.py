@@ -185,11 +185,9 @@ class Coherence:
         if self._last[0] is text or self._last[0] == text:
             return self._last[1]
         words = []
-        lower = text.lower()
-        pattern = self._lower_pattern if len(lower) == len(text) else self._pattern
-        for match in (
-            pattern.finditer(lower if pattern is self._lower_pattern else text) if pattern else ()
-        ):
+        lower = context.lower_in_place(text)
+        pattern, scanned = (self._pattern, text) if lower is None else (self._lower_pattern, lower)
+        for match in pattern.finditer(scanned) if pattern else ():
             found = text[match.start() : match.end()]
             for kind, role, terms, listed in self._words[normalize_form(found)]:
                 if listed != listed.lower() and " ".join(found.split()) not in (
@@ -310,12 +308,10 @@ def _gender_regexes(lowercase: bool = False) -> dict[str, re.Pattern[str]]:
 
 def _genders(text: str) -> frozenset[str]:
     """The genders of the gendered words of `text` ("he", "wife", "Mr"...)."""
-    lower = text.lower()
-    if len(lower) == len(text):  # lowercasing kept every character's place
-        text, patterns = lower, _gender_regexes(lowercase=True)
-    else:
-        patterns = _gender_regexes()
-    return frozenset(g for g, pattern in patterns.items() if pattern.search(text))
+    lower = context.lower_in_place(text)
+    patterns = _gender_regexes() if lower is None else _gender_regexes(lowercase=True)
+    scanned = text if lower is None else lower
+    return frozenset(g for g, pattern in patterns.items() if pattern.search(scanned))
 
 
 def _head_noun(text: str, mention: Mention) -> str | None:

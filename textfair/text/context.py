@@ -267,6 +267,14 @@ def collocation_words() -> frozenset[str]:
     )
 
 
+def lower_in_place(text: str) -> str | None:
+    """`text` lowercased, when that keeps every character in its place (None when a character
+    lowercases to more than one: "İ"). A lowercase pattern then matches it at the text's own
+    offsets, about twice as fast as the case-blind pattern matches the text."""
+    lower = text.lower()
+    return lower if len(lower) == len(text) else None
+
+
 _WORD_RUN = re.compile(r"[^\W_]+")
 
 

@@ -255,9 +255,10 @@ class Matcher:
 
     def _find_all(self, text: str) -> list[Mention]:
         candidates = []
-        lower = text.lower()
-        aligned = len(lower) == len(text)  # then each character lowercases to one, in place
-        matches = self._lower_pattern.finditer(lower) if aligned else self._pattern.finditer(text)
+        lower = context.lower_in_place(text)
+        matches = (
+            self._pattern.finditer(text) if lower is None else self._lower_pattern.finditer(lower)
+        )
         for match in matches:
             term, role, natural = self._forms[normalize_form(match.group("m"))]
             candidates.append((match, term, role, natural))
@@ -274,7 +275,7 @@ class Matcher:
                 if _gendered_word_at(text, start, end):
                     mentions.append(_word_mention(text, match, term, natural))
                 continue  # "he", "her", "mother": every use stands for a person
-            if self._in_collocation(text, start, end, lower if aligned else None):
+            if self._in_collocation(text, start, end, lower):
                 self._other_use(text, match, term, natural)
                 continue
             name = gates.name_kind(text, start, end, term, self.is_identity_word)
