@@ -309,8 +309,9 @@ def _gender_regexes(lowercase: bool = False) -> dict[str, re.Pattern[str]]:
 def _genders(text: str) -> frozenset[str]:
     """The genders of the gendered words of `text` ("he", "wife", "Mr"...)."""
     lower = context.lower_in_place(text)
-    patterns = _gender_regexes() if lower is None else _gender_regexes(lowercase=True)
-    scanned = text if lower is None else lower
+    patterns, scanned = (
+        (_gender_regexes(), text) if lower is None else (_gender_regexes(lowercase=True), lower)
+    )
     return frozenset(g for g, pattern in patterns.items() if pattern.search(scanned))
 
 
