@@ -49,6 +49,7 @@ from textfair.stats.testing import adjust
 __all__ = [
     "AUC_KINDS",
     "MIN_PER_CLASS",
+    "RATE_GAPS",
     "AucGap",
     "BiasMetrics",
     "SubgroupMetrics",
@@ -371,12 +372,12 @@ def _gap(first: _Auc, second: _Auc, strata, z: float) -> tuple[float, Callable, 
     def interval(at: float) -> tuple[float, float]:
         l1, u1 = _score_interval(first.value, first.positives, first.negatives, at)
         l2, u2 = _score_interval(second.value, second.positives, second.negatives, at)
-        return mover(first.value, (l1, u1), second.value, (l2, u2), r)
+        return _mover(first.value, (l1, u1), second.value, (l2, u2), r)
 
     return first.value - second.value, interval, r
 
 
-def mover(
+def _mover(
     first: float, first_ci: tuple[float, float], second: float, second_ci, r: float = 0.0
 ) -> tuple[float, float]:
     r"""The MOVER interval of `first` - `second` from their intervals (Zou & Donner 2008):
