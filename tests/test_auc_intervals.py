@@ -219,11 +219,19 @@ def test_the_bundled_audit_shows_its_label_metrics_everywhere():
     markdown = render_markdown(report)
     assert "too few texts" in markdown and "0.000" not in markdown.split("## Label")[1]
     assert f"| gay | {gaps[0][0].positives} / {gaps[0][0].negatives} |" in markdown
-    console = Console(width=100, record=True)
+    console = Console(width=80, record=True)  # a pipe's narrowest: every column kept
     render_terminal(report, console=console)
     shown = console.export_text()
-    assert "Label metrics: AUC per term" in shown and "more terms have too few texts" in shown
-    assert shown.index("Label metrics") < shown.index("Causal tests")
+    table = shown[
+        shown.index("Label metrics: AUCs with enough texts") : shown.index("Causal tests")
+    ]
+    assert "too narrow" not in table and "more terms have too few texts" in table
+    assert "texts not labelled" not in table  # the verdict's words stay in the verdict
+    row = next(line for line in table.splitlines() if "gay" in line and "BPSN" in line)
+    gay = gaps[0][0]
+    low, high = gay.intervals["bpsn_auc"]
+    assert f"{gay.bpsn_auc:.3f} [{low:.3f}, {high:.3f}] *" in row
+    assert f"{gay.positives} / {gay.negatives}" in row
     page = render_html(report)
     assert "too few texts" in page and said in page
 

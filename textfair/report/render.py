@@ -553,32 +553,32 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
 
 
 def _terminal_label_metrics(metrics: LabelMetrics, show, say) -> None:
-    """The AUCs of the terms with at least one (others: too few texts), each with its
-    interval, starred where it differs significantly from the overall AUC."""
+    """One row per AUC with a value (term, kind, value with its interval, the term's texts
+    of each class), starred where it differs significantly from the overall AUC: narrow
+    enough for 80 columns. The AUCs left out have too few texts."""
     some, _ = words.split(metrics)
-    shown = [s for s in some if any(s.intervals.get(k) for k in words.AUC_NAMES)]
-    if shown:
+    rows = [
+        [
+            printable(s.subgroup),
+            name,
+            _marked(words.auc_cell(s, kind, metrics), bool(gap and gap.significant)),
+            f"{s.positives} / {s.negatives}",
+        ]
+        for s in some
+        for kind, name in words.AUC_NAMES.items()
+        if s.intervals.get(kind)
+        for gap in [s.gaps.get(kind)]
+    ]
+    if rows:
         show(
-            f"Label metrics: AUC per term, {words.classes(metrics)} "
-            f"(overall {words.auc_cell(None, '', metrics)})",
-            ["term", "texts", *words.AUC_NAMES.values()],
-            [
-                [
-                    printable(s.subgroup),
-                    f"{s.positives} / {s.negatives}",
-                    *(
-                        _marked(words.auc_cell(s, k, metrics), bool(g and g.significant))
-                        for k in words.AUC_NAMES
-                        for g in [s.gaps.get(k)]
-                    ),
-                ]
-                for s in shown
-            ],
+            f"Label metrics: AUCs with enough texts (overall {words.auc_cell(None, '', metrics)})",
+            ["term", "AUC", "value [interval]", words.classes(metrics)],
+            rows,
         )
     for note in (words.gaps_note(metrics), words.too_few_note(metrics)):
         if note:
             say(printable(note))
-    rest = len(metrics.subgroups) - len(shown)
+    rest = len(metrics.subgroups) - len({row[0] for row in rows})
     if rest and metrics.min_per_class:
         say(f"{rest} more terms have too few texts for any AUC; report.md lists them.")
 
