@@ -42,15 +42,25 @@ def test_subgroup_bpsn_bnsp_by_hand():
     y = np.array([0, 0, 1, 1, 0, 0, 1, 1], dtype=bool)
     s = np.array([0.6, 0.7, 0.8, 0.9, 0.1, 0.2, 0.5, 0.65])
     sub = np.array([True] * 4 + [False] * 4)
-    result = bias_metrics(y, s, {"muslim": sub})
+    result = bias_metrics(y, s, {"muslim": sub}, min_per_class=1)
     row = result.subgroups[0]
+    assert (row.positives, row.negatives) == (2, 2)
     assert row.subgroup_auc == 1.0  # within the subgroup, positives outrank negatives
     # BPSN: subgroup negatives {0.6, 0.7} vs background positives {0.5, 0.65}: 1 of 4 pairs.
     assert row.bpsn_auc == pytest.approx(1 / 4)
     assert row.bnsp_auc == 1.0  # subgroup positives {0.8, 0.9} above background negatives
-    # At threshold 0.5: overall FPR = 2/4, subgroup FPR = 2/2 -> gap 0.5; FNR 0 and 0.
+    # At threshold 0.5: overall FPR = 2/4, subgroup FPR = 2/2 -> gap +0.5 (signed: the
+    # subgroup's harmless texts are flagged more often); FNR 0 and 0.
     assert row.fpr_gap == pytest.approx(0.5) and row.fnr_gap == 0.0
     assert result.generalized_mean["bpsn_auc"] == pytest.approx(0.25)
+    # Each value lies in its interval; at the default minimum (10 of each class) none has one.
+    for kind, (low, high) in row.intervals.items():
+        assert low <= getattr(row, kind) <= high
+    assert set(row.intervals) == {"subgroup_auc", "bpsn_auc", "bnsp_auc", "fpr_gap", "fnr_gap"}
+    default = bias_metrics(y, s, {"muslim": sub}).subgroups[0]
+    assert all(math.isnan(getattr(default, k)) for k in row.intervals)
+    assert not default.intervals and not default.gaps
+    assert (default.positives, default.negatives) == (2, 2)
 
 
 def test_generalized_mean_weights_the_worst():

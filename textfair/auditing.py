@@ -217,7 +217,7 @@ def audit_text(
     def metrics() -> LabelMetrics | None:
         if labels is None:
             return None
-        return _label_metrics(domain, cached, texts, labels, favorable, positive_label)
+        return _label_metrics(domain, cached, texts, labels, favorable, positive_label, config)
 
     data_info = {
         **(data_info or {}),
@@ -478,7 +478,9 @@ def label_map_hint(values, names) -> str:
     return f"; if {present[0]} means {names[0]}, pass --label-map {pairs!r} (label_map= in Python)"
 
 
-def _label_metrics(domain, cached, texts, labels, decision, positive_label) -> LabelMetrics:
+def _label_metrics(
+    domain, cached, texts, labels, decision, positive_label, config: AuditConfig
+) -> LabelMetrics:
     names = [str(label) for label in cached.labels]
     positive = _check_labels(cached, labels, decision, positive_label)
     values = [str(label) for label in labels]
@@ -494,7 +496,11 @@ def _label_metrics(domain, cached, texts, labels, decision, positive_label) -> L
             for term in domain.values_of(i, c):  # every mention, rewritable or not
                 if term in subgroups:
                     subgroups[term][i] = True
-    return replace(bias_metrics(truth, scores, subgroups), positive_label=positive)
+    # Intervals at the audit's confidence; the gaps' tests corrected as the rule sets' are.
+    found = bias_metrics(
+        truth, scores, subgroups, confidence=config.confidence, correction=config.correction
+    )
+    return replace(found, positive_label=positive)
 
 
 CONSISTENCY_ROWS = 5000  # exact 5-NN is quadratic: measured on a seeded sample of this size

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from textfair.report import labelwords as words
 from textfair.report import plots
 from textfair.report.page import band as _band
 from textfair.report.page import escape as _e
@@ -338,31 +339,50 @@ def _marked(first: str, second: str, limit: int = 400) -> tuple[str, str]:
 
 
 def _label_metrics(metrics: LabelMetrics) -> list[str]:
+    """The label metrics' table (terms with at least one metric), each value with its
+    interval, and the notes: starred gaps, what "too few texts" means, the terms with none."""
+
+    def cell(s, kind: str) -> tuple[str, str]:
+        value = getattr(s, kind)
+        if kind in words.AUC_NAMES:
+            gap = s.gaps.get(kind)
+            text = words.auc_cell(s, kind, metrics) + (" *" if gap and gap.significant else "")
+        else:
+            text = words.points_cell(s, kind, metrics)
+        return _e(text), "" if value != value else f"{value:.6f}"
+
+    some, _ = words.split(metrics)
     rows = [
         [
             (_e(s.subgroup), None),
-            (str(s.size), str(s.size)),
-            *[
-                (f"{v:.3f}" if v == v else "–", f"{v:.6f}" if v == v else "")
-                for v in (s.subgroup_auc, s.bpsn_auc, s.bnsp_auc)
-            ],
-            _num(s.fpr_gap),
-            _num(s.fnr_gap),
+            (
+                _e(f"{s.positives} / {s.negatives}" if s.positives is not None else s.size),
+                str(s.size),
+            ),
+            *(cell(s, kind) for kind in (*words.AUC_NAMES, "fpr_gap", "fnr_gap")),
         ]
-        for s in metrics.subgroups
+        for s in (some if metrics.min_per_class else metrics.subgroups)
     ]
-    means = ", ".join(f"{k} {v:.3f}" for k, v in metrics.generalized_mean.items() if v == v)
+    notes = [words.gaps_note(metrics), words.too_few_note(metrics), words.none_note(metrics)]
+    confidence = round(100 * (metrics.confidence or 0.95))
     return [
         "<h2>Label-based metrics</h2>",
-        f"<p>Overall AUC {metrics.overall_auc:.3f}; generalized means (power "
-        f"{metrics.power:g}): {_e(means)}. Low BPSN: harmless mentions over-scored; low BNSP: "
-        "harmful ones under-scored.</p>",
+        f"<p>Overall AUC {_e(words.auc_cell(None, '', metrics))}. Low BPSN: harmless "
+        "mentions over-flagged; low BNSP: harmful ones missed. Rate gaps: the term's rate "
+        f"minus the overall rate, in points. Intervals at {confidence}%, each on its own.</p>",
         _table(
             "labels",
             f"Per identity term; the AUCs rank texts labelled {metrics.positive_label} first",
-            ["term", "texts", "subgroup AUC", "BPSN AUC", "BNSP AUC", "FPR gap %", "FNR gap %"],
+            [
+                "term",
+                f"texts ({words.classes(metrics)})",
+                *words.AUC_NAMES.values(),
+                "FPR gap (points)",
+                "FNR gap (points)",
+            ],
             rows,
         ),
+        *(f"<p>{_e(note)}</p>" for note in notes if note),
     ]
 
 

@@ -500,7 +500,8 @@ class AuditReport:
         favourable label than the same texts with another term, with the interval; or that
         no difference between groups is significant. When no group is significantly
         disadvantaged, the most disadvantaged one is named, with why it is not a finding.
-        Then what the causal tests found beyond a placebo edit. The same sentence is the
+        Then what the causal tests found beyond a placebo edit, and, with true labels, the
+        AUCs significantly below the overall AUC. The same sentence is the
         terminal's last line, report.md's and the page's verdict.
 
         Returns
@@ -513,7 +514,15 @@ class AuditReport:
         >>> print(report.summary())  # doctest: +SKIP
         """
         parts = [self._gate_verdict(), self._groups_verdict(), self._causal_verdict()]
+        parts.append(self._labels_verdict())
         return " ".join(part for part in parts if part)
+
+    def _labels_verdict(self) -> str:
+        """The label metrics' sentence: the AUCs significantly below the overall AUC, signed
+        with their intervals (empty when none is; see report.labelwords.gap_sentence)."""
+        from textfair.report.labelwords import gap_sentence
+
+        return gap_sentence(self.metrics) if isinstance(self.metrics, LabelMetrics) else ""
 
     def _gate_verdict(self) -> str:
         gate = self.gate

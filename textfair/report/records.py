@@ -20,7 +20,7 @@ from textfair.report.parts import (
     LabelMetrics,
     TableMetrics,
 )
-from textfair.stats.auc import SubgroupMetrics
+from textfair.stats.auc import AUC_KINDS, RATE_GAPS, AucGap, SubgroupMetrics
 from textfair.stats.metrics import GroupMetrics
 
 
@@ -161,13 +161,29 @@ def metrics_record(metrics: LabelMetrics | TableMetrics | None) -> dict | None:
         }
     return {
         "overall_auc": metrics.overall_auc,
-        "subgroups": [asdict(s) for s in metrics.subgroups],
+        "overall_auc_ci": metrics.overall_auc_ci,
+        "positives": metrics.positives,
+        "negatives": metrics.negatives,
+        "subgroups": [_subgroup_record(s) for s in metrics.subgroups],
         "generalized_mean": dict(metrics.generalized_mean),
         "fpr_equality_difference": metrics.fpr_equality_difference,
         "fnr_equality_difference": metrics.fnr_equality_difference,
         "power": metrics.power,
         "threshold": metrics.threshold,
         "positive_label": metrics.positive_label,
+        "confidence": metrics.confidence,
+        "correction": metrics.correction,
+        "min_per_class": metrics.min_per_class,
+    }
+
+
+def _subgroup_record(metrics: SubgroupMetrics) -> dict[str, Any]:
+    """A subgroup's metrics: each value (null with too few texts), the subgroup's counts of
+    each class, every metric's interval (null where it has no value) and the AUCs' gaps."""
+    return {
+        **asdict(metrics),
+        "intervals": {k: metrics.intervals.get(k) for k in (*AUC_KINDS, *RATE_GAPS)},
+        "gaps": {k: asdict(g) for k, g in metrics.gaps.items()},
     }
 
 
@@ -186,17 +202,36 @@ def read_metrics(record: dict | None) -> LabelMetrics | TableMetrics | None:
         )
     return LabelMetrics(
         overall_auc=_number(record["overall_auc"]),
-        subgroups=tuple(
-            SubgroupMetrics(**{k: v if k == "subgroup" else _number(v) for k, v in s.items()})
-            for s in record["subgroups"]
-        ),
+        subgroups=tuple(_read_subgroup(s) for s in record["subgroups"]),
         generalized_mean={k: _number(v) for k, v in record["generalized_mean"].items()},
         fpr_equality_difference=_number(record["fpr_equality_difference"]),
         fnr_equality_difference=_number(record["fnr_equality_difference"]),
         power=_number(record["power"]),
         threshold=_number(record["threshold"]),
         positive_label=record["positive_label"],
+        # Records written before the intervals hold none of these.
+        overall_auc_ci=_pair_or_none(record.get("overall_auc_ci")),
+        positives=record.get("positives"),
+        negatives=record.get("negatives"),
+        confidence=record.get("confidence"),
+        correction=record.get("correction", ""),
+        min_per_class=record.get("min_per_class"),
     )
+
+
+def _read_subgroup(record: dict) -> SubgroupMetrics:
+    counts = ("subgroup", "size", "positives", "negatives")
+    values = {k: v if k in counts else _number(v) for k, v in record.items()}
+    values["intervals"] = {
+        k: (_number(v[0]), _number(v[1]))
+        for k, v in (record.get("intervals") or {}).items()
+        if v is not None
+    }
+    values["gaps"] = {
+        k: AucGap(**{**g, "ci": _pair_or_none(g["ci"])})
+        for k, g in (record.get("gaps") or {}).items()
+    }
+    return SubgroupMetrics(**values)
 
 
 def _number(value: Any) -> Any:

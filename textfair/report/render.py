@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textfair.io import atomic_directory, check_output_directory, printable
+from textfair.report import labelwords as words
 from textfair.report.gate import Gate
 from textfair.report.parts import LabelMetrics, TableMetrics
 
@@ -305,29 +306,39 @@ def _signed_pct(value: float) -> str:
 
 
 def _label_metrics_lines(metrics: LabelMetrics) -> list[str]:
+    positive = metrics.positive_label
+    confidence = round(100 * (metrics.confidence or 0.95))
     lines = _section(
         "Label-based metrics",
-        f"AUCs score how well the model ranks texts labelled `{metrics.positive_label}` "
-        "above the others, and the FPR and FNR gaps count that label as the positive "
-        "class; background = all other texts.",
-        ["subgroup", "texts", "subgroup AUC", "BPSN AUC", "BNSP AUC", "FPR gap", "FNR gap"],
+        f"AUCs score how well the model ranks texts labelled `{positive}` above the others "
+        f"(overall {words.auc_cell(None, '', metrics)}); the FPR and FNR gaps, the "
+        "subgroup's rate minus the overall rate in points (positive: its texts not labelled "
+        f"`{positive}` are flagged, or those labelled so missed, more often), count that "
+        f"label as the positive class; background = all other texts. Intervals at "
+        f"{confidence}%, each on its own.",
+        [
+            "subgroup",
+            f"texts ({markdown_cell(words.classes(metrics))})",
+            *words.AUC_NAMES.values(),
+            "FPR gap (points)",
+            "FNR gap (points)",
+        ],
     )
-    for s in sorted(metrics.subgroups, key=lambda s: -s.size):
-        lines.append(
-            f"| {markdown_cell(s.subgroup)} | {s.size} | {_number(s.subgroup_auc)} | "
-            f"{_number(s.bpsn_auc)} | "
-            f"{_number(s.bnsp_auc)} | {_number(s.fpr_gap)} | {_number(s.fnr_gap)} |"
-        )
-    means = metrics.generalized_mean
-    lines += [
-        "",
-        f"Overall AUC {_number(metrics.overall_auc)}; generalized means (power "
-        f"{metrics.power}): subgroup AUC {_number(means['subgroup_auc'])}, BPSN AUC "
-        f"{_number(means['bpsn_auc'])}, BNSP AUC {_number(means['bnsp_auc'])}; FPR equality "
-        f"difference {_number(metrics.fpr_equality_difference)}, FNR "
-        f"{_number(metrics.fnr_equality_difference)}.",
-    ]
+    some, _ = words.split(metrics)
+    for s in some if metrics.min_per_class else metrics.subgroups:
+        counts = f"{s.size}" if s.positives is None else f"{s.positives} / {s.negatives}"
+        cells = [_starred(s, kind, metrics) for kind in words.AUC_NAMES]
+        cells += [words.points_cell(s, kind, metrics) for kind in ("fpr_gap", "fnr_gap")]
+        lines.append(f"| {markdown_cell(s.subgroup)} | {counts} | " + " | ".join(cells) + " |")
+    notes = [words.gaps_note(metrics), words.too_few_note(metrics), words.none_note(metrics)]
+    lines += [line for note in notes if note for line in ("", markdown_text(note))]
     return lines
+
+
+def _starred(s, kind: str, metrics: LabelMetrics) -> str:
+    """An AUC cell, starred when it differs significantly from the overall AUC."""
+    gap = s.gaps.get(kind)
+    return words.auc_cell(s, kind, metrics) + (" *" if gap and gap.significant else "")
 
 
 def _group_metrics_lines(metrics: TableMetrics) -> list[str]:
@@ -491,6 +502,8 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
         )
     for note in report.reading_notes(top):
         console.print(printable(note), **prose)
+    if isinstance(report.metrics, LabelMetrics):
+        _terminal_label_metrics(report.metrics, show, lambda line: console.print(line, **prose))
     if report.counterfactual is not None:
         rows = []
         for c in report.counterfactual.causal:
@@ -537,6 +550,37 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
         **prose,
     )
     console.print(f"Verdict: {printable(report.summary())}", **prose)
+
+
+def _terminal_label_metrics(metrics: LabelMetrics, show, say) -> None:
+    """One row per AUC with a value (term, kind, value with its interval, the term's texts
+    of each class), starred where it differs significantly from the overall AUC: narrow
+    enough for 80 columns. The AUCs left out have too few texts."""
+    some, _ = words.split(metrics)
+    rows = [
+        [
+            printable(s.subgroup),
+            name,
+            _marked(words.auc_cell(s, kind, metrics), bool(gap and gap.significant)),
+            f"{s.positives} / {s.negatives}",
+        ]
+        for s in some
+        for kind, name in words.AUC_NAMES.items()
+        if s.intervals.get(kind)
+        for gap in [s.gaps.get(kind)]
+    ]
+    if rows:
+        show(
+            f"Label metrics: AUCs with enough texts (overall {words.auc_cell(None, '', metrics)})",
+            ["term", "AUC", "value [interval]", words.classes(metrics)],
+            rows,
+        )
+    for note in (words.gaps_note(metrics), words.too_few_note(metrics)):
+        if note:
+            say(printable(note))
+    rest = len(metrics.subgroups) - len({row[0] for row in rows})
+    if rest and metrics.min_per_class:
+        say(f"{rest} more terms have too few texts for any AUC; report.md lists them.")
 
 
 # What a report directory holds: it is replaced as one set.
