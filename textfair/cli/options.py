@@ -158,7 +158,15 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     "theta": (float, typer.Option(0.05, "--theta", help="Minimum support of a rule set.")),
     "max_order": (int, typer.Option(2, "--max-order", help="Most rules in a rule set.")),
     "confidence": (float, typer.Option(0.95, "--confidence", help="Confidence of every interval.")),
-    "error": (float, typer.Option(0.05, "--error", help="Target half-width of intervals.")),
+    "error": (
+        float,
+        typer.Option(
+            5.0,
+            "--error",
+            help="Target half-width of intervals, in points (5: five percentage points; a "
+            "number below 1 is read as a fraction, 0.05 = 5 points).",
+        ),
+    ),
     "min_samples": (int, typer.Option(100, "--min-samples", help="Per side, at least.")),
     "max_samples": (int, typer.Option(1000, "--max-samples", help="Per side, at most.")),
     "max_assignments": (
@@ -204,8 +212,9 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         typer.Option(
             None,
             "--fail-above",
-            help="Exit 1 when a significant finding scores above this: one score for all "
-            "(0.1), or per category or term (gender=0.05,race=0.1, a bare number for the rest).",
+            help="Exit 1 when a significant finding's difference is above this many points: "
+            "one number for all (10), or per category or term (gender=5,race=10, a bare "
+            "number for the rest); a number below 1 is read as a fraction (0.05 = 5 points).",
         ),
     ),
     # Running a model.
@@ -330,7 +339,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             "local",
             "--engine",
             help="local (this process) or ray (Ray Data: sharded read, one model per actor, "
-            "Parquet shards out; pip install 'textfair[ray]').",
+            "Parquet shards out; pip install 'textfair\\[ray]').",
         ),
     ),
     "ray_address": (
@@ -358,6 +367,9 @@ ESTIMATION = (
     "max_assignments",
 )
 TESTING = ("mode", "correction", "seed")
+# What only the group stage reads (rule sets and their sampling): a command that runs only
+# the causal tests neither lists nor takes them, nor --fail-above, which gates on groups.
+GROUP_ONLY = ("theta", "max_assignments", "mode", "fail_above")
 # The corpus of a text command, its identity terms, and how its model runs.
 CORPUS = (
     "text_column",
