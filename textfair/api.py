@@ -31,8 +31,8 @@ from textfair.settings import check_parameter
 if TYPE_CHECKING:
     import pandas as pd
 
-    from textfair.settings import AuditConfig
     from textfair.mitigate.compare import Comparison
+    from textfair.settings import AuditConfig
 
 __all__ = ["audit", "audit_table", "compare_mitigations"]
 

@@ -351,15 +351,16 @@ def _check_labels(cached, labels, decision: Decision, positive_label) -> str:
         )
     if positive not in names:
         raise TextfairError(
-            f"positive label {positive!r} is not a label of the model; its labels are: "
-            f"{', '.join(names)}"
+            f"positive label {positive!r} is not one of the model's classes: "
+            f"{', '.join(names)} (a model that calls them LABEL_0, LABEL_1 is given names "
+            "with --label-names, label_names= in as_model)"
         )
     values = [str(label) for label in labels]
     unknown = sorted(set(values) - set(names))
     if unknown and not decision.by_threshold:
         raise TextfairError(
-            f"label column holds {', '.join(map(repr, unknown[:5]))}, which the model does not "
-            f"predict; its labels are: {', '.join(names)}{label_map_hint(values, names)}"
+            f"the true labels hold {', '.join(map(repr, unknown[:5]))}, which the model does not "
+            f"predict; its classes are: {', '.join(names)}{label_map_hint(values, names)}"
         )
     return positive
 

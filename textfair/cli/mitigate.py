@@ -155,7 +155,7 @@ def mitigate_command(
     "sensitive",
     "label_column",
     "favorable",
-    "labels",
+    "label_names",
     "label_map",
     "bins",
     "schema_file",

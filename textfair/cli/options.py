@@ -107,13 +107,15 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             "all(toxic,insult)<0.5 (instead of --favorable).",
         ),
     ),
-    "labels": (
+    "label_names": (
         str | None,
         typer.Option(
             None,
-            "--labels",
-            help="Comma-separated labels of a py: model, in the order of its probability "
-            "columns (needed when it returns labels).",
+            "--label-names",
+            help="The model's class names, comma-separated in the order of its outputs: a "
+            "py: model's (needed when it returns labels), or names for classes a model calls "
+            "LABEL_0,LABEL_1 or 0,1 (e.g. non-toxic,toxic). Not the true labels "
+            "(--label-column).",
         ),
     ),
     # The rows of a table command.
@@ -354,7 +356,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
 }
 
 # Old names kept, hidden, for one release: using one prints a note naming the new flag.
-ALIASES = {"label_column": "--label"}
+ALIASES = {"label_column": "--label", "label_names": "--labels"}
 
 # The options of every audit: rule sets, their estimates and the multiple-testing correction.
 ESTIMATION = (
@@ -382,7 +384,7 @@ CORPUS = (
     "categories",
 )
 RUNNING = (
-    "labels",
+    "label_names",
     "trust_remote_code",
     "batch_size",
     "device",

@@ -36,7 +36,7 @@ def load_options(options: dict) -> dict:
     from textfair.cli.app import split_list
 
     return {
-        "labels": split_list(options.get("labels")),
+        "label_names": split_list(options.get("label_names")),
         "trust_remote_code": options.get("trust_remote_code", False),
         "batch_size": options["batch_size"],
         "device": options["device"],

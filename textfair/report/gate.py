@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from textfair.errors import TextfairError
 from textfair.settings import points
 
-EXAMPLE = "points: 10, or per category or term gender=5,race=10 (a bare number or *=20 for the rest)"
+EXAMPLE = "points: 10, or per category or term gender=5,race=10 (a bare number or *=20 for others)"
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,8 @@ class Gate:
     Attributes
     ----------
     default : float or None
-        The threshold, as a fraction of 1, of a finding no entry names (a bare number, or ``*=...``); None: such
-        a finding is not gated.
+        The threshold, as a fraction of 1, of a finding no entry names (a bare number, or
+        ``*=...``); None: such a finding is not gated.
     named : dict of str to float
         Thresholds, as fractions of 1, by category (``"gender"``) or term id (``"gay"``).
 
