@@ -327,6 +327,8 @@ def _config_record(config: AuditConfig, domain, extra: dict) -> dict:
     record = config.to_dict()
     if isinstance(domain, TabularDomain):  # rows have features, not terms
         del record["terms"], record["exclude_flags"]
+    if not config.group:  # no group findings: no interval of theirs to name
+        return {**record, "categories": domain.categories(), **extra}
     return {
         **record,
         "categories": domain.categories(),
