@@ -40,8 +40,8 @@ def test_a_number_or_named_thresholds_are_read_and_written_back():
 @pytest.mark.parametrize(
     ("spec", "why"),
     [
-        ("nan", "nan is not a score in [0, 1]"),
-        ("1.5", "1.5 is not a score in [0, 1]"),
+        ("nan", "nan is not points in [0, 100]"),
+        ("150", "150 is not points in [0, 100]"),
         ("gender=", "'' is not a number"),
         ("=0.1", "'=0.1' names nothing before '='"),
         ("gender=0.1,gender=0.2", "it names gender twice"),
@@ -52,7 +52,7 @@ def test_a_bad_gate_is_one_line_naming_the_form(spec, why):
     with pytest.raises(TextfairError) as caught:
         Gate.parse(spec)
     message = str(caught.value)
-    assert why in message and "gender=0.05,race=0.1" in message and "\n" not in message
+    assert why in message and "gender=5,race=10" in message and "\n" not in message
 
 
 def test_a_finding_takes_its_terms_threshold_then_its_categorys_the_strictest_then_the_default():

@@ -184,7 +184,8 @@ def audit_domain(
     kind: Literal["text", "rows"] = "rows" if isinstance(domain, TabularDomain) else "text"
     # A TermList given in Python is recorded by its name: report.json holds plain values.
     recorded = setting.name if isinstance(setting, TermList) else setting
-    extra_config = {"bins": recorded} if kind == "rows" else {"terms": recorded}
+    # "term_list" as report.json always named it (mitigation's augmentation reads it).
+    extra_config = {"bins": recorded} if kind == "rows" else {"term_list": recorded}
     progress = run.progress
     categories = domain.categories()
     if config.max_order > max(len(categories), AuditConfig.max_order):
