@@ -379,9 +379,7 @@ def _true_labels(true_labels, labels):
     if labels is None:
         return true_labels
     if true_labels is not None:
-        raise TextfairError.bad(
-            "labels", "is the old name of true_labels; give true_labels alone"
-        )
+        raise TextfairError.bad("labels", "is the old name of true_labels; give true_labels alone")
     warnings.warn(
         "labels= is now true_labels= (the texts' true labels); a model's class names are "
         "as_model(f, label_names=[...])'s",

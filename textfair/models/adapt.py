@@ -105,7 +105,7 @@ def as_model(
         return load_model(str(obj), batch_size=batch_size, label_names=label_names)
     what = f"the {type(obj).__name__}"
     if _is_model(obj):
-        return name_classes(obj, label_names, what)  # type: ignore[return-value]
+        return name_classes(obj, label_names, what)
     if _is_hf_pipeline(obj):
         model = HFModel.from_objects(obj.model, obj.tokenizer, batch_size=batch_size)
         return name_classes(model, label_names, what)

@@ -107,6 +107,7 @@ def load_model(
         set_torch_threads(threads)
     if kind == "py:":
         return CallableModel(load_callable(rest), labels=label_names)
+    model: HFModel | TorchTextModel | SklearnModel
     if kind == "hf:":
         model = HFModel(
             _resolve(rest),
