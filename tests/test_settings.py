@@ -8,7 +8,9 @@ import ast
 import dataclasses
 import importlib
 import inspect
+import json
 import math
+import shutil
 import typing
 import warnings
 from pathlib import Path
@@ -20,7 +22,7 @@ import typer
 
 import textfair
 from textfair.auditing import audit_text
-from textfair.cli import app
+from textfair.cli import app, main
 from textfair.cli.audit import STAGES
 from textfair.errors import TextfairError
 from textfair.report.gate import Gate
@@ -352,3 +354,25 @@ def test_causal_lists_no_option_of_the_group_stage():
     flags = {opt for p in causal.params if not p.hidden for opt in p.opts}
     assert not flags & {"--fail-above", "--theta", "--mode", "--max-assignments"}
     assert {"--correction", "--max-order", "--error"} <= flags  # read by the causal tests
+
+
+def test_label_names_name_a_hugging_face_models_label_k_on_the_command_line(tmp_path, capsys):
+    """A model that calls its classes LABEL_0, LABEL_1: the error names --label-names, and
+    --label-names names them (the verdict then reads "judged non-toxic")."""
+    source = Path(textfair.__file__).parent / "bundled_models" / "toxicity-tiny-transformer"
+    unnamed = tmp_path / "unnamed"
+    shutil.copytree(source, unnamed)
+    config = json.loads((unnamed / "config.json").read_text())
+    config["id2label"] = {"0": "LABEL_0", "1": "LABEL_1"}
+    config["label2id"] = {"LABEL_0": 0, "LABEL_1": 1}
+    (unnamed / "config.json").write_text(json.dumps(config))
+    predict = ["predict", "--model", f"hf:{unnamed}", "--text", "a gay man"]
+    with pytest.raises(SystemExit) as stop:
+        main([*predict, "--favorable", "non-toxic"])
+    error = capsys.readouterr().err
+    assert stop.value.code == 2 and "--label-names" in error and "LABEL_0, LABEL_1" in error
+    with pytest.raises(SystemExit) as stop:
+        main([*predict, "--favorable", "non-toxic", "--label-names", "non-toxic,toxic"])
+    scored = json.loads(capsys.readouterr().out)
+    assert stop.value.code == 0 and set(scored["probabilities"]) == {"non-toxic", "toxic"}
+    assert scored["favorable"] is (scored["label"] == "non-toxic")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import sqlite3
 import sys
 import time
@@ -117,6 +118,20 @@ def resolve_device(device: str = "auto") -> str:
     return device
 
 
+# Class names a model gives when it was not told any: LABEL_0 (transformers), 0 (numbers).
+UNNAMED = re.compile(r"LABEL_\d+|\d+")
+
+
+def naming_hint(names: Sequence[str]) -> str:
+    """For a model whose classes are LABEL_0, LABEL_1 (or 0, 1): how to name them; else ""."""
+    if names and all(UNNAMED.fullmatch(str(name)) for name in names):
+        return (
+            "; name its classes in the order of its outputs with --label-names "
+            "(label_names= in as_model), e.g. --label-names non-toxic,toxic"
+        )
+    return ""
+
+
 def favorable_index(labels: Sequence[str], favorable: str) -> int:
     """The column of the favourable label, or a one-line error listing the model's labels."""
     names = [str(label) for label in labels]
@@ -124,7 +139,7 @@ def favorable_index(labels: Sequence[str], favorable: str) -> int:
         return names.index(str(favorable))
     raise TextfairError(
         f"favourable label {favorable!r} is not a label of the model; "
-        f"its labels are: {', '.join(names)}"
+        f"its labels are: {', '.join(names)}{naming_hint(names)}"
     )
 
 

@@ -6,12 +6,12 @@ A bare path is recognised by what it holds: a textfair text model directory
 
 from __future__ import annotations
 
-import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
 from textfair.errors import TextfairError
+from textfair.models.base import UNNAMED
 from textfair.models.callable import CallableModel, load_callable
 from textfair.models.hf import HFModel
 from textfair.models.sklearn import SklearnModel
@@ -124,10 +124,6 @@ def load_model(
     return name_classes(model, label_names, repr(spec))
 
 
-# Class names a model gives when it was not told any: LABEL_0 (transformers), 0 (numbers).
-_UNNAMED = re.compile(r"LABEL_\d+|\d+")
-
-
 def name_classes(model, label_names: Sequence[str] | None, what: str):
     """`model` with its classes called `label_names` (in the order of its outputs), when it
     calls them LABEL_0, LABEL_1, ... or 0, 1, ...; `model` as it is for None. A one-line
@@ -143,7 +139,7 @@ def name_classes(model, label_names: Sequence[str] | None, what: str):
             f"gives {len(names)} names ({', '.join(names)}); {what} has {len(current)} "
             f"classes ({', '.join(current)}): give one distinct name per class, in its order",
         )
-    if names != current and not all(_UNNAMED.fullmatch(label) for label in current):
+    if names != current and not all(UNNAMED.fullmatch(label) for label in current):
         raise TextfairError.bad(
             "label_names",
             f"renames the classes {what} names itself ({', '.join(current)}); leave it out",
