@@ -195,11 +195,11 @@ def test_fail_above_sets_the_exit_code(setup, tmp_path, monkeypatch):
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("\n".join(texts) + "\n")
     args = ["audit", "--model", "py:planted:predict", "--data", str(corpus), "--max-order", "2"]
-    failing = invoke(*args, "--fail-above", "0.5")
+    failing = invoke(*args, "--fail-above", "50")
     assert failing.exit_code == 1, failing.output
-    assert "score above --fail-above 0.5: failing" in failing.output
+    assert "score above --fail-above 50: failing" in failing.output
     assert "FAIL: " in failing.output
-    assert invoke(*args, "--fail-above", "1.0").exit_code == 0  # the planted score is 1.0
+    assert invoke(*args, "--fail-above", "100").exit_code == 0  # the planted score: 100 points
 
 
 @pytest.fixture
@@ -379,7 +379,7 @@ def test_the_audit_says_what_it_wrote_and_where_the_answers_are_kept(tmp_path):
     assert said.index("Verdict: ") < said.index("wrote ")
     assert report.summary() in (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     # With a gate, the verdict starts with its pass or fail.
-    result = invoke("audit", *quick, "--fail-above", "0.5", "--cache", str(tmp_path / "c.db"))
+    result = invoke("audit", *quick, "--fail-above", "50", "--cache", str(tmp_path / "c.db"))
     said = " ".join(result.output.split())
     assert "Verdict: PASS: no significant difference larger than the gate of 50.0 points" in said
 
