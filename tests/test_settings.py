@@ -376,3 +376,11 @@ def test_label_names_name_a_hugging_face_models_label_k_on_the_command_line(tmp_
     scored = json.loads(capsys.readouterr().out)
     assert stop.value.code == 0 and set(scored["probabilities"]) == {"non-toxic", "toxic"}
     assert scored["favorable"] is (scored["label"] == "non-toxic")
+
+
+def test_help_keeps_square_brackets(capsys, monkeypatch):
+    """Rich markup swallowed `[ray]` in --engine's help."""
+    monkeypatch.setenv("COLUMNS", "250")
+    with pytest.raises(SystemExit):
+        main(["audit", "-h"])
+    assert "pip install 'textfair[ray]'" in capsys.readouterr().out

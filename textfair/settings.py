@@ -61,6 +61,7 @@ class Interval:
     low: float | None
     high: float | None
     closed: str = "both"  # "both", "left", "right" or "neither"
+    unit: str = ""  # "points": said after the range
 
     def holds(self, value: object) -> bool:
         if not _is(value, self.kind):
@@ -87,7 +88,7 @@ class Interval:
         ends = ("[" if self.closed in ("both", "left") else "(") + (
             f"{self.low:g}, {self.high:g}" + ("]" if self.closed in ("both", "right") else ")")
         )
-        return f"{what} in {ends}"
+        return f"{what} in {ends}" + (f" {self.unit}" if self.unit else "")
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ CONSTRAINTS: dict[str, tuple[Constraint | None, ...]] = {
     "theta": (Interval(numbers.Real, 0, 1, "right"),),
     "max_order": (Interval(numbers.Integral, 1, None),),
     "confidence": (Interval(numbers.Real, 0, 1, "neither"),),
-    "error": (Interval(numbers.Real, 0, 100, "neither"),),
+    "error": (Interval(numbers.Real, 0, 100, "neither", "points"),),
     "min_samples": (Interval(numbers.Integral, 1, None),),
     "max_samples": (Interval(numbers.Integral, 1, None),),
     "mode": (Options(("paired", "paper")),),
