@@ -138,14 +138,11 @@ def audit(
     toxicity-cnn-lstm: 8 rule sets, 1 significant after correction. ...
     """
     from textfair.auditing import audit_text
-    from textfair.corpus import load_corpus
 
     config = _config(settings)
     check_parameter("unit", unit)
     truths = _true_labels(true_labels, labels)
-    corpus = load_corpus(
-        data, text_column=text_column, labels=truths, label_map=label_map, unit=unit
-    )
+    corpus = _corpus(data, text_column=text_column, labels=truths, label_map=label_map, unit=unit)
     wrapped = as_model(model)
     return audit_text(
         wrapped,
@@ -310,7 +307,6 @@ def compare_mitigations(
     """
     import pandas as pd
 
-    from textfair.corpus import load_corpus
     from textfair.io import read_table
     from textfair.mitigate.compare import compare_table_mitigations, compare_text_mitigations
     from textfair.tabular.models import RowModel
@@ -348,7 +344,7 @@ def compare_mitigations(
 
     # `textfair mitigate`'s audit defaults, unless set: tighter than an audit's.
     config = _config({"error": 2.0, "max_samples": 3000, **settings})
-    corpus = load_corpus(data, text_column=text_column, labels=truths, label_map=label_map)
+    corpus = _corpus(data, text_column=text_column, labels=truths, label_map=label_map)
     if corpus.labels is None:
         raise TextfairError.bad(
             "true_labels", "are missing; a comparison retrains, so it needs them"
@@ -372,6 +368,19 @@ def _config(settings: Mapping[str, object]) -> AuditConfig:
             f"unknown setting {', '.join(map(repr, unknown))}; settings are: {', '.join(names)}"
         )
     return AuditConfig(**settings).checked()  # type: ignore[arg-type]
+
+
+def _corpus(data, **options):
+    """`load_corpus`'s corpus; a mistake in the true labels names `true_labels`, as the
+    API calls them."""
+    from textfair.corpus import load_corpus
+
+    try:
+        return load_corpus(data, **options)
+    except TextfairError as err:
+        if err.parameter != "labels" or not str(err).startswith("labels "):
+            raise
+        raise TextfairError.bad("true_labels", str(err)[len("labels ") :]) from None
 
 
 def _true_labels(true_labels, labels):
