@@ -384,3 +384,22 @@ def test_help_keeps_square_brackets(capsys, monkeypatch):
     with pytest.raises(SystemExit):
         main(["audit", "-h"])
     assert "pip install 'textfair[ray]'" in capsys.readouterr().out
+
+
+def test_the_command_line_reads_a_fraction_with_a_note_naming_its_flag(
+    tmp_path, monkeypatch, capsys
+):
+    (tmp_path / "quick.py").write_text(
+        "def f(texts):\n"
+        "    return [[0.2, 0.8] if 'gay' in t else [0.8, 0.2] for t in texts]\n"
+        "f.labels = ['non-toxic', 'toxic']\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "corpus.txt").write_text("".join(f"the {t} people talk\n" for t in TEXTS))
+    run = ["causal", "--model", "py:quick:f", "--data", str(tmp_path / "corpus.txt")]
+    with pytest.raises(SystemExit) as stop:
+        main([*run, "--error", "0.05", "--min-samples", "5", "--max-samples", "20"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 0, err
+    assert "note: --error 0.05 is below 1, so it is read as a fraction: 5 points" in err
+    assert "write 5" in err

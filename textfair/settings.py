@@ -31,7 +31,12 @@ __all__ = ["CONSTRAINTS", "AuditConfig", "PointsNote", "check_parameter", "point
 
 class PointsNote(InputNote, FutureWarning):
     """A difference given as a fraction (0.05) where points (5) are expected: read as the
-    fraction it was, said in one line with how to write it (the CLI: "note: ...")."""
+    fraction it was, said in one line with how to write it (the CLI: "note: ...", naming
+    the flag of `parameter`)."""
+
+    def __init__(self, message: str, parameter: str | None = None) -> None:
+        super().__init__(message)
+        self.parameter = parameter
 
 
 def points(name: str, value: float) -> float:
@@ -42,12 +47,12 @@ def points(name: str, value: float) -> float:
         return value
     if 0.0 < float(value) < 1.0:
         converted = round(100.0 * float(value), 10)
-        warnings.warn(
+        note = (
             f"{name} {value:g} is below 1, so it is read as a fraction: {converted:g} points; "
-            f"differences are given in points now, write {converted:g}",
-            PointsNote,
-            stacklevel=3,
+            f"differences are given in points now, write {converted:g}"
         )
+        parameter = name if name.isidentifier() else None
+        warnings.warn(PointsNote(note, parameter), stacklevel=3)
         return converted
     return value
 
