@@ -15,13 +15,13 @@ does not carry them, are `as_model(f, label_names=[...])`'s.
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textfair.errors import TextfairError
 from textfair.models import as_model
+from textfair.models.base import renamed
 from textfair.report.model import AuditReport
 from textfair.settings import check_parameter
 
@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from textfair.settings import AuditConfig
 
 __all__ = ["audit", "audit_table", "compare_mitigations"]
+
+# Why true_labels= is not labels=.
+TRUE_LABELS = "the texts' true labels; a model's class names are as_model(f, label_names=[...])'s"
 
 
 def audit(
@@ -141,7 +144,7 @@ def audit(
 
     config = _config(settings)
     check_parameter("unit", unit)
-    truths = _true_labels(true_labels, labels)
+    truths = renamed("true_labels", true_labels, labels, TRUE_LABELS)
     corpus = _corpus(data, text_column=text_column, labels=truths, label_map=label_map, unit=unit)
     wrapped = as_model(model)
     return audit_text(
@@ -316,7 +319,7 @@ def compare_mitigations(
     config = _config(settings)
     for name, value in (("holdout", holdout), ("top", top), ("bins", bins)):
         check_parameter(name, value)
-    truths = _true_labels(true_labels, labels)
+    truths = renamed("true_labels", true_labels, labels, TRUE_LABELS)
     # What both comparisons take alike (Any: each keyword has its own type).
     common: dict[str, Any] = {
         "methods": methods,
@@ -381,21 +384,6 @@ def _corpus(data, **options):
         if err.parameter != "labels" or not str(err).startswith("labels "):
             raise
         raise TextfairError.bad("true_labels", str(err)[len("labels ") :]) from None
-
-
-def _true_labels(true_labels, labels):
-    """`true_labels`, or the old keyword `labels` with a warning naming the new one."""
-    if labels is None:
-        return true_labels
-    if true_labels is not None:
-        raise TextfairError.bad("labels", "is the old name of true_labels; give true_labels alone")
-    warnings.warn(
-        "labels= is now true_labels= (the texts' true labels); a model's class names are "
-        "as_model(f, label_names=[...])'s",
-        FutureWarning,
-        stacklevel=3,
-    )
-    return labels
 
 
 def _model_id(model: object) -> str:

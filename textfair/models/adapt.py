@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard
 
 from textfair.errors import TextfairError
-from textfair.models.base import Model
+from textfair.models.base import Model, renamed
 from textfair.models.callable import CallableModel
 from textfair.models.hf import HFModel
 from textfair.models.sklearn import SklearnModel
-from textfair.models.spec import load_model, name_classes, old_label_names
+from textfair.models.spec import CLASS_NAMES, load_model, name_classes
 
 if TYPE_CHECKING:
     from transformers import Pipeline
@@ -100,7 +100,7 @@ def as_model(
     >>> textfair.as_model("toxicity-cnn-lstm").labels
     ('non-toxic', 'toxic')
     """
-    label_names = old_label_names(label_names, labels)
+    label_names = renamed("label_names", label_names, labels, CLASS_NAMES)
     if isinstance(obj, str | Path):
         return load_model(str(obj), batch_size=batch_size, label_names=label_names)
     what = f"the {type(obj).__name__}"

@@ -16,6 +16,7 @@ import re
 import sqlite3
 import sys
 import time
+import warnings
 from collections import Counter
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -116,6 +117,17 @@ def resolve_device(device: str = "auto") -> str:
     if device not in ("cpu", "mps") and not device.startswith("cuda"):
         raise TextfairError.bad("device", f"{device!r}: expected auto, cpu, cuda or cuda:N")
     return device
+
+
+def renamed(new_name: str, new: object, old: object, why: str, old_name: str = "labels"):
+    """`new`, or the value given under the keyword's old name `old_name`, with a
+    FutureWarning naming the new one and `why`; both at once is a one-line error."""
+    if old is None:
+        return new
+    if new is not None:
+        raise TextfairError.bad(old_name, f"is the old name of {new_name}; give {new_name} alone")
+    warnings.warn(f"{old_name}= is now {new_name}= ({why})", FutureWarning, stacklevel=3)
+    return old
 
 
 # Class names a model gives when it was not told any: LABEL_0 (transformers), 0 (numbers).

@@ -6,12 +6,11 @@ A bare path is recognised by what it holds: a textfair text model directory
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
 from textfair.errors import TextfairError
-from textfair.models.base import UNNAMED
+from textfair.models.base import UNNAMED, renamed
 from textfair.models.callable import CallableModel, load_callable
 from textfair.models.hf import HFModel
 from textfair.models.sklearn import SklearnModel
@@ -102,7 +101,7 @@ def load_model(
         raise TextfairError.bad(
             flag, f"applies to Hugging Face models (hf:...), not to {spec!r}; leave it out"
         )
-    label_names = old_label_names(label_names, labels)
+    label_names = renamed("label_names", label_names, labels, CLASS_NAMES)
     if kind in ("hf:", "textfair:"):
         set_torch_threads(threads)
     if kind == "py:":
@@ -122,6 +121,10 @@ def load_model(
     else:
         model = SklearnModel.load(rest)
     return name_classes(model, label_names, repr(spec))
+
+
+# Why label_names= is not labels=.
+CLASS_NAMES = "a model's class names; the texts' true labels are true_labels= in textfair.audit"
 
 
 def name_classes(model, label_names: Sequence[str] | None, what: str):
@@ -146,21 +149,6 @@ def name_classes(model, label_names: Sequence[str] | None, what: str):
         )
     model.labels = names
     return model
-
-
-def old_label_names(label_names, labels):
-    """`label_names`, or the old keyword `labels` with a warning naming the new one."""
-    if labels is None:
-        return label_names
-    if label_names is not None:
-        raise TextfairError.bad("labels", "is the old name of label_names; give label_names")
-    warnings.warn(
-        "labels= (a model's class names) is now label_names=; the texts' true labels are "
-        "true_labels= in textfair.audit",
-        FutureWarning,
-        stacklevel=3,
-    )
-    return labels
 
 
 def load_row_model(spec: str, columns: list[str], *, labels: list[str] | None = None):
