@@ -403,3 +403,14 @@ def test_the_command_line_reads_a_fraction_with_a_note_naming_its_flag(
     assert stop.value.code == 0, err
     assert "note: --error 0.05 is below 1, so it is read as a fraction: 5 points" in err
     assert "write 5" in err
+
+
+def test_the_command_lines_choices_and_defaults_are_the_settings_own():
+    from textfair.cli.options import _SHARED, Correction, Mode, Unit
+
+    for name, literal in (("mode", Mode), ("correction", Correction), ("unit", Unit)):
+        (options,) = CONSTRAINTS[name]
+        assert typing.get_args(literal) == options.choices
+    defaults = AuditConfig()
+    for name in ("theta", "max_order", "confidence", "error", "min_samples", "max_samples"):
+        assert _SHARED[name][1].default == getattr(defaults, name)

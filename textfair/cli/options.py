@@ -17,9 +17,14 @@ from typing import Literal, TypeVar
 
 import typer
 
-F = TypeVar("F", bound=Callable[..., object])
+from textfair.settings import AuditConfig
 
-# Choices, listed in --help and checked by typer before the command runs.
+F = TypeVar("F", bound=Callable[..., object])
+# The audit's defaults, written once (in AuditConfig): the options show and take them.
+DEFAULT = AuditConfig()
+
+# Choices, listed in --help and checked by typer before the command runs (the same as
+# textfair.settings.CONSTRAINTS's, which a test checks).
 Mode = Literal["paired", "paper"]
 Unit = Literal["document", "sentence"]
 Correction = Literal["holm", "bh", "none"]
@@ -137,7 +142,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     "terms": (
         str,
         typer.Option(
-            "dixon2018",
+            DEFAULT.terms,
             "--terms",
             help="Built-in list (dixon2018, holistic, names) or a file; several joined by commas.",
         ),
@@ -157,24 +162,39 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         ),
     ),
     # Rule sets and their estimates.
-    "theta": (float, typer.Option(0.05, "--theta", help="Minimum support of a rule set.")),
-    "max_order": (int, typer.Option(2, "--max-order", help="Most rules in a rule set.")),
-    "confidence": (float, typer.Option(0.95, "--confidence", help="Confidence of every interval.")),
+    "theta": (
+        float,
+        typer.Option(DEFAULT.theta, "--theta", help="Minimum support of a rule set."),
+    ),
+    "max_order": (
+        int,
+        typer.Option(DEFAULT.max_order, "--max-order", help="Most rules in a rule set."),
+    ),
+    "confidence": (
+        float,
+        typer.Option(DEFAULT.confidence, "--confidence", help="Confidence of every interval."),
+    ),
     "error": (
         float,
         typer.Option(
-            5.0,
+            DEFAULT.error,
             "--error",
             help="Target half-width of intervals, in points (5: five percentage points; a "
             "number below 1 is read as a fraction, 0.05 = 5 points).",
         ),
     ),
-    "min_samples": (int, typer.Option(100, "--min-samples", help="Per side, at least.")),
-    "max_samples": (int, typer.Option(1000, "--max-samples", help="Per side, at most.")),
+    "min_samples": (
+        int,
+        typer.Option(DEFAULT.min_samples, "--min-samples", help="Per side, at least."),
+    ),
+    "max_samples": (
+        int,
+        typer.Option(DEFAULT.max_samples, "--max-samples", help="Per side, at most."),
+    ),
     "max_assignments": (
         int,
         typer.Option(
-            512,
+            DEFAULT.max_assignments,
             "--max-assignments",
             help="Rewrites of a seed per category combination at most; past it, a sample "
             "fixed by the seed's text.",
@@ -183,7 +203,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     "mode": (
         Mode,
         typer.Option(
-            "paired",
+            DEFAULT.mode,
             "--mode",
             help="paired: each seed rewritten to every assignment; paper: TestSGD's "
             "independent samples.",
@@ -192,14 +212,17 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     "correction": (
         Correction,
         typer.Option(
-            "holm",
+            DEFAULT.correction,
             "--correction",
             help="Multiple-testing correction over all rule sets: holm (family-wise), bh "
             "(false discovery rate) or none.",
         ),
     ),
-    "top": (int, typer.Option(10, "--top", min=1, help="Findings shown.")),
-    "seed": (int, typer.Option(0, "--seed", help="Every random choice flows from it.")),
+    "top": (int, typer.Option(DEFAULT.top, "--top", min=1, help="Findings shown.")),
+    "seed": (
+        int,
+        typer.Option(DEFAULT.seed, "--seed", help="Every random choice flows from it."),
+    ),
     # Reports and the CI gate.
     "out": (
         Path | None,
