@@ -195,11 +195,11 @@ def test_fail_above_sets_the_exit_code(setup, tmp_path, monkeypatch):
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("\n".join(texts) + "\n")
     args = ["audit", "--model", "py:planted:predict", "--data", str(corpus), "--max-order", "2"]
-    failing = invoke(*args, "--fail-above", "0.5")
+    failing = invoke(*args, "--fail-above", "50")
     assert failing.exit_code == 1, failing.output
-    assert "score above --fail-above 0.5: failing" in failing.output
+    assert "score above --fail-above 50: failing" in failing.output
     assert "FAIL: " in failing.output
-    assert invoke(*args, "--fail-above", "1.0").exit_code == 0  # the planted score is 1.0
+    assert invoke(*args, "--fail-above", "100").exit_code == 0  # the planted score: 100 points
 
 
 @pytest.fixture
@@ -216,13 +216,13 @@ def small_corpus(tmp_path, monkeypatch):
         (["--text-column", "commnt"], "no column 'commnt'; columns are: id, comment"),
         (["--label-column", "lbl"], "no label column 'lbl'; columns are: id, comment"),
         (["--favorable", "good"], "its labels are: non-toxic, toxic"),
-        (["--theta", "0"], "--theta is 0.0; expected a fraction in (0, 1]"),
+        (["--theta", "0"], "--theta is 0.0; expected a number in (0, 1]"),
         (["--theta", "1.5"], "--theta is 1.5"),
         # The CI gate must not pass by asking nothing: each of these ran 0 queries, "fair".
         (["--min-samples", "0", "--max-samples", "0"], "--min-samples is 0; expected a whole"),
         (["--max-samples", "-5"], "--max-samples is -5"),
-        (["--error", "nan"], "--error is nan; expected a number in (0, 1)"),
-        (["--fail-above", "nan"], "--fail-above is 'nan': nan is not a score in [0, 1]"),
+        (["--error", "nan"], "--error is nan; expected a number in (0, 100) points"),
+        (["--fail-above", "nan"], "--fail-above is 'nan': nan is not points in [0, 100]"),
         (["--fail-above", "gender=0.1,sex=0.2"], "--fail-above names sex; expected a category"),
         (["--fail-above", "gender=x"], "--fail-above is 'gender=x': 'x' is not a number"),
         (["--seed", "-1"], "--seed is -1; expected a whole number, 0 or more"),
@@ -379,28 +379,33 @@ def test_the_audit_says_what_it_wrote_and_where_the_answers_are_kept(tmp_path):
     assert said.index("Verdict: ") < said.index("wrote ")
     assert report.summary() in (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     # With a gate, the verdict starts with its pass or fail.
-    result = invoke("audit", *quick, "--fail-above", "0.5", "--cache", str(tmp_path / "c.db"))
+    result = invoke("audit", *quick, "--fail-above", "50", "--cache", str(tmp_path / "c.db"))
     said = " ".join(result.output.split())
     assert "Verdict: PASS: no significant difference larger than the gate of 50.0 points" in said
 
 
 def test_the_gate_takes_a_threshold_per_category_or_term(tmp_path):
-    """--fail-above gender=0.05 fails on the bundled model's {"lgbt"} (+11.8 points, the one
+    """--fail-above gender=5 fails on the bundled model's {"lgbt"} (+11.8 points, the one
     significant gender finding); a gate on religion alone passes it; a term's own threshold
-    (lgbt=0.2) is used before its category's. The verdict names what failed."""
+    (lgbt=20) is used before its category's. The verdict names what failed."""
     quick = ("--categories", "gender,religion", "--cache", str(tmp_path / "answers.db"))
-    failing = invoke("audit", *quick, "--fail-above", "gender=0.05,religion=0.05")
+    failing = invoke("audit", *quick, "--fail-above", "gender=5,religion=5")
     assert failing.exit_code == 1, failing.output
     said = " ".join(failing.output.split())
     assert (
         "Verdict: FAIL: 1 significant difference larger than the gate of gender 5.0, "
-        "religion 5.0 points, either way (--fail-above gender=0.05,religion=0.05): "
+        "religion 5.0 points, either way (--fail-above gender=5,religion=5): "
         '{"lgbt"} +11.8 (favoured).'
     ) in said
-    assert "score above --fail-above gender=0.05,religion=0.05: failing" in said
-    assert invoke("audit", *quick, "--fail-above", "religion=0.05").exit_code == 0
-    assert invoke("audit", *quick, "--fail-above", "lgbt=0.2,gender=0.05").exit_code == 0
-    assert invoke("audit", *quick, "--fail-above", "religion=0.05,0.05").exit_code == 1
+    assert "score above --fail-above gender=5,religion=5: failing" in said
+    assert invoke("audit", *quick, "--fail-above", "religion=5").exit_code == 0
+    assert invoke("audit", *quick, "--fail-above", "lgbt=20,gender=5").exit_code == 0
+    assert invoke("audit", *quick, "--fail-above", "religion=5,5").exit_code == 1
+    # The old form, a fraction, is still read, with a note saying how to write it.
+    from textfair.settings import PointsNote
+
+    with pytest.warns(PointsNote, match="read as a fraction: 5 points"):
+        assert invoke("audit", *quick, "--fail-above", "religion=0.05,0.05").exit_code == 1
 
 
 def test_a_category_that_gets_no_rule_set_is_named_with_the_reason():

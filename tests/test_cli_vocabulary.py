@@ -100,7 +100,7 @@ def test_short_help_and_version(capsys):
 
 
 def test_old_names_still_work_with_a_note(capsys):
-    assert ALIASES == {"label_column": "--label"}
+    assert ALIASES == {"label_column": "--label", "label_names": "--labels"}
     table = ["tabular", "audit", "--model", "sklearn:m.joblib", "--data", "d.csv"]
     # `--label` arrives as --label-column: past the label check, the missing data file fails.
     with pytest.raises(SystemExit) as stop:
@@ -119,12 +119,12 @@ def test_the_causal_command_has_a_name_of_its_own():
 
 
 def test_every_command_that_loads_a_model_takes_its_labels():
-    """A py: model that returns labels needs --labels; the error that says so must name a
-    flag the command has."""
+    """A py: model that returns labels needs --label-names; the error that says so must name
+    a flag the command has."""
     commands = {path: {max(p.opts, key=len) for p in sub.params} for path, sub in _commands()}
     loading = [path for path, flags in commands.items() if "--model" in flags]
     assert len(loading) >= 8
-    assert [path for path in loading if "--labels" not in commands[path]] == []
+    assert [path for path in loading if "--label-names" not in commands[path]] == []
 
 
 def test_a_py_model_returning_labels_is_told_to_pass_labels(tmp_path, monkeypatch, capsys):
@@ -133,7 +133,8 @@ def test_a_py_model_returning_labels_is_told_to_pass_labels(tmp_path, monkeypatc
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     line = _one_line_error(capsys, "audit", "--model", "py:labelled:f")
-    assert "--labels" in line
-    with pytest.raises(SystemExit) as stop:
-        main(["predict", "--model", "py:labelled:f", "--labels", "non-toxic,toxic", "--text", "hi"])
-    assert stop.value.code == 0, capsys.readouterr().err
+    assert "--label-names" in line
+    for flag in ("--label-names", "--labels"):  # the old name, for one release
+        with pytest.raises(SystemExit) as stop:
+            main(["predict", "--model", "py:labelled:f", flag, "non-toxic,toxic", "--text", "hi"])
+        assert stop.value.code == 0, capsys.readouterr().err

@@ -179,7 +179,7 @@ def test_an_audit_by_sentence_records_its_unit_and_documents():
 
     texts = [f"The Jews of town {k} were proud. The rabbi spoke." for k in range(30)]
     report = textfair.audit(
-        textfair.as_model(model, labels=["ok", "toxic"]),
+        textfair.as_model(model, label_names=["ok", "toxic"]),
         texts,
         unit="sentence",
         categories=["religion"],

@@ -194,7 +194,7 @@ CASES = [
     ("max order above categories", [*FLAT, "--max-order", "1000000"], 2, "--max-order"),
     ("error 0", [*FLAT, "--error", "0"], 2, "--error"),
     ("error nan", [*FLAT, "--error", "nan"], 2, "--error"),
-    ("error 1", [*FLAT, "--error", "1"], 2, "--error"),
+    ("error 100 points", [*FLAT, "--error", "100"], 2, "--error"),
     ("confidence 1", [*FLAT, "--confidence", "1"], 2, "--confidence"),
     ("min samples 0", [*FLAT, "--min-samples", "0"], 2, "--min-samples"),
     ("max samples 0", [*FLAT, "--min-samples", "0", "--max-samples", "0"], 2, "samples"),
@@ -202,7 +202,7 @@ CASES = [
     ("min above max", [*FLAT, "--min-samples", "500", "--max-samples", "100"], 2, "max_samples"),
     ("seed -1", [*FLAT, "--seed", "-1"], 2, "--seed"),
     ("fail above nan", [*FLAT, "--fail-above", "nan"], 2, "--fail-above"),
-    ("fail above 2", [*FLAT, "--fail-above", "2"], 2, "--fail-above"),
+    ("fail above 150 points", [*FLAT, "--fail-above", "150"], 2, "--fail-above"),
     ("fail above negative", [*FLAT, "--fail-above", "-0.1"], 2, "--fail-above"),
     (
         "a gate on causal tests, which make no finding to gate on",
@@ -356,7 +356,7 @@ CASES = [
     ),
     (
         "model dies midway, gate set",
-        ["audit", "--model", "py:fault_models:dies_midway", *TEXT, "--fail-above", "0.01"],
+        ["audit", "--model", "py:fault_models:dies_midway", *TEXT, "--fail-above", "1"],
         3,
         "went away",
     ),

@@ -6,6 +6,7 @@ from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.report.gate import Gate
 from textfair.report.parts import Finding
+from textfair.settings import PointsNote
 
 
 def _finding(rules, difference, significant=True):
@@ -27,42 +28,45 @@ def _finding(rules, difference, significant=True):
 
 
 def test_a_number_or_named_thresholds_are_read_and_written_back():
-    assert Gate.parse("0.1") == Gate(0.1)
-    assert Gate.parse(0.1) == Gate(0.1)
-    gate = Gate.parse("gender=0.05, race=0.1,0.2")
+    """In points (10 is 0.1 of 1); a number below 1 is still read as a fraction."""
+    assert Gate.parse("10") == Gate(0.1)
+    assert Gate.parse(10) == Gate(0.1)
+    with pytest.warns(PointsNote):
+        assert Gate.parse(0.1) == Gate(0.1)
+    gate = Gate.parse("gender=5, race=10,20")
     assert gate == Gate(0.2, {"gender": 0.05, "race": 0.1})
     assert Gate.parse(str(gate)) == gate
     assert Gate.from_json(gate.to_json()) == gate
     assert Gate.from_json(0.3) == Gate(0.3) and Gate(0.3).to_json() == 0.3
-    assert Gate.parse("*=0.2,gender=0.05") == Gate(0.2, {"gender": 0.05})
+    assert Gate.parse("*=20,gender=5") == Gate(0.2, {"gender": 0.05})
 
 
 @pytest.mark.parametrize(
     ("spec", "why"),
     [
-        ("nan", "nan is not a score in [0, 1]"),
-        ("1.5", "1.5 is not a score in [0, 1]"),
+        ("nan", "nan is not points in [0, 100]"),
+        ("150", "150 is not points in [0, 100]"),
         ("gender=", "'' is not a number"),
-        ("=0.1", "'=0.1' names nothing before '='"),
-        ("gender=0.1,gender=0.2", "it names gender twice"),
-        ("0.1,0.2", "it gives the default threshold twice"),
+        ("=10", "'=10' names nothing before '='"),
+        ("gender=10,gender=20", "it names gender twice"),
+        ("10,20", "it gives the default threshold twice"),
     ],
 )
 def test_a_bad_gate_is_one_line_naming_the_form(spec, why):
     with pytest.raises(TextfairError) as caught:
         Gate.parse(spec)
     message = str(caught.value)
-    assert why in message and "gender=0.05,race=0.1" in message and "\n" not in message
+    assert why in message and "gender=5,race=10" in message and "\n" not in message
 
 
 def test_a_finding_takes_its_terms_threshold_then_its_categorys_the_strictest_then_the_default():
-    gate = Gate.parse("gay=0.2,gender=0.05,religion=0.01")
+    gate = Gate.parse("gay=20,gender=5,religion=1")
     assert gate.threshold(_finding([("gender", "gay")], 0.1).rule_set) == 0.2
     assert gate.threshold(_finding([("gender", "lgbt")], 0.1).rule_set) == 0.05
     both = _finding([("gender", "gay"), ("religion", "sikh")], 0.1).rule_set
     assert gate.threshold(both) == 0.01  # the strictest of its rules
     assert gate.threshold(_finding([("race", "black")], 0.1).rule_set) is None  # not gated
-    assert Gate.parse("gender=0.05,0.3").threshold(_finding([("race", "black")], 0).rule_set) == 0.3
+    assert Gate.parse("gender=5,30").threshold(_finding([("race", "black")], 0).rule_set) == 0.3
     findings = [
         _finding([("gender", "gay")], -0.15),  # under its term's 0.2
         _finding([("gender", "lgbt")], 0.08),  # over gender's 0.05
@@ -73,7 +77,7 @@ def test_a_finding_takes_its_terms_threshold_then_its_categorys_the_strictest_th
 
 
 def test_names_are_checked_against_what_the_audit_knows():
-    gate = Gate.parse("gender=0.05,sex=0.1")
+    gate = Gate.parse("gender=5,sex=10")
     with pytest.raises(TextfairError, match="--fail-above names sex; expected a category"):
         gate.check_names(["gender", "race", "gay"], ["gender", "race"], "a category")
-    assert Gate.parse("gay=0.1").check_names(["gender", "gay"], ["gender"], "a category")
+    assert Gate.parse("gay=10").check_names(["gender", "gay"], ["gender"], "a category")

@@ -140,7 +140,7 @@ def test_a_duplicate_column_error_says_so_once(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("settings", "named"),
     [
-        ({"labels": 5}, "labels"),
+        ({"true_labels": 5}, "true_labels"),
         ({"theta": "abc"}, "theta"),
         ({"seed": 1.5}, "seed"),
         ({"max_order": None}, "max_order"),

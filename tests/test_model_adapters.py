@@ -120,7 +120,7 @@ def user_module(tmp_path, monkeypatch):
 
 
 def test_py_callables_and_cached_forwarding(user_module):
-    model = load_model("py:user_models:labels", labels=["neg", "pos"])
+    model = load_model("py:user_models:labels", label_names=["neg", "pos"])
     cached = CachedModel(model)
     np.testing.assert_array_equal(
         cached.predict_proba(["good", "bad", "good"]), [[0, 1], [1, 0], [0, 1]]
@@ -136,8 +136,8 @@ runner = CliRunner()
     [
         (["--model", "missing-dir/x"], "no such file or directory"),
         (["--model", "."], "a directory, but not a model"),
-        (["--model", "py:user_models:wrong_shape", "--labels", "a,b"], "shape (1, 3)"),
-        (["--model", "py:user_models:nan", "--labels", "a,b"], "NaN probabilities"),
+        (["--model", "py:user_models:wrong_shape", "--label-names", "a,b"], "shape (1, 3)"),
+        (["--model", "py:user_models:nan", "--label-names", "a,b"], "NaN probabilities"),
         (["--favorable", "positive"], "its labels are: non-toxic, toxic"),
         (["--model", "toxicity-cnn-lstm", "--device", "cuda:7"], None),
     ],
@@ -158,7 +158,7 @@ def test_predict_cli_scores_texts(user_module):
             "predict",
             "--model",
             "py:user_models:good",
-            "--labels",
+            "--label-names",
             "neg,pos",
             "--text",
             "a",
@@ -206,7 +206,7 @@ def test_as_model_takes_what_a_notebook_holds(tiny):
     def by_rule(batch):
         return ["toxic" if "idiot" in text else "non-toxic" for text in batch]
 
-    model = as_model(by_rule, labels=["non-toxic", "toxic"])
+    model = as_model(by_rule, label_names=["non-toxic", "toxic"])
     assert model.predict_proba(["an idiot", "a friend"]).tolist() == [[0, 1], [1, 0]]
     assert as_model(tiny) is tiny
     assert isinstance(as_model("toxicity-cnn-lstm"), TorchTextModel)

@@ -205,7 +205,7 @@ def test_a_report_write_killed_at_any_step_leaves_the_old_set_or_the_new_one(tmp
     def flags_gay(batch):
         return ["toxic" if "gay" in t else "non-toxic" for t in batch]
 
-    model = textfair.as_model(flags_gay, labels=["non-toxic", "toxic"])
+    model = textfair.as_model(flags_gay, label_names=["non-toxic", "toxic"])
     old = textfair.audit(model, texts, seed=0, min_samples=10, max_samples=40)
     new = textfair.audit(model, texts, seed=1, min_samples=10, max_samples=40)
     out = tmp_path / "report"

@@ -99,7 +99,7 @@ def test_the_checks_catch_a_page_that_logs_or_reaches_out(browser, tmp_path):
 def test_pages_of_an_audit_a_table_audit_and_a_mitigation(browser, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     # The default audit (bundled model and comments, labels), with a CI gate drawn.
-    run("audit", "--out", "text", "--fail-above", "0.5")
+    run("audit", "--out", "text", "--fail-above", "50")
     report = AuditReport.read(tmp_path / "text" / "report.json")
     categories = len(report.counterfactual.group)
     dom = check_page(

@@ -4,8 +4,11 @@ Both take the model as a notebook holds it (see `textfair.models.as_model`) and 
 it is (a path, a DataFrame, or a list of texts), run the same audit as the CLI, and return the
 typed `AuditReport`. The settings are `AuditConfig`'s fields, as keyword arguments:
 
-    report = textfair.audit(classifier, comments, text_column="comment", labels="toxic",
+    report = textfair.audit(classifier, comments, text_column="comment", true_labels="toxic",
                             label_map={"True": "toxic", "False": "non-toxic"}, seed=0)
+
+`true_labels=` names the texts' true labels; the model's class names, for a model that
+does not carry them, are `as_model(f, label_names=[...])`'s.
     report.findings_frame()
 """
 
@@ -18,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from textfair.errors import TextfairError
 from textfair.models import as_model
+from textfair.models.base import renamed
 from textfair.report.model import AuditReport
+from textfair.settings import check_parameter
 
 # The audit's machinery pulls in pandas and scipy (about a second): imported inside the
 # functions, so that `import textfair` (which exports these names) and `textfair --help`
@@ -26,10 +31,13 @@ from textfair.report.model import AuditReport
 if TYPE_CHECKING:
     import pandas as pd
 
-    from textfair.auditing import AuditConfig
     from textfair.mitigate.compare import Comparison
+    from textfair.settings import AuditConfig
 
 __all__ = ["audit", "audit_table", "compare_mitigations"]
+
+# Why true_labels= is not labels=.
+TRUE_LABELS = "the texts' true labels; a model's class names are as_model(f, label_names=[...])'s"
 
 
 def audit(
@@ -37,13 +45,14 @@ def audit(
     data: str | Path | pd.DataFrame | Sequence[str] | None = None,
     *,
     text_column: str | None = None,
-    labels: str | Sequence[object] | None = None,
+    true_labels: str | Sequence[object] | None = None,
     label_map: Mapping[str, str] | str | None = None,
     favorable: str | None = None,
     decision: str | None = None,
     model_id: str = "",
     progress=None,
     unit: str = "document",
+    labels: str | Sequence[object] | None = None,
     **settings: object,
 ) -> AuditReport:
     r"""Audit a text classifier for different outcomes across identity groups.
@@ -64,9 +73,10 @@ def audit(
         audits the bundled Wikipedia comments and their labels.
     text_column
         The column that holds the texts; inferred when there is one text-like column.
-    labels
-        True labels, as a column name or one label per text: adds subgroup, BPSN and BNSP
-        AUC and the error-rate gaps.
+    true_labels
+        The texts' true labels, as a column name or one label per text: adds subgroup,
+        BPSN and BNSP AUC and the error-rate gaps. (The model's class names are another
+        thing: give them with ``as_model(f, label_names=[...])``.)
     label_map
         Label values as the model names them: ``{"True": "toxic", "False": "non-toxic"}``
         or ``"True=toxic,False=non-toxic"``.
@@ -83,15 +93,20 @@ def audit(
     unit
         ``"sentence"`` audits every sentence of a text as a text of its own (long
         documents); ``"document"`` (default) audits whole texts.
+    labels
+        The old name of `true_labels`, kept for one release with a ``FutureWarning``.
     **settings
         The audit's settings, as `textfair audit`'s options name them: ``terms``
         (``"dixon2018"``, ``"holistic"``, a file or a `TermList`), ``categories``,
         ``theta`` (minimum support of a rule set, 0.05), ``max_order`` (rules per rule set,
-        2), ``confidence`` (0.95), ``error`` (target half-width of each interval, 0.05),
+        2), ``confidence`` (0.95), ``error`` (target half-width of each interval, in
+        points: 5; a number below 1 is read as a fraction, 0.05, with a ``PointsNote``),
         ``min_samples`` / ``max_samples`` (seeds per rule set, 100 / 1000), ``mode``
         (``"paired"`` or ``"paper"``), ``correction`` (``"holm"``, ``"bh"`` or ``"none"``),
         ``group`` / ``causal`` (which analyses run), ``causal_threshold`` (0.1) and ``seed``
-        (0). An unknown name raises `TextfairError` listing the valid ones.
+        (0). An unknown name raises `TextfairError` listing the valid ones; every value is
+        checked against one table of constraints (`textfair.settings.CONSTRAINTS`) before
+        the model is loaded or asked anything.
 
     Returns
     -------
@@ -126,12 +141,11 @@ def audit(
     toxicity-cnn-lstm: 8 rule sets, 1 significant after correction. ...
     """
     from textfair.auditing import audit_text
-    from textfair.corpus import load_corpus
 
     config = _config(settings)
-    corpus = load_corpus(
-        data, text_column=text_column, labels=labels, label_map=label_map, unit=unit
-    )
+    check_parameter("unit", unit)
+    truths = renamed("true_labels", true_labels, labels, TRUE_LABELS)
+    corpus = _corpus(data, text_column=text_column, labels=truths, label_map=label_map, unit=unit)
     wrapped = as_model(model)
     return audit_text(
         wrapped,
@@ -212,6 +226,7 @@ def audit_table(
     from textfair.tabular.schema import infer_schema
 
     config = _config(settings)
+    check_parameter("bins", bins)
     frame = data if isinstance(data, pd.DataFrame) else read_table(data)
     schema = infer_schema(
         frame, label=label, sensitive=list(sensitive), favorable=favorable, bins=bins
@@ -236,7 +251,7 @@ def compare_mitigations(
     *,
     methods: Sequence[str] | str = "all",
     text_column: str | None = None,
-    labels: str | Sequence[object] | None = None,
+    true_labels: str | Sequence[object] | None = None,
     label_map: Mapping[str, str] | str | None = None,
     label: str | None = None,
     sensitive: Sequence[str] | None = None,
@@ -245,6 +260,7 @@ def compare_mitigations(
     holdout: float = 0.2,
     top: int = 3,
     model_id: str = "",
+    labels: str | Sequence[object] | None = None,
     **settings: object,
 ) -> Comparison:
     """Compare mitigation methods on one seeded split, as Biswas and Rajan compare them.
@@ -262,8 +278,8 @@ def compare_mitigations(
         labels), or table rows as `audit_table` takes them.
     methods
         ``"all"`` or the methods' names (see ``textfair mitigate --help``).
-    text_column, labels, label_map
-        Texts: as `audit`; labels are required (a comparison retrains).
+    text_column, true_labels, label_map
+        Texts: as `audit`; true labels are required (a comparison retrains).
     label, sensitive, bins
         Rows: as `audit_table`; passing `sensitive` makes it a table comparison.
     favorable
@@ -274,8 +290,11 @@ def compare_mitigations(
         How many significant findings of the audit are the targets (3).
     model_id
         The model's name in the report.
+    labels
+        The old name of `true_labels`, kept for one release with a ``FutureWarning``.
     **settings
-        The audit's settings, as `audit` takes them; ``seed`` also seeds the split.
+        The audit's settings, as `audit` takes them; ``seed`` also seeds the split. Every
+        one, `holdout`, `top` and `bins` are checked before the model is asked anything.
 
     Returns
     -------
@@ -291,7 +310,6 @@ def compare_mitigations(
     """
     import pandas as pd
 
-    from textfair.corpus import load_corpus
     from textfair.io import read_table
     from textfair.mitigate.compare import compare_table_mitigations, compare_text_mitigations
     from textfair.tabular.models import RowModel
@@ -299,6 +317,9 @@ def compare_mitigations(
 
     settings.setdefault("causal", False)  # the targets are group findings
     config = _config(settings)
+    for name, value in (("holdout", holdout), ("top", top), ("bins", bins)):
+        check_parameter(name, value)
+    truths = renamed("true_labels", true_labels, labels, TRUE_LABELS)
     # What both comparisons take alike (Any: each keyword has its own type).
     common: dict[str, Any] = {
         "methods": methods,
@@ -325,10 +346,12 @@ def compare_mitigations(
     from textfair.models.decision import class_labels
 
     # `textfair mitigate`'s audit defaults, unless set: tighter than an audit's.
-    config = _config({"error": 0.02, "max_samples": 3000, **settings})
-    corpus = load_corpus(data, text_column=text_column, labels=labels, label_map=label_map)
+    config = _config({"error": 2.0, "max_samples": 3000, **settings})
+    corpus = _corpus(data, text_column=text_column, labels=truths, label_map=label_map)
     if corpus.labels is None:
-        raise TextfairError.bad("labels", "are missing; a comparison retrains, so it needs them")
+        raise TextfairError.bad(
+            "true_labels", "are missing; a comparison retrains, so it needs them"
+        )
     wrapped = as_model(model)
     chosen = class_labels(model_decision(wrapped, favorable, None), "mitigation")[0]
     common["audit_config"] = config
@@ -338,7 +361,8 @@ def compare_mitigations(
 
 
 def _config(settings: Mapping[str, object]) -> AuditConfig:
-    from textfair.auditing import AuditConfig
+    """The settings object of `settings`, every value checked (before any query)."""
+    from textfair.settings import AuditConfig
 
     names = [f.name for f in dataclasses.fields(AuditConfig) if f.name != "extra"]
     unknown = sorted(set(settings) - set(names))
@@ -346,7 +370,20 @@ def _config(settings: Mapping[str, object]) -> AuditConfig:
         raise TextfairError(
             f"unknown setting {', '.join(map(repr, unknown))}; settings are: {', '.join(names)}"
         )
-    return AuditConfig(**settings)  # type: ignore[arg-type]
+    return AuditConfig(**settings).checked()  # type: ignore[arg-type]
+
+
+def _corpus(data, **options):
+    """`load_corpus`'s corpus; a mistake in the true labels names `true_labels`, as the
+    API calls them."""
+    from textfair.corpus import load_corpus
+
+    try:
+        return load_corpus(data, **options)
+    except TextfairError as err:
+        if err.parameter != "labels" or not str(err).startswith("labels "):
+            raise
+        raise TextfairError.bad("true_labels", str(err)[len("labels ") :]) from None
 
 
 def _model_id(model: object) -> str:

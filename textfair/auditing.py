@@ -7,9 +7,8 @@ CachedModel, so a text generated for a rule set and again for a causal test is s
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Literal
 
 import numpy as np
@@ -18,7 +17,7 @@ import pandas as pd
 from textfair._version import __version__
 from textfair.corpus import FAVORABLE_GUESSES
 from textfair.discovery import frequent_rule_sets
-from textfair.discovery.groups import MAX_ASSIGNMENTS, assignments_per_seed, group_fairness
+from textfair.discovery.groups import assignments_per_seed, group_fairness
 from textfair.discovery.rulesets import Domain, RuleSet
 from textfair.discovery.themis import themis
 from textfair.errors import ModelError, TextfairError
@@ -34,58 +33,18 @@ from textfair.report.model import (
     TableMetrics,
 )
 from textfair.run import Run, collecting_new_objects_only
+from textfair.settings import AuditConfig
 from textfair.stats.auc import bias_metrics
 from textfair.stats.metrics import consistency, group_metrics, theil_index
 from textfair.tabular.domain import TabularDomain
-from textfair.terms import TermList, load_term_list
+from textfair.terms import TermList
 from textfair.text.domain import TextDomain
 
-__all__ = ["AuditConfig", "audit_text"]
+__all__ = ["AuditConfig", "audit_text"]  # AuditConfig: from textfair.settings
 
 
 # Themis tests every set of categories of a list this short (dixon2018 has 4: 15 sets).
 ALL_CAUSAL_SETS_UP_TO = 5
-
-
-@dataclass
-class AuditConfig:
-    """Every setting of an audit; recorded in the report so the run can be reproduced."""
-
-    terms: str | TermList = "dixon2018"
-    categories: list[str] | None = None
-    theta: float = 0.05
-    max_order: int = 2
-    confidence: float = 0.95
-    error: float = 0.05
-    min_samples: int = 100
-    max_samples: int = 1000
-    mode: str = "paired"
-    correction: str = "holm"
-    top: int = 10
-    seed: int = 0
-    group: bool = True
-    causal: bool = True
-    causal_threshold: float = 0.1
-    causal_max_order: int | None = None
-    """Causal tests over category sets of at most this many categories; None: every set
-    when the list has at most `ALL_CAUSAL_SETS_UP_TO` categories, else `max_order`."""
-    examples: int = 3
-    max_assignments: int = MAX_ASSIGNMENTS
-    """Assignments each seed is rewritten to at most (group fairness, paired mode)."""
-    exclude_flags: tuple[str, ...] = ()
-    """Terms holding any of these flags ("dispreferred") are left out of the list."""
-    extra: dict = field(default_factory=dict)
-
-    def term_list(self) -> TermList:
-        """The term list this audit uses: `terms` less the terms holding an excluded flag."""
-        terms = self.terms if isinstance(self.terms, TermList) else load_term_list(self.terms)
-        return terms.without_flags(self.exclude_flags)
-
-    def checked(self) -> AuditConfig:
-        """This configuration, once every setting is known to be in range; a one-line
-        TextfairError naming the first that is not."""
-        _check(self)
-        return self
 
 
 def _prepare(
@@ -93,8 +52,7 @@ def _prepare(
 ) -> tuple[AuditConfig, CachedModel, Decision]:
     """Checked settings, the model behind one cache and its favourable outcome, before any
     query."""
-    config = config or AuditConfig()
-    _check(config)
+    config = (config or AuditConfig()).checked()
     cached = model if isinstance(model, CachedModel) else CachedModel(as_model(model))
     return config, cached, model_decision(cached, favorable, decision)
 
@@ -109,60 +67,6 @@ def model_decision(model, favorable=None, decision: str | None = None) -> Decisi
     if favorable is None and decision is None and not multi_label:
         favorable = next((g for g in FAVORABLE_GUESSES if g in model.labels), None)
     return parse_decision(model.labels, favorable, decision, multi_label)
-
-
-_SETTING_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
-    **dict.fromkeys(
-        ("theta", "confidence", "error", "causal_threshold"), ((int, float), "a number")
-    ),
-    **dict.fromkeys(
-        ("max_order", "min_samples", "max_samples", "top", "seed", "examples", "max_assignments"),
-        (numbers.Integral, "a whole number"),
-    ),
-    **dict.fromkeys(("mode", "correction"), (str, "a name")),
-    **dict.fromkeys(("group", "causal"), (bool, "True or False")),
-}
-
-
-def _check(config: AuditConfig) -> None:
-    """Every setting of the right type and in range before the first model query (NaN fails
-    every comparison, so each bound is written to fail on NaN too)."""
-    for name, (kind, expected) in _SETTING_TYPES.items():
-        value = getattr(config, name)
-        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-            raise TextfairError.bad(name, f"is {value!r:.60}; expected {expected}")
-        # numpy's numbers become Python's (the report is JSON); the isinstance tests hold
-        # whenever the kind does (checked above), and tell the checker so.
-        if kind is numbers.Integral and isinstance(value, numbers.Integral):
-            setattr(config, name, int(value))
-        elif kind is numbers.Real and isinstance(value, numbers.Real):
-            setattr(config, name, float(value))
-    if not 0.0 < config.theta <= 1.0:
-        raise TextfairError.bad("theta", f"is {config.theta}; expected a fraction in (0, 1]")
-    if not 0.0 < config.confidence < 1.0:
-        raise TextfairError.bad(
-            "confidence", f"is {config.confidence}; expected a number in (0, 1)"
-        )
-    if not 0.0 < config.error < 1.0:
-        raise TextfairError.bad("error", f"is {config.error}; expected a number in (0, 1)")
-    for name in ("min_samples", "max_samples", "max_order", "max_assignments"):
-        value = getattr(config, name)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise TextfairError.bad(name, f"is {value!r}; expected a whole number, 1 or more")
-    if config.max_assignments < 2:
-        raise TextfairError.bad(
-            "max_assignments", "is 1; a seed needs R and at least one other assignment"
-        )
-    if config.min_samples > config.max_samples:
-        raise TextfairError.bad(
-            "min_samples", f"{config.min_samples} is above max_samples {config.max_samples}"
-        )
-    if isinstance(config.seed, bool) or not isinstance(config.seed, int) or config.seed < 0:
-        raise TextfairError.bad("seed", f"is {config.seed!r}; expected a whole number, 0 or more")
-    if not 0.0 <= config.causal_threshold <= 1.0:
-        raise TextfairError.bad(
-            "causal_threshold", f"is {config.causal_threshold}; expected a fraction in [0, 1]"
-        )
 
 
 @collecting_new_objects_only()
@@ -280,6 +184,7 @@ def audit_domain(
     kind: Literal["text", "rows"] = "rows" if isinstance(domain, TabularDomain) else "text"
     # A TermList given in Python is recorded by its name: report.json holds plain values.
     recorded = setting.name if isinstance(setting, TermList) else setting
+    # "term_list" as report.json always named it (mitigation's augmentation reads it).
     extra_config = {"bins": recorded} if kind == "rows" else {"term_list": recorded}
     progress = run.progress
     categories = domain.categories()
@@ -399,18 +304,17 @@ def _group_findings(domain, cached, config: AuditConfig, decision: Decision, pro
 def _causal_max_order(config: AuditConfig, categories: list[str]) -> int:
     """Themis tests every category set of a short list (4 for dixon2018: 15 sets); a long
     one (12 HolisticBias axes: 4,095 sets) is tested up to `max_order` categories."""
-    if config.causal_max_order is not None:
-        return min(config.causal_max_order, len(categories))
-    if len(categories) <= ALL_CAUSAL_SETS_UP_TO:
+    bound = config.max_order if config.causal_max_order is None else config.causal_max_order
+    if config.causal_max_order is None and len(categories) <= ALL_CAUSAL_SETS_UP_TO:
         return len(categories)
-    return min(config.max_order, len(categories))
+    return min(bound, len(categories))
 
 
 def _sampling(config: AuditConfig) -> dict:
     """How much both discovery stages sample, and with which seed."""
     return {
         "confidence": config.confidence,
-        "error": config.error,
+        "error": config.error_fraction,
         "min_samples": config.min_samples,
         "max_samples": config.max_samples,
         "seed": config.seed,
@@ -418,21 +322,17 @@ def _sampling(config: AuditConfig) -> dict:
 
 
 def _config_record(config: AuditConfig, domain, extra: dict) -> dict:
-    """The settings report.json records, so that the run can be repeated."""
+    """The settings report.json records, so that the run can be repeated: the settings
+    object as it serialises (:meth:`AuditConfig.to_dict`, so no default is written twice),
+    the categories audited, what the domain adds, and the interval's method."""
+    record = config.to_dict()
+    if isinstance(domain, TabularDomain):  # rows have features, not terms
+        del record["terms"], record["exclude_flags"]
+    if not config.group:  # no group findings: no interval of theirs to name
+        return {**record, "categories": domain.categories(), **extra}
     return {
-        "theta": config.theta,
-        "max_order": config.max_order,
-        "confidence": config.confidence,
-        "error": config.error,
-        "min_samples": config.min_samples,
-        "max_samples": config.max_samples,
-        "mode": config.mode,
-        "correction": config.correction,
-        "group": config.group,
-        "causal": config.causal,
+        **record,
         "categories": domain.categories(),
-        "max_assignments": config.max_assignments,
-        **({"exclude_flags": list(config.exclude_flags)} if config.exclude_flags else {}),
         **extra,
         "interval": "seed-level paired differences (bounded_mean: Student t with z²/2 "
         "pseudo-seeds at each end of [-1, 1])"
@@ -454,15 +354,16 @@ def _check_labels(cached, labels, decision: Decision, positive_label) -> str:
         )
     if positive not in names:
         raise TextfairError(
-            f"positive label {positive!r} is not a label of the model; its labels are: "
-            f"{', '.join(names)}"
+            f"positive label {positive!r} is not one of the model's classes: "
+            f"{', '.join(names)} (a model that calls them LABEL_0, LABEL_1 is given names "
+            "with --label-names, label_names= in as_model)"
         )
     values = [str(label) for label in labels]
     unknown = sorted(set(values) - set(names))
     if unknown and not decision.by_threshold:
         raise TextfairError(
-            f"label column holds {', '.join(map(repr, unknown[:5]))}, which the model does not "
-            f"predict; its labels are: {', '.join(names)}{label_map_hint(values, names)}"
+            f"the true labels hold {', '.join(map(repr, unknown[:5]))}, which the model does not "
+            f"predict; its classes are: {', '.join(names)}{label_map_hint(values, names)}"
         )
     return positive
 

@@ -55,6 +55,10 @@ def main(argv: list[str] | None = None) -> None:
 def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """A warning as one line on stderr ("warning: ..."), without Python's file name, line
     number and source line, which tell a user of the command nothing."""
+    if getattr(message, "parameter", None):  # the library's name, as the command's flag
+        from textfair.cli.app import _with_flags
+
+        message = _with_flags(message)
     first = (str(message).strip().splitlines() or [""])[0]
     own = category.__module__.startswith("textfair")
     shown = first if own else f"{category.__name__}: {first}"

@@ -127,14 +127,16 @@ def command(group: typer.Typer, name: str, *shared: str, **settings: Any) -> Cal
     return decorate
 
 
-def _with_flags(err: TextfairError) -> str:
-    """The library names a parameter ("theta is 1.5"); the command line names its flag."""
+def _with_flags(err: Exception) -> str:
+    """The library names a parameter ("theta is 1.5"); the command line names its flag (an
+    error's, or a note's such as PointsNote's)."""
     message = str(err)
-    if not err.parameter:
+    parameter = getattr(err, "parameter", None)
+    if not parameter:
         return message
-    flag = _flag_of(err.parameter)
-    if message.startswith(err.parameter + " "):
-        return flag + message[len(err.parameter) :]
+    flag = _flag_of(parameter)
+    if message.startswith(parameter + " "):
+        return flag + message[len(parameter) :]
     return f"{message} ({flag})"
 
 

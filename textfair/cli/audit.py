@@ -13,7 +13,15 @@ from textfair.cli.app import (
     command,
     settings_of,
 )
-from textfair.cli.options import CORPUS, ESTIMATION, MODEL_HELP, REPORTING, RUNNING, TESTING
+from textfair.cli.options import (
+    CORPUS,
+    ESTIMATION,
+    GROUP_ONLY,
+    MODEL_HELP,
+    REPORTING,
+    RUNNING,
+    TESTING,
+)
 from textfair.cli.progress import Stages
 from textfair.cli.runs import cached_model, check_report_options, load_text_model, publish
 
@@ -31,6 +39,10 @@ AUDIT_OPTIONS = (
     "engine",
     "ray_address",
 )
+# `causal` runs the causal tests only: the options of the group stage are not its own.
+CAUSAL_OPTIONS = tuple(name for name in AUDIT_OPTIONS if name not in GROUP_ONLY)
+# The audit stages each command runs (what the test of every command's options replays).
+STAGES = {"audit": ("group", "causal"), "causal": ("causal",)}
 
 
 def _options(group: bool, old_name: str = ""):
@@ -62,9 +74,8 @@ def _audit(options: dict, group: bool) -> None:
     check_report_options(
         options,
         {"--data": options["data"], "--model": options["model"], "--terms": options["terms"]},
-        gated=group,
     )
-    if options["fail_above"] is not None:
+    if options.get("fail_above") is not None:
         terms = config.term_list()
         options["fail_above"].check_names(
             [*terms.category_names(), *(term.id for term in terms.terms())],
@@ -125,9 +136,9 @@ command(
     "outcomes, and how often swapping only an identity term changes the decision.",
 )(_options(group=True))
 CAUSAL_HELP = "Run only the causal tests: how often swapping identity terms changes the decision."
-command(app, "causal", *AUDIT_OPTIONS, help=CAUSAL_HELP)(_options(group=False))
+command(app, "causal", *CAUSAL_OPTIONS, help=CAUSAL_HELP)(_options(group=False))
 # The old name, one letter from `counterfactuals` (which writes variants): kept hidden for one
 # release.
-command(app, "counterfactual", *AUDIT_OPTIONS, help=CAUSAL_HELP, hidden=True)(
+command(app, "counterfactual", *CAUSAL_OPTIONS, help=CAUSAL_HELP, hidden=True)(
     _options(group=False, old_name="counterfactual")
 )

@@ -75,7 +75,7 @@ def mitigate_command(
     holdout_terms: float = typer.Option(
         0.25, "--holdout-terms", help="Share of the targets' terms the augmentation never uses."
     ),
-    error: float = typer.Option(0.02, "--error", help=AUDIT_HELP),
+    error: float = typer.Option(2.0, "--error", help=AUDIT_HELP),
     max_samples: int = typer.Option(3000, "--max-samples", help=AUDIT_HELP),
     **options: Any,
 ) -> None:
@@ -155,7 +155,7 @@ def mitigate_command(
     "sensitive",
     "label_column",
     "favorable",
-    "labels",
+    "label_names",
     "label_map",
     "bins",
     "schema_file",

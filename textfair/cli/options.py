@@ -17,9 +17,14 @@ from typing import Literal, TypeVar
 
 import typer
 
-F = TypeVar("F", bound=Callable[..., object])
+from textfair.settings import AuditConfig
 
-# Choices, listed in --help and checked by typer before the command runs.
+F = TypeVar("F", bound=Callable[..., object])
+# The audit's defaults, written once (in AuditConfig): the options show and take them.
+DEFAULT = AuditConfig()
+
+# Choices, listed in --help and checked by typer before the command runs (the same as
+# textfair.settings.CONSTRAINTS's, which a test checks).
 Mode = Literal["paired", "paper"]
 Unit = Literal["document", "sentence"]
 Correction = Literal["holm", "bh", "none"]
@@ -107,13 +112,15 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             "all(toxic,insult)<0.5 (instead of --favorable).",
         ),
     ),
-    "labels": (
+    "label_names": (
         str | None,
         typer.Option(
             None,
-            "--labels",
-            help="Comma-separated labels of a py: model, in the order of its probability "
-            "columns (needed when it returns labels).",
+            "--label-names",
+            help="The model's class names, comma-separated in the order of its outputs: a "
+            "py: model's (needed when it returns labels), or names for classes a model calls "
+            "LABEL_0,LABEL_1 or 0,1 (e.g. non-toxic,toxic). Not the true labels "
+            "(--label-column).",
         ),
     ),
     # The rows of a table command.
@@ -135,7 +142,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     "terms": (
         str,
         typer.Option(
-            "dixon2018",
+            DEFAULT.terms,
             "--terms",
             help="Built-in list (dixon2018, holistic, names) or a file; several joined by commas.",
         ),
@@ -155,16 +162,39 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         ),
     ),
     # Rule sets and their estimates.
-    "theta": (float, typer.Option(0.05, "--theta", help="Minimum support of a rule set.")),
-    "max_order": (int, typer.Option(2, "--max-order", help="Most rules in a rule set.")),
-    "confidence": (float, typer.Option(0.95, "--confidence", help="Confidence of every interval.")),
-    "error": (float, typer.Option(0.05, "--error", help="Target half-width of intervals.")),
-    "min_samples": (int, typer.Option(100, "--min-samples", help="Per side, at least.")),
-    "max_samples": (int, typer.Option(1000, "--max-samples", help="Per side, at most.")),
+    "theta": (
+        float,
+        typer.Option(DEFAULT.theta, "--theta", help="Minimum support of a rule set."),
+    ),
+    "max_order": (
+        int,
+        typer.Option(DEFAULT.max_order, "--max-order", help="Most rules in a rule set."),
+    ),
+    "confidence": (
+        float,
+        typer.Option(DEFAULT.confidence, "--confidence", help="Confidence of every interval."),
+    ),
+    "error": (
+        float,
+        typer.Option(
+            DEFAULT.error,
+            "--error",
+            help="Target half-width of intervals, in points (5: five percentage points; a "
+            "number below 1 is read as a fraction, 0.05 = 5 points).",
+        ),
+    ),
+    "min_samples": (
+        int,
+        typer.Option(DEFAULT.min_samples, "--min-samples", help="Per side, at least."),
+    ),
+    "max_samples": (
+        int,
+        typer.Option(DEFAULT.max_samples, "--max-samples", help="Per side, at most."),
+    ),
     "max_assignments": (
         int,
         typer.Option(
-            512,
+            DEFAULT.max_assignments,
             "--max-assignments",
             help="Rewrites of a seed per category combination at most; past it, a sample "
             "fixed by the seed's text.",
@@ -173,7 +203,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     "mode": (
         Mode,
         typer.Option(
-            "paired",
+            DEFAULT.mode,
             "--mode",
             help="paired: each seed rewritten to every assignment; paper: TestSGD's "
             "independent samples.",
@@ -182,14 +212,17 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     "correction": (
         Correction,
         typer.Option(
-            "holm",
+            DEFAULT.correction,
             "--correction",
             help="Multiple-testing correction over all rule sets: holm (family-wise), bh "
             "(false discovery rate) or none.",
         ),
     ),
-    "top": (int, typer.Option(10, "--top", min=1, help="Findings shown.")),
-    "seed": (int, typer.Option(0, "--seed", help="Every random choice flows from it.")),
+    "top": (int, typer.Option(DEFAULT.top, "--top", min=1, help="Findings shown.")),
+    "seed": (
+        int,
+        typer.Option(DEFAULT.seed, "--seed", help="Every random choice flows from it."),
+    ),
     # Reports and the CI gate.
     "out": (
         Path | None,
@@ -204,8 +237,9 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         typer.Option(
             None,
             "--fail-above",
-            help="Exit 1 when a significant finding scores above this: one score for all "
-            "(0.1), or per category or term (gender=0.05,race=0.1, a bare number for the rest).",
+            help="Exit 1 when a significant finding's difference is above this many points: "
+            "one number for all (10), or per category or term (gender=5,race=10, a bare "
+            "number for the rest); a number below 1 is read as a fraction (0.05 = 5 points).",
         ),
     ),
     # Running a model.
@@ -330,7 +364,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             "local",
             "--engine",
             help="local (this process) or ray (Ray Data: sharded read, one model per actor, "
-            "Parquet shards out; pip install 'textfair[ray]').",
+            "Parquet shards out; pip install 'textfair\\[ray]').",
         ),
     ),
     "ray_address": (
@@ -345,7 +379,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
 }
 
 # Old names kept, hidden, for one release: using one prints a note naming the new flag.
-ALIASES = {"label_column": "--label"}
+ALIASES = {"label_column": "--label", "label_names": "--labels"}
 
 # The options of every audit: rule sets, their estimates and the multiple-testing correction.
 ESTIMATION = (
@@ -358,6 +392,9 @@ ESTIMATION = (
     "max_assignments",
 )
 TESTING = ("mode", "correction", "seed")
+# What only the group stage reads (rule sets and their sampling): a command that runs only
+# the causal tests neither lists nor takes them, nor --fail-above, which gates on groups.
+GROUP_ONLY = ("theta", "max_assignments", "mode", "fail_above")
 # The corpus of a text command, its identity terms, and how its model runs.
 CORPUS = (
     "text_column",
@@ -370,7 +407,7 @@ CORPUS = (
     "categories",
 )
 RUNNING = (
-    "labels",
+    "label_names",
     "trust_remote_code",
     "batch_size",
     "device",

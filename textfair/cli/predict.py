@@ -35,7 +35,7 @@ def predict_command(
     text_column: str | None,
     favorable: str | None,
     decision: str | None,
-    labels: str | None,
+    label_names: str | None,
     trust_remote_code: bool,
     batch_size: int,
     device: str,

@@ -36,7 +36,7 @@ def load_options(options: dict) -> dict:
     from textfair.cli.app import split_list
 
     return {
-        "labels": split_list(options.get("labels")),
+        "label_names": split_list(options.get("label_names")),
         "trust_remote_code": options.get("trust_remote_code", False),
         "batch_size": options["batch_size"],
         "device": options["device"],
@@ -74,25 +74,19 @@ def cached_model(model, spec: str, options: dict, context: str = ""):
     return cached
 
 
-def check_report_options(options: dict, inputs: dict, *, gated: bool = True) -> None:
-    """Before the first model query: --fail-above must be a number in [0, 1] (a NaN would
-    never fail, and the gate would pass whatever the audit finds), and is refused where the
-    command makes no finding it could gate on (`gated` False: causal tests only); --out and
-    the cache go through the one check of what a run writes (:func:`textfair.io.check_outputs`)
-    against the command's `inputs` (flag -> path or model spec)."""
+def check_report_options(options: dict, inputs: dict) -> None:
+    """Before the first model query: --fail-above must be points in [0, 100] (a NaN would
+    never fail, and the gate would pass whatever the audit finds); --out and the cache go
+    through the one check of what a run writes (:func:`textfair.io.check_outputs`) against
+    the command's `inputs` (flag -> path or model spec). A command that makes no finding it
+    could gate on (causal tests only) has no --fail-above."""
     from textfair.io import Output, check_outputs
     from textfair.report.gate import Gate
     from textfair.report.pairs import check_pairs_path
     from textfair.report.render import REPORT_FILES
 
-    threshold = options["fail_above"]
-    if threshold is not None:
-        options["fail_above"] = Gate.parse(threshold)
-    if threshold is not None and not gated:
-        raise TextfairError(
-            "--fail-above gates on group findings, which causal tests do not make, so it "
-            "could never fail; run `textfair audit --fail-above ...` to gate a release"
-        )
+    if options.get("fail_above") is not None:
+        options["fail_above"] = Gate.parse(options["fail_above"])
     out = options["out"]
     cache = cache_file(options)
     check_pairs_path(options.get("pairs"))
@@ -123,7 +117,7 @@ def publish(report, options: dict, err) -> None:
 
     from textfair.report.render import render_terminal, write_report
 
-    top, out, gate = options["top"], options["out"], options["fail_above"]
+    top, out, gate = options["top"], options["out"], options.get("fail_above")
 
     def say(line: str) -> None:
         # One line each, whole (a path is not broken in two), as text rather than markup.

@@ -40,13 +40,13 @@ def load_inputs(model_spec: str, data: Path, options: dict):
         options["label_column"],
         favorable=options["favorable"],
         bins=options.get("bins", 10),
-        labels=split_list(options.get("labels")),
+        labels=split_list(options.get("label_names")),
         schema_file=options.get("schema_file"),
         label_map=options["label_map"],
     )
 
 
-TABLE_ROWS = ("sensitive", "label_column", "favorable", "labels", "label_map")
+TABLE_ROWS = ("sensitive", "label_column", "favorable", "label_names", "label_map")
 AEQUITAS = (*TABLE_ROWS, "global_budget", "local_budget", "seed")
 ROW_MODEL = typer.Option(
     ...,

@@ -71,7 +71,7 @@ class Measurer:
             favorable=favorable_index(model.labels, self.favorable),
             mode=self.audit.mode,
             confidence=self.audit.confidence,
-            error=self.audit.error,
+            error=self.audit.error_fraction,
             min_samples=self.audit.min_samples,
             max_samples=self.audit.max_samples,
             correction="none",

@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard
 
 from textfair.errors import TextfairError
-from textfair.models.base import Model
+from textfair.models.base import Model, renamed
 from textfair.models.callable import CallableModel
 from textfair.models.hf import HFModel
 from textfair.models.sklearn import SklearnModel
-from textfair.models.spec import load_model
+from textfair.models.spec import CLASS_NAMES, load_model, name_classes
 
 if TYPE_CHECKING:
     from transformers import Pipeline
@@ -33,7 +33,13 @@ if TYPE_CHECKING:
 __all__ = ["as_model"]
 
 
-def as_model(obj: object, *, labels: Sequence[str] | None = None, batch_size: int = 32) -> Model:
+def as_model(
+    obj: object,
+    *,
+    label_names: Sequence[str] | None = None,
+    batch_size: int = 32,
+    labels: Sequence[str] | None = None,
+) -> Model:
     r"""Return whatever classifier a notebook holds as a textfair model.
 
     A textfair model has ``labels`` and ``predict_proba(inputs)``, which returns one row of
@@ -58,11 +64,17 @@ def as_model(obj: object, *, labels: Sequence[str] | None = None, batch_size: in
           ``classes_`` (its labels are ``classes_``, as strings);
         * a plain function of a list of inputs that returns probabilities (an
           $n \times k$ array) or labels (one per input).
-    labels
-        For a plain function (or a ``py:`` spec): its labels, in the order of its output
+    label_names
+        The model's class names, in the order of its outputs (not the texts' true labels,
+        which are `textfair.audit`'s ``true_labels``). For a plain function (or a ``py:``
+        spec): its classes, in the order of its output
         columns, or every label it can return. A function may carry them instead as a
         ``labels`` attribute; without them, probability columns are named ``"0"``, ``"1"``,
-        ... and returned labels are an error.
+        ... and returned labels are an error. For a model that calls its classes
+        ``LABEL_0``, ``LABEL_1``, ... (a Hugging Face pipeline) or ``0``, ``1``, ...: their
+        names (``["non-toxic", "toxic"]``).
+    labels
+        The old name of `label_names`, kept for one release with a ``FutureWarning``.
     batch_size
         Texts per forward pass of a transformers model (and of a spec's torch model).
 
@@ -82,29 +94,33 @@ def as_model(obj: object, *, labels: Sequence[str] | None = None, batch_size: in
     --------
     >>> def keywords(texts):
     ...     return ["toxic" if "idiot" in t else "non-toxic" for t in texts]
-    >>> model = textfair.as_model(keywords, labels=["non-toxic", "toxic"])
+    >>> model = textfair.as_model(keywords, label_names=["non-toxic", "toxic"])
     >>> model.predict_proba(["you idiot", "hello"]).tolist()
     [[0.0, 1.0], [1.0, 0.0]]
     >>> textfair.as_model("toxicity-cnn-lstm").labels
     ('non-toxic', 'toxic')
     """
+    label_names = renamed("label_names", label_names, labels, CLASS_NAMES)
     if isinstance(obj, str | Path):
-        return load_model(str(obj), batch_size=batch_size, labels=labels)
+        return load_model(str(obj), batch_size=batch_size, label_names=label_names)
+    what = f"the {type(obj).__name__}"
     if _is_model(obj):
-        return obj  # type: ignore[return-value]
+        return name_classes(obj, label_names, what)
     if _is_hf_pipeline(obj):
-        return HFModel.from_objects(obj.model, obj.tokenizer, batch_size=batch_size)
+        model = HFModel.from_objects(obj.model, obj.tokenizer, batch_size=batch_size)
+        return name_classes(model, label_names, what)
     if isinstance(obj, tuple) and len(obj) == 2 and _is_hf_network(obj[0]):
-        return HFModel.from_objects(obj[0], obj[1], batch_size=batch_size)
+        model = HFModel.from_objects(obj[0], obj[1], batch_size=batch_size)
+        return name_classes(model, label_names, what)
     if hasattr(obj, "predict_proba") and hasattr(obj, "classes_"):
-        return SklearnModel(obj)
+        return name_classes(SklearnModel(obj), label_names, what)
     if hasattr(obj, "predict_proba") or hasattr(obj, "fit"):
         raise TextfairError(
             f"model is a {type(obj).__name__} without classes_ or predict_proba; pass a fitted "
             "scikit-learn classifier (call .fit first) that supports predict_proba"
         )
     if callable(obj):
-        return CallableModel(obj, labels=labels)
+        return CallableModel(obj, labels=label_names)
     raise TextfairError(
         f"model is a {type(obj).__name__}; expected a Hugging Face pipeline, a (model, "
         "tokenizer) pair, a fitted scikit-learn classifier, a textfair model, a model spec "

@@ -12,9 +12,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import sqlite3
 import sys
 import time
+import warnings
 from collections import Counter
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -117,6 +119,31 @@ def resolve_device(device: str = "auto") -> str:
     return device
 
 
+def renamed(new_name: str, new: object, old: object, why: str, old_name: str = "labels"):
+    """`new`, or the value given under the keyword's old name `old_name`, with a
+    FutureWarning naming the new one and `why`; both at once is a one-line error."""
+    if old is None:
+        return new
+    if new is not None:
+        raise TextfairError.bad(old_name, f"is the old name of {new_name}; give {new_name} alone")
+    warnings.warn(f"{old_name}= is now {new_name}= ({why})", FutureWarning, stacklevel=3)
+    return old
+
+
+# Class names a model gives when it was not told any: LABEL_0 (transformers), 0 (numbers).
+UNNAMED = re.compile(r"LABEL_\d+|\d+")
+
+
+def naming_hint(names: Sequence[str]) -> str:
+    """For a model whose classes are LABEL_0, LABEL_1 (or 0, 1): how to name them; else ""."""
+    if names and all(UNNAMED.fullmatch(str(name)) for name in names):
+        return (
+            "; name its classes in the order of its outputs with --label-names "
+            "(label_names= in as_model), e.g. --label-names non-toxic,toxic"
+        )
+    return ""
+
+
 def favorable_index(labels: Sequence[str], favorable: str) -> int:
     """The column of the favourable label, or a one-line error listing the model's labels."""
     names = [str(label) for label in labels]
@@ -124,7 +151,7 @@ def favorable_index(labels: Sequence[str], favorable: str) -> int:
         return names.index(str(favorable))
     raise TextfairError(
         f"favourable label {favorable!r} is not a label of the model; "
-        f"its labels are: {', '.join(names)}"
+        f"its labels are: {', '.join(names)}{naming_hint(names)}"
     )
 
 

@@ -41,9 +41,10 @@ class CallableModel:
     def labels(self) -> tuple[str, ...]:
         if self._labels is None:
             raise TextfairError.bad(
-                "labels",
-                f"of callable {self.name!r} are unknown until it is called; pass them in the "
-                "order of its output columns (or set its `labels` attribute)",
+                "label_names",
+                f"of callable {self.name!r} (its class names) are unknown until it is called; "
+                "name them in the order of its output columns: as_model(f, label_names=[...]) "
+                "in Python, --label-names on the command line (or set f.labels)",
             )
         return self._labels
 
@@ -67,9 +68,10 @@ class CallableModel:
     def _one_hot(self, predicted: np.ndarray, n_inputs: int, source: str) -> np.ndarray:
         if self._labels is None:
             raise TextfairError(
-                f"{source} returned labels, not probabilities; pass labels listing every "
-                "label it can return",
-                parameter="labels",
+                f"{source} returned labels, not probabilities; name every class it can "
+                "return: as_model(f, label_names=[...]) in Python, --label-names on the "
+                "command line",
+                parameter="label_names",
             )
         if len(predicted) != n_inputs:
             raise TextfairError(

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from textfair.errors import TextfairError
+from textfair.models.base import naming_hint
 
 __all__ = [
     "Decision",
@@ -227,6 +228,7 @@ def _column(names: tuple[str, ...], label: str, what: str) -> int:
         return folded.index(label.lower())
     raise TextfairError(
         f"{what} {label!r} is not a label of the model; its labels are: {', '.join(names)}"
+        + naming_hint(names)
     )
 
 

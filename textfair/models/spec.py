@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from textfair.errors import TextfairError
+from textfair.models.base import UNNAMED, renamed
 from textfair.models.callable import CallableModel, load_callable
 from textfair.models.hf import HFModel
 from textfair.models.sklearn import SklearnModel
@@ -29,10 +30,11 @@ def load_model(
     batch_size: int = 32,
     device: str = "auto",
     trust_remote_code: bool = False,
-    labels: Sequence[str] | None = None,
+    label_names: Sequence[str] | None = None,
     threads: int | None = None,
     revision: str | None = None,
     max_length: int | None = None,
+    labels: Sequence[str] | None = None,
 ):
     """Build the model a spec names, as ``textfair audit --model`` reads it.
 
@@ -53,9 +55,12 @@ def load_model(
         ``"cuda:N"``; for ``hf:`` and ``textfair:`` models.
     trust_remote_code
         Let a Hugging Face model run the code of its repository; never by default.
-    labels
-        The labels of a ``py:`` function, in the order of its output columns; an error for
-        any other spec, which names its own labels.
+    label_names
+        The model's class names, in the order of its output columns (``--label-names``):
+        those of a ``py:`` function, or names for a model that calls its classes
+        ``LABEL_0``, ``LABEL_1``, ... (many Hugging Face models) or ``0``, ``1``, ... (a
+        scikit-learn model fitted on numbers). An error for a model that names its classes
+        itself. (The texts' true labels are another thing: ``--label-column``.)
     threads
         For torch models, torch's CPU thread count (None: the cores this process may use;
         see :mod:`textfair.models.threads`).
@@ -67,14 +72,14 @@ def load_model(
     Returns
     -------
     Model
-        The model, with ``labels`` and ``predict_proba``.
+        The model, with ``labels`` (its class names) and ``predict_proba``.
 
     Raises
     ------
     TextfairError
         A one-line error when the spec names no model or it cannot be loaded, or when an
         option does not apply to its kind (`revision` or `max_length` without ``hf:``,
-        `labels` without ``py:``).
+        `label_names` for a model that names its classes).
 
     Examples
     --------
@@ -96,15 +101,14 @@ def load_model(
         raise TextfairError.bad(
             flag, f"applies to Hugging Face models (hf:...), not to {spec!r}; leave it out"
         )
-    if kind != "py:" and labels:
-        raise TextfairError.bad(
-            "labels",
-            f"names the labels of a py: function; {spec!r} names its own labels; leave it out",
-        )
+    label_names = renamed("label_names", label_names, labels, CLASS_NAMES)
     if kind in ("hf:", "textfair:"):
         set_torch_threads(threads)
+    if kind == "py:":
+        return CallableModel(load_callable(rest), labels=label_names)
+    model: HFModel | TorchTextModel | SklearnModel
     if kind == "hf:":
-        return HFModel(
+        model = HFModel(
             _resolve(rest),
             batch_size=batch_size,
             device=device,
@@ -112,11 +116,39 @@ def load_model(
             revision=revision,
             max_length=max_length,
         )
-    if kind == "textfair:":
-        return TorchTextModel.load(_resolve(rest), batch_size=batch_size, device=device)
-    if kind == "sklearn:":
-        return SklearnModel.load(rest)
-    return CallableModel(load_callable(rest), labels=labels)
+    elif kind == "textfair:":
+        model = TorchTextModel.load(_resolve(rest), batch_size=batch_size, device=device)
+    else:
+        model = SklearnModel.load(rest)
+    return name_classes(model, label_names, repr(spec))
+
+
+# Why label_names= is not labels=.
+CLASS_NAMES = "a model's class names; the texts' true labels are true_labels= in textfair.audit"
+
+
+def name_classes(model, label_names: Sequence[str] | None, what: str):
+    """`model` with its classes called `label_names` (in the order of its outputs), when it
+    calls them LABEL_0, LABEL_1, ... or 0, 1, ...; `model` as it is for None. A one-line
+    error, before any query, for a count that is not the model's or a model that names
+    its classes itself."""
+    if label_names is None:
+        return model
+    names = tuple(str(name) for name in label_names)
+    current = tuple(str(label) for label in model.labels)
+    if len(names) != len(current) or len(set(names)) != len(names):
+        raise TextfairError.bad(
+            "label_names",
+            f"gives {len(names)} names ({', '.join(names)}); {what} has {len(current)} "
+            f"classes ({', '.join(current)}): give one distinct name per class, in its order",
+        )
+    if names != current and not all(UNNAMED.fullmatch(label) for label in current):
+        raise TextfairError.bad(
+            "label_names",
+            f"renames the classes {what} names itself ({', '.join(current)}); leave it out",
+        )
+    model.labels = names
+    return model
 
 
 def load_row_model(spec: str, columns: list[str], *, labels: list[str] | None = None):

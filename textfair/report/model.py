@@ -32,6 +32,7 @@ from textfair.report.parts import (
     RunStats,
     TableMetrics,
 )
+from textfair.settings import AuditConfig
 
 __all__ = [
     "REPORT_VERSION",
@@ -169,7 +170,7 @@ class AuditReport:
                 "by a run of bins of one feature, nested in its own and sharing an end "
                 "('+N nested'); report.json lists every rule set."
             )
-        correction = self.config.get("correction", "none")
+        correction = self.settings.correction
         excluding = [f for f in self.findings if f.credible_bound != 0 and not f.significant]
         if excluding and correction in _CORRECTIONS:
             confidence = round(100 * self.config.get("confidence", 0.95))
@@ -263,7 +264,13 @@ class AuditReport:
     @property
     def correction_name(self) -> str:
         """ "Holm's correction", "the Benjamini-Hochberg correction" or "no correction"."""
-        return _CORRECTIONS.get(self.config.get("correction", "holm"), "no correction")
+        return _CORRECTIONS.get(self.settings.correction, "no correction")
+
+    @property
+    def settings(self) -> AuditConfig:
+        """The audit's settings, read back from `config` (old reports too): one object, so
+        a setting a report leaves out takes the one default `AuditConfig` gives it."""
+        return AuditConfig.from_dict(self.config)
 
     def decision_name(self, favorable: bool) -> str:
         """A decision in the model's words: "non-toxic" or "toxic" ("not non-toxic" when the
