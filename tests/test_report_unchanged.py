@@ -8,7 +8,7 @@ calls) to 1e-6, term pairs of equal shift aside, which now keep a fixed order. N
 move in the 7th digit (a float32 model's answer depends slightly on what it is batched
 with); nothing else may change. The run's cost (seconds, calls, placebo queries), the
 version and the data's path are left out. To accept a change on purpose, rewrite the file
-with `python -m tests.test_report_unchanged`.
+with `(cd tests && python test_report_unchanged.py)`.
 """
 
 import json
