@@ -7,6 +7,7 @@ import pytest
 
 from textfair.discovery import Rule, frequent_rule_sets
 from textfair.discovery.groups import group_fairness
+from textfair.discovery.rulesets import RuleSet
 from textfair.errors import TextfairError
 from textfair.models import CachedModel, CallableModel
 from textfair.text.domain import TextDomain
@@ -263,3 +264,27 @@ def test_a_rule_set_s_finding_does_not_depend_on_the_others_tested(mode):
     if mode == "paired":
         # Rule sets with seeds of their own: a man cannot be written "lesbian".
         assert beside[lesbian].n_r < beside[gay].n_r
+
+
+def test_on_the_bundled_audit_theta_changes_which_rule_sets_not_their_findings():
+    """Issue 41: --theta 0.01 lets "lesbian" in, which a man cannot take; {"lgbt"} and every
+    rule set of both runs keep their seeds, n, estimate and interval."""
+    import textfair
+
+    wide, narrow = (
+        {
+            RuleSet(f.rule_set).key: f
+            for f in textfair.audit("toxicity-cnn-lstm", theta=theta, causal=False).findings
+        }
+        for theta in (0.05, 0.01)
+    )
+    assert set(wide) < set(narrow) and "gender=lesbian" in set(narrow) - set(wide)
+    for key, finding in wide.items():
+        other = narrow[key]
+        assert (other.n_r, other.difference, other.ci) == (
+            finding.n_r,
+            finding.difference,
+            finding.ci,
+        ), key
+    lgbt = wide["gender=lgbt"]
+    assert lgbt.significant and lgbt.ci[0] > 0 and narrow["gender=lgbt"].significant
