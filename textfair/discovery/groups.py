@@ -282,7 +282,7 @@ def _paired_rows(plan: _PairedRows, model, favorable, sampling):
     batch, until every rule set of the combination has stopped.
 
     A rule set R reads its own rows only: in the run's order, the distinct seeds that can
-    be rewritten to R and to at least one assignment outside it (`_holding`). It stops at
+    be rewritten to R and to at least one assignment outside it (`_compared`). It stops at
     the first of its own checkpoints (min_samples rows of its own, then every BATCH_SEEDS
     more) at which its interval is at most ±error wide, at max_samples rows, or when the
     seeds run out; it keeps exactly the rows up to that point. Which rows R reads and where
@@ -328,8 +328,8 @@ def _paired_rows(plan: _PairedRows, model, favorable, sampling):
             key = tuple(row.items())
             # Kept when a rule set still running holds it (its sample of assignments
             # may have left them all out) and it has something to compare with.
-            held = any(column[plan.group[k]] in row for k in running)
-            if len(row) > 1 and held and key not in seen:
+            wanted = any(column[plan.group[k]] in row for k in running)
+            if len(row) > 1 and wanted and key not in seen:
                 seen.add(key)
                 rows.append(row)
         if not rows:
