@@ -1,10 +1,13 @@
 """TestSGD Alg. 2 on seeded synthetic corpora with models of known behaviour."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from textfair.discovery import Rule, frequent_rule_sets
 from textfair.discovery.groups import group_fairness
+from textfair.discovery.rulesets import RuleSet
 from textfair.errors import TextfairError
 from textfair.models import CachedModel, CallableModel
 from textfair.text.domain import TextDomain
@@ -202,3 +205,86 @@ def test_a_planted_pair_on_many_seeds_ranks_above_small_rule_sets_with_larger_es
     print(f"planted pair first in {first} of 200 runs; outscored by a small set in {outscored}")
     assert first >= 190
     assert outscored >= 20  # ranking by score alone would have put a small rule set first
+
+
+def _axis_corpus():
+    """Sexual-orientation terms with men, women and people: a man cannot be written
+    "lesbian", so the rule sets of the category have different seeds."""
+    return [
+        template.format(term=term, noun=noun, clause=clause)
+        for template in ("A {term} {noun} {clause}.", "The {term} {noun} who {clause} is here.")
+        for term in ("gay", "lesbian", "queer", "bisexual", "straight")
+        for noun in ("man", "woman", "person", "guy", "girl")
+        for clause in FILLER
+    ]
+
+
+def _lesbian_less_often(texts):
+    """Toxic 20% of the time by the text, and 50% when it says "lesbian"."""
+    rate = [0.5 if "lesbian" in t.lower() else 0.2 for t in texts]
+    return np.array(
+        [[0.0, 1.0] if unit(t) < r else [1.0, 0.0] for t, r in zip(texts, rate, strict=True)]
+    )
+
+
+def _own(finding):
+    """A finding less what depends on how many rule sets were tested (the correction)."""
+    return replace(finding, p_adjusted=0.0, significant=False)
+
+
+@pytest.mark.parametrize("mode", ["paired", "paper"])
+def test_a_rule_set_s_finding_does_not_depend_on_the_others_tested(mode):
+    """What --theta changes is which rule sets are tested beside one; its finding (seeds,
+    stopping point, estimate, interval, examples) must not move. Here "lesbian", which the
+    men of the corpus cannot take, comes first; "queer" stops early, "gay" later."""
+    domain = TextDomain(_axis_corpus(), categories=["gender"])
+    gay, lesbian, queer = ((Rule("gender", term),) for term in ("gay", "lesbian", "queer"))
+    model = CachedModel(CallableModel(_lesbian_less_often, labels=["ok", "toxic"]))
+
+    def findings(*rule_sets):
+        supports = [float(domain.support_mask(r).mean()) for r in rule_sets]
+        found = group_fairness(
+            domain,
+            model,
+            rule_sets,
+            supports,
+            favorable=0,
+            mode=mode,
+            seed=4,
+            min_samples=60,
+            max_samples=150,
+        )
+        return {f.rule_set: _own(f) for f in found}
+
+    beside = findings(lesbian, gay, queer)
+    assert beside[gay] == findings(gay)[gay]
+    assert beside[queer] == findings(queer)[queer] == findings(gay, queer)[queer]
+    assert beside[lesbian] == findings(lesbian)[lesbian]
+    assert beside[lesbian].difference < 0 < beside[gay].difference
+    if mode == "paired":
+        # Rule sets with seeds of their own: a man cannot be written "lesbian".
+        assert beside[lesbian].n_r < beside[gay].n_r
+
+
+def test_on_the_bundled_audit_theta_changes_which_rule_sets_not_their_findings():
+    """Issue 41: --theta 0.01 lets "lesbian" in, which a man cannot take; {"lgbt"} and every
+    rule set of both runs keep their seeds, n, estimate and interval."""
+    import textfair
+
+    wide, narrow = (
+        {
+            RuleSet(f.rule_set).key: f
+            for f in textfair.audit("toxicity-cnn-lstm", theta=theta, causal=False).findings
+        }
+        for theta in (0.05, 0.01)
+    )
+    assert set(wide) < set(narrow) and "gender=lesbian" in set(narrow) - set(wide)
+    for key, finding in wide.items():
+        other = narrow[key]
+        assert (other.n_r, other.difference, other.ci) == (
+            finding.n_r,
+            finding.difference,
+            finding.ci,
+        ), key
+    lgbt = wide["gender=lgbt"]
+    assert lgbt.significant and lgbt.ci[0] > 0 and narrow["gender=lgbt"].significant

@@ -135,6 +135,9 @@ def audit_text(
         "seeds_mentioning": domain.mentioning,
         "seeds_left_out": domain.left_out,
         "seeds_taking_part": {c: round(r, 4) for c, r in domain.recall().items()},
+        # Per category, the most seeds one term can be written into (its largest support):
+        # the --theta that would make it a rule set, or 0 where none can.
+        "most_seeds_per_term": domain.most_seeds_per_term(),
     }
     return audit_domain(domain, cached, favorable, config, metrics, run, data_info, config.terms)
 

@@ -7,16 +7,21 @@ phi_not_r the rate on inputs that do not; the score is |phi_r - phi_not_r|.
   other assignment of terms of R's categories, so the identity terms are the only difference
   between the two sides. Per seed, d = y(R) - mean y(not R) in [-1, 1]; the score is |mean d|
   and its interval is `bounded_mean`'s over the seeds (one value per seed, since the variants
-  of one seed are correlated), which holds its coverage when only a few seeds vary. All rule
-  sets over the same categories share these texts, so each distinct text is scored once for
-  the whole run.
+  of one seed are correlated), which holds its coverage when only a few seeds vary.
 * ``mode="paper"``: as TestSGD — x from Sample(D, R), x' from Sample(D, not R), independent;
-  Newcombe's interval for the difference of two proportions, and TestSGD's margin.
+  Newcombe's interval for the difference of two proportions, and TestSGD's margin. Each rule
+  set draws from its own generator (the run's seed and its name).
 
-Seeds are processed in batches; a category combination stops when every rule set over it has
-an interval at most ±`error` wide (after `min_samples` seeds), or at `max_samples`. The
-stopping rule reads the same interval as the report, so it cannot stop on a falsely narrow
-one. Significance is corrected over all rule sets tested (Holm by default).
+A rule set's finding is its own: its seeds are those that can be rewritten to it (and to at
+least one other assignment), taken in the run's order; "not R" is every assignment of every
+term of its categories that the seed can take (all of the list's terms, not only the frequent
+ones); and it stops at its own checkpoints — `min_samples` of its seeds, then every
+`BATCH_SEEDS` more — once its interval is at most ±`error` wide, or at `max_samples`. None of
+this reads another rule set, so its estimate, n and interval are the same whichever other rule
+sets --theta let through. Rule sets over the same categories share the rewritten texts, so each
+distinct text is scored once for the whole run. The stopping rule reads the same interval as
+the report, so it cannot stop on a falsely narrow one. Significance is corrected over all rule
+sets tested (Holm by default): the one thing that depends on how many were tested.
 
 Findings are ranked by what is credible: first by `credible_bound`, the end of the interval
 nearest zero (0 when the interval contains 0), in absolute value, then by score. A rule set
@@ -34,7 +39,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from textfair.discovery.rulesets import Domain, Rule, RuleSet
-from textfair.discovery.sampling import Sampling, batches, seed_order, seed_rng
+from textfair.discovery.sampling import Sampling, keyed_rng, seed_order, seed_rng
 from textfair.errors import TextfairError
 from textfair.models.base import Model
 from textfair.models.decision import Decision, decide
@@ -57,8 +62,8 @@ __all__ = [
     "group_fairness",
 ]
 
-# Seeds between two checks of the stopping rule (after min_samples). Small, so a category
-# stops close to where its intervals reach ±error; the rule reads each interval's width, not
+# A rule set's seeds between two checks of its stopping rule (after min_samples). Small, so
+# it stops close to where its interval reaches ±error; the rule reads each interval's width, not
 # its position, so checking often does not bias coverage (the simulations in tests/ check).
 BATCH_SEEDS = 25
 # Assignments per seed at most. Two HolisticBias axes of 100 descriptors make 10,000
@@ -138,7 +143,6 @@ def group_fairness(
     """
     if mode not in ("paired", "paper"):
         raise TextfairError.bad("mode", f"{mode!r}: expected paired or paper")
-    rng = np.random.default_rng(seed)
     sampling = Sampling(confidence, error, min_samples, max_samples, seed)
     support_of = dict(zip(rule_sets, supports, strict=True))
     findings: list[GroupFinding] = []
@@ -166,7 +170,8 @@ def group_fairness(
                     rule_set,
                     support_of[rule_set],
                     favorable,
-                    rng,
+                    # Its own draws: the same whichever rule sets come before it.
+                    keyed_rng(seed, "paper", RuleSet(rule_set).key),
                     sampling,
                     n_examples,
                 )
@@ -184,7 +189,9 @@ def group_fairness(
 
 def _paired(domain, model, categories, group, support_of, favorable, sampling, n_examples, bound):
     """All rule sets over `categories`, from the same seeds rewritten to every assignment
-    (or, past `bound` of them, to a sample per seed: see `_assignment_picks`)."""
+    (or, past `bound` of them, to a sample per seed: see `_assignment_picks`). Each rule
+    set's finding reads only its own rows (`_paired_rows`), so it is the same whichever
+    other rule sets are scored beside it."""
     options = [[r.value for r in domain.single_rules(c)] for c in categories]
     assignments = [
         tuple(Rule(c, v) for c, v in zip(categories, values, strict=True))
@@ -202,18 +209,18 @@ def _paired(domain, model, categories, group, support_of, favorable, sampling, n
             r: [i for i, a in enumerate(assignments) if domain.disjoint(a, r)] for r in group
         }
     rows = _PairedRows(domain, categories, assignments, column, outside, group, bound)
-    texts, matrix = _paired_rows(rows, model, favorable, sampling)
+    texts, matrix, used = _paired_rows(rows, model, favorable, sampling)
     findings = []
-    totals = _row_totals(matrix)
     for rule_set in group:
-        j = column[rule_set]
-        d = _differences(matrix, j, outside[rule_set], totals)
-        n = len(d)
-        if n == 0:
+        if len(used[rule_set]) == 0:
             continue  # no seed's sample of assignments held R (reported as not reached)
+        own = matrix[used[rule_set]]
+        j = column[rule_set]
+        _, d, compared = _compared(own, j, outside[rule_set], _row_totals(own))
+        n = len(d)
         interval = bounded_mean(d, confidence=sampling.confidence)
         mean = interval.estimate
-        phi_r = float(np.nanmean(matrix[:, j]))
+        phi_r = float(own[:, j].mean())
         phi_not_r = phi_r - mean
         first = _counts(phi_r, n)
         second = _counts(phi_not_r, n)
@@ -227,9 +234,9 @@ def _paired(domain, model, categories, group, support_of, favorable, sampling, n
                 ci=(interval.low, interval.high),
                 p_value=interval.p_value,
                 n_r=n,
-                n_not_r=_outside_observed(matrix, j, outside[rule_set], totals),
+                n_not_r=int(compared.sum()),
                 support=support_of[rule_set],
-                examples=_paired_examples(texts, matrix, j, n_examples),
+                examples=_paired_examples([texts[i] for i in used[rule_set]], own, j, n_examples),
             )
         )
     return findings
@@ -272,101 +279,136 @@ def _assignment_picks(domain, index: int, categories, total: int, bound: int) ->
 
 def _paired_rows(plan: _PairedRows, model, favorable, sampling):
     """Seeds in the run's order, each rewritten to its assignments and scored, batch by
-    batch, until every rule set's interval is at most ±error wide (after min_samples) or
-    max_samples distinct rows are in. Returns per row the texts by assignment column, and
-    the outcome matrix (1/0; NaN where a seed's sample left an assignment out)."""
+    batch, until every rule set of the combination has stopped.
+
+    A rule set R reads its own rows only: in the run's order, the distinct seeds that can
+    be rewritten to R and to at least one assignment outside it (`_compared`). It stops at
+    the first of its own checkpoints (min_samples rows of its own, then every BATCH_SEEDS
+    more) at which its interval is at most ±error wide, at max_samples rows, or when the
+    seeds run out; it keeps exactly the rows up to that point. Which rows R reads and where
+    it stops are functions of R's own sequence of rows, so they do not depend on which other
+    rule sets are scored beside it (nor on --theta); the rule sets only share the texts, and
+    a seed is scored once for all of them. Each rule set's stopping rule is the one a rule
+    set scored alone would use, and reads the same interval as the report.
+
+    Returns per row the texts by assignment column, the outcome matrix (1/0; NaN where a
+    seed's sample or its axis left an assignment out), and per rule set the indices of the
+    rows it reads, in order."""
     confidence, error = sampling.confidence, sampling.error
     min_samples, max_samples = sampling.min_samples, sampling.max_samples
     domain, assignments, column, outside = plan.domain, plan.assignments, plan.column, plan.outside
     everything = seed_order(domain, sampling.seed)
-    eligible = np.zeros(len(everything), dtype=bool)
-    eligible[domain.seeds_for(plan.group[0])] = True  # seeds that can be rewritten to satisfy R
-    order = everything[eligible[everything]]
+    # Seeds that can be rewritten to satisfy each rule set; a seed is rewritten while one
+    # of the rule sets it can take has not stopped.
+    eligible = np.zeros((len(plan.group), len(everything)), dtype=bool)
+    for k, r in enumerate(plan.group):
+        eligible[k, domain.seeds_for(r)] = True
+    order = everything[eligible.any(axis=0)[everything]]
     total = len(assignments)
     outcomes = np.empty((0, total))  # one row per distinct seed
     texts: list[dict[int, str]] = []
     seen: set[tuple] = set()
-    for begin, end in batches(len(order), min_samples, BATCH_SEEDS):
+    running = list(range(len(plan.group)))  # rule sets (by position) not yet stopped
+    used: dict = {}
+    checkpoint = {k: min(min_samples, max_samples) for k in running}
+    cursor = 0
+    while running and cursor < len(order):
+        # The first batch covers min_samples rows (no rule set can stop before), in one
+        # model call; then BATCH_SEEDS rows between checks.
+        size = max(min_samples, BATCH_SEEDS) if not texts else BATCH_SEEDS
         rows: list[dict[int, str]] = []
-        for i in order[begin:end]:
-            picks = _assignment_picks(domain, int(i), plan.categories, total, plan.bound)
-            # An assignment the seed may not take (another axis, a clash) is left out of
-            # its row, as one its sample did not draw.
-            row = {
-                int(k): v.input
-                for k in picks
-                if (v := domain.rewrite(int(i), assignments[k])) is not None
-            }
+        while len(rows) < size and cursor < len(order):
+            i = int(order[cursor])
+            cursor += 1
+            if not eligible[running, i].any():
+                continue  # only stopped rule sets can read it: past their last row
+            row = _rewritten(plan, i, total)
             # Seeds that differ only in these categories give the same variants: one case,
             # counted once (else its outcome would be counted as independent evidence).
             key = tuple(row.items())
-            if row and key not in seen and len(texts) + len(rows) < max_samples:
+            # Kept when a rule set still running holds it (its sample of assignments
+            # may have left them all out) and it has something to compare with.
+            wanted = any(column[plan.group[k]] in row for k in running)
+            if len(row) > 1 and wanted and key not in seen:
                 seen.add(key)
                 rows.append(row)
         if not rows:
-            if len(texts) >= max_samples:
-                break
-            continue
+            break
         flat = [text for row in rows for text in row.values()]
         predicted = decide(favorable, model.predict_proba(flat))
         block = np.full((len(rows), total), np.nan)
-        cursor = 0
+        start = 0
         for r, row in enumerate(rows):
-            block[r, list(row)] = predicted[cursor : cursor + len(row)]
-            cursor += len(row)
+            block[r, list(row)] = predicted[start : start + len(row)]
+            start += len(row)
         outcomes = np.vstack([outcomes, block])
         texts += rows
-        n = len(outcomes)
+        totals = _row_totals(outcomes)
+        for k in list(running):
+            r = plan.group[k]
+            held, d, _ = _compared(outcomes, column[r], outside[r], totals)
+            stop = _stopping_point(d, checkpoint, k, min_samples, max_samples, confidence, error)
+            if stop is not None:
+                used[r] = held[:stop]
+                running.remove(k)
+    totals = _row_totals(outcomes)
+    for k in running:  # the seeds ran out first: every row it holds
+        r = plan.group[k]
+        used[r] = _compared(outcomes, column[r], outside[r], totals)[0][:max_samples]
+    return texts, outcomes, used
+
+
+def _rewritten(plan: _PairedRows, index: int, total: int) -> dict[int, str]:
+    """Seed `index` rewritten to each of its assignments, by column. An assignment the
+    seed may not take (another axis, a clash) is left out of its row, as one its sample
+    did not draw."""
+    picks = _assignment_picks(plan.domain, index, plan.categories, total, plan.bound)
+    return {
+        int(k): v.input
+        for k in picks
+        if (v := plan.domain.rewrite(index, plan.assignments[k])) is not None
+    }
+
+
+def _stopping_point(d, checkpoint, k, min_samples, max_samples, confidence, error):
+    """The number of rows at which rule set `k` stops, reading its differences `d` so far
+    at its own checkpoints (`checkpoint[k]`, advanced here); None while it goes on."""
+    while checkpoint[k] <= len(d):
+        n = checkpoint[k]
         if n >= max_samples:
-            break
-        if n >= min_samples:
-            totals = _row_totals(outcomes)
-            if all(
-                bounded_mean(
-                    _differences(outcomes, column[r], outside[r], totals), confidence=confidence
-                ).half_width
-                <= error
-                for r in plan.group
-            ):
-                break
-    return texts, outcomes
+            return max_samples
+        if bounded_mean(d[:n], confidence=confidence).half_width <= error:
+            return n
+        checkpoint[k] = min(n + BATCH_SEEDS, max_samples)
+    return None
 
 
-def _differences(matrix: np.ndarray, j: int, others: list[int] | None, totals=None) -> np.ndarray:
-    """Per seed holding R: outcome under R (column j) minus the mean outcome under the
-    assignments that do not satisfy R (`others`; None: every other column) that the seed
-    was rewritten to. `totals` are `_row_totals(matrix)`, computed once per matrix."""
-    if len(matrix) == 0:
-        return np.empty(0)
+def _compared(matrix: np.ndarray, j: int, others: list[int] | None, totals):
+    """Per seed holding R (column j) and at least one assignment outside it: its outcome
+    under R minus the mean outcome under the assignments that do not satisfy R (`others`;
+    None: every other column) that the seed was rewritten to. `totals` are
+    `_row_totals(matrix)`, computed once per matrix.
+
+    Returns the rows compared (indices, in order), their differences, and how many
+    outcomes outside R each averaged (fewer than all where a seed's axis or a clash rules
+    some out, or its sample left them out)."""
     rows = ~np.isnan(matrix[:, j])
-    y = matrix[rows, j].astype(float)
+    y = np.where(rows, matrix[:, j], 0.0)
     if others is None:
-        sums, counts = totals if totals is not None else _row_totals(matrix)
-        rest_sum, rest_count = sums[rows] - y, counts[rows] - 1
+        sums, counts = totals
+        rest_sum, rest_count = sums - y, counts - rows
     else:
-        rest = matrix[rows][:, others]
+        rest = matrix[:, others]
         observed = ~np.isnan(rest)
         rest_sum, rest_count = np.where(observed, rest, 0.0).sum(axis=1), observed.sum(axis=1)
-    keep = rest_count > 0
-    return y[keep] - rest_sum[keep] / rest_count[keep]
+    held = np.flatnonzero(rows & (rest_count > 0))
+    return held, y[held] - rest_sum[held] / rest_count[held], rest_count[held]
 
 
 def _row_totals(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per row: the sum of the outcomes observed, and how many there are."""
     observed = ~np.isnan(matrix)
     return np.where(observed, matrix, 0.0).sum(axis=1, dtype=float), observed.sum(axis=1)
-
-
-def _outside_observed(matrix: np.ndarray, j: int, others: list[int] | None, totals) -> int:
-    """How many outcomes outside R the differences for column j averaged: per seed holding
-    R, the other assignments it was rewritten to (fewer than all where a seed's axis or a
-    clash rules some out, or its sample left them out)."""
-    rows = ~np.isnan(matrix[:, j])
-    if others is None:
-        rest = totals[1][rows] - 1
-    else:
-        rest = (~np.isnan(matrix[rows][:, others])).sum(axis=1)
-    return int(rest[rest > 0].sum())
 
 
 def _values_exclusive(domain, category: str) -> bool:

@@ -10,7 +10,7 @@ import numpy as np
 
 from textfair.discovery.rulesets import Domain
 
-__all__ = ["Sampling", "batches", "seed_order", "seed_rng"]
+__all__ = ["Sampling", "batches", "keyed_rng", "seed_order", "seed_rng"]
 
 
 @dataclass(frozen=True)
@@ -53,3 +53,10 @@ def seed_rng(domain: Domain, index: int, *keys: str) -> np.random.Generator:
     text = seed_input if isinstance(seed_input, str) else repr(seed_input)
     text_key = zlib.crc32(text.encode("utf-8", "surrogatepass"))
     return np.random.default_rng([text_key, zlib.crc32("|".join(keys).encode())])
+
+
+def keyed_rng(seed: int, *keys: str) -> np.random.Generator:
+    """A random generator fixed by the run's `seed` and `keys` (a rule set's name): what one
+    estimate draws does not depend on what was drawn for others before it, so a rule set's
+    finding is the same whichever other rule sets the run scores."""
+    return np.random.default_rng([seed, zlib.crc32("|".join(keys).encode())])

@@ -10,6 +10,7 @@ so `AuditReport.from_dict(report.to_dict()) == report`.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import asdict, dataclass, field, fields
 from functools import cached_property
@@ -55,6 +56,14 @@ REPORT_VERSION = 3
 SMALL_SAMPLE = 30
 
 _CORRECTIONS = {"holm": "Holm's correction", "bh": "the Benjamini-Hochberg correction"}
+# Why a text that mentions a category takes no part in its rows (text.coherence), in words.
+_LEFT_OUT_WORDS = {
+    "several_terms": "name two of its terms",
+    "fixed_form": 'use a fixed form ("older than")',
+    "other_use": 'name it in a title or an institution ("Catholic Church")',
+    "cue": 'hold a word of one identity alone ("synagogue")',
+    "no_target": "have no other term that fits",
+}
 
 
 @dataclass(frozen=True)
@@ -184,23 +193,26 @@ class AuditReport:
         if not self.findings and self.config.get("group", True) is not False:
             mentioning = self.data.get("mentioning_rows")
             held = f" ({mentioning} {self.inputs} hold a term)" if mentioning is not None else ""
+            most = self.data.get("most_seeds_per_term") or {}
             notes.append(
                 f"No rule set reached the support --theta {self.config.get('theta')}{held}: "
-                "lower --theta or audit more data in which the terms occur."
+                + (
+                    self._what_would_help(max(most, key=most.__getitem__), alone=False)
+                    if most
+                    else "lower --theta or audit more data in which the terms occur."
+                )
             )
         mentioning = self.data.get("seeds_mentioning") or {}
         covered = {rule.category for f in self.findings for rule in RuleSet(f.rule_set)}
         missing = [c for c in mentioning if c not in covered]
         if self.findings and missing:
             rows = self.data.get("rows", "?")
-            said = ", ".join(
-                f"{c} ({mentioning[c]} of {rows} {self.inputs} mention it)" for c in missing
-            )
-            notes.append(
-                f"No rule set for {said}: none of its terms reaches the support --theta "
-                f"{self.config.get('theta')} (theta= in Python); lower it, or audit more data "
-                "that mentions it."
-            )
+            notes += [
+                f"No rule set for {c} ({mentioning[c]} of {rows} {self.inputs} mention it): "
+                f"none of its terms reaches the support --theta {self.config.get('theta')} "
+                f"(theta= in Python); {self._what_would_help(c)}"
+                for c in missing
+            ]
         few = [
             c
             for c in (self.counterfactual.causal if self.counterfactual else ())
@@ -219,6 +231,52 @@ class AuditReport:
                 "more data in which they occur."
             )
         return notes
+
+    def _what_would_help(self, category: str, alone: bool = True) -> str:
+        """What would give `category` a rule set (`alone`: the sentence is about it; else
+        about every category, this one holding the term of largest support): the --theta at
+        which its term of largest support becomes one (that support, rounded down to two
+        significant digits), or why no --theta can (no text that mentions it can be
+        rewritten, and why)."""
+        most = (self.data.get("most_seeds_per_term") or {}).get(category)
+        rows = self.data.get("rows")
+        if most is None or not rows:
+            return "lower --theta, or audit more data that mentions it."
+        if most == 0 and alone and not (self.data.get("seeds_mentioning") or {}).get(category):
+            return f"no {self.inputs[:-1]} mentions it; audit data that does."
+        if most == 0:
+            left_out = (self.data.get("seeds_left_out") or {}).get(category) or {}
+            reasons = ", ".join(
+                f"{count} {_LEFT_OUT_WORDS.get(reason, reason)}"
+                for reason, count in left_out.items()
+                if count and alone
+            )
+            return (
+                f"lowering --theta cannot help: none of the {self.inputs} that "
+                + ("mention it" if alone else "hold a term")
+                + " can be rewritten to another term and still hang together"
+                + (f" ({reasons})" if reasons else "")
+                + "; audit more data that mentions "
+                + ("it." if alone else "the terms.")
+            )
+        support = most / rows
+        digits = max(1 - math.floor(math.log10(support)), 0)
+        theta = math.floor(support * 10**digits) / 10**digits
+        whose = "its terms" if alone else "the terms"
+        if theta >= float(self.config.get("theta", 1.0)):
+            return (
+                f"{whose} reach it in {most} {self.inputs}, none of which could be compared "
+                "with another term."
+            )
+        few = f", on few {self.inputs}" if most < SMALL_SAMPLE else ""
+        return (
+            f"{whose} can each be written into at most {most} {self.inputs} "
+            + ("(" if alone else f"({category}; ")
+            + f"support {support:.3g}): --theta {theta:g} or below gives "
+            + ("it" if alone else f"{category}")
+            + f" a rule set{few}; or audit more data that mentions "
+            + ("it." if alone else "the terms.")
+        )
 
     def failing(self, threshold) -> tuple[Finding, ...]:
         r"""Significant findings whose score is above their threshold (what --fail-above

@@ -127,6 +127,18 @@ class TextDomain:
             for k, c in enumerate(self._categories)
         }
 
+    def most_seeds_per_term(self) -> dict[str, int]:
+        """Per category, the most seeds one of its terms can be written into: its largest
+        single-term support, as a count. A --theta at or below that count over the seeds
+        makes the term a rule set; 0 when no seed takes part in the category's rows, where
+        no --theta can (`left_out` says why)."""
+        most = {}
+        for c in self._categories:
+            sets = self._target_set_of[c]
+            per_set = np.bincount(sets[sets >= 0], minlength=len(self._target_sets[c]))
+            most[c] = int((per_set @ self._target_table[c]).max(initial=0))
+        return most
+
     def may_become(self, index: int, category: str, term_id: str) -> bool:
         """Whether seed `index` takes part in the category's rows and may be rewritten to
         `term_id` (its own term, or one its plan allows)."""
