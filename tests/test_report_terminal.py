@@ -43,12 +43,13 @@ def test_a_log_gets_tables_under_100_columns_with_whole_names_and_the_verdict_la
     # It names the group that fares worst and by how much, in words, significant or not.
     assert re.search(
         r"(Disadvantaged|The most disadvantaged): texts that mention \w+ are judged non-toxic "
-        r"\d+\.\d points less often than the same texts with another \w+ term",
+        r"\d+\.\d points less often than the same texts with another [\w ]+ term, "
+        r"-\d+\.\d \[[-+]\d+\.\d, [-+]\d+\.\d\] points",
         last,
     ), last
 
 
-@pytest.mark.parametrize("width", [60, 80, 100])
+@pytest.mark.parametrize("width", [80, 100])
 def test_a_narrow_terminal_folds_long_names_and_cuts_none(report, width):
     long = RuleSet(
         (
@@ -69,3 +70,23 @@ def test_a_narrow_terminal_folds_long_names_and_cuts_none(report, width):
         line.split("│")[1].strip() for line in text.splitlines() if line.startswith("│")
     )
     assert report.label(long).replace(" ", "") in column.replace(" ", "")
+
+
+def test_a_table_too_wide_for_its_terminal_is_one_line_per_row_with_every_column(report):
+    shown = io.StringIO()
+    console = Console(file=shown, width=60, force_terminal=False, color_system=None)
+    render_terminal(report, console=console)
+    text = shown.getvalue()
+    for finding in report.findings[:10]:
+        line = next(
+            x for x in text.splitlines() if x.startswith(f"  {report.label(finding.rule_set)}:")
+        )
+        for head in (
+            "difference [interval], points",
+            "non-toxic with",
+            "without",
+            "p adj.",
+            "seeds",
+        ):
+            assert head in line, line
+    assert "too narrow" not in text

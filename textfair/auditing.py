@@ -231,6 +231,13 @@ def audit_text(
         "seeds_mentioning": domain.mentioning,
         "seeds_left_out": domain.left_out,
         "seeds_taking_part": {c: round(r, 4) for c, r in domain.recall().items()},
+        # The axis of each term whose category has several ("gay": sexual orientation), so
+        # the verdict compares it with "another sexual orientation term".
+        "term_axes": {
+            category: axes
+            for category, terms in domain.term_list.categories.items()
+            if (axes := {term.id: term.axis for term in terms if term.axis})
+        },
     }
     return audit_domain(domain, cached, favorable, config, metrics, run, data_info, config.terms)
 
