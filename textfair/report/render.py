@@ -468,9 +468,10 @@ def _marked(value: str, significant: bool):
 
 def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
     """A summary that fits the terminal: compact tables (under 100 columns for the default
-    audit; the full ones are in report.md and on the page) whose names fold but are never
-    cut, then the reading notes, the run, and the verdict as the last line. A log or a pipe,
-    which has no width of its own, gets 100 columns (or $COLUMNS)."""
+    audit; the full ones are in report.md and on the page) that keep every column, whose
+    names fold but are never cut (see `fitted_table`), then the reading notes, the run, and
+    the verdict as the last line. A log or a pipe, which has no width of its own, gets 100
+    columns (or $COLUMNS)."""
     import os
 
     from rich.console import Console
