@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from textfair.discovery.rulesets import RuleSet
+from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.discovery.themis import CausalScore, Excess
 from textfair.errors import TextfairError
 from textfair.io import read_json
@@ -641,7 +641,7 @@ class AuditReport:
             f"same texts with {other}{said}"
         )
 
-    def axis(self, rule) -> str:
+    def axis(self, rule: Rule) -> str:
         """The axis a text rule's term lies on ("sexual orientation" for gay), as the term
         list records it (report.json's ``data.term_axes``); its category's name otherwise."""
         axes = self.data.get("term_axes") or {}
