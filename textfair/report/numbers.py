@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["difference", "informative", "interval", "percent", "points"]
+__all__ = ["difference", "informative", "interval", "percent", "points", "signed"]
 
 # An interval at least this share of the range a difference can take (here 100 of the 200
 # points from -100 to +100) says neither the sign nor the size: a verdict does not cite it.
@@ -24,19 +24,21 @@ def percent(value: float | None) -> str:
     return "-" if value is None or math.isnan(value) else f"{100 * value:.1f}%"
 
 
-def _signed(value: float | None) -> str:
+def signed(value: float | None) -> str:
+    """A fraction as signed percentage points, always with its sign: ``+0.0``, ``-2.1``;
+    ``-`` when there is none (NaN, None)."""
     return "-" if value is None or math.isnan(value) else f"{100 * value:+.1f}"
 
 
 def points(value: float | None) -> str:
     """A signed difference in percentage points: ``+10.4``, ``-2.1``; ``0`` for exactly
     zero; ``-`` when there is none (NaN, None)."""
-    return "0" if value == 0 else _signed(value)
+    return "0" if value == 0 else signed(value)
 
 
 def interval(ci: Sequence[float]) -> str:
     """An interval of a difference in signed points: ``[-15.9, +3.0]``."""
-    return f"[{_signed(ci[0])}, {_signed(ci[1])}]"
+    return f"[{signed(ci[0])}, {signed(ci[1])}]"
 
 
 def difference(value: float | None, ci: Sequence[float]) -> str:
