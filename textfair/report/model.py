@@ -467,7 +467,8 @@ class AuditReport:
             (``ci_low``, ``ci_high``), ``credible_bound`` (the end of the interval nearest
             zero; 0 when it holds 0), ``p_adjusted``, ``significant``, ``seeds`` (on the
             rule set's side) and ``support``. report.json keeps the paper's names:
-            ``phi_r``, ``phi_not_r``, and ``score``, the absolute difference.
+            ``phi_r``, ``phi_not_r``, and ``score``, the absolute difference, beside the
+            signed ``difference``.
 
         Notes
         -----

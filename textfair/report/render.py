@@ -246,7 +246,9 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
         f"{report.outcome} probability most",
         "Texts naming one term, rewritten to another. *Shift vs placebo*: the mean of "
         f"P({report.outcome} | swapped) − P({report.outcome} | placebo edit), in points, with its "
-        "interval; flip rates per edit and under the placebo, and their excess.",
+        "interval; flip rates per edit and under the placebo, and their excess (intervals at "
+        f"{100 * float(report.config.get('confidence', 0.95)):g}% for each pair on its own, "
+        "not simultaneous over the pairs).",
         [
             "category",
             "from → to",
