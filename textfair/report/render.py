@@ -97,8 +97,8 @@ def _header_lines(report: AuditReport) -> list[str]:
         f"Difference: the {report.outcome} rate with the rule set minus without it, in "
         "percentage "
         "points (negative: its texts fare worse). Ranked by the credible difference: the end "
-        "of the interval nearest zero (0 when the interval contains 0), then by size. "
-        f"{report.intervals_statement}",
+        "of the interval nearest zero (0 when the interval contains 0), then by size."
+        + (f" {report.intervals_statement}" if report.findings else ""),
         "",
     ]
 
