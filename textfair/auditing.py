@@ -138,6 +138,13 @@ def audit_text(
         # Per category, the most seeds one term can be written into (its largest support):
         # the --theta that would make it a rule set, or 0 where none can.
         "most_seeds_per_term": domain.most_seeds_per_term(),
+        # The axis of each term whose category has several ("gay": sexual orientation), so
+        # the verdict compares it with "another sexual orientation term".
+        "term_axes": {
+            category: axes
+            for category, terms in domain.term_list.categories.items()
+            if (axes := {term.id: term.axis for term in terms if term.axis})
+        },
     }
     return audit_domain(domain, cached, favorable, config, metrics, run, data_info, config.terms)
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from textfair.report import labelwords as words
 from textfair.report import plots
+from textfair.report.numbers import difference
 from textfair.report.page import band as _band
 from textfair.report.page import escape as _e
 from textfair.report.page import number as _num
@@ -94,8 +95,7 @@ def _findings(report: AuditReport) -> list[str]:
             (_e(report.shown_label(f, n)), None),
             _num(f.phi_r),
             _num(f.phi_not_r),
-            _num(f.phi_r - f.phi_not_r, signed=True),
-            (f"[{_pct(f.ci[0], True)}, {_pct(f.ci[1], True)}]", f"{f.ci[0]:.6f}"),
+            (difference(f.difference, f.ci), f"{100 * f.difference:.4f}"),
             (f"{f.p_adjusted:.3g}", f"{f.p_adjusted:.6g}"),
             ("yes" if f.significant else "no", None),
             (f"{f.n_r} !" if report.small(f) else str(f.n_r), str(f.n_r)),
@@ -111,7 +111,8 @@ def _findings(report: AuditReport) -> list[str]:
         "<h2>Group fairness: which groups get different outcomes</h2>",
         f"<figure>{plot}<figcaption>Most credible first: the {_e(outcome)} rate with the rule "
         "set minus without it, percentage points, with its interval; filled points are "
-        f"significant after correction{_e(line)}.</figcaption></figure>",
+        f"significant after correction{_e(line)}. {_e(report.intervals_statement)}"
+        "</figcaption></figure>",
         _table(
             "findings",
             "Every rule set tested, most credible first (click a header to sort)",
@@ -119,8 +120,7 @@ def _findings(report: AuditReport) -> list[str]:
                 "rule set",
                 f"{outcome} with %",
                 "without %",
-                "difference",
-                "interval",
+                "difference [interval], points",
                 "p (adjusted)",
                 "significant",
                 report.unit,
@@ -160,8 +160,7 @@ def _counterfactual(report: AuditReport) -> list[str]:
                 "categories",
                 "identity swap %",
                 "placebo edit %",
-                "excess, points",
-                "excess interval",
+                "excess [interval], points",
                 f"{inputs} with both edits",
                 "Themis score %",
                 "interval",
@@ -240,25 +239,21 @@ def _group_excess(category: str, excess) -> str:
     return _e(
         f" Over every rewrite to another {category} term (not the one swap per text of the "
         f"causal table): a rewrite flips {excess.identity_rate * 100:.1f}% of decisions, a "
-        f"placebo edit {excess.placebo_rate * 100:.1f}%: excess {excess.excess * 100:+.1f} "
-        f"points [{excess.ci[0] * 100:+.1f}, {excess.ci[1] * 100:+.1f}], {verdict} "
+        f"placebo edit {excess.placebo_rate * 100:.1f}%: excess "
+        f"{difference(excess.excess, excess.ci)} points, {verdict} "
         f"({excess.n} texts with both edits)."
     )
 
 
 def _excess_cells(excess) -> list:
-    """Per-edit and placebo flip rates, the excess and its interval: four table cells."""
+    """Per-edit and placebo flip rates, the excess with its interval: three table cells."""
     if excess is None:
-        return [("–", None)] * 4
+        return [("–", None)] * 3
     mark = " *" if excess.significant else ""
     return [
         _num(excess.identity_rate),
         _num(excess.placebo_rate),
-        (f"{excess.excess * 100:+.1f}{mark}", f"{excess.excess:.6f}"),
-        (
-            f"[{excess.ci[0] * 100:+.1f}, {excess.ci[1] * 100:+.1f}]",
-            f"{excess.ci[0]:.6f}",
-        ),
+        (f"{difference(excess.excess, excess.ci)}{mark}", f"{excess.excess:.6f}"),
     ]
 
 

@@ -17,13 +17,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from textfair.discovery.rulesets import RuleSet
+from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.discovery.themis import CausalScore, Excess
 from textfair.errors import TextfairError
 from textfair.io import read_json
 from textfair.report import records
 from textfair.report.folding import fold_nested
 from textfair.report.gate import Gate
+from textfair.report.numbers import difference, informative
 from textfair.report.parts import (
     Counterfactual,
     Finding,
@@ -48,7 +49,9 @@ __all__ = [
 
 # 2: "kind" and "report_version" written; rule sets read back through RuleSet.
 # 3: causal tests, group scores and term pairs carry a placebo edit's rates ("excess").
-REPORT_VERSION = 3
+# 4: each finding carries its signed "difference" (phi_r - phi_not_r) beside the unsigned
+#    "score"; data["term_axes"] records the axis of terms whose category has several.
+REPORT_VERSION = 4
 
 # Below this many seeds (rows for tables) on the rule set's side, a finding is flagged: its
 # interval is wide and its point estimate moves with every seed (an interval from 20 seeds of
@@ -64,6 +67,15 @@ _LEFT_OUT_WORDS = {
     "cue": 'hold a word of one identity alone ("synagogue")',
     "no_target": "have no other term that fits",
 }
+
+# What a finding's interval covers and how significance is read: the one statement every
+# surface prints (terminal, report.md, the page) and the docs repeat. True to the statistics:
+# discovery.groups gives each rule set a `confidence` interval of its own (bounded_mean, or
+# Newcombe's in paper mode), and adjusts the p-values of all rule sets with `correction`.
+INTERVALS = (
+    "Each interval holds at {confidence}% for its own rule set, not for all {tests} at once; "
+    "a rule set is significant when its p-value, {adjusted}, is at most {alpha}."
+)
 
 
 @dataclass(frozen=True)
@@ -179,23 +191,19 @@ class AuditReport:
                 "by a run of bins of one feature, nested in its own and sharing an end "
                 "('+N nested'); report.json lists every rule set."
             )
-        correction = self.settings.correction
         excluding = [f for f in self.findings if f.credible_bound != 0 and not f.significant]
-        if excluding and correction in _CORRECTIONS:
-            confidence = round(100 * self.config.get("confidence", 0.95))
+        if excluding and self.settings.correction in _CORRECTIONS:
             notes.append(
                 f"{len(excluding)} of {len(self.findings)} rule sets have an interval that "
-                f"excludes 0 but are not significant after {_CORRECTIONS[correction]} over "
-                f"{len(self.findings)} tests: each interval holds at {confidence}% on its own, "
-                f"while the adjusted p-value accounts for testing {len(self.findings)} rule "
-                "sets at once."
+                f"excludes 0 but are not significant after {self.correction_name} over "
+                f"{len(self.findings)} tests: see what an interval covers, above."
             )
-        if not self.findings and self.config.get("group", True) is not False:
+        if not self.findings and self.settings.group:
             mentioning = self.data.get("mentioning_rows")
             held = f" ({mentioning} {self.inputs} hold a term)" if mentioning is not None else ""
             most = self.data.get("most_seeds_per_term") or {}
             notes.append(
-                f"No rule set reached the support --theta {self.config.get('theta')}{held}: "
+                f"No rule set reached the support --theta {self.settings.theta:g}{held}: "
                 + (
                     self._what_would_help(max(most, key=most.__getitem__), alone=False)
                     if most
@@ -209,7 +217,7 @@ class AuditReport:
             rows = self.data.get("rows", "?")
             notes += [
                 f"No rule set for {c} ({mentioning[c]} of {rows} {self.inputs} mention it): "
-                f"none of its terms reaches the support --theta {self.config.get('theta')} "
+                f"none of its terms reaches the support --theta {self.settings.theta:g} "
                 f"(theta= in Python); {self._what_would_help(c)}"
                 for c in missing
             ]
@@ -263,7 +271,7 @@ class AuditReport:
         digits = max(1 - math.floor(math.log10(support)), 0)
         theta = math.floor(support * 10**digits) / 10**digits
         whose = "its terms" if alone else "the terms"
-        if theta >= float(self.config.get("theta", 1.0)):
+        if theta >= self.settings.theta:
             return (
                 f"{whose} reach it in {most} {self.inputs}, none of which could be compared "
                 "with another term."
@@ -324,11 +332,30 @@ class AuditReport:
         """ "Holm's correction", "the Benjamini-Hochberg correction" or "no correction"."""
         return _CORRECTIONS.get(self.settings.correction, "no correction")
 
-    @property
+    @cached_property
     def settings(self) -> AuditConfig:
         """The audit's settings, read back from `config` (old reports too): one object, so
         a setting a report leaves out takes the one default `AuditConfig` gives it."""
         return AuditConfig.from_dict(self.config)
+
+    @property
+    def intervals_statement(self) -> str:
+        """What a finding's interval covers and how significance is read, in one sentence
+        (`INTERVALS` with this audit's confidence, correction and number of tests): the
+        terminal, report.md and the page print it under the findings."""
+        confidence = self.settings.confidence
+        tests = len(self.findings)
+        adjusted = (
+            f"adjusted with {self.correction_name} over all {tests}"
+            if self.settings.correction in _CORRECTIONS
+            else f"not adjusted for the {tests} tests"
+        )
+        return INTERVALS.format(
+            confidence=f"{100 * confidence:g}",
+            tests=tests,
+            adjusted=adjusted,
+            alpha=f"{1 - confidence:.3g}",
+        )
 
     def decision_name(self, favorable: bool) -> str:
         """A decision in the model's words: "non-toxic" or "toxic" ("not non-toxic" when the
@@ -500,7 +527,8 @@ class AuditReport:
             (``ci_low``, ``ci_high``), ``credible_bound`` (the end of the interval nearest
             zero; 0 when it holds 0), ``p_adjusted``, ``significant``, ``seeds`` (on the
             rule set's side) and ``support``. report.json keeps the paper's names:
-            ``phi_r``, ``phi_not_r``, and ``score``, the absolute difference.
+            ``phi_r``, ``phi_not_r``, and ``score``, the absolute difference, beside the
+            signed ``difference``.
 
         Notes
         -----
@@ -596,7 +624,7 @@ class AuditReport:
         failing = gate.failing(self.findings)
         if failing:
             named = ", ".join(
-                f"{self.label(f.rule_set)} {100 * f.difference:+.1f} "
+                f"{self.label(f.rule_set)} {difference(f.difference, f.ci)} "
                 f"({'favoured' if f.difference > 0 else 'disadvantaged'})"
                 for f in failing[:3]
             )
@@ -628,49 +656,66 @@ class AuditReport:
         else:
             sentences = [f"{head}."]
         if not harmed:
-            # The group that fares worst is still named, with what keeps it from a finding.
-            worst = next((f for f in self.findings if f.difference < 0), None)
-            if worst is None:
+            # The group that fares worst is still named, with what keeps it from a finding,
+            # unless its interval spans nearly everything: then it says nothing worth citing.
+            worse = [f for f in self.findings if f.difference < 0]
+            worst = next((f for f in worse if informative(f.ci)), None)
+            if not worse:
                 sentences.append("No group's texts fare worse.")
+            elif worst is None:
+                sentences.append(
+                    f"No group's {self.inputs} fare significantly worse; the {len(worse)} that "
+                    f"fare worse rest on too few {self.unit} (at most "
+                    f"{max(f.n_r for f in worse)}) for an informative interval."
+                )
             else:
                 why = (
-                    f"its interval excludes 0 on its own, but not after {self.correction_name} "
-                    f"over {len(self.findings)} tests"
+                    f"its interval excludes 0, but its p-value adjusted with "
+                    f"{self.correction_name} over {len(self.findings)} tests is "
+                    f"{worst.p_adjusted:.3g}"
                     if worst.credible_bound != 0
                     else "its interval holds 0"
                 )
                 sentences.append(
                     "No group's texts fare significantly worse. The most disadvantaged: "
-                    f"{self._in_words(worst, 'less', label)} (not significant: {why})."
+                    f"{self._in_words(worst, label)} (not significant: {why})."
                 )
-        for name, found, word in (
-            ("Disadvantaged", harmed, "less"),
-            ("Favoured", favoured, "more"),
-        ):
+        for name, found in (("Disadvantaged", harmed), ("Favoured", favoured)):
             if found:
-                said = "; ".join(self._in_words(f, word, label) for f in found[:2])
+                said = "; ".join(self._in_words(f, label) for f in found[:2])
                 more = f" (and {len(found) - 2} more)" if len(found) > 2 else ""
                 sentences.append(f"{name}: {said}{more}.")
         return " ".join(sentences)
 
-    def _in_words(self, finding: Finding, word: str, label: str) -> str:
+    def _in_words(self, finding: Finding, label: str) -> str:
         """ "texts that mention gay are judged non-toxic 32.1 points less often than the same
-        texts with another gender term [22.4, 39.6]" (rows: "rows with sex ∈ Male get ...")."""
+        texts with another sexual orientation term, -32.1 [-39.6, -22.4] points" (rows: "rows with
+        sex ∈ Male get ..."). The words give the direction and the size; the numbers in
+        brackets are the table's, signs kept (`numbers.difference`)."""
         rules = list(RuleSet(finding.rule_set))
         named = [self.label(RuleSet((rule,)))[1:-1].strip('"') for rule in rules]
-        low, high = sorted(abs(100 * v) for v in finding.ci)
-        size = f"{abs(100 * finding.difference):.1f} points {word} often"
-        categories = " and ".join(rule.category for rule in rules)
+        word = "less" if finding.difference < 0 else "more"
+        size = f"{abs(100 * finding.difference):.1f} points {word} often than"
+        if finding.difference == 0:
+            size = "as often as"
+        said = f", {difference(finding.difference, finding.ci)} points"
         if self.kind == "rows":
             return (
-                f"rows with {' and '.join(named)} get {label} {size} than the same rows with "
-                f"other values [{low:.1f}, {high:.1f}]"
+                f"rows with {' and '.join(named)} get {label} {size} the same rows with "
+                f"other values{said}"
             )
-        other = f"another {categories} term" if len(rules) == 1 else f"other {categories} terms"
+        axes = " and ".join(dict.fromkeys(self.axis(rule) for rule in rules))
+        other = f"another {axes} term" if len(rules) == 1 else f"other {axes} terms"
         return (
-            f"texts that mention {' and '.join(named)} are judged {label} {size} than the "
-            f"same texts with {other} [{low:.1f}, {high:.1f}]"
+            f"texts that mention {' and '.join(named)} are judged {label} {size} the "
+            f"same texts with {other}{said}"
         )
+
+    def axis(self, rule: Rule) -> str:
+        """The axis a text rule's term lies on ("sexual orientation" for gay), as the term
+        list records it (report.json's ``data.term_axes``); its category's name otherwise."""
+        axes = self.data.get("term_axes") or {}
+        return str((axes.get(rule.category) or {}).get(rule.value) or rule.category)
 
     def _causal_verdict(self) -> str:
         """The causal tests in a sentence, on the excess over the placebo edit: the category
@@ -693,7 +738,7 @@ class AuditReport:
             return (
                 f"{' + '.join(test.categories)}, {100 * e.identity_rate:.1f}% of swaps vs "
                 f"{100 * e.placebo_rate:.1f}% of placebo edits flip the decision, "
-                f"{100 * e.excess:+.1f} [{100 * e.ci[0]:+.1f}, {100 * e.ci[1]:+.1f}] points"
+                f"{difference(e.excess, e.ci)} points"
             )
 
         found = [c for c in tests if excess(c).significant]
@@ -715,11 +760,21 @@ class AuditReport:
                 )
                 + "."
             )
-        largest = max(tests, key=lambda c: excess(c).excess)
-        return (
-            "Causal: no identity swap flips decisions significantly more often than a placebo "
-            f"edit; largest excess: {said(largest)}."
+        head = (
+            "Causal: no identity swap flips decisions significantly more often than a placebo edit"
         )
+        # An excess whose interval spans nearly everything (a few texts with both edits)
+        # says nothing: the largest is named among those that say something.
+        told = [c for c in tests if informative(excess(c).ci)]
+        vague = [excess(c).n for c in tests if c not in told]
+        seen = (
+            f"{len(vague)} of {len(tests)} category sets rest on too few {self.inputs} with "
+            f"both edits (at most {max(vague, default=0)}) for an informative interval"
+        )
+        if not told:
+            return f"{head}; {seen}."
+        largest = max(told, key=lambda c: excess(c).excess)
+        return f"{head}; largest excess: {said(largest)}" + (f"; {seen}." if vague else ".")
 
     def __repr__(self) -> str:
         """One line: what was audited and the verdict's head (`print(report)` in a notebook

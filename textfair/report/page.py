@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import html
 
+from textfair.report import numbers
+
 __all__ = ["band", "escape", "number", "page", "percent", "table"]
 
 OPEN_ROWS = 15  # longer tables start folded
@@ -70,9 +72,11 @@ def escape(value: object) -> str:
 
 
 def percent(value: float | None, signed: bool = False) -> str:
+    """A fraction in points for a page cell ("–" for none); `signed`: as every surface
+    writes a difference (`numbers.signed`)."""
     if value is None or value != value:
         return "–"
-    return f"{100 * value:+.1f}" if signed else f"{100 * value:.1f}"
+    return numbers.signed(value) if signed else f"{100 * value:.1f}"
 
 
 def table(

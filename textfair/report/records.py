@@ -36,6 +36,9 @@ def finding_record(finding: Finding, kind: Kind) -> dict[str, Any]:
         "rule_set": RuleSet(finding.rule_set).to_records(kind),
         "phi_r": finding.phi_r,
         "phi_not_r": finding.phi_not_r,
+        # Signed, as every view prints it and as `ci` bounds it (version 4); `score` is
+        # TestSGD's |difference|.
+        "difference": finding.difference,
         "score": finding.score,
         "margin": finding.margin,
         "ci": list(finding.ci),
@@ -51,6 +54,8 @@ def finding_record(finding: Finding, kind: Kind) -> dict[str, Any]:
 
 
 def read_finding(record: dict, kind: Kind) -> Finding:
+    """A finding as `finding_record` wrote it, of any version: the signed ``difference``
+    (version 4) is phi_r - phi_not_r, so a report of version 3, without it, reads the same."""
     return Finding(
         rule_set=RuleSet.from_records(record["rule_set"], kind),
         phi_r=_number(record["phi_r"]),

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from textfair.io import atomic_directory, check_output_directory, printable
 from textfair.report import labelwords as words
 from textfair.report.gate import Gate
+from textfair.report.numbers import difference, percent, points
 from textfair.report.parts import LabelMetrics, TableMetrics
 
 # Only a type here: AuditReport's notebook methods (save, to_html, the Jupyter views) call
@@ -20,30 +21,14 @@ if TYPE_CHECKING:
 __all__ = ["markdown_cell", "render_markdown", "render_terminal", "write_report"]
 
 
-def _pct(value) -> str:
-    return "-" if value is None or value != value else f"{100 * value:.1f}%"
-
-
-def _interval(ci) -> str:
-    return f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]"
-
-
-def _points(value) -> str:
-    """A signed difference in percentage points: +10.4, -2.1; 0 (no sign) for zero."""
-    if value is None or value != value:
-        return "-"
-    return "0" if value == 0 else f"{100 * value:+.1f}"
-
-
 def _finding_cells(report: AuditReport, f) -> list[str]:
-    """One row of the findings table, the same in Markdown and in the terminal: the signed
-    difference beside its interval (points), so a sign is never read off the interval alone."""
+    """One row of the findings table in Markdown: the signed difference with its interval
+    (points, as every surface writes it), so a sign is never read off the interval alone."""
     return [
-        _pct(f.phi_r),
-        _pct(f.phi_not_r),
-        _points(f.difference),
-        _interval(f.ci),
-        _points(f.credible_bound),
+        percent(f.phi_r),
+        percent(f.phi_not_r),
+        difference(f.difference, f.ci),
+        points(f.credible_bound),
         f"{f.p_adjusted:.3g}",
         "yes" if f.significant else "no",
         f"{f.n_r} !" if report.small(f) else str(f.n_r),
@@ -57,8 +42,7 @@ def finding_columns(report: AuditReport) -> list[str]:
 
 FINDING_COLUMNS = [
     "without",
-    "difference (points)",
-    "interval (points)",
+    "difference [interval] (points)",
     "credible (points)",
     "p (adjusted)",
     "significant",
@@ -114,7 +98,8 @@ def _header_lines(report: AuditReport) -> list[str]:
         f"Difference: the {report.outcome} rate with the rule set minus without it, in "
         "percentage "
         "points (negative: its texts fare worse). Ranked by the credible difference: the end "
-        "of the interval nearest zero (0 when the interval contains 0), then by size.",
+        "of the interval nearest zero (0 when the interval contains 0), then by size."
+        + (f" {report.intervals_statement}" if report.findings else ""),
         "",
     ]
 
@@ -207,8 +192,8 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
     )
     for c in result.causal:
         lines.append(
-            f"| {markdown_cell(' + '.join(c.categories))} | {_pct(c.score)} | "
-            f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}] | {_excess_cells(c.excess)} | {c.n} | "
+            f"| {markdown_cell(' + '.join(c.categories))} | {percent(c.score)} | "
+            f"[{percent(c.ci[0])}, {percent(c.ci[1])}] | {_excess_cells(c.excess)} | {c.n} | "
             f"{c.excess.n if c.excess else '–'} |"
         )
     lines += [
@@ -225,13 +210,13 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
         f"| category | group score (max − min {report.outcome} rate) | lowest | highest | "
         + " | ".join(EXCESS_COLUMNS)
         + " | with both edits |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|" + "---|" * len(EXCESS_COLUMNS) + "---|",
     ]
     for g in result.group:
         if g.rates:
             low, high = rate_extremes(g.rates)
             lines.append(
-                f"| {markdown_cell(g.category)} | {_pct(g.score)} | {low} | {high} | "
+                f"| {markdown_cell(g.category)} | {percent(g.score)} | {low} | {high} | "
                 f"{_excess_cells(g.excess)} | {g.excess.n if g.excess else '–'} |"
             )
     return lines + _pair_lines(report)
@@ -242,12 +227,12 @@ def rate_extremes(rates: dict[str, float]) -> tuple[str, str]:
     rate, is said once ("african (79.1%), the only term rated"), never as both ends."""
     low, high = min(rates, key=rates.__getitem__), max(rates, key=rates.__getitem__)
     if len(rates) == 1:
-        return f"{markdown_cell(low)} ({_pct(rates[low])}), the only term rated", "–"
+        return f"{markdown_cell(low)} ({percent(rates[low])}), the only term rated", "–"
     if rates[low] == rates[high]:
-        return f"all {len(rates)} terms ({_pct(rates[low])})", "–"
+        return f"all {len(rates)} terms ({percent(rates[low])})", "–"
     return (
-        f"{markdown_cell(low)} ({_pct(rates[low])})",
-        f"{markdown_cell(high)} ({_pct(rates[high])})",
+        f"{markdown_cell(low)} ({percent(rates[low])})",
+        f"{markdown_cell(high)} ({percent(rates[high])})",
     )
 
 
@@ -262,12 +247,13 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
         f"{report.outcome} probability most",
         "Texts naming one term, rewritten to another. *Shift vs placebo*: the mean of "
         f"P({report.outcome} | swapped) − P({report.outcome} | placebo edit), in points, with its "
-        "interval; flip rates per edit and under the placebo, and their excess.",
+        "interval; flip rates per edit and under the placebo, and their excess (intervals at "
+        f"{100 * float(report.config.get('confidence', 0.95)):g}% for each pair on its own, "
+        "not simultaneous over the pairs).",
         [
             "category",
             "from → to",
-            "shift vs placebo",
-            "interval",
+            "shift vs placebo [interval] (points)",
             *EXCESS_COLUMNS,
             report.inputs,
         ],
@@ -278,31 +264,26 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
             shift, ci = pair.mean_shift, pair.shift_ci
         lines.append(
             f"| {markdown_cell(pair.category)} | {markdown_cell(pair.source)} → "
-            f"{markdown_cell(pair.target)} | {_signed_pct(shift)} | "
-            f"[{_signed_pct(ci[0])}, {_signed_pct(ci[1])}] | {_excess_cells(pair.excess)} | "
+            f"{markdown_cell(pair.target)} | {difference(shift, ci)} | "
+            f"{_excess_cells(pair.excess)} | "
             f"{pair.n} |"
         )
     return lines
 
 
 # The five cells `_excess_cells` writes, as every table with an excess names them.
-EXCESS_COLUMNS = ("per edit", "placebo", "excess", "excess interval", "significant")
+EXCESS_COLUMNS = ("per edit", "placebo", "excess [interval] (points)", "significant")
 
 
 def _excess_cells(excess) -> str:
-    """Per-edit and placebo flip rates, the excess and its interval, significance: five
+    """Per-edit and placebo flip rates, the excess with its interval, significance: four
     Markdown cells (dashes where the domain has no placebo edit)."""
     if excess is None:
-        return "– | – | – | – | –"
+        return " | ".join("–" * len(EXCESS_COLUMNS))
     return (
-        f"{_pct(excess.identity_rate)} | {_pct(excess.placebo_rate)} | "
-        f"{_signed_pct(excess.excess)} | [{_signed_pct(excess.ci[0])}, "
-        f"{_signed_pct(excess.ci[1])}] | {'yes' if excess.significant else 'no'}"
+        f"{percent(excess.identity_rate)} | {percent(excess.placebo_rate)} | "
+        f"{difference(excess.excess, excess.ci)} | {'yes' if excess.significant else 'no'}"
     )
-
-
-def _signed_pct(value: float) -> str:
-    return f"{value * 100:+.1f}"
 
 
 def _label_metrics_lines(metrics: LabelMetrics) -> list[str]:
@@ -401,44 +382,96 @@ def code_span(text: object) -> str:
     return f"{fence}{pad}{flat}{pad}{fence}"
 
 
-# The narrowest a name column may get before other columns are dropped to make room (or
-# the longest name, if shorter).
+# The name column folds (never cuts) its names down to this width before text cells are cut.
 NAME_MIN_WIDTH = 30
+# The narrowest a name column folds to, and a text cell (no digit in its column) is cut to
+# with "…", before a table that still does not fit is printed as one line per row.
+NAME_FOLD_MIN = 12
+TEXT_MIN_WIDTH = 12
 
 
 def fitted_table(title: str, columns: list[str], rows: list[list], width: int, keep: int = 2):
-    """A rich Table of `rows` (cells: plain strings, or (text, style)) that fits `width`:
-    the first column holds names, broken over lines (after a space or a "|" between values)
-    but never cut; the others never wrap, and the rightmost of them are left out, down to the
-    first `keep` columns, until the name column has at least NAME_MIN_WIDTH (or its longest
-    name). Returns the table and the columns left out."""
+    """`rows` (cells: plain strings, or (text, style)) as a rich Table that fits `width`,
+    every column kept: in a terminal, a pipe or a CI log alike.
+
+    The first column holds names, folded over lines (after a space or a "|" between
+    values) but never cut, at NAME_MIN_WIDTH or its longest name when there is room, and
+    down to NAME_FOLD_MIN when there is not. The other columns never wrap: a column of
+    numbers keeps its width (a number is never cut), and a column of words (no digit in any
+    cell) is cut with "…", down to TEXT_MIN_WIDTH, widest first. A table that still cannot
+    fit is printed as one line per row ("name: header value; header value"), which a log
+    keeps whole. `keep` is accepted for callers written when columns were dropped; no column
+    is dropped now.
+
+    Returns
+    -------
+    (renderable, list)
+        The table (or the lines) and the columns left out: always empty.
+    """
     from rich.cells import cell_len
     from rich.table import Table
     from rich.text import Text
 
     from textfair.report.labels import wrap_label
 
+    del keep  # every column is kept
+    pad = 3  # a space either side and a rule
+
     def text(cell) -> Text:
         return Text(*cell) if isinstance(cell, tuple) else Text(str(cell))
 
     def widest(index: int) -> int:
         lines = [*columns[index].splitlines(), *(text(row[index]).plain for row in rows)]
-        return max(map(cell_len, lines)) + 3  # a space either side and a rule
+        return max(map(cell_len, lines)) + pad
 
-    longest = widest(0) - 3
-    least = min(NAME_MIN_WIDTH, longest, max(8, width - 4 - sum(map(widest, range(1, keep)))))
-    shown = len(columns)
-    while shown > keep and 1 + least + 3 + sum(map(widest, range(1, shown))) > width:
-        shown -= 1
-    room = max(width - 1 - 3 - sum(map(widest, range(1, shown))), least)
+    def words(index: int) -> bool:
+        return not any(ch.isdigit() for row in rows for ch in text(row[index]).plain)
+
+    longest = widest(0) - pad
+    widths = {i: widest(i) for i in range(1, len(columns))}
+    room = width - 1 - pad - sum(widths.values())
+    least = min(longest, NAME_FOLD_MIN)
+    # Cut text columns, widest first, until the names have room to fold.
+    for index in sorted((i for i in widths if words(i)), key=lambda i: -widths[i]):
+        if room >= least:
+            break
+        cut = min(widths[index] - (TEXT_MIN_WIDTH + pad), least - room)
+        if cut > 0:
+            widths[index] -= cut
+            room += cut
+    if room < least:
+        return _row_lines(title, columns, [[text(c).plain for c in row] for row in rows]), []
+    room = min(room, longest)
     table = Table(title=title, title_justify="left", padding=(0, 1))
-    table.add_column(Text(columns[0]), no_wrap=True, min_width=min(room, longest))
-    for column in columns[1:shown]:
-        table.add_column(Text(column), no_wrap=True, justify="right")
+    table.add_column(Text(columns[0]), no_wrap=True, min_width=room)
+    for index, column in enumerate(columns[1:], start=1):
+        table.add_column(
+            Text(column),
+            no_wrap=True,
+            justify="right",
+            overflow="ellipsis",
+            max_width=widths[index] - pad,
+        )
     for row in rows:
         name = "\n".join(wrap_label(text(row[0]).plain, room))
-        table.add_row(Text(name), *(text(cell) for cell in row[1:shown]))
-    return table, columns[shown:]
+        table.add_row(Text(name), *(text(cell) for cell in row[1:]))
+    return table, []
+
+
+def _row_lines(title: str, columns: list[str], rows: list[list[str]]):
+    """A table too wide for its width, as one line per row: "name: header value; ...".
+    Each header is written on one line ("difference [interval], points")."""
+    from rich.console import Group
+    from rich.text import Text
+
+    heads = [" ".join(c.split()) for c in columns]
+    lines = [Text(title)]
+    for row in rows:
+        cells = "; ".join(
+            f"{head} {cell.strip()}" for head, cell in zip(heads[1:], row[1:], strict=True)
+        )
+        lines.append(Text(f"  {row[0]}: {cells}"))
+    return Group(*lines)
 
 
 def _marked(value: str, significant: bool):
@@ -448,9 +481,10 @@ def _marked(value: str, significant: bool):
 
 def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
     """A summary that fits the terminal: compact tables (under 100 columns for the default
-    audit; the full ones are in report.md and on the page) whose names fold but are never
-    cut, then the reading notes, the run, and the verdict as the last line. A log or a pipe,
-    which has no width of its own, gets 100 columns (or $COLUMNS)."""
+    audit; the full ones are in report.md and on the page) that keep every column, whose
+    names fold but are never cut (see `fitted_table`), then the reading notes, the run, and
+    the verdict as the last line. A log or a pipe, which has no width of its own, gets 100
+    columns (or $COLUMNS)."""
     import os
 
     from rich.console import Console
@@ -464,11 +498,8 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
     prose = {"markup": False, "soft_wrap": not console.is_terminal}
 
     def show(title, columns, rows) -> None:
-        table, left_out = fitted_table(title, columns, rows, console.width)
-        console.print(table)
-        if left_out:
-            names = ", ".join(" ".join(c.split()) for c in left_out)
-            console.print(f"(too narrow for: {names}; see report.md)", **prose)
+        table, _ = fitted_table(title, columns, rows, console.width)
+        console.print(table, soft_wrap=not console.is_terminal)
 
     findings = report.shown_findings()[:top]
     if findings:
@@ -485,9 +516,9 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
             [
                 [
                     printable(report.shown_label(f, folded)),
-                    _marked(f"{_points(f.difference)} {_interval(f.ci)}", f.significant),
-                    _pct(f.phi_r),
-                    _pct(f.phi_not_r),
+                    _marked(difference(f.difference, f.ci), f.significant),
+                    percent(f.phi_r),
+                    percent(f.phi_not_r),
                     f"{f.p_adjusted:.3g}",
                     f"{f.n_r} !" if report.small(f) else str(f.n_r),
                 ]
@@ -497,7 +528,7 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
         console.print(
             f"* significant after {report.correction_name}; "
             "difference: the rate with the rule set minus without it (negative: its "
-            f"{report.inputs} fare worse).",
+            f"{report.inputs} fare worse). {report.intervals_statement}",
             **prose,
         )
     for note in report.reading_notes(top):
@@ -511,15 +542,10 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
             rows.append(
                 [
                     printable(" + ".join(c.categories)),
-                    _marked(
-                        f"{_signed_pct(e.excess)} [{_signed_pct(e.ci[0])}, {_signed_pct(e.ci[1])}]",
-                        e.significant,
-                    )
-                    if e
-                    else "–",
-                    _pct(e.identity_rate) if e else "–",
-                    _pct(e.placebo_rate) if e else "–",
-                    _pct(c.score),
+                    _marked(difference(e.excess, e.ci), e.significant) if e else "–",
+                    percent(e.identity_rate) if e else "–",
+                    percent(e.placebo_rate) if e else "–",
+                    percent(c.score),
                     str(e.n) if e else "–",
                 ]
             )
