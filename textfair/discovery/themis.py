@@ -169,9 +169,11 @@ def themis(
 
     With placebo edits, a category set discriminates when its excess interval lies wholly
     above `threshold`; its supersets are then not tested (`prune`) and are covered by it.
-    The excess intervals of a family (the category sets, the categories' group scores, the
-    term pairs) are simultaneous: each at 1 - (1 - confidence) / m for the family's m tests,
-    so all of them hold together at `confidence`; p-values are adjusted with `correction`.
+    The excess intervals of the category sets, and those of the categories' group scores,
+    are simultaneous over their family: each at 1 - (1 - confidence) / m for the family's m
+    tests, so all of them hold together at `confidence`. A term pair's intervals hold at
+    `confidence` for the pair on its own (as a rule set's do). p-values are adjusted with
+    `correction` in every family.
     """
     term_samples = term_samples or min_samples
     # Texts are gathered for several tests and asked for in one call, then read back per

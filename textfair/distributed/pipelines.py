@@ -404,11 +404,14 @@ def label_metrics_on_ray(
     label_map: dict[str, str] | None = None,
     address: str | None = None,
     tracker: Tracker | None = None,
+    confidence: float = 0.95,
+    correction: str = "holm",
 ):
     """The label metrics of a labelled corpus (subgroup, BPSN and BNSP AUC per identity
     term; FPR/FNR gaps), the corpus read, matched and scored on the cluster: the audit's
     label-metric stage for a corpus the driver need not hold. Equal to the local engine's
-    metrics for the same corpus and model."""
+    metrics for the same corpus, model, `confidence` (of every interval) and `correction`
+    (of the AUCs' tests against the overall AUC)."""
     from textfair.stats.auc import bias_metrics
     from textfair.terms import load_term_list
 
@@ -443,7 +446,8 @@ def label_metrics_on_ray(
     # The local engine's subgroups, in its order: every term of every category.
     order = dict.fromkeys(term.id for c in chosen for term in term_list.categories[c])
     truth, scores, masks = found.per_row(list(order))
-    return replace(bias_metrics(truth, scores, masks), positive_label=positive_label)
+    found_metrics = bias_metrics(truth, scores, masks, confidence=confidence, correction=correction)
+    return replace(found_metrics, positive_label=positive_label)
 
 
 def _positive(batch: pd.DataFrame, positive: str, label_map: dict[str, str]) -> pd.DataFrame:

@@ -64,7 +64,7 @@ def _header(report: AuditReport) -> str:
         f'<p class="muted">Favourable label <code>{_e(report.model.favorable)}</code>; '
         f"{_e(data.get('rows', '?'))} {what} from <code>{_e(data.get('path', ''))}</code>; "
         f"{_e(report.correction_name)}, "
-        f"{_e(round(100 * report.config.get('confidence', 0.95)))}% intervals.</p>"
+        f"{_e(round(100 * report.settings.confidence))}% intervals.</p>"
     )
 
 
@@ -73,7 +73,7 @@ def _findings(report: AuditReport) -> list[str]:
     if not findings:
         why = (
             "Not tested in this run (`textfair causal` runs only the causal tests)."
-            if report.config.get("group") is False
+            if not report.settings.group
             else "No rule set was frequent enough to test."
         )
         return ["<h2>Group fairness</h2>", f"<p>{_e(why)}</p>"]
@@ -169,7 +169,7 @@ def _counterfactual(report: AuditReport) -> list[str]:
             causal_rows,
         )
     )
-    confidence = report.config.get("confidence", 0.95)
+    confidence = report.settings.confidence
     for group in result.group:
         if not group.rates:
             continue

@@ -9,6 +9,7 @@ import math
 
 from textfair.report.parts import LabelMetrics
 from textfair.stats.auc import AUC_KINDS, RATE_GAPS, AucGap, SubgroupMetrics
+from textfair.stats.testing import CORRECTION_NAMES
 
 __all__ = [
     "AUC_NAMES",
@@ -95,8 +96,7 @@ def _tests(metrics: LabelMetrics) -> int:
 
 
 def _correction(metrics: LabelMetrics) -> str:
-    names = {"holm": "Holm's correction", "bh": "the Benjamini-Hochberg correction"}
-    return names.get(metrics.correction, "no correction")
+    return CORRECTION_NAMES.get(metrics.correction, "no correction")
 
 
 def gaps_note(metrics: LabelMetrics) -> str:

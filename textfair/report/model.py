@@ -35,6 +35,7 @@ from textfair.report.parts import (
     TableMetrics,
 )
 from textfair.settings import AuditConfig
+from textfair.stats.testing import CORRECTION_NAMES
 
 __all__ = [
     "REPORT_VERSION",
@@ -58,7 +59,6 @@ REPORT_VERSION = 4
 # a 10-point difference spans about ±20 points).
 SMALL_SAMPLE = 30
 
-_CORRECTIONS = {"holm": "Holm's correction", "bh": "the Benjamini-Hochberg correction"}
 # Why a text that mentions a category takes no part in its rows (text.coherence), in words.
 _LEFT_OUT_WORDS = {
     "several_terms": "name two of its terms",
@@ -192,7 +192,7 @@ class AuditReport:
                 "('+N nested'); report.json lists every rule set."
             )
         excluding = [f for f in self.findings if f.credible_bound != 0 and not f.significant]
-        if excluding and self.settings.correction in _CORRECTIONS:
+        if excluding and self.settings.correction in CORRECTION_NAMES:
             notes.append(
                 f"{len(excluding)} of {len(self.findings)} rule sets have an interval that "
                 f"excludes 0 but are not significant after {self.correction_name} over "
@@ -330,7 +330,7 @@ class AuditReport:
     @property
     def correction_name(self) -> str:
         """ "Holm's correction", "the Benjamini-Hochberg correction" or "no correction"."""
-        return _CORRECTIONS.get(self.settings.correction, "no correction")
+        return CORRECTION_NAMES.get(self.settings.correction, "no correction")
 
     @cached_property
     def settings(self) -> AuditConfig:
@@ -347,7 +347,7 @@ class AuditReport:
         tests = len(self.findings)
         adjusted = (
             f"adjusted with {self.correction_name} over all {tests}"
-            if self.settings.correction in _CORRECTIONS
+            if self.settings.correction in CORRECTION_NAMES
             else f"not adjusted for the {tests} tests"
         )
         return INTERVALS.format(

@@ -75,7 +75,7 @@ def render_markdown(report: AuditReport, top: int = 10) -> str:
 
 
 def _header_lines(report: AuditReport) -> list[str]:
-    data, config = report.data, report.config
+    data = report.data
     mentioning = (
         f", {data['mentioning_rows']} mentioning an identity term"
         if "mentioning_rows" in data
@@ -91,9 +91,9 @@ def _header_lines(report: AuditReport) -> list[str]:
         "",
         f"**Verdict.** {markdown_text(report.summary())}",
         "",
-        f"## Group fairness ({len(report.findings)} rule sets, mode {config.get('mode')}, "
+        f"## Group fairness ({len(report.findings)} rule sets, mode {report.settings.mode}, "
         f"{report.correction_name}, "
-        f"{int(100 * config.get('confidence', 0.95))}% intervals)",
+        f"{int(100 * report.settings.confidence)}% intervals)",
         "",
         f"Difference: the {report.outcome} rate with the rule set minus without it, in "
         "percentage "
@@ -180,7 +180,7 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
         "identity swap flips the decision, *placebo* how often the placebo edit does; the "
         "*excess* is their paired difference, what identity adds to the model's reaction to "
         "any edit (interval simultaneous over the tests; significance "
-        f"{markdown_cell(report.config.get('correction', 'holm'))}-adjusted).",
+        f"{markdown_cell(report.settings.correction)}-adjusted).",
         [
             "categories",
             "flip rate",
@@ -248,7 +248,7 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
         "Texts naming one term, rewritten to another. *Shift vs placebo*: the mean of "
         f"P({report.outcome} | swapped) − P({report.outcome} | placebo edit), in points, with its "
         "interval; flip rates per edit and under the placebo, and their excess (intervals at "
-        f"{100 * float(report.config.get('confidence', 0.95)):g}% for each pair on its own, "
+        f"{100 * report.settings.confidence:g}% for each pair on its own, "
         "not simultaneous over the pairs).",
         [
             "category",

@@ -17,7 +17,17 @@ import numpy as np
 
 from textfair.errors import TextfairError
 
-__all__ = ["Adjusted", "adjust", "benjamini_hochberg", "holm", "two_proportion_p_value"]
+__all__ = [
+    "CORRECTION_NAMES",
+    "Adjusted",
+    "adjust",
+    "benjamini_hochberg",
+    "holm",
+    "two_proportion_p_value",
+]
+
+# The corrections in words, as every report surface names them ("none" is "no correction").
+CORRECTION_NAMES = {"holm": "Holm's correction", "bh": "the Benjamini-Hochberg correction"}
 
 
 def two_proportion_p_value(successes_1: int, n_1: int, successes_2: int, n_2: int) -> float:
