@@ -1,5 +1,6 @@
 """Mitigation methods compared on one split: each method acts, and only on what it may see."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,12 @@ from textfair.mitigate.methods import (
     methods_for,
     reweighing_weights,
     run_method,
+)
+from textfair.mitigate.retrain import Retraining
+from textfair.report.comparison import (
+    comparison_verdict,
+    render_comparison,
+    render_comparison_html,
 )
 from textfair.tabular.baselines import logistic_regression
 from textfair.tabular.models import RowModel
@@ -341,7 +348,8 @@ def test_a_model_textfair_cannot_retrain_gets_the_methods_that_need_no_retrainin
     skipped = {o.method: o.skipped for o in result.methods}
     assert "cannot retrain" in skipped["blindness"]
     assert "cannot retrain" in skipped["counterfactual"]
-    assert "fine-tunes" in skipped["logit-pairing"]
+    assert "needs a torch text model" in skipped["logit-pairing"]
+    assert "Python function" in skipped["logit-pairing"]
     assert skipped["thresholds"] == "" and result.outcome("thresholds").quality
 
 
@@ -367,3 +375,169 @@ def test_the_audited_model_is_asked_about_each_input_once(german):
     counting = _Counting(model)
     compare_table_mitigations(counting, frame, schema, methods=["threshold-optimizer"])
     assert counting.asked and max(counting.asked.values()) == 1
+
+
+# --- the headline, the Pareto front and the accuracy budget, on constructed results ----------
+
+
+def _outcome_dict(method, worst, accuracy, over_budget=False, cost=None, skipped=""):
+    """One method's outcome as comparison.json writes it, with one target."""
+    interval = {"value": accuracy, "ci": [accuracy - 0.02, accuracy + 0.02]}
+    quality = {} if skipped else {"accuracy": interval, "f1_macro": interval, "roc_auc": interval}
+    targets = (
+        []
+        if skipped
+        else [
+            {
+                "rule_set": '{"lgbt"}',
+                "before": {"difference": -0.1, "ci": [-0.15, -0.05], "significant": True},
+                "after": {
+                    "difference": -worst,
+                    "ci": [-worst - 0.04, -worst + 0.04],
+                    "significant": False,
+                },
+                "change": {"estimate": 0.1 - worst, "ci": [0.0, 0.2]},
+            }
+        ]
+    )
+    return {
+        "method": method,
+        "stage": "" if method == "none" else "post",
+        "changes": "nothing" if method == "none" else "decisions",
+        "seconds": 1.0,
+        "quality": quality,
+        "targets": targets,
+        "group_metrics": {},
+        "worst_target": None if skipped else worst,
+        "worst_spd": 0.05,
+        "note": "",
+        "skipped": skipped,
+        "extra": {},
+        "accuracy_cost": cost,
+        "over_budget": over_budget,
+    }
+
+
+def _report(baseline, methods, budget=0.01):
+    from textfair.mitigate.compare import Point, headline, pareto_front
+
+    points = [
+        Point(o["method"], o["worst_target"], o["quality"]["accuracy"]["value"], o["over_budget"])
+        for o in [baseline, *methods]
+        if not o["skipped"]
+    ]
+    front = pareto_front(points)
+    return {
+        "model_id": "m",
+        "seed": 0,
+        "split": {"train": 80, "validation": 16, "evaluation": 20},
+        "targets": ['{"lgbt"}'],
+        "targets_significant": True,
+        "baseline": baseline,
+        "methods": methods,
+        "pareto": front,
+        "max_accuracy_drop": budget,
+        "headline": headline(points, front),
+    }
+
+
+def test_a_dominated_method_is_never_the_headline():
+    """The issue's case: blindness and thresholds both reach a worst target of 0.0, the
+    thresholds with the higher accuracy: blindness is dominated, thresholds is headlined."""
+    report = _report(
+        _outcome_dict("none", 0.12, 0.90),
+        [
+            _outcome_dict("blindness", 0.0, 0.86, cost=0.04),
+            _outcome_dict("thresholds", 0.0, 0.895, cost=0.005),
+        ],
+    )
+    assert report["pareto"] == ["none", "thresholds"]
+    assert report["headline"] == "thresholds"
+    verdict = comparison_verdict(report)
+    assert verdict.startswith("Of the Pareto front, thresholds left the smallest worst target")
+    assert "blindness left" not in verdict
+
+
+def test_the_headline_prefers_the_budget_and_says_when_it_cannot():
+    from textfair.mitigate.compare import Point, headline, pareto_front
+
+    points = [
+        Point("none", 0.10, 0.90),
+        Point("counterfactual", 0.02, 0.85, over_budget=True),  # fairest, over budget
+        Point("thresholds", 0.05, 0.895),
+    ]
+    front = pareto_front(points)
+    assert front == ["none", "counterfactual", "thresholds"]
+    assert headline(points, front) == "thresholds"  # within the budget, on the front
+    # Only over-budget methods on the front: the fairest of them, said to be over budget.
+    over = [Point("none", 0.10, 0.90), Point("rule-sets", 0.03, 0.80, over_budget=True)]
+    assert headline(over, pareto_front(over)) == "rule-sets"
+    report = _report(
+        _outcome_dict("none", 0.10, 0.90),
+        [_outcome_dict("rule-sets", 0.03, 0.80, over_budget=True, cost=0.10)],
+    )
+    verdict = comparison_verdict(report)
+    assert "rule-sets (over budget: -10.0 points of accuracy) left the smallest" in verdict
+    assert "over the accuracy budget (1.0 points): rule-sets" in verdict
+    # The audited model better on both than every method: no method is the headline.
+    worse = [Point("none", 0.05, 0.90), Point("blindness", 0.08, 0.85)]
+    assert pareto_front(worse) == ["none"] and headline(worse, ["none"]) is None
+
+
+def test_random_fronts_hold_no_dominated_method_and_the_headline_is_on_them():
+    from textfair.mitigate.compare import Point, headline, pareto_front
+
+    rng = np.random.default_rng(0)
+    for _ in range(500):
+        n = int(rng.integers(1, 7))
+        points = [
+            Point(
+                "none" if i == 0 else f"m{i}",
+                float(rng.choice([0.0, 0.05, 0.1, rng.uniform(0, 0.2)])),
+                float(rng.choice([0.85, 0.9, rng.uniform(0.8, 0.95)])),
+                bool(rng.random() < 0.3) and i > 0,
+            )
+            for i in range(n)
+        ]
+        front = pareto_front(points)
+        for p in points:
+            dominated = any(
+                q.worst <= p.worst
+                and q.accuracy >= p.accuracy
+                and (q.worst, q.accuracy) != (p.worst, p.accuracy)
+                for q in points
+            )
+            assert (p.method in front) == (not dominated)
+        lead = headline(points, front)
+        assert lead is None or (lead in front and lead != "none")
+
+
+def test_an_over_budget_method_shows_its_cost_in_points_everywhere():
+    report = _report(
+        _outcome_dict("none", 0.10, 0.90),
+        [
+            _outcome_dict("counterfactual", 0.04, 0.87, over_budget=True, cost=0.03),
+            _outcome_dict("logit-pairing", 0.0, 0.0, skipped="needs a torch text model"),
+        ],
+    )
+    markdown = render_comparison(report)
+    assert "| 3.0, over budget |" in markdown
+    assert "not run: needs a torch text model" in markdown
+    page = render_comparison_html(report)
+    assert "3.0, over budget" in page
+    # Differences are in points, never "%": the worst target, |SPD| and the targets' d.
+    for text in (markdown, page):
+        for header in ("worst target", "largest abs. SPD", "largest |SPD|", "before", "after"):
+            assert f"{header} %" not in text
+
+
+def test_the_loop_keeps_its_most_accurate_version_over_budget_only_when_asked():
+    from textfair.mitigate.retrain import Step
+
+    steps = [Step(50, 0.05, 0.85), Step(100, 0.02, 0.86), Step(200, 0.01, 0.84)]
+    job = Retraining(300, 1000, None, None, baseline_accuracy=0.90, max_accuracy_drop=0.01)
+    assert job.choose(steps, ["a", "b", "c"]).chosen is None
+    kept = replace(job, keep_over_budget=True).choose(steps, ["a", "b", "c"])
+    assert (kept.chosen, kept.model, kept.over_budget) == (1, "b", True)
+    within = replace(job, keep_over_budget=True, baseline_accuracy=0.86).choose(steps, list("abc"))
+    assert (within.chosen, within.over_budget) == (1, False)
