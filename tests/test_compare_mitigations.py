@@ -541,3 +541,112 @@ def test_the_loop_keeps_its_most_accurate_version_over_budget_only_when_asked():
     assert (kept.chosen, kept.model, kept.over_budget) == (1, "b", True)
     within = replace(job, keep_over_budget=True, baseline_accuracy=0.86).choose(steps, list("abc"))
     assert (within.chosen, within.over_budget) == (1, False)
+
+
+def test_the_comparison_keeps_every_column_in_a_pipe_and_cuts_instead_of_wrapping():
+    """`mitigate --methods all | cat`: rich's 80 columns; a long skip reason, a long rule
+    set: every column stays, each method one line, a cut cell ends in "…"."""
+    import io
+
+    from rich.console import Console
+
+    from textfair.report.comparison import print_comparison
+
+    long_reason = "no retrained version kept the accuracy on the held-out part of the training part"
+    baseline = _outcome_dict("none", 0.123, 0.872)
+    methods = [
+        _outcome_dict("counterfactual", 0.041, 0.851, over_budget=True, cost=0.021),
+        _outcome_dict("blindness", 0.0, 0.86, cost=0.012, over_budget=True),
+        _outcome_dict("thresholds", 0.0, 0.871, cost=0.001),
+        _outcome_dict("logit-pairing", 0.0, 0.0, skipped=long_reason),
+    ]
+    methods[0]["targets"][0]["rule_set"] = '{"homosexual", "transgender", "nonbinary"}'
+    report = _report(baseline, methods)
+    out = io.StringIO()
+    print_comparison(report, Console(file=out, width=80, force_terminal=False))
+    lines = out.getvalue().splitlines()
+    table = [
+        line
+        for line in lines
+        if line.startswith(("none", "counterfactual", "blindness", "thresholds"))
+    ]
+    headers = ("method", "stage", "worst target", "accuracy %", "lost", "front", "s")
+    assert all(any(h in line for line in lines) for h in headers)
+    assert len(table) >= 4 and all(len(line) <= 80 for line in table)
+    for line in table[:4]:  # every column has its cell on the row's one line
+        cells = line.split()
+        assert cells[-1].replace(".", "").isdigit(), line  # seconds, the last column
+    thresholds = next(line for line in table if line.startswith("thresholds"))
+    assert " lead " in thresholds and "0.1" in thresholds
+    assert any("2.1 !" in line for line in table if line.startswith("counterfactual"))
+    assert f"not run: logit-pairing: {long_reason}" in lines  # one line of prose, whole
+    target = next(line for line in lines if line.startswith("counterfactual ") and "{" in line)
+    assert "…" in target and len(target) <= 80  # cut, not wrapped
+
+
+def test_mitigate_has_one_methods_option_and_reads_the_old_one_with_a_note(tmp_path, capsys):
+    from textfair.cli import main
+    from textfair.cli.mitigate import _methods
+
+    with pytest.raises(SystemExit):
+        main(["mitigate", "-h"])
+    shown = capsys.readouterr().out
+    assert "--methods" in shown and "--method " not in shown and "--method\n" not in shown
+    # One retraining method alone runs its loop; anything else is a comparison.
+    assert _methods("text", None, None) == (None, "counterfactual")
+    assert _methods("text", "rule-sets", None) == (None, "rule-sets")
+    assert _methods("text", "thresholds", None) == (["thresholds"], "")
+    assert _methods("text", "all", None) == (["all"], "")
+    assert _methods("rows", "aequitas", None) == (None, "aequitas")
+    capsys.readouterr()
+    assert _methods("text", None, "rule-sets") == (None, "rule-sets")  # the old --method
+    assert capsys.readouterr().err.strip() == (
+        "note: --method is now --methods; --method goes in a later release"
+    )
+    with pytest.raises(SystemExit) as ended:
+        main(
+            ["mitigate", "--out", str(tmp_path / "a"), "--method", "rule-sets", "--methods", "all"]
+        )
+    assert ended.value.code == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("error: --methods is given with --method") and "\n" not in error
+
+
+def test_a_named_method_that_cannot_act_on_the_model_is_one_line_before_any_query(tmp_path, capsys):
+    """--methods logit-pairing on a scikit-learn model: refused in one line, exit 2, nothing
+    written; `all` runs the others and lists logit pairing with why (below, in the library)."""
+    import joblib
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    from textfair.cli import main
+    from textfair.corpus import load_corpus
+    from textfair.mitigate.methods import applicable
+    from textfair.models.sklearn import SklearnModel
+
+    corpus = load_corpus()
+    fitted = make_pipeline(TfidfVectorizer(), LogisticRegression()).fit(
+        corpus.texts[:400], corpus.labels[:400]
+    )
+    joblib.dump(fitted, tmp_path / "lr.joblib")
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as ended:
+        main(
+            [
+                "mitigate",
+                "--model",
+                f"sklearn:{tmp_path / 'lr.joblib'}",
+                "--out",
+                str(out),
+                "--methods",
+                "blindness,logit-pairing",
+            ]
+        )
+    assert ended.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error.startswith("error: --methods has 'logit-pairing', which needs a torch text model")
+    assert "scikit-learn model" in error and not out.exists()
+    kept, left_out = applicable(methods_for("text", "all"), SklearnModel(fitted), named=False)
+    assert [m.name for m in kept] == ["counterfactual", "rule-sets", "blindness", "thresholds"]
+    assert list(left_out) == ["logit-pairing"]

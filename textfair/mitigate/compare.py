@@ -48,6 +48,7 @@ from textfair.mitigate.methods import (
     Method,
     Mitigated,
     Split,
+    applicable,
     group_keys,
     methods_for,
     run_method,
@@ -322,9 +323,10 @@ def _compare(setting, chosen, audit, fairness, evaluation, truth, top, model_id)
     common = (before, targets, fairness, evaluation, truth, setting)
     baseline = _outcome("none", "", Mitigated(setting.cached, "nothing"), before, *common)
     outcomes = []
+    # A method that cannot act on this model is listed with the reason, not run.
+    _, left_out = applicable(chosen, setting.model, named=False)
     for method in chosen:
-        why = method.needs(setting.model)
-        # A method that cannot act on this model is listed with the reason, not run.
+        why = left_out.get(method.name, "")
         mitigated = Mitigated(None, "model", skipped=why) if why else run_method(method, setting)
         if mitigated.model is not None:
             # One cache per method: its audit, quality and group metrics ask each input once.

@@ -307,7 +307,13 @@ def print_comparison(report: dict, console) -> None:
         console.print(
             terminal_table(
                 "Targets: d before and after, change [95% CI], points",
-                [("method", 10), ("target", 10), ("before", 6), ("after", 6), ("change", 19)],
+                [
+                    ("method", 14),
+                    ("target", 10, 80 - 14 - 6 - 6 - 21 - 4),
+                    ("before", 6),
+                    ("after", 6),
+                    ("change", 21),
+                ],
                 targets,
             )
         )
