@@ -650,3 +650,57 @@ def test_a_named_method_that_cannot_act_on_the_model_is_one_line_before_any_quer
     kept, left_out = applicable(methods_for("text", "all"), SklearnModel(fitted), named=False)
     assert [m.name for m in kept] == ["counterfactual", "rule-sets", "blindness", "thresholds"]
     assert list(left_out) == ["logit-pairing"]
+
+
+@pytest.mark.slow  # about 10 minutes on 2 cores: two augmentation loops' retrainings
+def test_methods_all_on_the_bundled_model_reports_every_method_and_a_front_headline(tmp_path):
+    """Issue 41's bar: `textfair mitigate --methods all | cat` on the bundled CNN-LSTM reports
+    at least 5 methods with held-out accuracy and worst target (over-budget ones marked with
+    their cost), its headline is on the Pareto front, and its tables keep every column in a
+    pipe at rich's default 80 columns."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from textfair.mitigate.compare import Point, pareto_front
+
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "textfair",
+            "mitigate",
+            "--methods",
+            "all",
+            "--out",
+            str(tmp_path / "c"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=Path(__file__).resolve().parents[1],
+        check=True,
+    )
+    report = json.loads((tmp_path / "c" / "comparison.json").read_text(encoding="utf-8"))
+    ran = [o for o in report["methods"] if not o["skipped"]]
+    assert len(ran) >= 5, [(o["method"], o["skipped"]) for o in report["methods"]]
+    budget = report["max_accuracy_drop"]
+    for outcome in ran:
+        assert outcome["quality"]["accuracy"]["value"] is not None
+        assert outcome["worst_target"] is not None
+        assert outcome["over_budget"] == (outcome["accuracy_cost"] > budget + 1e-9)
+    points = [
+        Point(o["method"], o["worst_target"], o["quality"]["accuracy"]["value"], o["over_budget"])
+        for o in [report["baseline"], *ran]
+    ]
+    assert report["pareto"] == pareto_front(points)
+    lead = report["headline"]
+    assert lead in report["pareto"] and lead != "none"
+    assert f"Of the Pareto front, {lead}" in done.stdout or "no method lowered" in done.stdout
+    lines = done.stdout.splitlines()
+    for outcome in ran:  # each method one line of the table, every column in it, at 80
+        row = next(line for line in lines if line.startswith(outcome["method"] + " "))
+        assert len(row) <= 80 and row.split()[-1].replace(".", "").isdigit(), row
+        assert ("!" in row) == outcome["over_budget"], row

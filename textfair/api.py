@@ -245,6 +245,7 @@ def compare_mitigations(
     holdout: float = 0.2,
     top: int = 3,
     model_id: str = "",
+    max_accuracy_drop: float = 0.01,
     **settings: object,
 ) -> Comparison:
     """Compare mitigation methods on one seeded split, as Biswas and Rajan compare them.
@@ -274,6 +275,9 @@ def compare_mitigations(
         How many significant findings of the audit are the targets (3).
     model_id
         The model's name in the report.
+    max_accuracy_drop
+        The held-out accuracy a method may lose against the audited model (0.01); one that
+        loses more is kept and marked over budget, with what it lost.
     **settings
         The audit's settings, as `audit` takes them; ``seed`` also seeds the split.
 
@@ -307,6 +311,7 @@ def compare_mitigations(
         "seed": config.seed,
         "model_id": model_id or _model_id(model),
         "audit_config": config,
+        "max_accuracy_drop": max_accuracy_drop,
     }
     if sensitive is not None:
         if label is None:

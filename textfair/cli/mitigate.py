@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from textfair.cli.app import app, command, settings_of
-from textfair.cli.options import CORPUS, ESTIMATION, MODEL_HELP, RUNNING, TESTING, Loop
+from textfair.cli.options import CORPUS, ESTIMATION, MODEL_HELP, RUNNING, TESTING, Loop, Method
 from textfair.cli.runs import load_text_model
 from textfair.cli.tabular import load_inputs, tabular_app
 from textfair.errors import TextfairError
@@ -91,7 +91,7 @@ def mitigate_command(
             default="counterfactual",
         ),
     ),
-    old_method: str | None = typer.Option(None, "--method", hidden=True, help=OLD_METHOD_HELP),
+    method: Method | None = typer.Option(None, "--method", hidden=True, help=OLD_METHOD_HELP),
     **options: Any,
 ) -> None:
     """Retrain a text classifier on augmentation data until its top findings shrink, keeping
@@ -103,7 +103,7 @@ def mitigate_command(
     from textfair.models.decision import class_labels
 
     _check_out(out, {"--data": data, "--model": model, "--report": report}, options)
-    compared, method = _methods("text", methods, old_method)
+    compared, method = _methods("text", methods, method)  # method: the old flag, then the loop's
     corpus = load_corpus(
         data,
         text_column=options["text_column"],
