@@ -341,6 +341,7 @@ def print_mitigation(report: dict, console) -> None:
             )
         )
     if report.get("steps"):
+        console.print()
         console.print(
             terminal_table(
                 "Retraining steps",
@@ -356,4 +357,4 @@ def print_mitigation(report: dict, console) -> None:
                 ],
             )
         )
-    console.print(f"{report['run']['seconds']} s in all.", **prose)
+    console.print(f"\n{report['run']['seconds']} s in all.", **prose)
