@@ -103,7 +103,7 @@ def mitigate_command(
     from textfair.models.decision import class_labels
 
     _check_out(out, {"--data": data, "--model": model, "--report": report}, options)
-    compared, method = _methods("text", methods, method)  # method: the old flag, then the loop's
+    compared, loop_method = _methods("text", methods, method)
     corpus = load_corpus(
         data,
         text_column=options["text_column"],
@@ -150,7 +150,7 @@ def mitigate_command(
         )
         return
     before = _read_report(report, loaded) if report is not None else None
-    config = settings_of(MitigationConfig, settings, method=method)
+    config = settings_of(MitigationConfig, settings, method=loop_method)
     result = _with_progress(
         mitigate_text,
         model,

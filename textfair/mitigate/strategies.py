@@ -169,8 +169,8 @@ class TableStrategy:
         self.favorable = str(self.schema.favorable)
         truth = self.frame[self.schema.label].astype(str).tolist()
         self.domain = TabularDomain(self.frame[self.columns], self.schema)
-        rows = list(self.frame[self.columns].itertuples(index=False, name=None))
-        selection, self.reported = selection_split(rows, self.options.get("seed", 0))
+        every = list(self.frame[self.columns].itertuples(index=False, name=None))
+        selection, self.reported = selection_split(every, self.options.get("seed", 0))
         self.selection = selection
         self.selection_domain = TabularDomain(
             self.frame[self.columns].iloc[selection].reset_index(drop=True), self.schema
