@@ -435,3 +435,5 @@ def test_the_after_audit_reports_on_seed_texts_the_step_choice_never_saw(monkeyp
     # Before and after score the same generated texts of the reported half: the same n.
     target = result.report["comparison"][0]
     assert target["rule_set"].startswith('{"') and target["after"] is not None
+    # and as the audit of every text, which chose it, scored it
+    assert target["audit"] is not None and set(target["audit"]) == set(target["before"])

@@ -208,6 +208,7 @@ def _mitigate(strategy, model, config: MitigationConfig, before, run: Run) -> Mi
     outcome = Outcome(
         reported,
         strategy.retrainer,
+        audit=before,
         after=after,
         targets=targets,
         held_out=[RuleSet((Rule(c, t),)) for c, t in held_out],

@@ -27,6 +27,9 @@ class Outcome:
     baseline: Measurement | None = None
     data: dict = field(default_factory=dict)
     augmentation: dict = field(default_factory=dict)
+    # The audit that chose the targets (every seed input), when `before` reports on the
+    # half the step choice never saw; None: `before` is that audit.
+    audit: AuditReport | None = None
 
 
 def _side(report: AuditReport | None, rule_set) -> dict | None:
@@ -57,6 +60,8 @@ def _comparison_row(outcome: Outcome, rule_set: RuleSet, role: str) -> dict:
         "rule_set": outcome.before.label(rule_set),  # as the audit writes it: {"lgbt"}
         "rules": rule_set.to_records(outcome.before.kind),
         "role": role,
+        # The finding as the audit that chose the targets scored it (every seed input).
+        "audit": _side(outcome.audit or outcome.before, rule_set),
         "before": first,
         "after": second,
         "reduction": reduction,

@@ -94,7 +94,14 @@ def _data_line(report: dict, name=str) -> str:
     data = report.get("data") or {}
     model = f"Model {name(report['model']['id'])} ({report['model']['retrainer']})"
     if data.get("train_rows") is not None:
-        return f"{model}; {data['train_rows']} training rows, {data['held_out_rows']} held out."
+        line = f"{model}; {data['train_rows']} training rows, {data['held_out_rows']} held out."
+        if data.get("reported_seeds"):
+            line += (
+                f" Targets from the audit of every seed input; the kept step chosen on "
+                f"{data['selection_seeds']} of them, before and after measured on the other "
+                f"{data['reported_seeds']}."
+            )
+        return line
     if report.get("status", "").startswith("nothing to mitigate"):
         return (
             f"{model}: the audit found no significant finding, so there was nothing to aim "
