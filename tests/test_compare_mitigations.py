@@ -1,5 +1,6 @@
 """Mitigation methods compared on one split: each method acts, and only on what it may see."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,12 @@ from textfair.mitigate.methods import (
     methods_for,
     reweighing_weights,
     run_method,
+)
+from textfair.mitigate.retrain import Retraining
+from textfair.report.comparison import (
+    comparison_verdict,
+    render_comparison,
+    render_comparison_html,
 )
 from textfair.tabular.baselines import logistic_regression
 from textfair.tabular.models import RowModel
@@ -341,7 +348,8 @@ def test_a_model_textfair_cannot_retrain_gets_the_methods_that_need_no_retrainin
     skipped = {o.method: o.skipped for o in result.methods}
     assert "cannot retrain" in skipped["blindness"]
     assert "cannot retrain" in skipped["counterfactual"]
-    assert "fine-tunes" in skipped["logit-pairing"]
+    assert "needs a torch text model" in skipped["logit-pairing"]
+    assert "Python function" in skipped["logit-pairing"]
     assert skipped["thresholds"] == "" and result.outcome("thresholds").quality
 
 
@@ -367,3 +375,332 @@ def test_the_audited_model_is_asked_about_each_input_once(german):
     counting = _Counting(model)
     compare_table_mitigations(counting, frame, schema, methods=["threshold-optimizer"])
     assert counting.asked and max(counting.asked.values()) == 1
+
+
+# --- the headline, the Pareto front and the accuracy budget, on constructed results ----------
+
+
+def _outcome_dict(method, worst, accuracy, over_budget=False, cost=None, skipped=""):
+    """One method's outcome as comparison.json writes it, with one target."""
+    interval = {"value": accuracy, "ci": [accuracy - 0.02, accuracy + 0.02]}
+    quality = {} if skipped else {"accuracy": interval, "f1_macro": interval, "roc_auc": interval}
+    targets = (
+        []
+        if skipped
+        else [
+            {
+                "rule_set": '{"lgbt"}',
+                "before": {"difference": -0.1, "ci": [-0.15, -0.05], "significant": True},
+                "after": {
+                    "difference": -worst,
+                    "ci": [-worst - 0.04, -worst + 0.04],
+                    "significant": False,
+                },
+                "change": {"estimate": 0.1 - worst, "ci": [0.0, 0.2]},
+            }
+        ]
+    )
+    return {
+        "method": method,
+        "stage": "" if method == "none" else "post",
+        "changes": "nothing" if method == "none" else "decisions",
+        "seconds": 1.0,
+        "quality": quality,
+        "targets": targets,
+        "group_metrics": {},
+        "worst_target": None if skipped else worst,
+        "worst_spd": 0.05,
+        "note": "",
+        "skipped": skipped,
+        "extra": {},
+        "accuracy_cost": cost,
+        "over_budget": over_budget,
+    }
+
+
+def _report(baseline, methods, budget=0.01):
+    from textfair.mitigate.compare import Point, headline, pareto_front
+
+    points = [
+        Point(o["method"], o["worst_target"], o["quality"]["accuracy"]["value"], o["over_budget"])
+        for o in [baseline, *methods]
+        if not o["skipped"]
+    ]
+    front = pareto_front(points)
+    return {
+        "model_id": "m",
+        "seed": 0,
+        "split": {"train": 80, "validation": 16, "evaluation": 20},
+        "targets": ['{"lgbt"}'],
+        "targets_significant": True,
+        "baseline": baseline,
+        "methods": methods,
+        "pareto": front,
+        "max_accuracy_drop": budget,
+        "headline": headline(points, front),
+    }
+
+
+def test_a_dominated_method_is_never_the_headline():
+    """The issue's case: blindness and thresholds both reach a worst target of 0.0, the
+    thresholds with the higher accuracy: blindness is dominated, thresholds is headlined."""
+    report = _report(
+        _outcome_dict("none", 0.12, 0.90),
+        [
+            _outcome_dict("blindness", 0.0, 0.86, cost=0.04),
+            _outcome_dict("thresholds", 0.0, 0.895, cost=0.005),
+        ],
+    )
+    assert report["pareto"] == ["none", "thresholds"]
+    assert report["headline"] == "thresholds"
+    verdict = comparison_verdict(report)
+    assert verdict.startswith("Of the Pareto front, thresholds left the smallest worst target")
+    assert "blindness left" not in verdict
+
+
+def test_the_headline_prefers_the_budget_and_says_when_it_cannot():
+    from textfair.mitigate.compare import Point, headline, pareto_front
+
+    points = [
+        Point("none", 0.10, 0.90),
+        Point("counterfactual", 0.02, 0.85, over_budget=True),  # fairest, over budget
+        Point("thresholds", 0.05, 0.895),
+    ]
+    front = pareto_front(points)
+    assert front == ["none", "counterfactual", "thresholds"]
+    assert headline(points, front) == "thresholds"  # within the budget, on the front
+    # Only over-budget methods on the front: the fairest of them, said to be over budget.
+    over = [Point("none", 0.10, 0.90), Point("rule-sets", 0.03, 0.80, over_budget=True)]
+    assert headline(over, pareto_front(over)) == "rule-sets"
+    report = _report(
+        _outcome_dict("none", 0.10, 0.90),
+        [_outcome_dict("rule-sets", 0.03, 0.80, over_budget=True, cost=0.10)],
+    )
+    verdict = comparison_verdict(report)
+    assert "rule-sets (over budget: -10.0 points of accuracy) left the smallest" in verdict
+    assert "over the accuracy budget (1.0 points): rule-sets" in verdict
+    # The audited model better on both than every method: no method is the headline.
+    worse = [Point("none", 0.05, 0.90), Point("blindness", 0.08, 0.85)]
+    assert pareto_front(worse) == ["none"] and headline(worse, ["none"]) is None
+
+
+def test_random_fronts_hold_no_dominated_method_and_the_headline_is_on_them():
+    from textfair.mitigate.compare import Point, headline, pareto_front
+
+    rng = np.random.default_rng(0)
+    for _ in range(500):
+        n = int(rng.integers(1, 7))
+        points = [
+            Point(
+                "none" if i == 0 else f"m{i}",
+                float(rng.choice([0.0, 0.05, 0.1, rng.uniform(0, 0.2)])),
+                float(rng.choice([0.85, 0.9, rng.uniform(0.8, 0.95)])),
+                bool(rng.random() < 0.3) and i > 0,
+            )
+            for i in range(n)
+        ]
+        front = pareto_front(points)
+        for p in points:
+            dominated = any(
+                q.worst <= p.worst
+                and q.accuracy >= p.accuracy
+                and (q.worst, q.accuracy) != (p.worst, p.accuracy)
+                for q in points
+            )
+            assert (p.method in front) == (not dominated)
+        lead = headline(points, front)
+        assert lead is None or (lead in front and lead != "none")
+
+
+def test_an_over_budget_method_shows_its_cost_in_points_everywhere():
+    report = _report(
+        _outcome_dict("none", 0.10, 0.90),
+        [
+            _outcome_dict("counterfactual", 0.04, 0.87, over_budget=True, cost=0.03),
+            _outcome_dict("logit-pairing", 0.0, 0.0, skipped="needs a torch text model"),
+        ],
+    )
+    markdown = render_comparison(report)
+    assert "| 3.0, over budget |" in markdown
+    assert "not run: needs a torch text model" in markdown
+    page = render_comparison_html(report)
+    assert "3.0, over budget" in page
+    # Differences are in points, never "%": the worst target, |SPD| and the targets' d.
+    for text in (markdown, page):
+        for header in ("worst target", "largest abs. SPD", "largest |SPD|", "before", "after"):
+            assert f"{header} %" not in text
+
+
+def test_the_loop_keeps_its_most_accurate_version_over_budget_only_when_asked():
+    from textfair.mitigate.retrain import Step
+
+    steps = [Step(50, 0.05, 0.85), Step(100, 0.02, 0.86), Step(200, 0.01, 0.84)]
+    job = Retraining(300, 1000, None, None, baseline_accuracy=0.90, max_accuracy_drop=0.01)
+    assert job.choose(steps, ["a", "b", "c"]).chosen is None
+    kept = replace(job, keep_over_budget=True).choose(steps, ["a", "b", "c"])
+    assert (kept.chosen, kept.model, kept.over_budget) == (1, "b", True)
+    within = replace(job, keep_over_budget=True, baseline_accuracy=0.86).choose(steps, list("abc"))
+    assert (within.chosen, within.over_budget) == (1, False)
+
+
+def test_the_comparison_keeps_every_column_in_a_pipe_and_cuts_instead_of_wrapping():
+    """`mitigate --methods all | cat`: rich's 80 columns; a long skip reason, a long rule
+    set: every column stays, each method one line, a cut cell ends in "…"."""
+    import io
+
+    from rich.console import Console
+
+    from textfair.report.comparison import print_comparison
+
+    long_reason = "no retrained version kept the accuracy on the held-out part of the training part"
+    baseline = _outcome_dict("none", 0.123, 0.872)
+    methods = [
+        _outcome_dict("counterfactual", 0.041, 0.851, over_budget=True, cost=0.021),
+        _outcome_dict("blindness", 0.0, 0.86, cost=0.012, over_budget=True),
+        _outcome_dict("thresholds", 0.0, 0.871, cost=0.001),
+        _outcome_dict("logit-pairing", 0.0, 0.0, skipped=long_reason),
+    ]
+    methods[0]["targets"][0]["rule_set"] = '{"homosexual", "transgender", "nonbinary"}'
+    report = _report(baseline, methods)
+    out = io.StringIO()
+    print_comparison(report, Console(file=out, width=80, force_terminal=False))
+    lines = out.getvalue().splitlines()
+    table = [
+        line
+        for line in lines
+        if line.startswith(("none", "counterfactual", "blindness", "thresholds"))
+    ]
+    headers = ("method", "stage", "worst target", "accuracy %", "lost", "front", "s")
+    assert all(any(h in line for line in lines) for h in headers)
+    assert len(table) >= 4 and all(len(line) <= 80 for line in table)
+    for line in table[:4]:  # every column has its cell on the row's one line
+        cells = line.split()
+        assert cells[-1].replace(".", "").isdigit(), line  # seconds, the last column
+    thresholds = next(line for line in table if line.startswith("thresholds"))
+    assert " lead " in thresholds and "0.1" in thresholds
+    assert any("2.1 !" in line for line in table if line.startswith("counterfactual"))
+    assert f"not run: logit-pairing: {long_reason}" in lines  # one line of prose, whole
+    target = next(line for line in lines if line.startswith("counterfactual ") and "{" in line)
+    assert "…" in target and len(target) <= 80  # cut, not wrapped
+
+
+def test_mitigate_has_one_methods_option_and_reads_the_old_one_with_a_note(tmp_path, capsys):
+    from textfair.cli import main
+    from textfair.cli.mitigate import _methods
+
+    with pytest.raises(SystemExit):
+        main(["mitigate", "-h"])
+    shown = capsys.readouterr().out
+    assert "--methods" in shown and "--method " not in shown and "--method\n" not in shown
+    # One retraining method alone runs its loop; anything else is a comparison.
+    assert _methods("text", None, None) == (None, "counterfactual")
+    assert _methods("text", "rule-sets", None) == (None, "rule-sets")
+    assert _methods("text", "thresholds", None) == (["thresholds"], "")
+    assert _methods("text", "all", None) == (["all"], "")
+    assert _methods("rows", "aequitas", None) == (None, "aequitas")
+    capsys.readouterr()
+    assert _methods("text", None, "rule-sets") == (None, "rule-sets")  # the old --method
+    assert capsys.readouterr().err.strip() == (
+        "note: --method is now --methods; --method goes in a later release"
+    )
+    with pytest.raises(SystemExit) as ended:
+        main(
+            ["mitigate", "--out", str(tmp_path / "a"), "--method", "rule-sets", "--methods", "all"]
+        )
+    assert ended.value.code == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("error: --methods is given with --method") and "\n" not in error
+
+
+def test_a_named_method_that_cannot_act_on_the_model_is_one_line_before_any_query(tmp_path, capsys):
+    """--methods logit-pairing on a scikit-learn model: refused in one line, exit 2, nothing
+    written; `all` runs the others and lists logit pairing with why (below, in the library)."""
+    import joblib
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    from textfair.cli import main
+    from textfair.corpus import load_corpus
+    from textfair.mitigate.methods import applicable
+    from textfair.models.sklearn import SklearnModel
+
+    corpus = load_corpus()
+    fitted = make_pipeline(TfidfVectorizer(), LogisticRegression()).fit(
+        corpus.texts[:400], corpus.labels[:400]
+    )
+    joblib.dump(fitted, tmp_path / "lr.joblib")
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as ended:
+        main(
+            [
+                "mitigate",
+                "--model",
+                f"sklearn:{tmp_path / 'lr.joblib'}",
+                "--out",
+                str(out),
+                "--methods",
+                "blindness,logit-pairing",
+            ]
+        )
+    assert ended.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error.startswith("error: --methods has 'logit-pairing', which needs a torch text model")
+    assert "scikit-learn model" in error and not out.exists()
+    kept, left_out = applicable(methods_for("text", "all"), SklearnModel(fitted), named=False)
+    assert [m.name for m in kept] == ["counterfactual", "rule-sets", "blindness", "thresholds"]
+    assert list(left_out) == ["logit-pairing"]
+
+
+@pytest.mark.slow  # about 10 minutes on 2 cores: two augmentation loops' retrainings
+def test_methods_all_on_the_bundled_model_reports_every_method_and_a_front_headline(tmp_path):
+    """Issue 41's bar: `textfair mitigate --methods all | cat` on the bundled CNN-LSTM reports
+    at least 5 methods with held-out accuracy and worst target (over-budget ones marked with
+    their cost), its headline is on the Pareto front, and its tables keep every column in a
+    pipe at rich's default 80 columns."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from textfair.mitigate.compare import Point, pareto_front
+
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "textfair",
+            "mitigate",
+            "--methods",
+            "all",
+            "--out",
+            str(tmp_path / "c"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=Path(__file__).resolve().parents[1],
+        check=True,
+    )
+    report = json.loads((tmp_path / "c" / "comparison.json").read_text(encoding="utf-8"))
+    ran = [o for o in report["methods"] if not o["skipped"]]
+    assert len(ran) >= 5, [(o["method"], o["skipped"]) for o in report["methods"]]
+    budget = report["max_accuracy_drop"]
+    for outcome in ran:
+        assert outcome["quality"]["accuracy"]["value"] is not None
+        assert outcome["worst_target"] is not None
+        assert outcome["over_budget"] == (outcome["accuracy_cost"] > budget + 1e-9)
+    points = [
+        Point(o["method"], o["worst_target"], o["quality"]["accuracy"]["value"], o["over_budget"])
+        for o in [report["baseline"], *ran]
+    ]
+    assert report["pareto"] == pareto_front(points)
+    lead = report["headline"]
+    assert lead in report["pareto"] and lead != "none"
+    assert f"Of the Pareto front, {lead}" in done.stdout or "no method lowered" in done.stdout
+    lines = done.stdout.splitlines()
+    for outcome in ran:  # each method one line of the table, every column in it, at 80
+        row = next(line for line in lines if line.startswith(outcome["method"] + " "))
+        assert len(row) <= 80 and row.split()[-1].replace(".", "").isdigit(), row
+        assert ("!" in row) == outcome["over_budget"], row

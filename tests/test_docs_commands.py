@@ -196,7 +196,9 @@ def _check_the_bundled_mitigation(out: Path) -> None:
 
     report = json.loads((out / "mitigation.json").read_text(encoding="utf-8"))
     top = report["comparison"][0]
-    assert top["before"]["significant"] and top["reduction"] >= 0.5, top
+    # Significant in the audit that chose it (every text); before and after are measured on
+    # the half of the texts the step choice never saw (issue 41).
+    assert top["audit"]["significant"] and top["reduction"] >= 0.5, top
     assert report["top_target_halved"]
     held = report["held_out"]
     assert held["after"]["accuracy"] >= held["before"]["accuracy"] - 0.01

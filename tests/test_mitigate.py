@@ -240,7 +240,7 @@ def test_text_mitigation_holds_out_terms_and_keeps_accuracy(small_model, monkeyp
     assert result.after is not None and result.after.seed == result.before.seed
     # One annotated corpus: two audits, the augmentation and every measurement of the loop
     # matched each text once.
-    assert len(calls) == len(texts)
+    assert len(calls) == 2 * len(texts)  # and once more in its half (selection or reported)
 
 
 def test_tabular_mitigation_uses_aequitas_inputs_labelled_by_the_model():
@@ -386,3 +386,54 @@ def test_testsgd_loop_goes_on_past_its_cap_until_the_goal_is_reached_within_budg
     assert [s.added for s in paper.steps] == [50, 100, 119] and paper.chosen == 1
     never = retrain.testsgd_loop(job, goal=0.001, extend_to=0.5)  # up to half the training part
     assert [s.added for s in never.steps] == [50, 100, 119, 238, 476, 597]
+
+
+def test_the_after_audit_reports_on_seed_texts_the_step_choice_never_saw(monkeypatch):
+    """The loop keeps the step with the lowest score of several; scored again on the texts
+    it was chosen on, that minimum is biased low. Every measurement of the loop reads one
+    half of the seed texts, the reported audits before and after the other half only."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    from textfair.mitigate import measure, strategies
+    from textfair.models.sklearn import SklearnModel
+
+    texts, labels = wiki()
+    train, _ = holdout_split(len(texts), 0.2, 0)
+    pipeline = make_pipeline(TfidfVectorizer(), LogisticRegression(max_iter=200))
+    model = SklearnModel(pipeline.fit([texts[i] for i in train], [labels[i] for i in train]))
+    chosen_on, reported_on = [], []
+    fairness, audit = measure.group_fairness, strategies.audit_text
+    monkeypatch.setattr(
+        measure,
+        "group_fairness",
+        lambda domain, *a, **k: chosen_on.append(set(domain.texts)) or fairness(domain, *a, **k),
+    )
+    monkeypatch.setattr(
+        strategies,
+        "audit_text",
+        lambda m, seeds, **k: reported_on.append((m, set(seeds))) or audit(m, seeds, **k),
+    )
+    result = mitigate_text(
+        model,
+        texts,
+        labels,
+        favorable="non-toxic",
+        audit_config=AuditConfig(categories=["gender"], causal=False),
+        config=MitigationConfig(top=1, extend_to=0.0, most_credible=True, keep_over_budget=True),
+    )
+    assert result.after is not None and len(chosen_on) >= 2  # the baseline and each step
+    selection = set.union(*chosen_on)
+    first, *reported = reported_on  # the whole corpus (targets), then before and after
+    assert first[1] == set(texts)
+    assert len(reported) == 2 and reported[0][1] == reported[1][1]
+    assert selection and not selection & reported[0][1]
+    assert selection | reported[0][1] == set(texts)
+    data = result.report["data"]
+    assert data["selection_seeds"] + data["reported_seeds"] == len(texts)
+    # Before and after score the same generated texts of the reported half: the same n.
+    target = result.report["comparison"][0]
+    assert target["rule_set"].startswith('{"') and target["after"] is not None
+    # and as the audit of every text, which chose it, scored it
+    assert target["audit"] is not None and set(target["audit"]) == set(target["before"])

@@ -261,6 +261,7 @@ def compare_mitigations(
     top: int = 3,
     model_id: str = "",
     labels: str | Sequence[object] | None = None,
+    max_accuracy_drop: float = 0.01,
     **settings: object,
 ) -> Comparison:
     """Compare mitigation methods on one seeded split, as Biswas and Rajan compare them.
@@ -292,6 +293,9 @@ def compare_mitigations(
         The model's name in the report.
     labels
         The old name of `true_labels`, kept for one release with a ``FutureWarning``.
+    max_accuracy_drop
+        The held-out accuracy a method may lose against the audited model (0.01); one that
+        loses more is kept and marked over budget, with what it lost.
     **settings
         The audit's settings, as `audit` takes them; ``seed`` also seeds the split. Every
         one, `holdout`, `top` and `bins` are checked before the model is asked anything.
@@ -328,6 +332,7 @@ def compare_mitigations(
         "seed": config.seed,
         "model_id": model_id or _model_id(model),
         "audit_config": config,
+        "max_accuracy_drop": max_accuracy_drop,
     }
     if sensitive is not None:
         if label is None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from textfair.cli.app import app, command, settings_of
-from textfair.cli.options import CORPUS, ESTIMATION, MODEL_HELP, RUNNING, TESTING, Loop
+from textfair.cli.options import CORPUS, ESTIMATION, MODEL_HELP, RUNNING, TESTING, Loop, Method
 from textfair.cli.runs import load_text_model
 from textfair.cli.tabular import load_inputs, tabular_app
 from textfair.errors import TextfairError
@@ -27,6 +27,13 @@ LOOP_HELP = (
     "per round until the score stops falling (--patience)."
 )
 TARGETS_HELP = "How many significant findings (most credible first) to mitigate."
+METHODS_HELP = (
+    "Mitigation methods: one, several joined by commas, or 'all' ({names}). One retraining method "
+    "alone ({loops}; default {default}) runs its loop and writes mitigation.json, .md and the "
+    "model; anything else compares the methods on one split into comparison.json, .md, .html "
+    "('all': those that apply to the model, the others listed with why)."
+)
+OLD_METHOD_HELP = "Old name of --methods (one retraining method)."
 
 
 # What `--out DIR` of a mitigation receives; an input inside any of these would be replaced.
@@ -54,8 +61,6 @@ MITIGATION_FILES = [
     "max_accuracy_drop",
     "max_per_text",
     "per_rule_set",
-    "method",
-    "methods",
     "max_rounds",
     "patience",
     *ESTIMATION,
@@ -77,6 +82,16 @@ def mitigate_command(
     ),
     error: float = typer.Option(2.0, "--error", help=AUDIT_HELP),
     max_samples: int = typer.Option(3000, "--max-samples", help=AUDIT_HELP),
+    methods: str | None = typer.Option(
+        None,
+        "--methods",
+        help=METHODS_HELP.format(
+            names="counterfactual, rule-sets, blindness, thresholds, logit-pairing",
+            loops="counterfactual, rule-sets",
+            default="counterfactual",
+        ),
+    ),
+    method: Method | None = typer.Option(None, "--method", hidden=True, help=OLD_METHOD_HELP),
     **options: Any,
 ) -> None:
     """Retrain a text classifier on augmentation data until its top findings shrink, keeping
@@ -88,7 +103,7 @@ def mitigate_command(
     from textfair.models.decision import class_labels
 
     _check_out(out, {"--data": data, "--model": model, "--report": report}, options)
-    _check_methods("text", options)
+    compared, loop_method = _methods("text", methods, method)
     corpus = load_corpus(
         data,
         text_column=options["text_column"],
@@ -101,8 +116,10 @@ def mitigate_command(
             "(and --label-map if the values are not the model's label names)"
         )
     loaded = load_text_model(model, options)
-    if not options["methods"]:  # a comparison runs what applies, and says why not the rest
+    if compared is None:
         retrainer_for(loaded)  # a model textfair cannot retrain fails here, before any work
+    else:
+        _check_applicable("text", compared, loaded)
     # Retraining writes class labels: one favourable label (a label set or a threshold rule
     # of a multi-label head names none to write).
     decision = model_decision(loaded, options["favorable"], options["decision"])
@@ -115,11 +132,12 @@ def mitigate_command(
     settings = {**options, **locals()}
     # The loop targets group findings; causal tests would only add time.
     audit_config = settings_of(AuditConfig, settings, causal=False)
-    if options["methods"]:
+    if compared is not None:
         from textfair.mitigate.compare import compare_text_mitigations
 
         _compare(
             compare_text_mitigations,
+            compared,
             out,
             options,
             loaded,
@@ -132,7 +150,7 @@ def mitigate_command(
         )
         return
     before = _read_report(report, loaded) if report is not None else None
-    config = settings_of(MitigationConfig, settings)
+    config = settings_of(MitigationConfig, settings, method=loop_method)
     result = _with_progress(
         mitigate_text,
         model,
@@ -167,7 +185,6 @@ def mitigate_command(
     "local_budget",
     "max_rounds",
     "patience",
-    "methods",
     *ESTIMATION,
     *TESTING,
     "overwrite",
@@ -181,6 +198,16 @@ def tabular_mitigate_command(
     report: Path | None = typer.Option(None, "--report", help=REPORT_HELP),
     loop: Loop = typer.Option("aequitas", "--loop", help=LOOP_HELP),
     top: int = typer.Option(3, "--top", min=1, help=TARGETS_HELP),
+    methods: str | None = typer.Option(
+        None,
+        "--methods",
+        help=METHODS_HELP.format(
+            names="aequitas, reweighing, correlation-remover, exponentiated-gradient, "
+            "threshold-optimizer",
+            loops="aequitas",
+            default="aequitas",
+        ),
+    ),
     **options: Any,
 ) -> None:
     """Retrain a table classifier on Aequitas's discriminatory inputs (labelled with the model's
@@ -191,14 +218,16 @@ def tabular_mitigate_command(
 
     inputs = {"--data": data, "--model": model, "--report": report}
     _check_out(out, {**inputs, "--schema": options["schema_file"]}, options)
-    _check_methods("rows", options)
+    compared, _ = _methods("rows", methods, None)
     frame, schema, row_model = load_inputs(model, data, options)
     settings = {**options, **locals()}
-    if options["methods"]:
+    if compared is not None:
         from textfair.mitigate.compare import compare_table_mitigations
 
+        _check_applicable("rows", compared, row_model)
         _compare(
             compare_table_mitigations,
+            compared,
             out,
             options,
             row_model,
@@ -227,37 +256,57 @@ def tabular_mitigate_command(
     _write(result, out, None, options["overwrite"])
 
 
-def _check_methods(kind: str, options: dict) -> None:
-    """--methods names methods of this kind of data (a one-line error before any work)."""
+def _methods(kind: str, methods: str | None, old: str | None) -> tuple[list[str] | None, str]:
+    """What --methods asks for, checked before any work: (None, the loop's method) to run one
+    retraining loop, or (the methods, "") to compare them. `old`: the value of the hidden old
+    --method (one retraining method), still read, with a note."""
     from textfair.cli.app import split_list
-    from textfair.mitigate.methods import methods_for
+    from textfair.mitigate.methods import LOOP_METHODS, methods_for
 
-    if options["methods"] is not None:
-        named = split_list(options["methods"])
-        if not named:
-            raise TextfairError.bad("methods", "is empty; name 'all' or some methods")
-        methods_for(kind, named)
+    if old is not None:
+        if methods is not None:
+            raise TextfairError.bad(
+                "methods", "is given with --method, its old name; use --methods"
+            )
+        typer.echo("note: --method is now --methods; --method goes in a later release", err=True)
+        methods = old
+    if methods is None:
+        return None, LOOP_METHODS[kind][0]
+    named = split_list(methods)
+    if not named:
+        raise TextfairError.bad("methods", "is empty; name one method, several, or 'all'")
+    methods_for(kind, named)  # a name that is no method of this kind of data: one line
+    if len(named) == 1 and named[0] in LOOP_METHODS[kind]:
+        return None, named[0]
+    return named, ""
 
 
-def _compare(compare, out: Path, options: dict, *inputs, **settings) -> None:
+def _check_applicable(kind: str, named: list[str], model) -> None:
+    """Methods named one by one must apply to the model (one line, before any model query);
+    of 'all', the comparison lists those that do not with the reason."""
+    from textfair.mitigate.methods import applicable, methods_for
+
+    if named != ["all"]:
+        applicable(methods_for(kind, named), model, named=True)
+
+
+def _compare(compare, named: list[str], out: Path, options: dict, *inputs, **settings) -> None:
     """Run a comparison of the methods named by --methods and write it into `out`."""
     from rich.console import Console
-    from rich.markdown import Markdown
 
-    from textfair.cli.app import split_list
-    from textfair.report.comparison import render_comparison, write_comparison
+    from textfair.report.comparison import print_comparison, write_comparison
 
-    named = split_list(options["methods"])
     comparison = compare(
         *inputs,
         methods=named,
         holdout=options["holdout"],
         seed=options["seed"],
+        max_accuracy_drop=options["max_accuracy_drop"],
         **settings,
     )
     report = comparison.to_dict()
     write_comparison(report, out, overwrite=options["overwrite"], owned=MITIGATION_FILES)
-    Console().print(Markdown(render_comparison(report)))
+    print_comparison(report, Console())
     Console(stderr=True).print(f"wrote {out}/comparison.json, comparison.md, comparison.html")
 
 
@@ -307,10 +356,13 @@ def _write(result, out: Path, augmentation_columns: list[str] | None, overwrite:
     staged beside `out`, which they replace as one set."""
     import pandas as pd
     from rich.console import Console
-    from rich.markdown import Markdown
 
     from textfair.io import atomic_directory
-    from textfair.report.mitigation import render_mitigation, render_mitigation_html
+    from textfair.report.mitigation import (
+        print_mitigation,
+        render_mitigation,
+        render_mitigation_html,
+    )
     from textfair.report.render import write_report
 
     files = {"mitigation": out / "mitigation.json"}
@@ -333,5 +385,5 @@ def _write(result, out: Path, augmentation_columns: list[str] | None, overwrite:
         # From the JSON as written, so `textfair report mitigation.json` renders it again.
         page = render_mitigation_html(json.loads(text))
         (staging / "mitigation.html").write_text(page, encoding="utf-8")
-    Console().print(Markdown(markdown))
+    print_mitigation(result.report, Console())
     Console(stderr=True).print(f"wrote {out}/mitigation.json, mitigation.md, before/, after/")

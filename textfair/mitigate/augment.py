@@ -96,7 +96,7 @@ def rule_set_augmentation(
                     "seed_id": int(index),
                     "text": variant.text,
                     "label": label,
-                    "source": RuleSet(finding.rule_set).key,
+                    "source": RuleSet(finding.rule_set).label(),  # {"lgbt"}, as the audit
                     "transformation": "rule_set_rewrite",
                     "label_source": "opposite of the disadvantaged outcome (TestSGD)",
                 }

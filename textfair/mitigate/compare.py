@@ -17,6 +17,14 @@ alone, the same way for every method:
   tables also CNT and TI), with the largest |SPD|;
 * the training seconds, and the Pareto front of worst target against accuracy.
 
+A method whose held-out accuracy falls by more than `max_accuracy_drop` below the audited
+model's is kept and marked over budget, with its cost (the accuracy it lost, in points): a
+retraining method whose every version lost more keeps its most accurate one. The headline
+(`Comparison.headline`) is the method of the Pareto front (held-out accuracy against the
+worst target; no dominated method) with the smallest worst target, among those within the
+budget when the front has any. Methods that cannot act on the model (logit pairing needs a
+torch text model) are listed with the reason, not run.
+
 The change of a target's difference d = phi_r - phi_not_r is reported signed with the
 interval d_after - d_before +- sqrt(h_before^2 + h_after^2), h each side's half-width: the
 two audits score the same generated inputs, so their errors are positively correlated and
@@ -40,6 +48,7 @@ from textfair.mitigate.methods import (
     Method,
     Mitigated,
     Split,
+    applicable,
     group_keys,
     methods_for,
     run_method,
@@ -55,8 +64,11 @@ from textfair.tabular.baselines import tabular_encoder
 __all__ = [
     "Comparison",
     "MethodOutcome",
+    "Point",
     "compare_table_mitigations",
     "compare_text_mitigations",
+    "headline",
+    "pareto_front",
 ]
 
 BOOTSTRAP = 1000  # resamples of the evaluation rows for the F1 and AUC intervals
@@ -80,6 +92,10 @@ class MethodOutcome:
     note: str = ""
     skipped: str = ""
     extra: dict = field(default_factory=dict)
+    # Held-out accuracy lost against the audited model (a fraction; negative: gained), and
+    # whether that is more than the comparison's budget.
+    accuracy_cost: float | None = None
+    over_budget: bool = False
 
 
 @dataclass(frozen=True)
@@ -96,6 +112,8 @@ class Comparison:
     baseline: MethodOutcome
     methods: list[MethodOutcome]
     pareto: list[str]
+    max_accuracy_drop: float = 0.01
+    headline: str | None = None  # the front's method the verdict leads with (`headline`)
 
     def to_dict(self) -> dict:
         """comparison.json's content."""
@@ -135,6 +153,7 @@ class _Setting:
     columns: list[str] = field(default_factory=list)
     features: object = None
     truth: np.ndarray | None = None
+    max_accuracy_drop: float = 0.01
     # The audited model behind one cache: the baseline's audit, its quality and the
     # post-processing methods read its answers, each input asked once.
     cached: CachedModel = field(init=False)
@@ -165,6 +184,7 @@ def compare_text_mitigations(
     top: int = 3,
     seed: int = 0,
     model_id: str = "",
+    max_accuracy_drop: float = 0.01,
 ) -> Comparison:
     """Compare text mitigation methods on one seeded split (see the module docstring)."""
     chosen = methods_for("text", methods)
@@ -182,6 +202,7 @@ def compare_text_mitigations(
         _retrainer(model, chosen, seed),
         texts=list(texts),
         labels=labels,
+        max_accuracy_drop=max_accuracy_drop,
     )
     evaluation = [setting.texts[i] for i in split.evaluation]
     truth = [labels[i] for i in split.evaluation]
@@ -222,6 +243,7 @@ def compare_table_mitigations(
     top: int = 3,
     seed: int = 0,
     model_id: str = "",
+    max_accuracy_drop: float = 0.01,
 ) -> Comparison:
     """Compare table mitigation methods on one seeded split (see the module docstring).
     `model` is a `RowModel` over the schema's feature columns."""
@@ -244,6 +266,7 @@ def compare_table_mitigations(
         columns=columns,
         features=frame[columns],
         truth=truth,
+        max_accuracy_drop=max_accuracy_drop,
     )
     held = frame.iloc[split.evaluation].reset_index(drop=True)
     evaluation = [tuple(r) for r in held[columns].itertuples(index=False, name=None)]
@@ -288,44 +311,31 @@ def _retrainer(model, chosen: list[Method], seed: int):
 
 
 def _compare(setting, chosen, audit, fairness, evaluation, truth, top, model_id) -> Comparison:
+    if not 0.0 <= setting.max_accuracy_drop < 1.0:
+        raise TextfairError.bad(
+            "max_accuracy_drop", f"is {setting.max_accuracy_drop}; expected a fraction in [0, 1)"
+        )
     before = audit(setting.cached)
     significant = bool(before.significant)
     targets = [f.rule_set for f in before.significant[:top]] or [
         f.rule_set for f in sorted(before.findings, key=by_credibility)[:top]
     ]
-    baseline = _outcome(
-        "none",
-        "",
-        Mitigated(setting.cached, "nothing"),
-        before,
-        before,
-        targets,
-        fairness,
-        evaluation,
-        truth,
-        setting,
-    )
+    common = (before, targets, fairness, evaluation, truth, setting)
+    baseline = _outcome("none", "", Mitigated(setting.cached, "nothing"), before, *common)
     outcomes = []
+    # A method that cannot act on this model is listed with the reason, not run.
+    _, left_out = applicable(chosen, setting.model, named=False)
     for method in chosen:
-        mitigated = run_method(method, setting)
+        why = left_out.get(method.name, "")
+        mitigated = Mitigated(None, "model", skipped=why) if why else run_method(method, setting)
         if mitigated.model is not None:
             # One cache per method: its audit, quality and group metrics ask each input once.
             mitigated.model = CachedModel(mitigated.model)
         after = audit(mitigated.model) if mitigated.model is not None else None
-        outcomes.append(
-            _outcome(
-                method.name,
-                method.stage,
-                mitigated,
-                before,
-                after,
-                targets,
-                fairness,
-                evaluation,
-                truth,
-                setting,
-            )
-        )
+        outcome = _outcome(method.name, method.stage, mitigated, after, *common)
+        outcomes.append(_costed(outcome, baseline, setting.max_accuracy_drop))
+    points = [point for o in [baseline, *outcomes] if (point := _point(o)) is not None]
+    front = pareto_front(points)
     return Comparison(
         kind=setting.kind,
         model_id=model_id,
@@ -340,12 +350,75 @@ def _compare(setting, chosen, audit, fairness, evaluation, truth, top, model_id)
         targets_significant=significant,
         baseline=baseline,
         methods=outcomes,
-        pareto=_pareto([baseline, *outcomes]),
+        pareto=front,
+        max_accuracy_drop=setting.max_accuracy_drop,
+        headline=headline(points, front),
     )
 
 
+def _costed(outcome: MethodOutcome, baseline: MethodOutcome, budget: float) -> MethodOutcome:
+    """The outcome with the held-out accuracy it cost against the audited model's, and
+    whether that is over the budget."""
+    if not outcome.quality or not baseline.quality:
+        return outcome
+    from dataclasses import replace
+
+    cost = baseline.quality["accuracy"]["value"] - outcome.quality["accuracy"]["value"]
+    return replace(
+        outcome, accuracy_cost=round(cost, 4), over_budget=cost > budget + 1e-9
+    )  # 1e-9: the accuracies are rounded to 4 places
+
+
+@dataclass(frozen=True)
+class Point:
+    """One method on the trade-off: its worst target (|difference|), held-out accuracy, and
+    whether the accuracy it lost is over the budget."""
+
+    method: str
+    worst: float
+    accuracy: float
+    over_budget: bool = False
+
+
+def _point(outcome: MethodOutcome) -> Point | None:
+    if outcome.worst_target is None or not outcome.quality:
+        return None
+    accuracy = outcome.quality["accuracy"]["value"]
+    return Point(outcome.method, outcome.worst_target, accuracy, outcome.over_budget)
+
+
+def pareto_front(points: Sequence[Point]) -> list[str]:
+    """The methods no other beats on both axes (a worst target as small and an accuracy as
+    high, one of them strictly), in the order given."""
+    return [
+        p.method
+        for p in points
+        if not any(
+            q.worst <= p.worst
+            and q.accuracy >= p.accuracy
+            and (q.worst < p.worst or q.accuracy > p.accuracy)
+            for q in points
+        )
+    ]
+
+
+def headline(points: Sequence[Point], front: Sequence[str]) -> str | None:
+    """The method the verdict leads with: of the Pareto front's methods (the audited model,
+    "none", aside), the one with the smallest worst target (ties: the more accurate), among
+    those within the accuracy budget when any is; None when no method is on the front.
+
+    A dominated method is never the headline: another method is at least as fair and at
+    least as accurate, and strictly better on one."""
+    candidates = [p for p in points if p.method in front and p.method != "none"]
+    within = [p for p in candidates if not p.over_budget]
+    pool = within or candidates
+    if not pool:
+        return None
+    return min(pool, key=lambda p: (p.worst, -p.accuracy)).method
+
+
 def _outcome(
-    name, stage, mitigated, before, after, targets, fairness, evaluation, truth, setting
+    name, stage, mitigated, after, before, targets, fairness, evaluation, truth, setting
 ) -> MethodOutcome:
     if mitigated.model is None:
         return MethodOutcome(
@@ -512,22 +585,3 @@ def _only(schema, feature):
 
 def _finite(value: float) -> float | None:
     return round(float(value), 4) if math.isfinite(value) else None
-
-
-def _pareto(outcomes: list[MethodOutcome]) -> list[str]:
-    """Methods no other beats on both axes: a smaller worst target and a higher accuracy."""
-    points = [
-        (o.method, o.worst_target, o.quality["accuracy"]["value"])
-        for o in outcomes
-        if o.worst_target is not None and o.quality
-    ]
-    front = []
-    for name, worst, accuracy in points:
-        dominated = any(
-            (w <= worst and a >= accuracy) and (w < worst or a > accuracy)
-            for other, w, a in points
-            if other != name
-        )
-        if not dominated:
-            front.append(name)
-    return front

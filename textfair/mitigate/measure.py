@@ -51,7 +51,7 @@ class Measurer:
         wrap: Callable[[Any], Model] = lambda model: model,
     ) -> None:
         self.domain, self.targets, self.audit = domain, list(targets), audit_config
-        self.favorable = before.model.favorable
+        self.favorable, self.kind = before.model.favorable, before.kind
         self.inputs, self.truth, self.wrap = list(held_inputs), list(held_truth), wrap
         self.supports = [
             finding.support if (finding := before.finding(rs)) else 0.0 for rs in self.targets
@@ -79,7 +79,8 @@ class Measurer:
             n_examples=0,
         )
         held = held_out_quality(model, self.inputs, self.truth, self.favorable)
-        scores = {RuleSet(f.rule_set).key: round(f.score, 6) for f in findings}
+        # Keyed as the audit writes a rule set ({"lgbt"}), like every mitigation output.
+        scores = {RuleSet(f.rule_set).label(self.kind): round(f.score, 6) for f in findings}
         extra = {"scores": scores, "roc_auc": held["roc_auc"]}
         return Measurement(max(scores.values()), held["accuracy"], extra)
 

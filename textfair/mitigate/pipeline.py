@@ -69,6 +69,9 @@ class MitigationConfig:
     # With no significant finding: stop ("nothing to mitigate"), or aim at the most credible
     # findings (the mitigation comparison, whose methods all act on the same data).
     most_credible: bool = False
+    # When no retrained version keeps the accuracy: keep none (False), or the most accurate,
+    # marked over budget (the comparison, which shows each method's cost beside its gain).
+    keep_over_budget: bool = False
 
 
 @dataclass
@@ -175,8 +178,10 @@ def _mitigate(strategy, model, config: MitigationConfig, before, run: Run) -> Mi
     pool = strategy.augmentation(before, targets, {t for _, t in held_out}, cached)
     if not pool:
         raise TextfairError(strategy.no_augmentation)
+    # The step is chosen on one half of the seed inputs; before and after are reported on
+    # the other (`selection_split`), so the kept step's score is not the winner of its tries.
     measure = Measurer(
-        strategy.domain,
+        strategy.selection_domain,
         targets,
         before,
         strategy.audit_config,
@@ -189,18 +194,21 @@ def _mitigate(strategy, model, config: MitigationConfig, before, run: Run) -> Mi
         config, len(pool), len(strategy.train), lambda rows: strategy.fit(pool, rows), measure, run
     )
     after = None
+    reported = before
     if result.model is not None:
-        run.say("auditing the retrained model")
+        run.say("auditing the model and the retrained one on the texts the choice never saw")
+        reported = strategy.audit(cached, run.model_id, run.command, reported=True)
         after = strategy.audit(
-            strategy.wrap(result.model), f"{run.model_id} (mitigated)", run.command
+            strategy.wrap(result.model), f"{run.model_id} (mitigated)", run.command, reported=True
         )
     used = strategy.used(pool, _used_indices(result))
     augmentation = {"pool": len(pool), "added": len(used)}
     if strategy.kind == "rows":
         augmentation["discriminatory_inputs"] = strategy.found
     outcome = Outcome(
-        before,
+        reported,
         strategy.retrainer,
+        audit=before,
         after=after,
         targets=targets,
         held_out=[RuleSet((Rule(c, t),)) for c, t in held_out],
@@ -210,12 +218,15 @@ def _mitigate(strategy, model, config: MitigationConfig, before, run: Run) -> Mi
             "rows": len(strategy.train) + len(strategy.held),
             "train_rows": len(strategy.train),
             "held_out_rows": len(strategy.held),
+            # Seed inputs the kept step was chosen on, and those before/after are reported on.
+            "selection_seeds": len(strategy.selection),
+            "reported_seeds": len(strategy.reported),
         },
         augmentation=augmentation,
     )
     return Mitigation(
         mitigation_report(outcome, config, run),
-        before,
+        reported,
         after,
         result.model,
         strategy.retrainer,
@@ -293,6 +304,7 @@ def _run_loop(config, pool_size, train_size, fit, measure: Measurer, run: Run) -
         max_accuracy_drop=config.max_accuracy_drop,
         seed=config.seed,
         progress=run.progress,
+        keep_over_budget=config.keep_over_budget,
     )
     if config.loop == "testsgd":
         return testsgd_loop(

@@ -261,11 +261,14 @@ class Step:
 
 @dataclass
 class LoopResult:
-    """Every step of a loop, which one was kept (None: none kept accuracy) and its model."""
+    """Every step of a loop, which one was kept (None: none kept accuracy) and its model.
+    `over_budget`: no step kept the accuracy, and the kept one is the most accurate of them
+    (`Retraining.keep_over_budget`)."""
 
     steps: list[Step]
     chosen: int | None
     model: Any | None  # what the Retrainer's `fit` returned
+    over_budget: bool = False
 
 
 Fit = Callable[[np.ndarray], Any]  # a Retrainer's fitted model
@@ -279,7 +282,8 @@ class Retraining:
     `fit(pool_rows)` trains on the training set plus those rows of the augmentation pool;
     `measure(model)` returns (target score, held-out accuracy, anything else to record). A
     version is kept only if its held-out accuracy is at least `baseline_accuracy` minus
-    `max_accuracy_drop`.
+    `max_accuracy_drop`; with `keep_over_budget`, when none is, the most accurate version is
+    kept, marked over budget (a comparison of methods shows what each costs).
     """
 
     pool_size: int
@@ -290,6 +294,7 @@ class Retraining:
     max_accuracy_drop: float = 0.01
     seed: int = 0
     progress: Callable[[str], None] | None = None
+    keep_over_budget: bool = False
 
     def step(self, rows: np.ndarray, message: str, extra: dict | None = None) -> tuple:
         """Retrain with `rows` of the pool and measure: (Step, model)."""
@@ -300,13 +305,18 @@ class Retraining:
         return Step(len(rows), score, accuracy, {**(extra or {}), **measured, "rows": rows}), model
 
     def choose(self, steps: list[Step], models: list) -> LoopResult:
-        """The version with the lowest score among those within the accuracy budget."""
+        """The version with the lowest score among those within the accuracy budget; when
+        none is (and `keep_over_budget`), the most accurate one (ties: the lower score), the
+        version that comes closest to the budget."""
         floor = self.baseline_accuracy - self.max_accuracy_drop - 1e-12  # 1e-12: float noise
         allowed = [i for i, s in enumerate(steps) if s.accuracy >= floor]
-        if not allowed:
+        if allowed:
+            best = min(allowed, key=lambda i: (steps[i].score, steps[i].added))
+            return LoopResult(steps, best, models[best])
+        if not self.keep_over_budget or not steps:
             return LoopResult(steps, None, None)
-        best = min(allowed, key=lambda i: (steps[i].score, steps[i].added))
-        return LoopResult(steps, best, models[best])
+        best = max(range(len(steps)), key=lambda i: (steps[i].accuracy, -steps[i].score))
+        return LoopResult(steps, best, models[best], over_budget=True)
 
 
 def testsgd_loop(
@@ -341,7 +351,8 @@ def testsgd_loop(
     models: list[Any] = []
 
     def reached() -> bool:
-        chosen = job.choose(steps, models).chosen
+        kept = job.choose(steps, models)
+        chosen = None if kept.over_budget else kept.chosen
         return goal is not None and chosen is not None and steps[chosen].score <= goal
 
     while sizes:

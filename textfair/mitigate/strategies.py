@@ -35,9 +35,23 @@ from textfair.tabular.models import RowModel
 from textfair.tabular.schema import Schema
 from textfair.text.domain import TextDomain
 
-__all__ = ["TableStrategy", "TextStrategy"]
+__all__ = ["TableStrategy", "TextStrategy", "selection_split"]
 
-TEXT_COLUMNS = ["seed_id", "text", "label", "source", "transformation", "label_source"]
+
+def selection_split(inputs: Sequence, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Seed inputs (texts, rows) for choosing the loop's kept step, and the others, on which
+    the audits before and after are reported: two seeded halves of the distinct inputs, so
+    no seed (and no text generated from one) is in both.
+
+    The loop keeps the step with the lowest worst-target score among several; scored on the
+    inputs it was chosen on, that score is the minimum of several noisy estimates, biased
+    low (the winner's curse). Scored on inputs the choice never saw, the kept model's score
+    is an unbiased estimate again: the choice depends on the selection half alone."""
+    distinct = list(dict.fromkeys(inputs))
+    order = np.random.default_rng([seed, 3]).permutation(len(distinct))
+    chosen = {distinct[i] for i in order[: len(distinct) // 2]}
+    mask = np.fromiter((x in chosen for x in inputs), dtype=bool, count=len(inputs))
+    return np.flatnonzero(mask), np.flatnonzero(~mask)
 
 
 @dataclass
@@ -62,24 +76,35 @@ class TextStrategy:
     def __post_init__(self) -> None:
         # One annotated corpus: each text's mentions are found here, once, and every stage
         # (both audits, the augmentation, the measurements of the loop) reads them.
-        self.domain = TextDomain(
-            self.texts, self.audit_config.term_list(), self.audit_config.categories
-        )
+        terms, categories = self.audit_config.term_list(), self.audit_config.categories
+        self.domain = TextDomain(self.texts, terms, categories)
+        # The loop chooses its step on one half of the texts and the after-audit reports on
+        # the other (`selection_split`); each half is annotated once more, on its own.
+        selection, self.reported = selection_split(self.texts, self.options.get("seed", 0))
+        self.selection_domain = TextDomain([self.texts[i] for i in selection], terms, categories)
+        self.report_domain = TextDomain([self.texts[i] for i in self.reported], terms, categories)
+        self.selection = selection
         self.train_texts = [self.texts[i] for i in self.train]
         self.train_labels = [self.labels[i] for i in self.train]
         self.held_inputs = [self.texts[i] for i in self.held]
         self.held_truth = [self.labels[i] for i in self.held]
 
-    def audit(self, model, model_id: str, command: str) -> AuditReport:
+    def audit(self, model, model_id: str, command: str, reported: bool = False) -> AuditReport:
+        """An audit of the whole corpus, or (`reported`) of the texts the loop's choice
+        never saw, on which before and after are reported."""
+        texts, labels, domain = self.texts, self.labels, self.domain
+        if reported:
+            domain = self.report_domain
+            texts, labels = domain.texts, [self.labels[i] for i in self.reported]
         return audit_text(
             model,
-            self.texts,
+            texts,
             favorable=self.favorable,
-            labels=self.labels,
+            labels=labels,
             config=self.audit_config,
             model_id=model_id,
             command=command,
-            domain=self.domain,
+            domain=domain,
         )
 
     def augmentation(
@@ -144,6 +169,12 @@ class TableStrategy:
         self.favorable = str(self.schema.favorable)
         truth = self.frame[self.schema.label].astype(str).tolist()
         self.domain = TabularDomain(self.frame[self.columns], self.schema)
+        every = list(self.frame[self.columns].itertuples(index=False, name=None))
+        selection, self.reported = selection_split(every, self.options.get("seed", 0))
+        self.selection = selection
+        self.selection_domain = TabularDomain(
+            self.frame[self.columns].iloc[selection].reset_index(drop=True), self.schema
+        )
         self.features = self.frame[self.columns].iloc[self.train].reset_index(drop=True)
         self.train_truth = [truth[i] for i in self.train]
         rows = self.frame[self.columns].iloc[self.held]
@@ -151,10 +182,12 @@ class TableStrategy:
         self.held_truth = [truth[i] for i in self.held]
         self.found = 0
 
-    def audit(self, model, model_id: str, command: str) -> AuditReport:
+    def audit(self, model, model_id: str, command: str, reported: bool = False) -> AuditReport:
+        """An audit of every row, or (`reported`) of the rows the loop's choice never saw."""
+        frame = self.frame.iloc[self.reported].reset_index(drop=True) if reported else self.frame
         return audit_rows(
             model,
-            self.frame,
+            frame,
             self.schema,
             config=self.audit_config,
             model_id=model_id,

@@ -27,6 +27,9 @@ class Outcome:
     baseline: Measurement | None = None
     data: dict = field(default_factory=dict)
     augmentation: dict = field(default_factory=dict)
+    # The audit that chose the targets (every seed input), when `before` reports on the
+    # half the step choice never saw; None: `before` is that audit.
+    audit: AuditReport | None = None
 
 
 def _side(report: AuditReport | None, rule_set) -> dict | None:
@@ -54,13 +57,30 @@ def _comparison_row(outcome: Outcome, rule_set: RuleSet, role: str) -> dict:
     if first and second and first["score"] >= RELATIVE_BASE:
         reduction = 1 - second["score"] / first["score"]
     return {
-        "rule_set": rule_set.key,
+        "rule_set": outcome.before.label(rule_set),  # as the audit writes it: {"lgbt"}
         "rules": rule_set.to_records(outcome.before.kind),
         "role": role,
+        # The finding as the audit that chose the targets scored it (every seed input).
+        "audit": _side(outcome.audit or outcome.before, rule_set),
         "before": first,
         "after": second,
         "reduction": reduction,
     }
+
+
+def _status(result: LoopResult, baseline: Measurement | None, config) -> str:
+    """What the loop kept, in words: a version within the accuracy budget, the most
+    accurate one over it (with what it cost), or none."""
+    if result.chosen is None:
+        return "no retrained version kept the accuracy"
+    if not result.over_budget:
+        return "mitigated"
+    lost = (baseline.accuracy if baseline else 0.0) - result.steps[result.chosen].accuracy
+    budget = 100 * config.max_accuracy_drop
+    return (
+        f"over budget: no retrained version kept the accuracy; the most accurate lost "
+        f"{100 * lost:.1f} points of held-out accuracy (budget {budget:.1f})"
+    )
 
 
 def mitigation_report(outcome: Outcome, config, run) -> dict:
@@ -75,12 +95,13 @@ def mitigation_report(outcome: Outcome, config, run) -> dict:
     return {
         "textfair_version": __version__,
         "command": run.command,
-        "status": "mitigated" if chosen is not None else "no retrained version kept the accuracy",
+        "status": _status(result, outcome.baseline, config),
         "model": {"id": run.model_id, "retrainer": outcome.retrainer.kind},
         "data": outcome.data,
         "config": dataclasses.asdict(config),
         "audit_config": outcome.before.config,
         "comparison": comparison,
+        "over_budget": result.over_budget,
         "top_target_halved": bool(top and top["reduction"] is not None and top["reduction"] >= 0.5),
         "held_out": {
             "rows": outcome.data.get("held_out_rows"),

@@ -15,6 +15,7 @@ from textfair.report.page import escape, number, page, percent, table
 __all__ = [
     "COMPARISON_FILES",
     "comparison_verdict",
+    "print_comparison",
     "render_comparison",
     "render_comparison_html",
     "worst_target",
@@ -51,34 +52,89 @@ def worst_target(outcome: dict) -> tuple[float, tuple[float, float]] | None:
     return abs(row["after"]["difference"]), interval
 
 
+def _points(report: dict) -> list:
+    """Each method with results as a point of the trade-off (`textfair.mitigate.compare.Point`)."""
+    from textfair.mitigate.compare import Point
+
+    return [
+        Point(
+            o["method"],
+            o["worst_target"],
+            o["quality"]["accuracy"]["value"],
+            bool(o.get("over_budget")),
+        )
+        for o in _outcomes(report)
+        if not o.get("skipped") and o.get("worst_target") is not None and o.get("quality")
+    ]
+
+
+def _headline(report: dict) -> str | None:
+    """The method the verdict leads with: the comparison's, or (a comparison saved before it
+    recorded one) chosen again from its points the same way."""
+    if "headline" in report:
+        return report["headline"]
+    from textfair.mitigate.compare import headline, pareto_front
+
+    points = _points(report)
+    return headline(points, pareto_front(points))
+
+
+def _lost(outcome: dict) -> str:
+    """The held-out accuracy a method lost against the audited model, in points, and
+    whether that is over the budget ("2.3, over budget"); "–" for the audited model."""
+    cost = outcome.get("accuracy_cost")
+    if cost is None:
+        return "–"
+    return f"{percent(cost)}, over budget" if outcome.get("over_budget") else percent(cost)
+
+
+def _cost(outcome: dict) -> str:
+    """ "over budget: -2.3 points of accuracy", or "" within the budget."""
+    if not outcome.get("over_budget"):
+        return ""
+    return f"over budget: {percent(-outcome['accuracy_cost'], True)} points of accuracy"
+
+
 def comparison_verdict(report: dict) -> str:
-    """Which method did best on the worst target, which kept most accuracy, and the front."""
+    """The headline method (of the Pareto front: never one another method beats on both the
+    worst target and held-out accuracy), the most accurate method, and the front."""
     ran = [o for o in report["methods"] if not o.get("skipped")]
     if not ran:
         return "No method could be run on this model."
     base = report["baseline"]
-    scored = [o for o in ran if o.get("worst_target") is not None]
+    by_name = {o["method"]: o for o in ran}
+    lead = by_name.get(_headline(report) or "")
     parts = []
-    if scored and base.get("worst_target") is not None:
-        best = min(scored, key=lambda o: o["worst_target"])
-        if best["worst_target"] < base["worst_target"]:
+    if lead is not None and base.get("worst_target") is not None:
+        over = f" ({_cost(lead)})" if lead.get("over_budget") else ""
+        if lead["worst_target"] < base["worst_target"]:
             parts.append(
-                f"{best['method']} left the smallest worst target: "
-                f"{percent(best['worst_target'])} points against "
-                f"{percent(base['worst_target'])} for the audited model"
+                f"of the Pareto front, {lead['method']}{over} left the smallest worst target: "
+                f"{percent(lead['worst_target'])} points against "
+                f"{percent(base['worst_target'])} for the audited model, at "
+                f"{percent(lead['quality']['accuracy']['value'])}% held-out accuracy"
             )
         else:
             parts.append(
                 f"no method lowered the worst target of the audited model "
-                f"({percent(base['worst_target'])} points; the closest, {best['method']}, "
-                f"{percent(best['worst_target'])})"
+                f"({percent(base['worst_target'])} points; the closest on the Pareto front, "
+                f"{lead['method']}{over}, {percent(lead['worst_target'])})"
             )
+    elif lead is None and any(o.get("worst_target") is not None for o in ran):
+        parts.append("the audited model is better on both axes than every method")
     accurate = max(ran, key=lambda o: o["quality"]["accuracy"]["value"])
     parts.append(
         f"the highest held-out accuracy among the methods: {accurate['method']}, "
         f"{percent(accurate['quality']['accuracy']['value'])}% (the audited model "
         f"{percent(base['quality']['accuracy']['value'])}%)"
     )
+    costly = [o["method"] for o in ran if o.get("over_budget")]
+    if costly:
+        budget = percent(report.get("max_accuracy_drop", 0.01))
+        parts.append(
+            f"over the accuracy budget ({budget} points): {', '.join(costly)}, kept to show "
+            "what they cost"
+        )
     if not report.get("targets_significant", True):
         parts.append(
             "no finding of the audited model was significant, so the targets are its most "
@@ -128,28 +184,23 @@ def render_comparison(report: dict) -> str:
         f"{split['validation']} validation rows for post-processing), {split['evaluation']} "
         "evaluation rows. Every number below is measured on the evaluation rows.",
         "",
-        "| method | stage | changes | worst target, points | largest abs. SPD | accuracy % "
-        "| macro F1 % | ROC AUC % | seconds |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| method | stage | changes | worst target, points | largest abs. SPD, points "
+        "| accuracy % | accuracy lost, points | macro F1 % | ROC AUC % | seconds |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for outcome in _outcomes(report):
         if outcome.get("skipped"):
             lines.append(
                 f"| {outcome['method']} | {outcome['stage']} "
-                f"| no result: {_cell(outcome['skipped'])} | | | | | | |"
+                f"| not run: {_cell(outcome['skipped'])} | | | | | | | |"
             )
             continue
-        worst = worst_target(outcome)
-        worst_text = (
-            f"{percent(worst[0])} [{percent(worst[1][0])}, {percent(worst[1][1])}]"
-            if worst
-            else "n/a"
-        )
         quality = outcome["quality"]
         lines.append(
             f"| {outcome['method']} | {outcome['stage'] or '-'} | {outcome['changes']} "
-            f"| {worst_text} | {percent(outcome.get('worst_spd'))} "
-            f"| {_interval(quality['accuracy'])} | {_interval(quality['f1_macro'])} "
+            f"| {_worst_cell(outcome)} | {percent(outcome.get('worst_spd'))} "
+            f"| {_interval(quality['accuracy'])} | {_lost(outcome)} "
+            f"| {_interval(quality['f1_macro'])} "
             f"| {_interval(quality['roc_auc'])} | {outcome['seconds']} |"
         )
     lines += ["", "## Targets, before and after each method", ""]
@@ -174,6 +225,98 @@ def render_comparison(report: dict) -> str:
         lines += ["", "## What each method changed", ""]
         lines += [f"- **{o['method']}**: {CHANGES[o['changes']]}; {o['note']}." for o in notes]
     return "\n".join(lines) + "\n"
+
+
+def _worst_cell(outcome: dict) -> str:
+    worst = worst_target(outcome)
+    if not worst:
+        return "n/a"
+    return f"{percent(worst[0])} [{percent(worst[1][0])}, {percent(worst[1][1])}]"
+
+
+def print_comparison(report: dict, console) -> None:
+    """comparison.md's verdict and tables for a terminal, a pipe or a CI log: prose that a
+    pipe does not break, tables that keep every column at 80 characters (a long cell cut with
+    "…", never wrapped word by word), the methods that did not run one line each."""
+    from textfair.report.mitigation import terminal_table
+
+    prose = {"markup": False, "soft_wrap": not console.is_terminal, "highlight": False}
+    split = report["split"]
+    console.print(f"Mitigation methods compared: {report.get('model_id') or 'the model'}", **prose)
+    console.print(comparison_verdict(report), **prose)
+    console.print(
+        f"Seed {report['seed']}: {split['train']} training rows ({split['validation']} of them "
+        f"for post-processing), {split['evaluation']} evaluation rows, where every number is "
+        "measured.",
+        **prose,
+    )
+    front, lead = set(report.get("pareto") or []), _headline(report)
+    ran = [o for o in _outcomes(report) if not o.get("skipped")]
+    rows = [
+        [
+            _name(o["method"]) if o["method"] != "none" else "none (audited)",
+            o["stage"] or "-",
+            _worst_cell(o),
+            _interval(o["quality"]["accuracy"]),
+            percent(o["accuracy_cost"]) + (" !" if o.get("over_budget") else "")
+            if o.get("accuracy_cost") is not None
+            else "–",
+            ("lead" if o["method"] == lead else "yes") if o["method"] in front else "",
+            f"{o['seconds']:.1f}",
+        ]
+        for o in ran
+    ]
+    console.print(
+        terminal_table(
+            "Methods on the evaluation rows",
+            [
+                ("method", 14),
+                ("stage", 5),
+                ("worst target\n[95% CI], points", 16),
+                ("accuracy %\n[95% CI]", 17),
+                ("lost", 6),
+                ("front", 5),
+                ("s", 5),
+            ],
+            rows,
+        )
+    )
+    budget = percent(report.get("max_accuracy_drop", 0.01))
+    console.print(
+        f"lost: held-out accuracy lost against the audited model, points (! over the budget "
+        f"of {budget}); front: on the Pareto front of accuracy against the worst target (lead: "
+        "the verdict's method); s: seconds.",
+        **prose,
+    )
+    for o in report["methods"]:
+        if o.get("skipped"):
+            console.print(f"not run: {o['method']}: {o['skipped']}", **prose)
+    targets = [
+        [
+            o["method"],
+            t["rule_set"],
+            percent((t.get("before") or {}).get("difference"), True),
+            percent((t.get("after") or {}).get("difference"), True),
+            _change(t),
+        ]
+        for o in report["methods"]
+        for t in o.get("targets", [])
+    ]
+    if targets:
+        console.print()
+        console.print(
+            terminal_table(
+                "Targets: d before and after, change [95% CI], points",
+                [
+                    ("method", 14),
+                    ("target", 10, 80 - 14 - 6 - 6 - 21 - 4),
+                    ("before", 6),
+                    ("after", 6),
+                    ("change", 21),
+                ],
+                targets,
+            )
+        )
 
 
 def render_comparison_html(report: dict) -> str:
@@ -212,7 +355,8 @@ def render_comparison_html(report: dict) -> str:
                 [
                     (escape(outcome["method"]), None),
                     (escape(outcome["stage"]), None),
-                    (escape(f"no result: {outcome['skipped']}"), None),
+                    (escape(f"not run: {outcome['skipped']}"), None),
+                    ("–", ""),
                     ("–", ""),
                     ("–", ""),
                     ("–", ""),
@@ -229,6 +373,7 @@ def render_comparison_html(report: dict) -> str:
                 number(worst[0] if worst else None),
                 number(outcome.get("worst_spd")),
                 number(outcome["quality"]["accuracy"]["value"]),
+                (escape(_lost(outcome)), str(outcome.get("accuracy_cost") or "")),
                 (escape(outcome["seconds"]), str(outcome["seconds"])),
             ]
         )
@@ -241,9 +386,10 @@ def render_comparison_html(report: dict) -> str:
                 "method",
                 "stage",
                 "changes",
-                "worst target %",
-                "largest |SPD| %",
+                "worst target, points",
+                "largest |SPD|, points",
                 "accuracy %",
+                "accuracy lost, points",
                 "seconds",
             ],
             rows,
@@ -267,7 +413,7 @@ def render_comparison_html(report: dict) -> str:
                 "targets",
                 "d = favourable rate with the rule set minus without; change = d after - d "
                 "before, with a conservative 95% interval",
-                ["method", "target", "before %", "after %", "change, points"],
+                ["method", "target", "before, points", "after, points", "change, points"],
                 target_rows,
             ),
         ]

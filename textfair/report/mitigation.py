@@ -6,7 +6,13 @@ from textfair.report.page import escape, number, page, percent, table
 from textfair.report.plots import before_after, tradeoff
 from textfair.report.render import code_span, markdown_cell, markdown_text
 
-__all__ = ["mitigation_verdict", "render_mitigation", "render_mitigation_html"]
+__all__ = [
+    "mitigation_verdict",
+    "print_mitigation",
+    "render_mitigation",
+    "render_mitigation_html",
+    "terminal_table",
+]
 
 
 def _pct(value: float | None) -> str:
@@ -26,13 +32,8 @@ def _side(side: dict | None) -> str:
 def render_mitigation(report: dict) -> str:
     """Status, the before/after scores with intervals, held-out quality and the loop's steps."""
     lines = [f"# Mitigation: {markdown_text(report['status'])}", ""]
-    data = report.get("data", {})
-    if data:
-        lines += [
-            f"Model {code_span(report['model']['id'])} ({report['model']['retrainer']}); "
-            f"{data.get('train_rows')} training rows, {data.get('held_out_rows')} held out.",
-            "",
-        ]
+    if line := _data_line(report, code_span):
+        lines += [line, ""]
     if report["comparison"]:
         lines += [
             "## Before and after (difference of the favourable rate and its interval, in "
@@ -85,6 +86,28 @@ def render_mitigation(report: dict) -> str:
         lines.append("")
     lines.append(f"{report['run']['seconds']} s in all.")
     return "\n".join(lines) + "\n"
+
+
+def _data_line(report: dict, name=str) -> str:
+    """The model and its data split; when the loop never ran (nothing was significant) the
+    audit's data alone, said in words, not as "None training rows"."""
+    data = report.get("data") or {}
+    model = f"Model {name(report['model']['id'])} ({report['model']['retrainer']})"
+    if data.get("train_rows") is not None:
+        line = f"{model}; {data['train_rows']} training rows, {data['held_out_rows']} held out."
+        if data.get("reported_seeds"):
+            line += (
+                f" Targets from the audit of every seed input; the kept step chosen on "
+                f"{data['selection_seeds']} of them, before and after measured on the other "
+                f"{data['reported_seeds']}."
+            )
+        return line
+    if report.get("status", "").startswith("nothing to mitigate"):
+        return (
+            f"{model}: the audit found no significant finding, so there was nothing to aim "
+            "the retraining at; no data was split and no model was retrained."
+        )
+    return ""
 
 
 def _change(row: dict) -> str:
@@ -254,3 +277,91 @@ def mitigation_verdict(report: dict) -> str:
             for row in worse
         )
     return sentence + "."
+
+
+def terminal_table(title: str, columns: list[tuple], rows: list[list[str]]):
+    """A rich Table for a terminal, a pipe or a CI log: every column kept (never dropped),
+    no cell wrapped; a cell too long for the console's width is cut with "…". `columns`:
+    (header, least width) or (header, least, most) for a column of free text (a rule set),
+    so that it cannot take the room of the numbers beside it."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    # No side edges and one space between columns: an 80-character pipe keeps room for the
+    # cells (a boxed table spends 3 characters per column on its rules).
+    table = Table(
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, 1),
+        collapse_padding=True,
+    )
+    for header, least, *most in columns:
+        table.add_column(
+            Text(header),
+            no_wrap=True,
+            overflow="ellipsis",
+            min_width=least,
+            max_width=most[0] if most else None,
+        )
+    for row in rows:
+        table.add_row(*(Text(str(cell), no_wrap=True, overflow="ellipsis") for cell in row))
+    return table
+
+
+def print_mitigation(report: dict, console) -> None:
+    """mitigation.md's content for a terminal or a pipe: the status and data in prose, each
+    target and held-out term on one line, the held-out quality and the steps as tables that
+    keep every column at 80 characters."""
+    prose = {"markup": False, "soft_wrap": not console.is_terminal, "highlight": False}
+    console.print(f"Mitigation: {report['status']}", **prose)
+    if line := _data_line(report):
+        console.print(line, **prose)
+    rows = report.get("comparison") or []
+    if rows:
+        console.print(
+            "\nBefore → after (difference of the favourable rate [interval], points; "
+            "* significant):",
+            **prose,
+        )
+        for row in rows:
+            console.print(
+                f"  {row['rule_set']} ({row['role']}): {_side(row['before'])} → "
+                f"{_side(row['after'])}; size {_change(row)}, reduction {_reduction(row)}",
+                **prose,
+            )
+    held = report.get("held_out") or {}
+    if held.get("before"):
+        after = held.get("after") or {}
+        console.print()
+        console.print(
+            terminal_table(
+                f"Held-out split ({held.get('rows')} rows)",
+                [("model", 6), ("accuracy", 8), ("ROC AUC", 7)],
+                [
+                    ["before", _pct(held["before"]["accuracy"]), _auc(held["before"]["roc_auc"])],
+                    ["after", _pct(after.get("accuracy")), _auc(after.get("roc_auc"))],
+                ],
+            )
+        )
+    if report.get("steps"):
+        console.print()
+        console.print(
+            terminal_table(
+                "Retraining steps",
+                [("augmentation rows", 10), ("worst target", 12), ("accuracy", 8), ("kept", 4)],
+                [
+                    [
+                        f"{s['added']}{' (extended)' if s.get('extended') else ''}",
+                        _pct(s["worst_target_score"]),
+                        _pct(s["held_out_accuracy"]),
+                        "yes" if s["kept"] else "",
+                    ]
+                    for s in report["steps"]
+                ],
+            )
+        )
+    console.print(f"\n{report['run']['seconds']} s in all.", **prose)
