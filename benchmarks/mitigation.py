@@ -105,7 +105,7 @@ def text() -> dict:
         texts,
         labels,
         favorable="non-toxic",
-        audit_config=AuditConfig(error=0.02, max_samples=3000, causal=False),
+        audit_config=AuditConfig(error=2, max_samples=3000, causal=False),
         config=MitigationConfig(),
         run=Run("toxicity-cnn-lstm"),
     )

@@ -419,7 +419,7 @@ def _outcome_dict(method, worst, accuracy, over_budget=False, cost=None, skipped
 
 
 def _report(baseline, methods, budget=0.01):
-    from textfair.mitigate.compare import Point, headline, pareto_front
+    from textfair.mitigate.front import Point, headline, pareto_front
 
     points = [
         Point(o["method"], o["worst_target"], o["quality"]["accuracy"]["value"], o["over_budget"])
@@ -459,7 +459,7 @@ def test_a_dominated_method_is_never_the_headline():
 
 
 def test_the_headline_prefers_the_budget_and_says_when_it_cannot():
-    from textfair.mitigate.compare import Point, headline, pareto_front
+    from textfair.mitigate.front import Point, headline, pareto_front
 
     points = [
         Point("none", 0.10, 0.90),
@@ -485,7 +485,7 @@ def test_the_headline_prefers_the_budget_and_says_when_it_cannot():
 
 
 def test_random_fronts_hold_no_dominated_method_and_the_headline_is_on_them():
-    from textfair.mitigate.compare import Point, headline, pareto_front
+    from textfair.mitigate.front import Point, headline, pareto_front
 
     rng = np.random.default_rng(0)
     for _ in range(500):
@@ -663,7 +663,7 @@ def test_methods_all_on_the_bundled_model_reports_every_method_and_a_front_headl
     import subprocess
     import sys
 
-    from textfair.mitigate.compare import Point, pareto_front
+    from textfair.mitigate.front import Point, pareto_front
 
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     done = subprocess.run(

@@ -85,12 +85,16 @@ def test_every_table_row_has_as_many_cells_as_its_header(table_runs, name):
     assert any("race" in cell and "|" in cell for cell in cells)
 
 
-def test_the_mitigation_terminal_table_keeps_a_rule_set_in_its_column(table_runs):
+def test_the_mitigation_terminal_keeps_a_rule_set_and_its_numbers_on_one_line(table_runs):
     _, printed = table_runs
-    head = next(line for line in printed.splitlines() if "rule set" in line and "role" in line)
-    row = next(line for line in printed.splitlines() if "race=" in line)
-    # The role column starts at the same place in the header and in the row.
-    assert row.index("target") == head.index("role") or row.index("held") == head.index("role")
+    # One line per rule set: the rule set whole, its role, before → after in points.
+    row = next(line for line in printed.splitlines() if "(target)" in line)
+    assert row.lstrip().startswith("{race ∈ ") and "} (target): " in row
+    assert " → " in row and row.count("[") == 2
+    # The retraining steps give the worst target in points, not as a percentage.
+    head = next(line for line in printed.splitlines() if "worst target, points" in line)
+    step = printed.splitlines()[printed.splitlines().index(head) + 2]
+    assert "%" not in step.split()[1]
 
 
 def test_a_text_report_says_how_many_seeds_of_each_category_took_part():

@@ -23,7 +23,7 @@ from textfair.errors import TextfairError
 from textfair.models import as_model
 from textfair.models.base import renamed
 from textfair.report.model import AuditReport
-from textfair.settings import check_parameter
+from textfair.settings import check_parameter, points
 
 # The audit's machinery pulls in pandas and scipy (about a second): imported inside the
 # functions, so that `import textfair` (which exports these names) and `textfair --help`
@@ -261,7 +261,7 @@ def compare_mitigations(
     top: int = 3,
     model_id: str = "",
     labels: str | Sequence[object] | None = None,
-    max_accuracy_drop: float = 0.01,
+    max_accuracy_drop: float = 1.0,
     **settings: object,
 ) -> Comparison:
     """Compare mitigation methods on one seeded split, as Biswas and Rajan compare them.
@@ -294,8 +294,9 @@ def compare_mitigations(
     labels
         The old name of `true_labels`, kept for one release with a ``FutureWarning``.
     max_accuracy_drop
-        The held-out accuracy a method may lose against the audited model (0.01); one that
-        loses more is kept and marked over budget, with what it lost.
+        The held-out accuracy a method may lose against the audited model, in points (1);
+        one that loses more is kept and marked over budget, with what it lost. A number
+        below 1 is read as a fraction (0.01 is 1 point), with a note.
     **settings
         The audit's settings, as `audit` takes them; ``seed`` also seeds the split. Every
         one, `holdout`, `top` and `bins` are checked before the model is asked anything.
@@ -332,7 +333,8 @@ def compare_mitigations(
         "seed": config.seed,
         "model_id": model_id or _model_id(model),
         "audit_config": config,
-        "max_accuracy_drop": max_accuracy_drop,
+        # Points here, as every difference is given; mitigation compares fractions.
+        "max_accuracy_drop": points("max_accuracy_drop", max_accuracy_drop) / 100.0,
     }
     if sensitive is not None:
         if label is None:

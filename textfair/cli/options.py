@@ -49,6 +49,14 @@ def _device(value: str) -> str:
     raise typer.BadParameter(f"{value!r} is not auto, cpu, mps, cuda or cuda:N (e.g. cuda:0)")
 
 
+def _accuracy_drop(value: float) -> float:
+    """--max-accuracy-drop in points, as every difference is given, handed on as the fraction
+    mitigation compares accuracies in (a number below 1 is a fraction, with a note)."""
+    from textfair.settings import points
+
+    return points("--max-accuracy-drop", value) / 100.0
+
+
 def _threads(value: int | None) -> int | None:
     """At most the cores this process may use: more threads than cores only wait for each
     other (and a huge count makes torch fail to start its pool)."""
@@ -320,7 +328,13 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     ),
     "max_accuracy_drop": (
         float,
-        typer.Option(0.01, "--max-accuracy-drop", help="Held-out accuracy the fix may cost."),
+        typer.Option(
+            1.0,
+            "--max-accuracy-drop",
+            callback=_accuracy_drop,
+            help="Held-out accuracy the fix may cost, in points (1: one percentage point; a "
+            "number below 1 is read as a fraction, 0.01 = 1 point).",
+        ),
     ),
     "max_per_text": (int, typer.Option(8, "--max-per-text", help="Counterfactuals per text.")),
     "per_rule_set": (

@@ -44,6 +44,7 @@ from textfair._version import __version__
 from textfair.auditing import AuditConfig, audit_rows, audit_text
 from textfair.discovery.groups import by_credibility
 from textfair.errors import TextfairError
+from textfair.mitigate.front import Point, headline, pareto_front
 from textfair.mitigate.methods import (
     Method,
     Mitigated,
@@ -64,11 +65,8 @@ from textfair.tabular.baselines import tabular_encoder
 __all__ = [
     "Comparison",
     "MethodOutcome",
-    "Point",
     "compare_table_mitigations",
     "compare_text_mitigations",
-    "headline",
-    "pareto_front",
 ]
 
 BOOTSTRAP = 1000  # resamples of the evaluation rows for the F1 and AUC intervals
@@ -190,7 +188,7 @@ def compare_text_mitigations(
     chosen = methods_for("text", methods)
     labels = [str(y) for y in labels]
     # `textfair mitigate`'s audit defaults: tighter than an audit's, to measure a change.
-    config = audit_config or AuditConfig(causal=False, error=0.02, max_samples=3000, seed=seed)
+    config = audit_config or AuditConfig(causal=False, error=2, max_samples=3000, seed=seed)
     split = comparison_split(len(texts), holdout, validation, seed)
     setting = _Setting(
         "text",
@@ -313,7 +311,8 @@ def _retrainer(model, chosen: list[Method], seed: int):
 def _compare(setting, chosen, audit, fairness, evaluation, truth, top, model_id) -> Comparison:
     if not 0.0 <= setting.max_accuracy_drop < 1.0:
         raise TextfairError.bad(
-            "max_accuracy_drop", f"is {setting.max_accuracy_drop}; expected a fraction in [0, 1)"
+            "max_accuracy_drop",
+            f"is {100 * setting.max_accuracy_drop:g} points; expected 0 up to (not) 100",
         )
     before = audit(setting.cached)
     significant = bool(before.significant)
@@ -369,52 +368,11 @@ def _costed(outcome: MethodOutcome, baseline: MethodOutcome, budget: float) -> M
     )  # 1e-9: the accuracies are rounded to 4 places
 
 
-@dataclass(frozen=True)
-class Point:
-    """One method on the trade-off: its worst target (|difference|), held-out accuracy, and
-    whether the accuracy it lost is over the budget."""
-
-    method: str
-    worst: float
-    accuracy: float
-    over_budget: bool = False
-
-
 def _point(outcome: MethodOutcome) -> Point | None:
     if outcome.worst_target is None or not outcome.quality:
         return None
     accuracy = outcome.quality["accuracy"]["value"]
     return Point(outcome.method, outcome.worst_target, accuracy, outcome.over_budget)
-
-
-def pareto_front(points: Sequence[Point]) -> list[str]:
-    """The methods no other beats on both axes (a worst target as small and an accuracy as
-    high, one of them strictly), in the order given."""
-    return [
-        p.method
-        for p in points
-        if not any(
-            q.worst <= p.worst
-            and q.accuracy >= p.accuracy
-            and (q.worst < p.worst or q.accuracy > p.accuracy)
-            for q in points
-        )
-    ]
-
-
-def headline(points: Sequence[Point], front: Sequence[str]) -> str | None:
-    """The method the verdict leads with: of the Pareto front's methods (the audited model,
-    "none", aside), the one with the smallest worst target (ties: the more accurate), among
-    those within the accuracy budget when any is; None when no method is on the front.
-
-    A dominated method is never the headline: another method is at least as fair and at
-    least as accurate, and strictly better on one."""
-    candidates = [p for p in points if p.method in front and p.method != "none"]
-    within = [p for p in candidates if not p.over_budget]
-    pool = within or candidates
-    if not pool:
-        return None
-    return min(pool, key=lambda p: (p.worst, -p.accuracy)).method
 
 
 def _outcome(

@@ -15,6 +15,11 @@ __all__ = [
 ]
 
 
+def _size(value: float | None) -> str:
+    """The size of a difference (a worst target score), in points: ``8.0``."""
+    return "n/a" if value is None else f"{100 * value:.1f}"
+
+
 def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.1f}%"
 
@@ -74,12 +79,12 @@ def render_mitigation(report: dict) -> str:
         lines += [
             "## Retraining steps",
             "",
-            "| augmentation rows | worst target score | held-out accuracy | kept |",
+            "| augmentation rows | worst target score (points) | held-out accuracy | kept |",
             "|---|---|---|---|",
         ]
         lines += [
             f"| {s['added']}{' (past --max-fraction)' if s.get('extended') else ''} | "
-            f"{_pct(s['worst_target_score'])} | "
+            f"{_size(s['worst_target_score'])} | "
             f"{_pct(s['held_out_accuracy'])} | {'yes' if s['kept'] else ''} |"
             for s in report["steps"]
         ]
@@ -352,11 +357,16 @@ def print_mitigation(report: dict, console) -> None:
         console.print(
             terminal_table(
                 "Retraining steps",
-                [("augmentation rows", 10), ("worst target", 12), ("accuracy", 8), ("kept", 4)],
+                [
+                    ("augmentation rows", 10),
+                    ("worst target, points", 12),
+                    ("accuracy", 8),
+                    ("kept", 4),
+                ],
                 [
                     [
                         f"{s['added']}{' (extended)' if s.get('extended') else ''}",
-                        _pct(s["worst_target_score"]),
+                        _size(s["worst_target_score"]),
                         _pct(s["held_out_accuracy"]),
                         "yes" if s["kept"] else "",
                     ]
