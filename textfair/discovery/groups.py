@@ -303,7 +303,8 @@ def _paired_rows(plan: _PairedRows, model, favorable, sampling):
     eligible = np.zeros((len(plan.group), len(everything)), dtype=bool)
     for k, r in enumerate(plan.group):
         eligible[k, domain.seeds_for(r)] = True
-    order = everything[eligible.any(axis=0)[everything]]
+    can_take_one = np.asarray(eligible.any(axis=0), dtype=bool)
+    order = everything[can_take_one[everything]]
     total = len(assignments)
     outcomes = np.empty((0, total))  # one row per distinct seed
     texts: list[dict[int, str]] = []
