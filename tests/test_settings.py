@@ -18,17 +18,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-import typer
+from test_cli_vocabulary import _commands
 
 import textfair
 from textfair.auditing import audit_text
-from textfair.cli import app, main
+from textfair.cli import main
 from textfair.cli.audit import STAGES
 from textfair.errors import TextfairError
 from textfair.report.gate import Gate
 from textfair.settings import CONSTRAINTS, AuditConfig, PointsNote
 
-COMMAND = typer.main.get_command(app)
 TEXTS = [
     f"{who} {verb} here"
     for who in ("gay people", "straight people", "muslim people", "christian people", "women")
@@ -225,14 +224,6 @@ def test_label_names_name_a_model_that_calls_its_classes_label_k():
 
 
 # ---- every option a command lists is one it reads -------------------------------------
-
-
-def _commands(group=COMMAND, path=()):
-    for name, sub in group.commands.items():
-        if hasattr(sub, "commands"):
-            yield from _commands(sub, (*path, name))
-        else:
-            yield (*path, name), sub
 
 
 class Recording(AuditConfig):
