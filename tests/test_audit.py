@@ -197,7 +197,7 @@ def test_fail_above_sets_the_exit_code(setup, tmp_path, monkeypatch):
     args = ["audit", "--model", "py:planted:predict", "--data", str(corpus), "--max-order", "2"]
     failing = invoke(*args, "--fail-above", "50")
     assert failing.exit_code == 1, failing.output
-    assert "score above --fail-above 50: failing" in failing.output
+    assert "larger than --fail-above 50, either way: failing" in failing.output
     assert "FAIL: " in failing.output
     assert invoke(*args, "--fail-above", "100").exit_code == 0  # the planted score: 100 points
 
@@ -280,6 +280,9 @@ def test_audit_reads_parquet_and_causal_runs_causal_tests_alone(small_corpus):
     assert result.exit_code == 0, result.output
     report = json.loads((small_corpus / "out" / "report.json").read_text())
     assert report["findings"] == [] and report["counterfactual"]["causal"]
+    # The verdict counts no rule set it never tested ("0 rule sets, 0 significant").
+    verdict = result.output.split("Verdict: ", 1)[1]
+    assert verdict.startswith("toxicity-cnn-lstm: causal tests only.") and "rule set" not in verdict
 
 
 @pytest.mark.slow
@@ -397,7 +400,7 @@ def test_the_gate_takes_a_threshold_per_category_or_term(tmp_path):
         "religion 5.0 points, either way (--fail-above gender=5,religion=5): "
         '{"lgbt"} +11.8 [+5.1, +17.7] (favoured).'
     ) in said
-    assert "score above --fail-above gender=5,religion=5: failing" in said
+    assert "larger than --fail-above gender=5,religion=5, either way: failing" in said
     assert invoke("audit", *quick, "--fail-above", "religion=5").exit_code == 0
     assert invoke("audit", *quick, "--fail-above", "lgbt=20,gender=5").exit_code == 0
     assert invoke("audit", *quick, "--fail-above", "religion=5,5").exit_code == 1

@@ -20,7 +20,10 @@ from textfair.io import Output, check_outputs
 if TYPE_CHECKING:
     from textfair.report.model import AuditReport
 
-AUDIT_HELP = "Audit setting; mitigation defaults are tighter than `audit`'s to measure a change."
+AUDIT_HELP = (
+    "Audit setting (a difference in points, as in `audit`); mitigation defaults are tighter "
+    "than `audit`'s to measure a change."
+)
 REPORT_HELP = "report.json of an audit of this model, instead of a new audit."
 LOOP_HELP = (
     "testsgd: add 50, 100, 200, ... rows up to --max-fraction; aequitas: a random share "

@@ -176,7 +176,12 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     ),
     "max_order": (
         int,
-        typer.Option(DEFAULT.max_order, "--max-order", help="Most rules in a rule set."),
+        typer.Option(
+            DEFAULT.max_order,
+            "--max-order",
+            help="Most rules in a rule set; for the causal tests, most categories in a "
+            "category set when the list has more than 5 categories (up to 5, every set).",
+        ),
     ),
     "confidence": (
         float,

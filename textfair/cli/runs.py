@@ -145,7 +145,10 @@ def publish(report, options: dict, err) -> None:
         say(f"wrote {count} flipped pairs to {options['pairs']}")
     failing = report.failing(gate) if gate is not None else []
     if failing:
-        say(f"{len(failing)} significant finding(s) score above --fail-above {gate}: failing")
+        say(
+            f"{len(failing)} significant difference(s) larger than --fail-above {gate}, "
+            "either way: failing"
+        )
         raise typer.Exit(EXIT_UNFAIR)
 
 

@@ -80,7 +80,9 @@ class CausalScore:
 
 @dataclass(frozen=True)
 class GroupScore:
-    """Max minus min favourable rate over a category's terms."""
+    """A category's group score: the largest difference of the favourable rate between two
+    of its terms, each pair compared on the seeds that may take both (0 where no two terms
+    share seeds); `rates` are each term's rate on the seeds that may take it."""
 
     category: str
     score: float

@@ -640,6 +640,9 @@ class AuditReport:
         )
 
     def _groups_verdict(self) -> str:
+        if not self.settings.group:
+            # `textfair causal`: no rule set was tested, so none is counted.
+            return f"{self.model.id or 'the model'}: causal tests only."
         head = (
             f"{self.model.id or 'the model'}: {len(self.findings)} rule sets, "
             f"{len(self.significant)} significant after correction"

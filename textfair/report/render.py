@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from textfair.io import atomic_directory, check_output_directory, printable
 from textfair.report import labelwords as words
 from textfair.report.gate import Gate
-from textfair.report.numbers import difference, percent, points
+from textfair.report.numbers import difference, informative, percent, points
 from textfair.report.parts import LabelMetrics, TableMetrics
 
 # Only a type here: AuditReport's notebook methods (save, to_html, the Jupyter views) call
@@ -203,20 +203,22 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
         "pruned only when a subset's whole excess interval lies above the threshold; it is "
         "covered by that subset's finding).",
         "",
-        "Per category, every seed written with each of its terms: the group score, and how "
-        "often a seed's rewrites to the other terms flip its decision against its placebo "
-        "edit (excess interval simultaneous over the categories).",
+        "Per category, every seed written with each of its terms: the group score (the "
+        f"largest difference of the {report.outcome} rate between two terms, each pair "
+        "compared on the seeds that may take both; 0 where no two terms share seeds), each "
+        "term's rate on the seeds that may take it, and how often a seed's rewrites to the "
+        "other terms flip its decision against its placebo edit (excess interval "
+        "simultaneous over the categories).",
         "",
-        f"| category | group score (max − min {report.outcome} rate) | lowest | highest | "
-        + " | ".join(EXCESS_COLUMNS)
-        + " | with both edits |",
+        f"| category | group score (largest paired difference, points) | lowest "
+        f"{report.outcome} rate | highest | " + " | ".join(EXCESS_COLUMNS) + " | with both edits |",
         "|---|---|---|---|" + "---|" * len(EXCESS_COLUMNS) + "---|",
     ]
     for g in result.group:
         if g.rates:
             low, high = rate_extremes(g.rates)
             lines.append(
-                f"| {markdown_cell(g.category)} | {percent(g.score)} | {low} | {high} | "
+                f"| {markdown_cell(g.category)} | {100 * g.score:.1f} | {low} | {high} | "
                 f"{_excess_cells(g.excess)} | {g.excess.n if g.excess else '–'} |"
             )
     return lines + _pair_lines(report)
@@ -236,15 +238,29 @@ def rate_extremes(rates: dict[str, float]) -> tuple[str, str]:
     )
 
 
+def _pair_shift(pair) -> tuple[float, tuple[float, float]]:
+    """A term pair's shift against its placebo edit and its interval (without a placebo,
+    the raw shift)."""
+    shift, ci = pair.excess_shift, pair.excess_shift_ci
+    if shift is None or ci is None:
+        return pair.mean_shift, pair.shift_ci
+    return shift, ci
+
+
 def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
     """The term pairs whose swap lowers the favourable probability most beyond the placebo
     edit's shift (the report's order), with their flip rates against the placebo's."""
-    pairs = report.counterfactual.term_pairs if report.counterfactual else ()
-    if not pairs:
+    every = report.counterfactual.term_pairs if report.counterfactual else ()
+    if not every:
         return []
+    # A pair seen on a text or two has an interval that spans most of the range: ranking it
+    # by its estimate would headline the table with noise, so it is counted, not listed.
+    pairs = [pair for pair in every if informative(_pair_shift(pair)[1])]
+    few = len(every) - len(pairs)
     lines = _section(
-        f"Term pairs: the {min(top, len(pairs))} of {len(pairs)} swaps that lower the "
-        f"{report.outcome} probability most",
+        f"Term pairs: the {min(top, len(pairs))} of {len(every)} swaps that lower the "
+        f"{report.outcome} probability most"
+        + (f" ({few} seen on too few texts for an informative interval left out)" if few else ""),
         "Texts naming one term, rewritten to another. *Shift vs placebo*: the mean of "
         f"P({report.outcome} | swapped) − P({report.outcome} | placebo edit), in points, with its "
         "interval; flip rates per edit and under the placebo, and their excess (intervals at "
@@ -259,9 +275,7 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
         ],
     )
     for pair in pairs[:top]:
-        shift, ci = pair.excess_shift, pair.excess_shift_ci
-        if shift is None or ci is None:  # no placebo: the raw shift
-            shift, ci = pair.mean_shift, pair.shift_ci
+        shift, ci = _pair_shift(pair)
         lines.append(
             f"| {markdown_cell(pair.category)} | {markdown_cell(pair.source)} → "
             f"{markdown_cell(pair.target)} | {difference(shift, ci)} | "
@@ -563,7 +577,9 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
         )
         console.print(
             "Excess: how much more often one identity swap flips the decision (identity "
-            "swap) than a neutral word written before the term (placebo edit), * significant; "
+            "swap) than a neutral word written before the term (placebo edit), its interval "
+            f"simultaneous over the {len(report.counterfactual.causal)} tests (Bonferroni), "
+            f"* significant after {report.correction_name}; "
             f"Themis score: the share of the {report.inputs} sampled with any flip; "
             f"{report.inputs} with both: those the excess is measured on.",
             **prose,
