@@ -404,7 +404,7 @@ NAME_FOLD_MIN = 12
 TEXT_MIN_WIDTH = 12
 
 
-def fitted_table(title: str, columns: list[str], rows: list[list], width: int, keep: int = 2):
+def fitted_table(title: str, columns: list[str], rows: list[list], width: int):
     """`rows` (cells: plain strings, or (text, style)) as a rich Table that fits `width`,
     every column kept: in a terminal, a pipe or a CI log alike.
 
@@ -414,13 +414,12 @@ def fitted_table(title: str, columns: list[str], rows: list[list], width: int, k
     numbers keeps its width (a number is never cut), and a column of words (no digit in any
     cell) is cut with "…", down to TEXT_MIN_WIDTH, widest first. A table that still cannot
     fit is printed as one line per row ("name: header value; header value"), which a log
-    keeps whole. `keep` is accepted for callers written when columns were dropped; no column
-    is dropped now.
+    keeps whole.
 
     Returns
     -------
-    (renderable, list)
-        The table (or the lines) and the columns left out: always empty.
+    renderable
+        The table, or the lines.
     """
     from rich.cells import cell_len
     from rich.table import Table
@@ -428,7 +427,6 @@ def fitted_table(title: str, columns: list[str], rows: list[list], width: int, k
 
     from textfair.report.labels import wrap_label
 
-    del keep  # every column is kept
     pad = 3  # a space either side and a rule
 
     def text(cell) -> Text:
@@ -454,7 +452,7 @@ def fitted_table(title: str, columns: list[str], rows: list[list], width: int, k
             widths[index] -= cut
             room += cut
     if room < least:
-        return _row_lines(title, columns, [[text(c).plain for c in row] for row in rows]), []
+        return _row_lines(title, columns, [[text(c).plain for c in row] for row in rows])
     room = min(room, longest)
     table = Table(title=title, title_justify="left", padding=(0, 1))
     table.add_column(Text(columns[0]), no_wrap=True, min_width=room)
@@ -469,7 +467,7 @@ def fitted_table(title: str, columns: list[str], rows: list[list], width: int, k
     for row in rows:
         name = "\n".join(wrap_label(text(row[0]).plain, room))
         table.add_row(Text(name), *(text(cell) for cell in row[1:]))
-    return table, []
+    return table
 
 
 def _row_lines(title: str, columns: list[str], rows: list[list[str]]):
@@ -512,7 +510,7 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
     prose = {"markup": False, "soft_wrap": not console.is_terminal}
 
     def show(title, columns, rows) -> None:
-        table, _ = fitted_table(title, columns, rows, console.width)
+        table = fitted_table(title, columns, rows, console.width)
         console.print(table, soft_wrap=not console.is_terminal)
 
     findings = report.shown_findings()[:top]
