@@ -314,10 +314,11 @@ def _group_findings(domain, cached, config: AuditConfig, decision: Decision, pro
 def _causal_max_order(config: AuditConfig, categories: list[str]) -> int:
     """Themis tests every category set of a short list (4 for dixon2018: 15 sets); a long
     one (12 HolisticBias axes: 4,095 sets) is tested up to `max_order` categories."""
-    bound = config.max_order if config.causal_max_order is None else config.causal_max_order
-    if config.causal_max_order is None and len(categories) <= ALL_CAUSAL_SETS_UP_TO:
+    if config.causal_max_order is not None:
+        return min(config.causal_max_order, len(categories))
+    if len(categories) <= ALL_CAUSAL_SETS_UP_TO:
         return len(categories)
-    return min(bound, len(categories))
+    return min(config.max_order, len(categories))
 
 
 def _sampling(config: AuditConfig) -> dict:
@@ -338,17 +339,15 @@ def _config_record(config: AuditConfig, domain, extra: dict) -> dict:
     record = config.to_dict()
     if isinstance(domain, TabularDomain):  # rows have features, not terms
         del record["terms"], record["exclude_flags"]
-    if not config.group:  # no group findings: no interval of theirs to name
-        return {**record, "categories": domain.categories(), **extra}
-    return {
-        **record,
-        "categories": domain.categories(),
-        **extra,
-        "interval": "seed-level paired differences (bounded_mean: Student t with z²/2 "
-        "pseudo-seeds at each end of [-1, 1])"
-        if config.mode == "paired"
-        else "Newcombe hybrid score (two Wilson intervals)",
-    }
+    record = {**record, "categories": domain.categories(), **extra}
+    if config.group:  # only group findings have an interval of theirs to name
+        record["interval"] = (
+            "seed-level paired differences (bounded_mean: Student t with z²/2 pseudo-seeds at "
+            "each end of [-1, 1])"
+            if config.mode == "paired"
+            else "Newcombe hybrid score (two Wilson intervals)"
+        )
+    return record
 
 
 def _check_labels(cached, labels, decision: Decision, positive_label) -> str:

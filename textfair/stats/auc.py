@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -258,7 +258,7 @@ def bias_metrics(
     predicted = s >= threshold
     overall = _Auc.of(s, y, ~y, z, min_per_class)
     rows: list[SubgroupMetrics] = []
-    tests: list[tuple[int, str, tuple[float, Callable, float]]] = []
+    tests: list[tuple[int, str, tuple[float, Callable]]] = []
     for name, mask in subgroups.items():
         m = np.asarray(mask, dtype=bool)
         if not m.any():
@@ -278,7 +278,7 @@ def bias_metrics(
         intervals |= {k: ci for k, (_, ci) in rates.items() if ci is not None}
         for kind, a in aucs.items():
             if a.ci is not None and overall.ci is not None:
-                tests.append((len(rows), kind, _gap(a, overall, strata, z)))
+                tests.append((len(rows), kind, _gap(a, overall, strata)))
         rows.append(
             SubgroupMetrics(
                 subgroup=name,
@@ -293,7 +293,7 @@ def bias_metrics(
                 intervals=intervals,
             )
         )
-    rows = _with_gaps(rows, tests, correction, 1 - confidence)
+    rows = _with_gaps(rows, tests, correction, confidence)
     return BiasMetrics(
         overall_auc=overall.value,
         subgroups=tuple(rows),
@@ -350,8 +350,9 @@ class _Auc:
         return cls(value, _score_interval(value, p, n, z), p, n, influence)
 
 
-def _gap(first: _Auc, second: _Auc, strata, z: float) -> tuple[float, Callable, float]:
-    r"""`first` - `second` with its MOVER interval at `z` and the correlation of the two.
+def _gap(first: _Auc, second: _Auc, strata) -> tuple[float, Callable]:
+    r"""`first` - `second`, and its MOVER interval as a function of the normal quantile
+    (from the correlation of the two).
 
     The covariance of the two AUCs is DeLong's, with the texts sampled within each stratum
     (class by subgroup): $\sum_s n_s \widehat{\mathrm{cov}}_s(\text{term}^1, \text{term}^2)$.
@@ -374,7 +375,7 @@ def _gap(first: _Auc, second: _Auc, strata, z: float) -> tuple[float, Callable, 
         l2, u2 = _score_interval(second.value, second.positives, second.negatives, at)
         return _mover(first.value, (l1, u1), second.value, (l2, u2), r)
 
-    return first.value - second.value, interval, r
+    return first.value - second.value, interval
 
 
 def _mover(
@@ -392,15 +393,11 @@ def _mover(
     return low, high
 
 
-def _with_gaps(rows, tests, correction: str, alpha: float) -> list[SubgroupMetrics]:
+def _with_gaps(rows, tests, correction: str, confidence: float) -> list[SubgroupMetrics]:
     """The rows with their gaps to the overall AUC, p-values adjusted over all of them."""
-    from dataclasses import replace
-
-    from scipy.stats import norm
-
-    z = float(norm.isf(alpha / 2))
+    z, alpha = z_value(confidence), 1 - confidence
     found = []
-    for index, kind, (d, interval, _) in tests:
+    for index, kind, (d, interval) in tests:
         found.append((index, kind, d, interval(z), _p_value(d, interval)))
     adjusted = adjust([p for *_, p in found], correction, alpha) if found else None
     gaps: dict[int, dict[str, AucGap]] = {}
