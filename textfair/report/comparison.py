@@ -76,7 +76,8 @@ def _headline(report: dict) -> str | None:
     from textfair.mitigate.front import headline, pareto_front
 
     points = _points(report)
-    return headline(points, pareto_front(points))
+    # Every comparison.json records its front: read it, not worked out again.
+    return headline(points, report.get("pareto") or pareto_front(points))
 
 
 def _lost(outcome: dict) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from textfair.report.numbers import interval, signed
 from textfair.report.parts import LabelMetrics
 from textfair.stats.auc import AUC_KINDS, RATE_GAPS, AucGap, SubgroupMetrics
 from textfair.stats.testing import CORRECTION_NAMES
@@ -48,7 +49,7 @@ def points_cell(s: SubgroupMetrics, kind: str, metrics: LabelMetrics) -> str:
     value, ci = getattr(s, kind), s.intervals.get(kind)
     if not _has(value):
         return TOO_FEW if metrics.min_per_class else "-"
-    return f"{100 * value:+.1f}" + (f" [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]" if ci else "")
+    return signed(value) + (f" {interval(ci)}" if ci else "")
 
 
 def classes(metrics: LabelMetrics) -> str:
@@ -73,8 +74,12 @@ def split(metrics: LabelMetrics) -> tuple[list[SubgroupMetrics], list[SubgroupMe
     """The subgroups with at least one metric, largest first, and those with none (too few
     texts of either class), whom a table need not give a row of "too few texts"."""
     ordered = sorted(metrics.subgroups, key=lambda s: -s.size)
-    some = [s for s in ordered if any(_has(getattr(s, k)) for k in (*AUC_KINDS, *RATE_GAPS))]
-    return some, [s for s in ordered if s not in some]
+    some: list[SubgroupMetrics] = []
+    none: list[SubgroupMetrics] = []
+    for s in ordered:
+        has_one = any(_has(getattr(s, k)) for k in (*AUC_KINDS, *RATE_GAPS))
+        (some if has_one else none).append(s)
+    return some, none
 
 
 def none_note(metrics: LabelMetrics) -> str:

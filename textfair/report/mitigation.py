@@ -21,7 +21,8 @@ def _size(value: float | None) -> str:
 
 
 def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.1f}%"
+    """A rate as a percentage: ``84.3%``."""
+    return "n/a" if value is None else f"{_size(value)}%"
 
 
 def _side(side: dict | None) -> str:
