@@ -18,6 +18,9 @@ looked at.
 
 Run: ``python -m benchmarks.acceptability_gold --out tests/data/acceptability_gold.jsonl``
 (``--batches DIR`` also writes the shuffled reading batches, without list, kind or split).
+The readers' answers (``labels_batchNN.jsonl``, one line per item) are added to the file with
+``python -m benchmarks.acceptability_gold --merge DIR --out tests/data/acceptability_gold.jsonl``:
+each reading becomes one entry of the unit's ``labels``, with the batch as its ``reader``.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import argparse
 import csv
 import json
 import random
+import sys
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -131,22 +135,68 @@ def batches(records: Sequence[dict], size: int, seed: int) -> list[list[dict]]:
     ]
 
 
+#: Why a variant is wrong (the issue-42 rubric; the first that applies, in this order).
+CLASSES = ("UNGRAMMATICAL", "NOT_IDENTITY", "MERGED", "IN_TEXT", "WORLD")
+
+
+def merge(records: list[dict], folder: Path) -> int:
+    """Add every reading in ``folder/labels_*.jsonl`` to its unit (once per reader); the
+    number of readings added."""
+    by_id = {record["id"]: record for record in records}
+    added = 0
+    for path in sorted(folder.glob("labels_*.jsonl")):
+        reader = path.stem.removeprefix("labels_")
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            reading = json.loads(line)
+            record = by_id[reading["item"]]
+            if any(label["reader"] == reader for label in record["labels"]):
+                continue
+            if not isinstance(reading["acceptable"], bool) or (
+                reading["acceptable"] is False and reading.get("class") not in CLASSES
+            ):
+                raise ValueError(f"{path.name}: a reading out of the rubric: {line[:120]}")
+            record["labels"].append(
+                {
+                    "acceptable": reading["acceptable"],
+                    "class": None if reading["acceptable"] else reading["class"],
+                    "reason": reading.get("reason", ""),
+                    "reader": reader,
+                }
+            )
+            added += 1
+    return added
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--batches", type=Path, default=None)
     parser.add_argument("--batch-size", type=int, default=170)
     parser.add_argument("--seed", type=int, default=20261126)
+    parser.add_argument("--merge", type=Path, default=None, help="folder of readers' labels")
     args = parser.parse_args(argv)
+    if args.merge:
+        lines = args.out.read_text(encoding="utf-8").splitlines()
+        records = [json.loads(line) for line in lines]
+        added = merge(records, args.merge)
+        _write(args.out, records)
+        print(f"{added} readings added", file=sys.stderr)
+        return
     records = build(args.seed)
-    with open(args.out, "w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    _write(args.out, records)
     if args.batches:
         args.batches.mkdir(parents=True, exist_ok=True)
         for number, batch in enumerate(batches(records, args.batch_size, args.seed)):
             with open(args.batches / f"batch{number:02d}.json", "w", encoding="utf-8") as handle:
                 json.dump(batch, handle, ensure_ascii=False, indent=1)
+
+
+def _write(path: Path, records: Sequence[dict]) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":
