@@ -146,10 +146,14 @@ def merge(records: list[dict], folder: Path) -> int:
     added = 0
     for path in sorted(folder.glob("labels_*.jsonl")):
         reader = path.stem.removeprefix("labels_")
+        batch = json.loads((folder / f"{reader}.json").read_text(encoding="utf-8"))
+        shown = {item["item"] for item in batch}
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
                 continue
             reading = json.loads(line)
+            if reading["item"] not in shown:  # a reader's answer for an item it was not given
+                raise ValueError(f"{path.name}: {reading['item']} is not in {reader}.json")
             record = by_id[reading["item"]]
             if any(label["reader"] == reader for label in record["labels"]):
                 continue
