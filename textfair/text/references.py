@@ -63,7 +63,9 @@ _CALENDAR = frozenset(
     monday tuesday wednesday thursday friday saturday sunday christmas easter jesus christ
     god lord allah buddha krishna moses muhammad mohammed mohammad israel jordan nazareth
     jerusalem eden genesis santa paris london sydney virginia georgia carolina dakota
-    christian little
+    christian little messiah angel love story true blue boy son king prince summer
+    africa america britain england france germany ireland iran iraq italy spain russia
+    china japan india canada mexico
     """.split()
 )
 # A place, not a person, after these ("of Nazareth", "in Jordan").
@@ -128,6 +130,7 @@ def unknown_first_names(text: str, known: Iterable[tuple[int, int]]) -> list[tup
         if (
             word in first
             and word.lower() not in _CALENDAR
+            and word.lower() not in _ordinary_words()
             and not (before and before[0] in _PLACE_BEFORE)
             and not any(s <= start < e for s, e in spans)
             and not (
@@ -136,6 +139,18 @@ def unknown_first_names(text: str, known: Iterable[tuple[int, int]]) -> list[tup
         ):
             found.append(match.span())
     return found
+
+
+@cache
+def _ordinary_words() -> frozenset[str]:
+    """Lowercase words the first-name lexicon also holds that are function words or identity
+    terms and their related words ("My", "An", "German", "Islam")."""
+    words = set(context.FUNCTION_WORDS | context.DETERMINERS)
+    for name in ("dixon2018", "holistic"):
+        for term in load_term_list(name).terms():
+            words.update(form.lower() for form, _ in term.surface_forms())
+            words.update(word.lower() for _, word in term.related)
+    return frozenset(words)
 
 
 @cache
