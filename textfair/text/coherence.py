@@ -199,7 +199,10 @@ class Coherence:
             return "reference", ()  # "Joyce ... he": a name of no known gender stays
         by_gender = {t.gender: t for t in self.term_list.categories[found[0].category]}
         companions = []
+        taken = [(m.start, m.end) for m in found]
         for mention in named:
+            if any(s < mention.end and mention.start < e for s, e in taken):
+                continue  # a word the swap rewrites already
             term = by_gender.get(mention.term.gender)
             gender = mention.term.gender or ""
             if term is None or (term.id not in sources and not several):

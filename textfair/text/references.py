@@ -85,6 +85,8 @@ _TITLE_BEFORE = re.compile(r"\b([A-Za-z]+)\.?[ \t]+$")
 _TITLED = re.compile(
     r"\b(?:Mr|Mrs|Ms|Miss|Mister|Dr|Sir|Dame|Lord|Lady|Madam)\.?[ \t]+[A-Z][\w'’\-]+"
 )
+# A capitalised word, not the start of a contraction ("Don't" is no "Don").
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b(?!['’](?:t|ll|re|ve|d)\b)")
 # "Will you", "May I": a sentence-initial modal, not a name.
 _QUESTION = re.compile(r"\s+(?:i|you|he|she|it|we|they|not)\b", re.IGNORECASE)
 _FULL_NAME = re.compile(r"\b([A-Z][a-z]+)[ \t]+(?:[A-Z]\.[ \t]*)?([A-Z][\w'’\-]*[a-z][\w'’]*)")
@@ -124,14 +126,14 @@ def unknown_first_names(text: str, known: Iterable[tuple[int, int]]) -> list[tup
     first = context.first_names()
     spans = list(known)
     found = []
-    for match in re.finditer(r"\b[A-Z][a-z]+\b(?!['’](?:t|ll|re|ve|d)\b)", text):
+    for match in _CAPITALISED.finditer(text):
         word, start = match.group(), match.start()
+        lower = word.lower()
+        if word not in first or lower in _CALENDAR or lower in _ordinary_words():
+            continue
         before = context.tokens_before(text, start, count=1)
         if (
-            word in first
-            and word.lower() not in _CALENDAR
-            and word.lower() not in _ordinary_words()
-            and not (before and before[0] in _PLACE_BEFORE)
+            not (before and before[0] in _PLACE_BEFORE)
             and not any(s <= start < e for s, e in spans)
             and not (
                 context.is_sentence_initial(text, start) and _QUESTION.match(text, match.end())
