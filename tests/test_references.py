@@ -30,6 +30,8 @@ def variants(text: str, terms: str, categories: list[str] | None = None) -> set[
         ("John Banner is wonderful as Sergeant Schultz.", "names", "full_name"),
         ("Dear Rev. Michael S. Margolin, is it bias?", "names", "full_name"),
         ("Richard the Lionheart was brave.", "names", "full_name"),
+        ("Scholars believe the Book of Daniel is late; he wrote so.", "pronouns", "full_name"),
+        ("Reverend Billy preaches; how does he make his money?", "pronouns", "full_name"),
         ("You felt sorry for him; Bill Nighy plays Ray.", "pronouns", "full_name"),
         ("Mr. Dreyfuss was perfect for his role.", "pronouns", "full_name"),
         ("Emily said she was a female nurse.", "names", "reference"),

@@ -195,6 +195,8 @@ class Coherence:
         if self._names is None:
             self._names = Matcher("names")
         named = self._names.find(text)
+        if any(references.full_name_at(text, m.start, m.start + len(m.surface)) for m in named):
+            return "full_name", ()  # "Reverend Billy ... he", "the Book of Daniel"
         if references.unknown_first_names(text, [(m.start, m.end) for m in named]):
             return "reference", ()  # "Joyce ... he": a name of no known gender stays
         by_gender = {t.gender: t for t in self.term_list.categories[found[0].category]}

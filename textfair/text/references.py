@@ -81,6 +81,9 @@ NONBINARY_TERMS = frozenset(
 ) | {"gender neutral", "gender non conforming", "non binary", "third gender", "two spirit"}
 
 _SURNAME = re.compile(r"[ \t]+(?:[A-Z]\.[ \t]*)?(?:[A-Z][\w'’]*|the[ \t]+[A-Z]\w+)|-[A-Z]")
+# "Book of Daniel", "House of David", "Gospel of John": a work or a lineage named after a
+# person.
+_NAMED_OF = re.compile(r"\b[A-Z][a-z]+[ \t]+of[ \t]+$")
 _TITLE_BEFORE = re.compile(r"\b([A-Za-z]+)\.?[ \t]+$")
 _TITLED = re.compile(
     r"\b(?:Mr|Mrs|Ms|Miss|Mister|Dr|Sir|Dame|Lord|Lady|Madam)\.?[ \t]+[A-Z][\w'’\-]+"
@@ -95,14 +98,17 @@ _FULL_NAME = re.compile(r"\b([A-Z][a-z]+)[ \t]+(?:[A-Z]\.[ \t]*)?([A-Z][\w'’\-
 def full_name_at(text: str, start: int, end: int) -> bool:
     """The first name at [start, end) is part of a full name: a surname, an initial and a
     surname, or an epithet follows ("John Banner", "Michael S. Margolin", "Richard the
-    Lionheart", "Levi-Civita"), or a title goes before ("Reverend Billy", "Dr. Emily")."""
+    Lionheart", "Levi-Civita"), a title goes before ("Reverend Billy", "Dr. Emily"), or it
+    names a work or a lineage ("the Book of Daniel", "the House of David")."""
     after = _SURNAME.match(text, end)
     if after and not text[start:end].endswith(("'s", "’s")):
         word = after.group().strip(" \t-").split()[0].rstrip(".")
         if word.lower() not in _NOT_SURNAMES or after.group().lstrip().startswith("the"):
             return True
     before = _TITLE_BEFORE.search(text, max(0, start - 16), start)
-    return bool(before and before.group(1)[:1].isupper() and before.group(1).lower() in TITLES)
+    if before and before.group(1)[:1].isupper() and before.group(1).lower() in TITLES:
+        return True
+    return _NAMED_OF.search(text, max(0, start - 30), start) is not None
 
 
 def named_people(text: str) -> list[tuple[int, int]]:
