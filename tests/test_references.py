@@ -32,6 +32,7 @@ def variants(text: str, terms: str, categories: list[str] | None = None) -> set[
         ("Richard the Lionheart was brave.", "names", "full_name"),
         ("Scholars believe the Book of Daniel is late; he wrote so.", "pronouns", "full_name"),
         ("Reverend Billy preaches; how does he make his money?", "pronouns", "full_name"),
+        ("You changed him, @Emily, and I saw it.", "pronouns", "full_name"),
         ("You felt sorry for him; Bill Nighy plays Ray.", "pronouns", "full_name"),
         ("Mr. Dreyfuss was perfect for his role.", "pronouns", "full_name"),
         ("Emily said she was a female nurse.", "names", "reference"),

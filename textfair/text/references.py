@@ -92,19 +92,24 @@ _TITLED = re.compile(
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b(?!['’](?:t|ll|re|ve|d)\b)")
 # "Will you", "May I": a sentence-initial modal, not a name.
 _QUESTION = re.compile(r"\s+(?:i|you|he|she|it|we|they|not)\b", re.IGNORECASE)
+# A user's handle ("@Emily", "@wikiadmin"): a real user.
+_HANDLE = re.compile(r"(?<![\w@])@[A-Za-z][\w.]*")
 _FULL_NAME = re.compile(r"\b([A-Z][a-z]+)[ \t]+(?:[A-Z]\.[ \t]*)?([A-Z][\w'’\-]*[a-z][\w'’]*)")
 
 
 def full_name_at(text: str, start: int, end: int) -> bool:
     """The first name at [start, end) is part of a full name: a surname, an initial and a
     surname, or an epithet follows ("John Banner", "Michael S. Margolin", "Richard the
-    Lionheart", "Levi-Civita"), a title goes before ("Reverend Billy", "Dr. Emily"), or it
-    names a work or a lineage ("the Book of Daniel", "the House of David")."""
+    Lionheart", "Levi-Civita"), a title goes before ("Reverend Billy", "Dr. Emily"), it is a
+    user's handle ("@Emily"), or it names a work or a lineage ("the Book of Daniel", "the
+    House of David")."""
     after = _SURNAME.match(text, end)
     if after and not text[start:end].endswith(("'s", "’s")):
         word = after.group().strip(" \t-").split()[0].rstrip(".")
         if word.lower() not in _NOT_SURNAMES or after.group().lstrip().startswith("the"):
             return True
+    if start > 0 and text[start - 1] == "@":
+        return True  # "@Emily": a user's handle
     before = _TITLE_BEFORE.search(text, max(0, start - 16), start)
     if before and before.group(1)[:1].isupper() and before.group(1).lower() in TITLES:
         return True
@@ -112,10 +117,11 @@ def full_name_at(text: str, start: int, end: int) -> bool:
 
 
 def named_people(text: str) -> list[tuple[int, int]]:
-    """Spans of the full names and titled names of `text` ("Bill Nighy", "Mr. Dreyfuss"):
-    a first name of the name lexicon followed by a capitalised surname, or a title
-    followed by a capitalised name."""
+    """Spans of the full names, titled names and handles of `text` ("Bill Nighy", "Mr.
+    Dreyfuss", "@Emily"): a first name of the name lexicon followed by a capitalised
+    surname, a title followed by a capitalised name, or an @-handle."""
     found = [m.span() for m in _TITLED.finditer(text)]
+    found += [m.span() for m in _HANDLE.finditer(text)]
     first = context.first_names()
     for match in _FULL_NAME.finditer(text):
         name, surname = match.group(1), match.group(2)
