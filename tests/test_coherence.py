@@ -69,7 +69,11 @@ def test_axes_keep_a_term_on_its_own_axis(text, never):
 def test_a_gendered_term_is_never_written_against_the_texts_pronouns():
     variants = texts_of("He said he was male, and nobody argued.", ["gender"])
     assert variants and not any("female" in text for text in variants)
-    assert "He said he was nonbinary, and nobody argued." in variants
+    # No binary gender beside "he" either: "a nonbinary person ... him" reads wrong.
+    assert variants == {
+        "He said he was trans, and nobody argued.",
+        "He said he was transgender, and nobody argued.",
+    }
 
 
 def test_age_fits_the_noun_and_the_syntax():
@@ -133,6 +137,8 @@ def test_seeds_left_out_are_counted_by_reason_and_recall_is_their_complement():
         "fixed_form": 0,
         "other_use": 1,
         "cue": 1,
+        "full_name": 0,
+        "reference": 0,
         "no_target": 0,
     }
     assert domain.recall() == {"religion": 0.25}

@@ -29,18 +29,26 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from textfair.terms import Term, TermList, normalize_form
 from textfair.terms.files import GENDER_ADJECTIVES, load_gender_pairs
-from textfair.text import context, gates
+from textfair.text import context, gates, references
 from textfair.text.matcher import Matcher, Mention
 
 __all__ = ["LEFT_OUT_REASONS", "CategoryPlan", "Coherence", "coherence_of"]
 
 #: Why a text takes no part in a category's rows, in the order they are checked.
-LEFT_OUT_REASONS = ("several_terms", "fixed_form", "other_use", "cue", "no_target")
+LEFT_OUT_REASONS = (
+    "several_terms",
+    "fixed_form",
+    "other_use",
+    "cue",
+    "full_name",
+    "reference",
+    "no_target",
+)
 
 # Nouns for children: an adult age before one reads wrong ("elderly child", "old girls").
 CHILD_NOUNS = frozenset(
@@ -61,6 +69,8 @@ AGED_NOUNS = frozenset(
     grandmother grandmothers grandparent grandparents
     """.split()
 )
+# The ages a noun itself says: a mention modifying one describes that person.
+_HEAD_STAGES = ((CHILD_NOUNS, (0, 25)), (AGED_NOUNS, (55, 120)))
 # A stated age ("at the age of 76", "a 79-year-old", "aged 12", "in his 80s"): a life-stage
 # term rewritten beside one contradicts it.
 STATED_AGE = re.compile(
@@ -130,8 +140,16 @@ class Coherence:
             for c, terms in term_list.categories.items()
         }
         self._last: tuple[str | None, list[_Word], frozenset[str] | None] = (None, [], None)
-        # The pronoun matcher, made when a list of names needs it.
+        # The pronoun matcher, made when a list of names needs it; the names matcher, when
+        # a list of gendered words does.
         self._pronouns: Matcher | None = None
+        self._names: Matcher | None = None
+        # Per term, the ages it can describe (None: no life stage), for life-stage cues.
+        self._ages = {term.id: references.age_range(term) for term in term_list.terms()}
+        self._aged_category = {
+            c: any(self._ages[t.id] is not None for t in terms)
+            for c, terms in term_list.categories.items()
+        }
 
     def _gendered_words(self, text: str, source: Term) -> tuple[Mention, ...]:
         """The gendered words of `text` (he, her, mother, ...) as mentions of the first-name
@@ -151,6 +169,75 @@ class Coherence:
             )
             for m in self._pronouns.find(text)
         )
+
+    def _references(
+        self, text: str, found: Sequence[Mention], sources: dict[str, Term], several: bool
+    ) -> tuple[str | None, tuple[Mention, ...]]:
+        """Whether a swap of first names or gendered words can rewrite every other
+        reference to the people it speaks of (`textfair.text.references`): the reason the
+        text is left out if not (``full_name``, ``reference``), and the first names a
+        gendered-word swap rewrites with it ("Emily said she" -> "Michael said he")."""
+        names = any(t.names for t in sources.values())
+        words = any(t.words for t in sources.values())
+        if not (names or words):
+            return None, ()
+        if names and any(
+            m.term.names and references.full_name_at(text, m.start, m.start + len(m.surface))
+            for m in found
+        ):
+            return "full_name", ()  # "John Banner" is no "Chloe Banner"
+        if words and references.named_people(text):
+            return "full_name", ()  # "Bill Nighy ... him" never becomes "... her"
+        if references.gendered_identity_words(text):
+            return "reference", ()  # "Emily, a female nurse" -> "Michael, a female nurse"
+        if not words:
+            return None, ()
+        if self._names is None:
+            self._names = Matcher("names")
+        named = self._names.find(text)
+        if any(references.full_name_at(text, m.start, m.start + len(m.surface)) for m in named):
+            return "full_name", ()  # "Reverend Billy ... he", "the Book of Daniel"
+        if references.unknown_first_names(text, [(m.start, m.end) for m in named]):
+            return "reference", ()  # "Joyce ... he": a name of no known gender stays
+        by_gender = {t.gender: t for t in self.term_list.categories[found[0].category]}
+        companions = []
+        taken = [(m.start, m.end) for m in found]
+        for mention in named:
+            if any(s < mention.end and mention.start < e for s, e in taken):
+                continue  # a word the swap rewrites already
+            term = by_gender.get(mention.term.gender)
+            gender = mention.term.gender or ""
+            if term is None or (term.id not in sources and not several):
+                return "reference", ()  # "Emily ... he": flipping "he" alone would pair them
+            companions.append(replace(mention, term=term, form="name", role=gender))
+        return None, tuple(companions)
+
+    def _fitting(
+        self,
+        text: str,
+        category: str,
+        found: Sequence[Mention],
+        sources: dict[str, Term],
+        targets: set[str],
+    ) -> set[str]:
+        """The `targets` the rest of the text allows as references to the same people: no
+        term of no binary gender where the text says "he" or "she" ("a nonbinary person ...
+        him"), and no age that a life stage stated elsewhere rules out ("five old people"
+        later "the kids": not "elderly"; see `references.fits_life_stages`)."""
+        if self._gendered_category[category] and _pronoun_genders(text):
+            targets = {t for t in targets if t not in references.NONBINARY_TERMS}
+        if self._aged_category[category] and any(self._ages[s] for s in sources):
+            stages = references.life_stages(text, [(m.start, m.end) for m in found])
+            # The noun a mention modifies is the same person: "young girl" is no "spry
+            # girl", "old geezer" no "teenage geezer".
+            heads = {_head_noun(text, m) for m in found}
+            stages += [ages for nouns, ages in _HEAD_STAGES if heads & nouns]
+            if stages:
+                ages = [self._ages[s] for s in sources]
+                targets = {
+                    t for t in targets if references.fits_life_stages(self._ages[t], ages, stages)
+                }
+        return targets
 
     def related_word(self, term: Term, role: str) -> str | None:
         """The word `term` has for `role` ("faith" of "muslim": "Islam"), if any."""
@@ -237,7 +324,9 @@ class Coherence:
                 return CategoryPlan("cue")
             if word.kind == "clash" and any(t.id in sources for t in word.terms):
                 return CategoryPlan("cue")
-        companions: tuple[Mention, ...] = ()
+        left_out, companions = self._references(text, found, sources, several)
+        if left_out is not None:
+            return CategoryPlan(left_out)
         if self._gendered_category[category]:
             genders = self._genders_of(text)
         if any(t.names for t in sources.values()) and genders:
@@ -272,6 +361,7 @@ class Coherence:
             if any(self.related_word(term, role) is None for role in roles):
                 continue
             targets.add(term.id)
+        targets = self._fitting(text, category, found, sources, targets)
         if len(targets) < len(sources):
             return CategoryPlan("no_target")  # too few terms to map each source to a new one
         mentions = tuple(
@@ -304,6 +394,14 @@ def _gender_regexes(lowercase: bool = False) -> dict[str, re.Pattern[str]]:
         )
         for gender, words in sides.items()
     }
+
+
+_PRONOUN = re.compile(r"(?<![\w'’])(?:he|him|his|himself|she|her|hers|herself)(?![\w])", re.I)
+
+
+def _pronoun_genders(text: str) -> bool:
+    """Whether `text` holds a personal pronoun of a binary gender ("he", "her", ...)."""
+    return _PRONOUN.search(text) is not None
 
 
 def _genders(text: str) -> frozenset[str]:

@@ -16,7 +16,7 @@ from textfair.text import context, gates
 
 __all__ = ["Form", "FormReader"]
 
-Form = Literal["adjective", "noun", "plural", "collective", "related", "gendered"]
+Form = Literal["adjective", "noun", "plural", "collective", "related", "gendered", "name"]
 
 _LANGUAGE_CUES = frozenset("original dubbed subtitled in speak speaks spoke speaking".split())
 _PLURAL_SUBJECT_FOLLOWERS = frozenset(

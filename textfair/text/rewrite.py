@@ -22,6 +22,7 @@ from textfair.text.articles import indefinite_article
 from textfair.text.context import is_sentence_initial
 from textfair.text.counterparts import gender_counterparts
 from textfair.text.matcher import Mention
+from textfair.text.references import name_group
 
 __all__ = ["Edit", "Rewrite", "Rewriter", "apply_case", "case_style", "rewrite"]
 
@@ -129,6 +130,12 @@ def _target_phrase(mention: Mention, target: Term, text: str) -> str:
         if not target.gender or target.gender == mention.role:
             return mention.surface
         return gender_counterparts().counterpart(word, text, mention.start + len(mention.surface))
+    if mention.form == "name":
+        # A first name rewritten with a gender swap ("Emily" with "she" -> "he"): a name of
+        # the target's gender (`role` holds the name's gender).
+        if not target.gender or target.gender == mention.role:
+            return mention.surface
+        return pick_name(name_group(target.gender).written_names, text, mention.surface.lower())
     if mention.form == "related":
         # A related word ("Judaism") becomes the target's word of the same role ("Sikhism");
         # the plan that allowed the rewrite checked the target has one.

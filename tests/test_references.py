@@ -1,0 +1,112 @@
+"""References kept together (issue 42): a name, pronoun or age swap rewrites every other
+reference to the same people, or the seed is left out with a reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from textfair.terms import load_term_list
+from textfair.text.coherence import LEFT_OUT_REASONS
+from textfair.text.domain import TextDomain
+from textfair.text.generate import counterfactuals
+from textfair.text.matcher import Matcher
+from textfair.text.references import age_range, life_stages, name_group
+
+
+def reason(text: str, terms: str) -> str | None:
+    """Why the seed takes no part in its (only) category's rows; None when it does."""
+    domain = TextDomain([text], terms)
+    (category,) = [c for c in domain.categories() if domain.mentioning[c]]
+    return next((r for r, n in domain.left_out[category].items() if n), None)
+
+
+def variants(text: str, terms: str, categories: list[str] | None = None) -> set[str]:
+    return {v.text for v in counterfactuals(text, categories, matcher=Matcher(terms))}
+
+
+@pytest.mark.parametrize(
+    ("text", "terms", "why"),
+    [
+        ("John Banner is wonderful as Sergeant Schultz.", "names", "full_name"),
+        ("Dear Rev. Michael S. Margolin, is it bias?", "names", "full_name"),
+        ("Richard the Lionheart was brave.", "names", "full_name"),
+        ("Scholars believe the Book of Daniel is late; he wrote so.", "pronouns", "full_name"),
+        ("Reverend Billy preaches; how does he make his money?", "pronouns", "full_name"),
+        ("You changed him, @Emily, and I saw it.", "pronouns", "full_name"),
+        ("You felt sorry for him; Bill Nighy plays Ray.", "pronouns", "full_name"),
+        ("Mr. Dreyfuss was perfect for his role.", "pronouns", "full_name"),
+        ("Emily said she was a female nurse.", "names", "reference"),
+        ("She is a Latina actress.", "pronouns", "reference"),
+        ("I told Joyce that he would call.", "pronouns", "reference"),
+        ("Emily said he would call.", "pronouns", "reference"),
+        ("Hey, Aaron told me he would help.", "names", None),
+        ("Emily said she would call her mother.", "pronouns", None),
+        ("Don't trust him; he is angry.", "pronouns", None),
+        ("He was born in Nazareth, they say.", "pronouns", None),
+    ],
+)
+def test_a_swap_that_cannot_carry_every_reference_leaves_the_seed_out(text, terms, why):
+    assert reason(text, terms) == why
+
+
+def test_a_pronoun_swap_flips_the_first_names_with_it():
+    (variant,) = counterfactuals(
+        "Emily said she would call her mother.", matcher=Matcher("pronouns")
+    )
+    name = variant.text.split()[0]
+    assert name in name_group("male").written_names
+    assert variant.text == f"{name} said he would call his father."
+    # Every gendered reference flips, whoever it refers to: both names change.
+    (both,) = counterfactuals("Hi Raymond, Emily says he left.", matcher=Matcher("pronouns"))
+    words = both.text.replace(",", "").split()
+    assert words[1] in name_group("female").written_names
+    assert words[2] in name_group("male").written_names
+    assert words[4] == "she"
+
+
+def test_the_new_reasons_are_counted_with_the_others():
+    assert {"full_name", "reference"} <= set(LEFT_OUT_REASONS)
+    domain = TextDomain(
+        ["John Banner met her.", "Emily met him; Emily is a female pilot.", "Emily left."],
+        "names",
+    )
+    assert domain.left_out["name_gender"]["full_name"] == 1
+    assert domain.left_out["name_gender"]["reference"] == 1
+    assert domain.recall()["name_gender"] == pytest.approx(1 / 3)
+
+
+def test_no_term_of_no_binary_gender_is_written_beside_he_or_she():
+    written = variants("He said he was male, and nobody argued.", "dixon2018", ["gender"])
+    assert written and not any("nonbinary" in t for t in written)
+    assert "They said it: a nonbinary nurse." in variants(
+        "They said it: a male nurse.", "dixon2018", ["gender"]
+    )
+
+
+def test_age_ranges_of_the_terms():
+    terms = {t.id: t for t in load_term_list("holistic").categories["age"]}
+    assert age_range(terms["teenage"]) == (13, 19)
+    assert age_range(terms["forty five year old"]) == (45, 45)
+    assert age_range(terms["thirty something"]) == (30, 39)
+    assert age_range(terms["older"]) is None  # a comparison states no life stage
+
+
+def test_life_stages_stated_elsewhere():
+    assert life_stages("The kids hid.") == [(0, 17)]
+    assert life_stages("a 16-year-old and a man in his eighties") == [(16, 16), (80, 89)]
+    assert life_stages("He is retired.") == [(45, 120)]
+    # The mention itself is no cue: "teenage" is what is rewritten.
+    text = "The teenage boy and his teens."
+    assert life_stages(text, [(4, 11)]) == [(12, 19)]
+
+
+def test_a_life_stage_elsewhere_rules_out_an_age_it_contradicts():
+    written = variants("An old man sat with his grandchildren.", "dixon2018", ["age"])
+    assert written and not any(w in t for t in written for w in ("young", "teenage"))
+    assert "An elderly man sat with his grandchildren." in written
+    girl = variants("The young girl ran home.", "holistic", ["age"])
+    assert girl and not any(w in t for t in girl for w in ("spry", "fifty", "elderly"))
+    assert "The teenage girl ran home." in girl
+    # A stage the mentioned term does not fit speaks of other people: it constrains nothing.
+    candy = variants("An old man gave candy to the kids.", "dixon2018", ["age"])
+    assert "An elderly man gave candy to the kids." in candy

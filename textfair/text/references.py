@@ -1,0 +1,329 @@
+"""Other references to the person a swap rewrites: names, titles, gendered identity words and
+cues of a life stage elsewhere in the text.
+
+A swap of a pronoun, a first name or an age says something about a person; every other word
+of the text that refers to the same person must say the same, or the variant contradicts
+itself ("Joyce ... he", "Brittany Depp ... Mr. Depp", "five old people" later "the kids").
+Which word refers to whom is not known here, so the rules keep to what is safe whatever
+the reference:
+
+* a **full name** (a first name with a surname, an initial, an epithet or a title:
+  "John Banner", "Michael S. Margolin", "Richard the Lionheart", "Reverend Billy", "Mr.
+  Depp") names a person the text treats as real: renaming them, or changing the gender of
+  the words that may refer to them, makes the text false about that person;
+* a **first name alone** is flipped with a pronoun swap ("Emily said she" -> "Michael said
+  he"), so every gendered reference changes together, whoever it refers to;
+* a **gendered identity word** that a gender swap cannot carry ("female", "Latina",
+  "lesbian": identity terms, not pair words) keeps the seed out of a pronoun or name swap;
+* a **life stage** stated elsewhere ("the kids", "teens", "a 16-year-old", "retired",
+  "grandchildren", "in high school") rules out an age target no one of that stage can have,
+  where the mentioned term itself fits the stage (the cue may describe the same people).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from textfair.terms import Term, load_term_list
+from textfair.text import context
+
+__all__ = [
+    "NONBINARY_TERMS",
+    "age_range",
+    "fits_life_stages",
+    "full_name_at",
+    "gendered_identity_words",
+    "life_stages",
+    "name_group",
+    "named_people",
+    "unknown_first_names",
+]
+
+# Titles before a name: a titled name ("Mr. Depp", "Reverend Billy") is someone the text
+# treats as real (or as a character of a real work), with a fixed gender.
+TITLES = frozenset(
+    """
+    mr mrs ms miss mister madam sir dame lord lady dr doctor prof professor rev reverend fr
+    father sister brother saint st officer detective sergeant sgt captain capt president
+    senator judge governor king queen prince princess uncle aunt auntie count countess
+    """.split()
+)
+# Capitalised words that follow a first name and are no surname ("Will He", "Grace And").
+_NOT_SURNAMES = frozenset(
+    "i he she it we they you his her him the a an and or but of in on at to for with".split()
+)
+# Capitalised words of the first-name lexicon that texts use far more often for a month, a
+# day, a holiday, a religious figure, a place or a faith than for a person (the names list
+# leaves them out for the same reason: term_lists/build_lists.py).
+_CALENDAR = frozenset(
+    """
+    january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday christmas easter jesus christ
+    god lord allah buddha krishna moses muhammad mohammed mohammad israel jordan nazareth
+    jerusalem eden genesis santa paris london sydney virginia georgia carolina dakota
+    christian little messiah angel love story true blue boy son king prince summer
+    africa america britain england france germany ireland iran iraq italy spain russia
+    china japan india canada mexico
+    """.split()
+)
+# A place, not a person, after these ("of Nazareth", "in Jordan").
+_PLACE_BEFORE = frozenset("of in from to at near".split())
+
+# Identity terms on a gender-identity axis that name no binary gender: "he" or "she"
+# beside one reads wrong ("a nonbinary person ... him").
+NONBINARY_TERMS = frozenset(
+    """
+    nonbinary non-binary non_binary agender androgyne bigender demigender enby genderfluid
+    genderless genderqueer neutrois
+    """.split()
+) | {"gender neutral", "gender non conforming", "non binary", "third gender", "two spirit"}
+
+_SURNAME = re.compile(r"[ \t]+(?:[A-Z]\.[ \t]*)?(?:[A-Z][\w'’]*|the[ \t]+[A-Z]\w+)|-[A-Z]")
+# "Book of Daniel", "House of David", "Gospel of John": a work or a lineage named after a
+# person.
+_NAMED_OF = re.compile(r"\b[A-Z][a-z]+[ \t]+of[ \t]+$")
+_TITLE_BEFORE = re.compile(r"\b([A-Za-z]+)\.?[ \t]+$")
+_TITLED = re.compile(
+    r"\b(?:Mr|Mrs|Ms|Miss|Mister|Dr|Sir|Dame|Lord|Lady|Madam)\.?[ \t]+[A-Z][\w'’\-]+"
+)
+# A capitalised word, not the start of a contraction ("Don't" is no "Don").
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b(?!['’](?:t|ll|re|ve|d)\b)")
+# "Will you", "May I": a sentence-initial modal, not a name.
+_QUESTION = re.compile(r"\s+(?:i|you|he|she|it|we|they|not)\b", re.IGNORECASE)
+# A user's handle ("@Emily", "@wikiadmin"): a real user.
+_HANDLE = re.compile(r"(?<![\w@])@[A-Za-z][\w.]*")
+_FULL_NAME = re.compile(r"\b([A-Z][a-z]+)[ \t]+(?:[A-Z]\.[ \t]*)?([A-Z][\w'’\-]*[a-z][\w'’]*)")
+
+
+def full_name_at(text: str, start: int, end: int) -> bool:
+    """The first name at [start, end) is part of a full name: a surname, an initial and a
+    surname, or an epithet follows ("John Banner", "Michael S. Margolin", "Richard the
+    Lionheart", "Levi-Civita"), a title goes before ("Reverend Billy", "Dr. Emily"), it is a
+    user's handle ("@Emily"), or it names a work or a lineage ("the Book of Daniel", "the
+    House of David")."""
+    after = _SURNAME.match(text, end)
+    if after and not text[start:end].endswith(("'s", "’s")):
+        word = after.group().strip(" \t-").split()[0].rstrip(".")
+        if word.lower() not in _NOT_SURNAMES or after.group().lstrip().startswith("the"):
+            return True
+    if start > 0 and text[start - 1] == "@":
+        return True  # "@Emily": a user's handle
+    before = _TITLE_BEFORE.search(text, max(0, start - 16), start)
+    if before and before.group(1)[:1].isupper() and before.group(1).lower() in TITLES:
+        return True
+    return _NAMED_OF.search(text, max(0, start - 30), start) is not None
+
+
+def named_people(text: str) -> list[tuple[int, int]]:
+    """Spans of the full names, titled names and handles of `text` ("Bill Nighy", "Mr.
+    Dreyfuss", "@Emily"): a first name of the name lexicon followed by a capitalised
+    surname, a title followed by a capitalised name, or an @-handle."""
+    found = [m.span() for m in _TITLED.finditer(text)]
+    found += [m.span() for m in _HANDLE.finditer(text)]
+    first = context.first_names()
+    for match in _FULL_NAME.finditer(text):
+        name, surname = match.group(1), match.group(2)
+        if name in first and name.lower() not in _CALENDAR and surname.lower() not in _NOT_SURNAMES:
+            found.append(match.span())
+    return sorted(found)
+
+
+def unknown_first_names(text: str, known: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Capitalised first names that are not at `known` spans (the name list's mentions):
+    names of a person whose gender a swap cannot know ("Bill", "Joyce", which the list
+    leaves out as ordinary words). A sentence's first word asking a question ("Will you",
+    "May I") is no name."""
+    first = context.first_names()
+    spans = list(known)
+    found = []
+    for match in _CAPITALISED.finditer(text):
+        word, start = match.group(), match.start()
+        lower = word.lower()
+        if word not in first or lower in _CALENDAR or lower in _ordinary_words():
+            continue
+        before = context.tokens_before(text, start, count=1)
+        if (
+            not (before and before[0] in _PLACE_BEFORE)
+            and not any(s <= start < e for s, e in spans)
+            and not (
+                context.is_sentence_initial(text, start) and _QUESTION.match(text, match.end())
+            )
+        ):
+            found.append(match.span())
+    return found
+
+
+@cache
+def _ordinary_words() -> frozenset[str]:
+    """Lowercase words the first-name lexicon also holds that are function words or identity
+    terms and their related words ("My", "An", "German", "Islam")."""
+    words = set(context.FUNCTION_WORDS | context.DETERMINERS)
+    for name in ("dixon2018", "holistic"):
+        for term in load_term_list(name).terms():
+            words.update(form.lower() for form, _ in term.surface_forms())
+            words.update(word.lower() for _, word in term.related)
+    return frozenset(words)
+
+
+@cache
+def _gendered_identity_pattern() -> re.Pattern[str]:
+    """The written forms of every gendered identity term of the built-in lists that are
+    not pair words ("female", "Latina", "lesbian", "trans male", "Chicano")."""
+    forms: set[str] = set()
+    for name in ("dixon2018", "holistic"):
+        for term in load_term_list(name).terms():
+            if term.gender and not term.words and not term.names:
+                forms.update(form.lower() for form, _ in term.surface_forms())
+    return re.compile(
+        r"(?<![\w\-])" + context.trie_pattern(sorted(forms)) + r"(?![\w\-])", re.IGNORECASE
+    )
+
+
+def gendered_identity_words(text: str) -> list[str]:
+    """The gendered identity terms of `text` ("female", "Latina", "lesbian") that a pronoun
+    or name swap leaves as they are."""
+    return [m.group() for m in _gendered_identity_pattern().finditer(text)]
+
+
+@cache
+def name_group(gender: str) -> Term:
+    """The first-name group of the built-in `names` list for `gender`."""
+    return next(t for t in load_term_list("names").terms() if t.gender == gender)
+
+
+# --- life stages ----------------------------------------------------------------------
+
+_OLDEST = 120
+_NUMBERS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen".split()
+    )
+} | {
+    w: 10 * k
+    for k, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)
+}
+_DECADES = {
+    w + "ies": 10 * k
+    for k, w in enumerate("twent thirt fort fift sixt sevent eight ninet".split(), 2)
+}
+_NUMBER = (
+    r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-]+\w+)?"
+    r"|\w+teen|ten|eleven|twelve|one|two|three|four|five|six|seven|eight|nine)"
+)
+# Fixed life-stage words of the age terms (their ages in years, inclusive).
+_STAGES: dict[str, tuple[int, int]] = {
+    "adolescent": (12, 19),
+    "teen": (13, 19),
+    "teenage": (13, 19),
+    "teenaged": (13, 19),
+    "teenager": (13, 19),
+    "young": (0, 39),
+    "middle aged": (38, 65),
+    "old": (55, _OLDEST),
+    "elderly": (60, _OLDEST),
+    "senior": (60, _OLDEST),
+    "senior citizen": (60, _OLDEST),
+    "geriatric": (60, _OLDEST),
+    "retired": (50, _OLDEST),
+    "spry": (55, _OLDEST),
+    "young at heart": (50, _OLDEST),
+    "octogenarian": (80, 89),
+    "nonagenarian": (90, 99),
+    "centenarian": (100, _OLDEST),
+    "adult": (18, _OLDEST),
+    "mature": (25, _OLDEST),
+}
+# Words elsewhere in a text that state a life stage, with its ages.
+_CUES: tuple[tuple[re.Pattern[str], tuple[int, int]], ...] = tuple(
+    (re.compile(r"(?<![\w\-])(?:" + pattern + r")(?![\w\-])", re.IGNORECASE), ages)
+    for pattern, ages in (
+        (r"toddlers?|infants?|kindergarten|grade school|elementary school|primary school", (0, 10)),
+        (r"kids?|child|children|schoolboys?|schoolgirls?", (0, 17)),
+        (r"teens?|teenagers?|adolescents?|high[\s-]?school(?:ers?)?", (12, 19)),
+        (r"students?|undergrad(?:uate)?s?|freshm[ae]n|campus|college kids?", (15, 30)),
+        (
+            r"retired|retiree|retirees|retirement|pensioners?|grandchild|grandchildren|grandkids"
+            r"|grandsons?|granddaughters?|grandpa|grandma|granny|nursing home"
+            r"|old people's home|old folks' home",
+            (45, _OLDEST),
+        ),
+    )
+)
+_STATED = re.compile(
+    r"(?<![\w\-])(?P<n>" + _NUMBER + r")[\s-]*(?:years?|yrs?)\.?[\s-]*olds?(?![\w])"
+    r"|(?<![\w\-])(?:aged|age of|ages of)\s+(?P<m>\d{1,3})(?![\w])"
+    r"|(?<![\w\-])in\s+(?:his|her|their)\s+(?:early\s+|late\s+|mid-?\s*)?"
+    r"(?:(?P<d>[1-9]0)['’]?s|(?P<w>twenties|thirties|forties|fifties|sixties|seventies"
+    r"|eighties|nineties))(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def _number(word: str) -> int | None:
+    word = word.lower().replace("-", " ")
+    if word.isdigit():
+        return int(word)
+    total = 0
+    for part in word.split():
+        if part not in _NUMBERS:
+            return None
+        total += _NUMBERS[part]
+    return total
+
+
+def age_range(term: Term) -> tuple[int, int] | None:
+    """The ages in years a life-stage term can describe ("teenage": 13 to 19, "forty year
+    old": 40, "thirty something": 30 to 39); None for a comparative or a generation
+    ("older", "millennial"), which states no life stage."""
+    name = term.id.replace("-", " ")
+    if name in _STAGES:
+        return _STAGES[name]
+    stated = re.fullmatch(r"(.+?) (year old|something)", name)
+    if stated:
+        number = _number(stated.group(1))
+        if number is not None:
+            return (number, number) if stated.group(2) == "year old" else (number, number + 9)
+    return None
+
+
+def life_stages(text: str, skip: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """The life stages `text` states outside the spans `skip` (the mentions being
+    rewritten), as age ranges: "the kids" (0-12), "teens" (12-19), "a 16-year-old" (16),
+    "in her 80s" (80-89), "retired", "grandchildren" (45 and over)."""
+
+    def outside(match: re.Match) -> bool:
+        return not any(s < match.end() and match.start() < e for s, e in skip)
+
+    stages = [ages for pattern, ages in _CUES for m in pattern.finditer(text) if outside(m)]
+    for match in _STATED.finditer(text):
+        if not outside(match):
+            continue
+        if match.group("d") or match.group("w"):
+            decade = int(match.group("d") or _DECADES[match.group("w").lower()])
+            stages.append((decade, decade + 9))
+            continue
+        number = _number(match.group("n") or match.group("m"))
+        if number is not None and number <= _OLDEST:
+            stages.append((number, number))
+    return stages
+
+
+def fits_life_stages(
+    target: tuple[int, int] | None,
+    sources: Sequence[tuple[int, int] | None],
+    stages: Sequence[tuple[int, int]],
+) -> bool:
+    """Whether a target of ages `target` fits every stated life stage that the mentioned
+    terms (`sources`) fit too. A stage no source fits describes other people (the text
+    already sets them apart: "an old man ... the kids"), and constrains nothing."""
+    if target is None:
+        return True
+    for low, high in stages:
+        source_fits = any(s is not None and s[0] <= high and low <= s[1] for s in sources)
+        if source_fits and not (target[0] <= high and low <= target[1]):
+            return False
+    return True
