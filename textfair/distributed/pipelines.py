@@ -242,6 +242,7 @@ def counterfactuals_corpus(
     gender_swap: bool,
     max_variants: int,
     seed: int,
+    min_acceptability: float = 0.0,
     address: str | None = None,
     tracker: Tracker | None = None,
 ) -> int:
@@ -258,12 +259,20 @@ def counterfactuals_corpus(
         "gender_swap": gender_swap,
         "max_variants": max_variants,
         "seed": seed,
+        "min_acceptability": min_acceptability,
     }
     return _generate(corpus, rows, _counterfactual_records, settings, out, address, tracker)
 
 
 def _counterfactual_records(
-    batch: pd.DataFrame, terms, categories, gender_swap, max_variants, seed, counter=None
+    batch: pd.DataFrame,
+    terms,
+    categories,
+    gender_swap,
+    max_variants,
+    seed,
+    min_acceptability=0.0,
+    counter=None,
 ) -> pd.DataFrame:
     from textfair.text.records import seed_records
 
@@ -273,11 +282,14 @@ def _counterfactual_records(
     records = [
         record
         for seed_id, text in zip(ids, batch["text"], strict=True)
-        for record in seed_records(seed_id, text, matcher, names, gender_swap, max_variants, seed)
+        for record in seed_records(
+            seed_id, text, matcher, names, gender_swap, max_variants, seed, min_acceptability
+        )
     ]
     if counter is not None:
         counter.add.remote(len(batch))
-    return pd.DataFrame(records, columns=["seed_id", "text", "category", "from", "to", "swaps"])
+    columns = ["seed_id", "text", "category", "from", "to", "acceptability", "swaps"]
+    return pd.DataFrame(records, columns=columns)
 
 
 @dataclass
