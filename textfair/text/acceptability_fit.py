@@ -50,7 +50,7 @@ from textfair.text.matcher import Matcher
 __all__ = ["Sample", "ece", "fit", "load_samples", "main", "threshold_table"]
 
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95)
-C_GRID = (0.01, 0.03, 0.1, 0.3, 1.0)
+C_GRID = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0)
 KINDS = ("review", "comment", "sentence")
 
 
@@ -198,17 +198,19 @@ def threshold_table(samples: Sequence[Sample], p: np.ndarray) -> dict[str, dict]
 
 def suggest_threshold(table: dict[str, dict], target: float = 0.95, recall: float = 0.5) -> float:
     """The lowest threshold giving `target` acceptability on sentences and comments, each with
-    at least `recall` of its units kept (0.5 when none does)."""
+    at least `recall` of its units kept; where none does, the highest that keeps `recall`
+    of both (the most acceptable variants that still keep half the seeds)."""
+    kinds = [k for k in ("sentence", "comment") if k in table]
+
+    def rows(t: float) -> list[dict]:
+        return [table[k]["thresholds"][f"{t:g}"] for k in kinds]
+
     for t in THRESHOLDS:
-        ok = True
-        for kind in ("sentence", "comment"):
-            row = table.get(kind, {}).get("thresholds", {}).get(f"{t:g}")
-            if row is None or row["acceptability"] is None:
-                continue
-            ok &= row["acceptability"] >= target and row["recall"] >= recall
-        if ok:
-            return t
-    return 0.5
+        if all(r["acceptability"] is not None and r["acceptability"] >= target for r in rows(t)):
+            if all(r["recall"] >= recall for r in rows(t)):
+                return t
+    keeping = [t for t in THRESHOLDS if all(r["recall"] >= recall for r in rows(t))]
+    return max(keeping, default=THRESHOLDS[0])
 
 
 def fit(samples: Sequence[Sample], description: str) -> tuple[AcceptabilityModel, dict]:
@@ -239,7 +241,10 @@ def fit(samples: Sequence[Sample], description: str) -> tuple[AcceptabilityModel
         "trained_on": description,
         "fitted": datetime.date.today().isoformat(),
         "labels": "each reader's reading is one sample (a unit read twice: two rows)",
-        "cross_validation": {k: v for k, v in figures.items() if k != "per_kind"},
+        "cross_validation": {
+            **{k: v for k, v in figures.items() if k != "per_kind"},
+            "ece_per_kind": {k: v["ece"] for k, v in table.items()},
+        },
     }
     model = AcceptabilityModel(
         model.features, model.means, model.scales, model.coefficients, model.intercept, meta
@@ -283,7 +288,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {len(samples)} labelled readings; need 20 with both labels", file=sys.stderr)
         return 2
     names = ", ".join(p.name for p in [args.gold, *args.extra])
-    model, figures = fit(samples, f"tune half of {names}: {len(samples)} readings")
+    labels = f" (labels of {args.labels.name})" if args.labels else ""
+    description = f"tune half of {names}{labels}: {len(samples)} readings"
+    model, figures = fit(samples, description)
     print(json.dumps(figures, indent=1))
     if args.out:
         args.out.write_text(json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
