@@ -206,9 +206,11 @@ def suggest_threshold(table: dict[str, dict], target: float = 0.95, recall: floa
         return [table[k]["thresholds"][f"{t:g}"] for k in kinds]
 
     for t in THRESHOLDS:
-        if all(r["acceptability"] is not None and r["acceptability"] >= target for r in rows(t)):
-            if all(r["recall"] >= recall for r in rows(t)):
-                return t
+        accepted = all(
+            r["acceptability"] is not None and r["acceptability"] >= target for r in rows(t)
+        )
+        if accepted and all(r["recall"] >= recall for r in rows(t)):
+            return t
     keeping = [t for t in THRESHOLDS if all(r["recall"] >= recall for r in rows(t))]
     return max(keeping, default=THRESHOLDS[0])
 
