@@ -148,6 +148,9 @@ CATEGORY_FEATURES = (
     # The unit's kind, as its length tells it: a sentence, or a long review.
     "unit_up_to_40_words",
     "unit_over_150_words",
+    "log_full_names",
+    "review_x_log_full_names",
+    "mention_capitalised_inside",
 )
 TARGET_FEATURES = ("person_fallback", "target_gendered", "target_several_words")
 FEATURES = CATEGORY_FEATURES + TARGET_FEATURES
@@ -168,6 +171,9 @@ class _Text:
     pronouns: int
     gendered: int
     review: int
+    full_names: int
+    """Name-like words right after another ("John Banner", "Glenda Jackson"): a real
+    person's full name, or a title's words."""
 
     @classmethod
     def of(cls, text: str, mentions: Sequence[Mention], own: frozenset[str] = frozenset()) -> _Text:
@@ -175,7 +181,7 @@ class _Text:
         words, lowercased) is not a name."""
         spans = sorted((m.start, m.end) for m in mentions)
         firsts = context.first_names()
-        names, first = [], []
+        names, first, full, previous_end = [], [], 0, -2
         for match in _CAPITALISED.finditer(text):
             start, token = match.start(), match.group()
             if start and (text[start - 1].isalnum() or text[start - 1] in "'’_"):
@@ -189,6 +195,9 @@ class _Text:
             if context.is_sentence_initial(text, start):
                 continue
             names.append(start)
+            if start - previous_end <= 1:
+                full += 1
+            previous_end = match.end()
             if token in firsts:
                 first.append(start)
         counted = [_COUNTED_KIND[w] for w in _COUNTED.findall(text.lower())]
@@ -200,6 +209,7 @@ class _Text:
             counted.count("pronoun"),
             counted.count("gendered"),
             counted.count("review"),
+            full,
         )
 
     def distance(self, positions: list[int], offset: int) -> int:
@@ -354,6 +364,17 @@ def _category_values(
         math.log1p(tokens.review) * log_words,
         float(tokens.words <= 40),
         float(tokens.words > 150),
+        math.log1p(tokens.full_names),
+        math.log1p(tokens.review) * math.log1p(tokens.full_names),
+        # A mention capitalised inside a sentence ("the Teenage Witch"): a title or name.
+        float(
+            any(
+                text[m.start : m.start + 1].isupper()
+                and not m.natural[:1].isupper()
+                and not context.is_sentence_initial(text, m.start)
+                for m in own
+            )
+        ),
     ]
     return values
 
