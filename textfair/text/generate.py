@@ -320,6 +320,8 @@ def counterfactuals(
         mentions = matcher.find(text, names)
     mentions = [m for m in mentions if m.category in names and m.term_id not in exclude]
     plans = plan_text(text, mentions, matcher, names, several=True)
+    if not plans:
+        return []
     scorer = scorer_of(matcher)
     related = {c: len(plan.related) for c, plan in plans.items()}
     if min_acceptability > 0.0:
@@ -351,6 +353,7 @@ def counterfactuals(
         for name in {slot.category for slot in slots}
     }
     variants = []
+    product = functools.partial(scorer.product, text, text, seed_mentions)
     for assignment in _assignments(slots, options, max_variants, seed):
         targets: dict[int, Term] = {}
         swaps = []
@@ -360,10 +363,10 @@ def counterfactuals(
                 swaps.append(Swap(slot.category, slot.source.id, target.id))
                 targets.update(dict.fromkeys(slot.mention_indices, target))
         result = rewriter.apply(targets, with_edits=with_edits)
-        score = functools.partial(
-            scorer.product, text, text, seed_mentions, tuple(swaps), related
-        )  # read when asked for: scoring every variant would halve the generation rate
-        variants.append(Variant(result.text, result.edits, tuple(swaps), seed_id, score))
+        swapped = tuple(swaps)
+        # Scored when read: scoring every variant would cost a fifth of the generation rate.
+        score = functools.partial(product, swapped, related)
+        variants.append(Variant(result.text, result.edits, swapped, seed_id, score))
     return variants
 
 
