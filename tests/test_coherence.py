@@ -140,6 +140,7 @@ def test_seeds_left_out_are_counted_by_reason_and_recall_is_their_complement():
         "full_name": 0,
         "reference": 0,
         "no_target": 0,
+        "low_acceptability": 0,
     }
     assert domain.recall() == {"religion": 0.25}
     assert domain.category_mask("religion").tolist() == [False, False, False, True]

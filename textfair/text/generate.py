@@ -15,15 +15,17 @@ an explicit ``seed``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-from collections.abc import Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from textfair.errors import TextfairError
 from textfair.terms import Term
+from textfair.text.acceptability import keep_acceptable, scorer_of
 from textfair.text.coherence import CategoryPlan, coherence_of
 from textfair.text.matcher import Matcher, Mention, default_matcher
 from textfair.text.rewrite import Rewrite, Rewriter
@@ -88,6 +90,8 @@ class Variant(Rewrite):
         What was swapped, one `Swap` per distinct term changed.
     seed_id : int, str or None
         The seed text's id, carried into the JSON-lines record.
+    acceptability : float or None
+        The calibrated probability that a strict reader accepts the variant.
 
     Examples
     --------
@@ -99,6 +103,20 @@ class Variant(Rewrite):
     swaps: tuple[Swap, ...] = ()
     seed_id: int | str | None = None
     """The seed text's id, carried into the JSON-lines record."""
+    scoring: float | Callable[[], float] | None = field(default=None, compare=False, repr=False)
+    """The acceptability, or the function that computes it when first read (a generator
+    asked for many variants scores only those whose score is read); see `acceptability`."""
+
+    @property
+    def acceptability(self) -> float | None:
+        """The probability that a strict reader accepts the variant
+        (`textfair.text.acceptability`: the product over its swapped categories); None
+        where no score applies (a gender swap, a template's filling)."""
+        score = self.scoring
+        if callable(score):
+            score = score()
+            object.__setattr__(self, "scoring", score)  # computed once
+        return score
 
     @property
     def input(self) -> str:
@@ -112,8 +130,8 @@ class Variant(Rewrite):
         -------
         dict
             ``seed_id``, ``text``, ``category``, ``from`` and ``to`` (``"+"``-joined when
-            several terms were swapped), and ``swaps``: a list of ``{"category", "from",
-            "to"}``, one per swap.
+            several terms were swapped), ``acceptability`` (3 decimals, or None), and
+            ``swaps``: a list of ``{"category", "from", "to"}``, one per swap.
 
         Examples
         --------
@@ -127,10 +145,16 @@ class Variant(Rewrite):
             "category": "+".join(s.category for s in self.swaps),
             "from": "+".join(s.source for s in self.swaps),
             "to": "+".join(s.target for s in self.swaps),
+            "acceptability": rounded(self.acceptability),
             "swaps": [
                 {"category": s.category, "from": s.source, "to": s.target} for s in self.swaps
             ],
         }
+
+
+def rounded(score: float | None) -> float | None:
+    """An acceptability score as every output writes it: 3 decimals (None stays None)."""
+    return None if score is None else round(float(score), 3)
 
 
 @dataclass(frozen=True)
@@ -214,6 +238,7 @@ def counterfactuals(
     with_edits: bool = True,
     mentions: Sequence[Mention] | None = None,
     exclude: Collection[str] = (),
+    min_acceptability: float = 0.0,
 ) -> list[Variant]:
     r"""All texts that differ from `text` only in the identity terms of `categories`.
 
@@ -245,15 +270,19 @@ def counterfactuals(
         The text's mentions, when they were found already (an annotated corpus).
     exclude
         Term ids that are neither rewritten nor written, as if not in the list.
+    min_acceptability
+        Targets whose acceptability score (`textfair.text.acceptability`) is below this
+        are not written; a category left with none is not rewritten. 0 (default): all.
 
     Returns
     -------
     list of Variant
-        The variants. An empty list when the text mentions no term of those categories,
-        or when the rest of the text keeps each category it mentions from being rewritten
-        (a fixed mention such as "Roman Catholics", an identity also named in a title or an
-        institution such as "Catholic Church", a cue of the identity, or no other term that
-        fits).
+        The variants, each with its `acceptability`: the product of its swaps' scores.
+        An empty list when the text mentions no term of those categories, or when the rest
+        of the text keeps each category it mentions from being rewritten (a fixed mention
+        such as "Roman Catholics", an identity also named in a title or an institution
+        such as "Catholic Church", a cue of the identity, no other term that fits, or none
+        scoring at `min_acceptability`).
 
     Raises
     ------
@@ -291,6 +320,21 @@ def counterfactuals(
         mentions = matcher.find(text, names)
     mentions = [m for m in mentions if m.category in names and m.term_id not in exclude]
     plans = plan_text(text, mentions, matcher, names, several=True)
+    if not plans:
+        return []
+    scorer = scorer_of(matcher)
+    related = {c: len(plan.related) for c, plan in plans.items()}
+    if min_acceptability > 0.0:
+        plans = {
+            c: keep_acceptable(
+                plan,
+                scorer.scores(text, text, mentions, c, related[c]),
+                scorer.columns(c),
+                min_acceptability,
+            )
+            for c, plan in plans.items()
+        }
+    seed_mentions = mentions
     mentions = [
         *(m for m in mentions if plans[m.category].left_out is None),
         *(m for plan in plans.values() if plan.left_out is None for m in plan.related),
@@ -309,6 +353,7 @@ def counterfactuals(
         for name in {slot.category for slot in slots}
     }
     variants = []
+    product = functools.partial(scorer.product, text, text, seed_mentions)
     for assignment in _assignments(slots, options, max_variants, seed):
         targets: dict[int, Term] = {}
         swaps = []
@@ -318,7 +363,10 @@ def counterfactuals(
                 swaps.append(Swap(slot.category, slot.source.id, target.id))
                 targets.update(dict.fromkeys(slot.mention_indices, target))
         result = rewriter.apply(targets, with_edits=with_edits)
-        variants.append(Variant(result.text, result.edits, tuple(swaps), seed_id))
+        swapped = tuple(swaps)
+        # Scored when read: scoring every variant would cost a fifth of the generation rate.
+        score = functools.partial(product, swapped, related)
+        variants.append(Variant(result.text, result.edits, swapped, seed_id, score))
     return variants
 
 
@@ -480,7 +528,9 @@ def rule_satisfying(
         for slot in _slots(rewriter.mentions)
         if slot.source != targets[slot.category]
     )
-    return Variant(result.text, result.edits, swaps, seed_id)
+    related_counts = {c: len(plan.related) for c, plan in plans.items()}
+    score = scorer_of(matcher).product(text, text, mentions, swaps, related_counts)
+    return Variant(result.text, result.edits, swaps, seed_id, score)
 
 
 def sample_rule_satisfying(
