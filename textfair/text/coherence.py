@@ -36,6 +36,7 @@ from textfair.terms import Term, TermList, normalize_form
 from textfair.terms.files import GENDER_ADJECTIVES, load_gender_pairs
 from textfair.text import context, gates
 from textfair.text.matcher import Matcher, Mention
+from textfair.text.merges import MergeCheck
 
 __all__ = ["LEFT_OUT_REASONS", "CategoryPlan", "Coherence", "coherence_of"]
 
@@ -132,6 +133,7 @@ class Coherence:
         self._last: tuple[str | None, list[_Word], frozenset[str] | None] = (None, [], None)
         # The pronoun matcher, made when a list of names needs it.
         self._pronouns: Matcher | None = None
+        self._merges = MergeCheck(term_list)
 
     def _gendered_words(self, text: str, source: Term) -> tuple[Mention, ...]:
         """The gendered words of `text` (he, her, mother, ...) as mentions of the first-name
@@ -272,6 +274,7 @@ class Coherence:
             if any(self.related_word(term, role) is None for role in roles):
                 continue
             targets.add(term.id)
+        targets -= self._named_elsewhere(text, category, found, related)
         if len(targets) < len(sources):
             return CategoryPlan("no_target")  # too few terms to map each source to a new one
         mentions = tuple(
@@ -287,6 +290,13 @@ class Coherence:
             for w, term in related
         )
         return CategoryPlan(None, frozenset(targets), mentions + companions)
+
+    def _named_elsewhere(self, text, category, found, related) -> frozenset[str]:
+        """Terms whose group the text names besides the words rewritten: writing one would
+        merge two groups the text keeps distinct ("white" -> "Latino" beside "spanish
+        girls"; `MergeCheck`)."""
+        spans = [(m.start, m.end) for m in found] + [(w.start, w.end) for w, _ in related]
+        return self._merges.named(text, category, spans)
 
 
 @cache
