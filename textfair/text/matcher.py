@@ -268,16 +268,28 @@ class Matcher:
         for match, term, role, natural in candidates:
             start, end = match.span("m")
             if term.names:
-                if _first_name_at(text, start, self._forms):
+                if _first_name_at(text, start, self._forms) and not _names_a_thing_at(
+                    text, start, end
+                ):
                     mentions.append(_word_mention(text, match, term, natural))
                 continue  # "Emily" is a name written with a capital; "emily" is not
             if term.words:
-                if _gendered_word_at(text, start, end):
+                if _gendered_word_at(text, start, end) and not gates.in_fixed_phrase(
+                    text, start, end
+                ):
                     mentions.append(_word_mention(text, match, term, natural))
                 continue  # "he", "her", "mother": every use stands for a person
-            if self._in_collocation(text, start, end, lower):
+            if (
+                self._in_collocation(text, start, end, lower)
+                or gates.in_fixed_phrase(text, start, end)
+                or gates.in_quoted_title(text, start, end)
+            ):
                 self._other_use(text, match, term, natural)
                 continue
+            if gates.after_honorific(text, start) or (
+                term.given_name and gates.before_initial(text, end)
+            ):
+                continue  # "Mr Christian", "Christian G. Fritz": a person's name
             name = gates.name_kind(text, start, end, term, self.is_identity_word)
             if name == "person" or gates.capitalised_mid_sentence(
                 text, start, end, term, self.is_identity_word
@@ -304,6 +316,9 @@ class Matcher:
                 # "Christian dogma", "gay jokes", "Holy Sikh shrines", "the 1984 Sikh riot":
                 # the word describes a thing, not people (a term that needs people around it,
                 # person_context, was checked by its form already).
+                self._other_use(text, match, term, natural)
+                continue
+            if form == "adjective" and self._describes_no_person(text, start, end, term):
                 self._other_use(text, match, term, natural)
                 continue
             if gates.in_compound(text, start) and role != "plural":
@@ -376,6 +391,18 @@ class Matcher:
             return False
         # "a Jewish Nobel laureate": a capitalised word after the term starts a name.
         return not (word[:1].isupper() and not context.is_sentence_initial(text, end + 1))
+
+    def _describes_no_person(self, text: str, start: int, end: int, term: Term) -> bool:
+        """An adjective that describes no person (issue 42): predicated of a thing ("it isn't
+        cute", "that was gay"), a size grading a group or a fan ("a huge fan", "a big happy
+        family"), or sympathy ("poor Phyllis", "the poor man")."""
+        if gates.predicate_of_thing(text, start):
+            return True
+        if not term.person_context:
+            return False
+        if normalize_form(text[start:end]) in gates.SIZE_WORDS and gates.grades_a_thing(text, end):
+            return True
+        return gates.sympathy_reading(text, start, end)
 
     def _swap_makes_collocation(self, text: str, start: int, end: int, term: Term) -> bool:
         """Some other term of the category would form a collocation here ("a young friend"
@@ -546,6 +573,23 @@ def _first_name_at(text: str, start: int, forms: dict) -> bool:
         if (found and found[0].names) or before[0] in context.first_names():
             return False
     return True
+
+
+_SURNAME_PREFIXES = frozenset("mc mac o van von de".split())
+
+
+def _names_a_thing_at(text: str, start: int, end: int) -> bool:
+    """A first name that is part of a surname ("mc Donald's"), of a named thing after
+    "the" ("the Russell Tribunal", "THE JERRY SPRINGER SHOW"), of a title in capitals, a
+    quoted title, or a fixed phrase."""
+    before = context.tokens_before(text, start, count=1)
+    if before and context.normalize_token(before[0]) in _SURNAME_PREFIXES | {"the"}:
+        return True
+    return (
+        gates.in_capitals_run(text, start, end)
+        or gates.in_quoted_title(text, start, end)
+        or gates.in_fixed_phrase(text, start, end)
+    )
 
 
 def _gendered_word_at(text: str, start: int, end: int) -> bool:
