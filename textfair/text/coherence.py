@@ -296,7 +296,7 @@ class Coherence:
         merge two groups the text keeps distinct ("white" -> "Latino" beside "spanish
         girls"; `MergeCheck`)."""
         spans = [(m.start, m.end) for m in found] + [(w.start, w.end) for w, _ in related]
-        return self._merges.named(text, category, spans)
+        return self._merges.named(text, category, spans, frozenset(m.term_id for m in found))
 
 
 @cache

@@ -269,7 +269,7 @@ def is_collective(text: str, start: int, end: int) -> bool:
 # interjections built of gendered words. Written by the textfair authors, MIT.
 _FIXED_PHRASES = re.compile(
     r"\b(?:sons? of (?:a )?bitch(?:es)?|mother[ -]?fuck\w*|straw (?:wo)?m[ae]n|oh,? (?:man|boy)"
-    r"|boy,? oh,? boy|man,? oh,? man|dumb blondes?"
+    r"|boy,? oh,? boy|man,? oh,? man|dumb blondes?|(?:bad|good) guys?"
     r"|(?:plays?|played|playing|as) (?:the|a) straight (?:wo)?m[ae]n"
     r"|(?:my|your|yo|ur|his|her|their|our) old (?:man|men|lady|ladies|bitch|girl|boy|woman))\b",
     re.IGNORECASE,
@@ -277,7 +277,7 @@ _FIXED_PHRASES = re.compile(
 
 
 _FIXED_PHRASE_WORDS = frozenset(
-    "son sons mother straw man men woman women boy dumb blonde blondes straight old".split()
+    "son sons mother straw man men woman women boy dumb blonde blondes straight old guy guys".split()
 )
 
 
@@ -295,14 +295,22 @@ def in_fixed_phrase(text: str, start: int, end: int) -> bool:
 
 # Subjects that are never people: a predicate of one describes a thing ("it isn't cute",
 # "that was gay", "which is Catholic").
-_THING_SUBJECTS = frozenset("it this that which what there".split())
+_THING_SUBJECTS = frozenset("it this that which what".split())
 
 
-def predicate_of_thing(text: str, start: int) -> bool:
+def predicate_of_thing(text: str, start: int, end: int) -> bool:
     """The term is predicated of a thing, not a person: "It isn't funny, isn't cute", "that
     was gay", "it's so gay". The subject is the word before the copula (through "not",
     modals and degree words), a pronoun for no person; an elided subject ("..., isn't
     cute") is read from the copula before it in the clause."""
+    after = context.tokens_after(text, end, count=1)
+    if after and context.is_content_word(after[0]):
+        return False  # "there were attractive women": the term modifies a noun
+    return _thing_subject(text, start)
+
+
+def _thing_subject(text: str, start: int) -> bool:
+    """The copula before `start` has a subject that is no person (`predicate_of_thing`)."""
     raw = context.tokens_before(text, start, count=12)
     k = len(raw) - 1
     while k >= 0 and context.plain_token(raw[k]) in context.DEGREE_WORDS:
@@ -324,7 +332,7 @@ def predicate_of_thing(text: str, start: int) -> bool:
         for i in range(j - 1, -1, -1):
             word = context.plain_token(raw[i])
             if word in context.COPULAS or word in _NEGATED_COPULAS:
-                return predicate_of_thing(text, _offset_of(text, start, raw, i))
+                return _thing_subject(text, _offset_of(text, start, raw, i))
             if word in ".!?;":
                 return False
         return False
@@ -406,6 +414,22 @@ def sympathy_reading(text: str, start: int, end: int) -> bool:
     return definite and context.is_person_noun(noun) and not noun.endswith("s")
 
 
+# Bare nouns that, set off by commas or opening a sentence before one, are interjections or
+# vocatives: "Man, relax", "and, boy, was he in for it", "an 'acid' trip, man, where".
+_INTERJECTION = re.compile(r"(?:^|[,.!?;:(]\s*|\boh\s+)(?:man|boy|dude)\s*[,!]", re.IGNORECASE)
+
+
+def interjection(text: str, start: int, end: int) -> bool:
+    """A gendered noun used as an interjection or a vocative, not for a person: "Man,
+    relax", ", boy, was he"."""
+    word = text[start:end].lower()
+    if word not in ("man", "boy", "dude"):
+        return False
+    begin = max(0, start - 6)
+    match = _INTERJECTION.search(text, begin, min(len(text), end + 2))
+    return match is not None and match.start() <= start and match.end() >= end
+
+
 _DEFINITE = frozenset("the this that my your his her our their".split())
 _HONORIFICS = frozenset("mr mrs ms miss dr sir madam mister saint st prof".split())
 
@@ -433,8 +457,8 @@ _QUOTE_MARK = re.compile("[\"“”'‘’`]")
 
 def in_quoted_title(text: str, start: int, end: int) -> bool:
     """Inside a short quotation that is a title, not speech: three to six words, the
-    first an article with a capital ("'The old home guard'") or none a person noun, no
-    verb, no sentence end. ("``Dead white European men``" is about people.)"""
+    first an article with a capital ("'The old home guard'", "'An American in Paris'"), no
+    comma, no verb, no sentence end."""
     begin = max(0, start - 80)
     if _QUOTE_MARK.search(text, begin, start) is None:
         return False  # most candidates: no quotation opens before them
@@ -442,12 +466,10 @@ def in_quoted_title(text: str, start: int, end: int) -> bool:
         if not (match.start(1) <= start and end <= match.end(1)):
             continue
         words = match.group(1).split()
-        if not 3 <= len(words) <= 6 or not words[0][:1].isupper():
+        if not 3 <= len(words) <= 6 or words[0] not in ("The", "A", "An"):
             return False
-        if words[0] not in ("The", "A", "An") and any(
-            context.is_person_noun(context.normalize_token(w)) for w in words
-        ):
-            return False
+        if "," in match.group(1) or (match.end() < len(text) and text[match.end()].isalpha()):
+            return False  # a clause, or an apostrophe inside a word ("aren't")
         if match.group(1).rstrip()[-1:] in ".!?,;:":
             return False
         return not any(

@@ -274,8 +274,10 @@ class Matcher:
                     mentions.append(_word_mention(text, match, term, natural))
                 continue  # "Emily" is a name written with a capital; "emily" is not
             if term.words:
-                if _gendered_word_at(text, start, end) and not gates.in_fixed_phrase(
-                    text, start, end
+                if (
+                    _gendered_word_at(text, start, end)
+                    and not gates.in_fixed_phrase(text, start, end)
+                    and not gates.interjection(text, start, end)
                 ):
                     mentions.append(_word_mention(text, match, term, natural))
                 continue  # "he", "her", "mother": every use stands for a person
@@ -287,7 +289,7 @@ class Matcher:
                 self._other_use(text, match, term, natural)
                 continue
             if gates.after_honorific(text, start) or (
-                term.given_name and gates.before_initial(text, end)
+                term.given_name and _given_name_at(text, start, end, term)
             ):
                 continue  # "Mr Christian", "Christian G. Fritz": a person's name
             name = gates.name_kind(text, start, end, term, self.is_identity_word)
@@ -396,7 +398,7 @@ class Matcher:
         """An adjective that describes no person (issue 42): predicated of a thing ("it isn't
         cute", "that was gay"), a size grading a group or a fan ("a huge fan", "a big happy
         family"), or sympathy ("poor Phyllis", "the poor man")."""
-        if gates.predicate_of_thing(text, start):
+        if gates.predicate_of_thing(text, start, end):
             return True
         if not term.person_context:
             return False
@@ -575,6 +577,28 @@ def _first_name_at(text: str, start: int, forms: dict) -> bool:
     return True
 
 
+_SINGULAR_VERBS = frozenset(
+    "is was has does says said thinks wants seems keeps isn't wasn't doesn't".split()
+)
+
+
+def _given_name_at(text: str, start: int, end: int, term: Term) -> bool:
+    """A term that is also a first name used as one: before a middle initial ("Christian G.
+    Fritz"), or a bare singular subject with no determiner ("Christian is always bleating":
+    the noun needs one, "a Christian is")."""
+    if gates.before_initial(text, end):
+        return True
+    if text[start:end] != term.text or not text[start].isupper():
+        return False
+    before = context.tokens_before(text, start, count=1)
+    if before and (
+        context.normalize_token(before[0]) in context.DETERMINERS or context.is_word(before[0])
+    ):
+        return False
+    after = context.tokens_after(text, end, count=1)
+    return bool(after) and context.plain_token(after[0]) in _SINGULAR_VERBS
+
+
 _SURNAME_PREFIXES = frozenset("mc mac o van von de".split())
 
 
@@ -588,8 +612,13 @@ def _names_a_thing_at(text: str, start: int, end: int) -> bool:
     return (
         gates.in_capitals_run(text, start, end)
         or gates.in_quoted_title(text, start, end)
+        or _QUOTED_NAME.match(text, max(0, start - 1), min(len(text), end + 3)) is not None
         or gates.in_fixed_phrase(text, start, end)
     )
+
+
+# A first name alone in quotation marks is a title: the new "Alexander." (a film).
+_QUOTED_NAME = re.compile(r"[\"“‘'][A-Z][a-z]+[.,!?]?[\"”’']")
 
 
 def _gendered_word_at(text: str, start: int, end: int) -> bool:

@@ -37,7 +37,7 @@ black, african american, afro american, african, negro, afro
 white, caucasian, european american, anglo
 asian, east asian, asian american, oriental, aapi, chinese, japanese, korean, vietnamese
 south asian, desi, indian, indian american
-native american, american indian, indigenous, aboriginal, alaska native, first nations
+native american, american indian, indigenous, aboriginal, aborigine, alaska native, first nations
 middle eastern, arab
 gay, homosexual, homo
 straight, heterosexual, hetero
@@ -107,7 +107,13 @@ class MergeCheck:
             [],
         )
 
-    def named(self, text: str, category: str, spans: list[tuple[int, int]]) -> frozenset[str]:
+    def named(
+        self,
+        text: str,
+        category: str,
+        spans: list[tuple[int, int]],
+        sources: frozenset[str] = frozenset(),
+    ) -> frozenset[str]:
         """The term ids of `category` that `text` names outside `spans` (the mentions about
         to be rewritten, and their related words).
 
@@ -120,6 +126,9 @@ class MergeCheck:
         spans
             (start, end) of each word rewritten: a word inside one names the seed's own
             term, which is being changed.
+        sources
+            The ids of the terms rewritten: a word naming their own group elsewhere names no
+            other group ("gay" -> "homosexual" beside "Is Gay" merges nothing).
 
         Returns
         -------
@@ -130,6 +139,8 @@ class MergeCheck:
         for start, end, pairs in self._scan(text):
             if any(s <= start and end <= e for s, e in spans):
                 continue
+            if any(c == category and term_id in sources for c, term_id in pairs):
+                continue  # the seed's own group, named again
             found.update(term_id for c, term_id in pairs if c == category)
         return frozenset(found)
 
