@@ -277,7 +277,9 @@ _FIXED_PHRASES = re.compile(
 
 
 _FIXED_PHRASE_WORDS = frozenset(
-    "son sons mother straw man men woman women boy dumb blonde blondes straight old guy guys".split()
+    (
+        "son sons mother straw man men woman women boy dumb blonde blondes straight old guy guys"
+    ).split()
 )
 
 
@@ -431,17 +433,15 @@ def interjection(text: str, start: int, end: int) -> bool:
 
 
 _DEFINITE = frozenset("the this that my your his her our their".split())
-_HONORIFICS = frozenset("mr mrs ms miss dr sir madam mister saint st prof".split())
+# A title of address before a capitalised word: the word is a surname ("Mr Christian").
+_HONORIFIC = re.compile(
+    r"(?<![\w])(?:mr|mrs|ms|miss|dr|sir|madam|mister|saint|st|prof)\.?[ ]+$", re.IGNORECASE
+)
 
 
 def after_honorific(text: str, start: int) -> bool:
     """A capitalised word after a title of address is a surname: "Mr Christian said"."""
-    if not text[start].isupper():
-        return False
-    before = context.tokens_before(text, start, count=2)
-    if before[-1:] == ["."]:
-        before = before[:-1]
-    return bool(before) and context.normalize_token(before[-1]) in _HONORIFICS
+    return text[start].isupper() and _HONORIFIC.search(text, max(0, start - 8), start) is not None
 
 
 def before_initial(text: str, end: int) -> bool:
@@ -452,7 +452,7 @@ def before_initial(text: str, end: int) -> bool:
 _QUOTED = re.compile(r"(?:``|''|[\"“”'‘’])([^\"“”`'‘’\n]{3,80})(?:''|``|[\"“”'‘’])")
 
 
-_QUOTE_MARK = re.compile("[\"“”'‘’`]")
+_QUOTE_MARK = re.compile("[\"“”'‘’`](?:The|An?) ")
 
 
 def in_quoted_title(text: str, start: int, end: int) -> bool:
@@ -460,7 +460,7 @@ def in_quoted_title(text: str, start: int, end: int) -> bool:
     first an article with a capital ("'The old home guard'", "'An American in Paris'"), no
     comma, no verb, no sentence end."""
     begin = max(0, start - 80)
-    if _QUOTE_MARK.search(text, begin, start) is None:
+    if _QUOTE_MARK.search(text, begin, start) is None:  # a quote opening on an article
         return False  # most candidates: no quotation opens before them
     for match in _QUOTED.finditer(text, begin, min(len(text), end + 80)):
         if not (match.start(1) <= start and end <= match.end(1)):

@@ -96,13 +96,19 @@ class MergeCheck:
                 named.setdefault(word, set()).add((term.category, term.id))
                 if not word.endswith("s") and word[-1:].isalpha():
                     named.setdefault(word + "s", set()).add((term.category, term.id))
-        self._named = {word: frozenset(pairs) for word, pairs in named.items()}
+        # Per word, per category: the ids it names.
+        self._named: dict[str, dict[str, frozenset[str]]] = {}
+        for word, pairs in named.items():
+            by_category: dict[str, set[str]] = {}
+            for category, term_id in pairs:
+                by_category.setdefault(category, set()).add(term_id)
+            self._named[word] = {c: frozenset(ids) for c, ids in by_category.items()}
         self._pattern = (
             re.compile(r"(?<![\w])" + context.trie_pattern(self._named) + r"(?![\w])", re.I)
             if named
             else None
         )
-        self._last: tuple[str | None, list[tuple[int, int, frozenset[tuple[str, str]]]]] = (
+        self._last: tuple[str | None, list[tuple[int, int, dict[str, frozenset[str]]]]] = (
             None,
             [],
         )
@@ -135,16 +141,16 @@ class MergeCheck:
         frozenset of str
             The ids of the category's terms whose group the rest of the text names.
         """
-        found = set()
-        for start, end, pairs in self._scan(text):
-            if any(s <= start and end <= e for s, e in spans):
-                continue
-            if any(c == category and term_id in sources for c, term_id in pairs):
-                continue  # the seed's own group, named again
-            found.update(term_id for c, term_id in pairs if c == category)
+        found: set[str] = set()
+        for start, end, by_category in self._scan(text):
+            ids = by_category.get(category)
+            if ids is None or not ids.isdisjoint(sources):
+                continue  # another category's word, or the seed's own group named again
+            if not any(s <= start and end <= e for s, e in spans):
+                found |= ids
         return frozenset(found)
 
-    def _scan(self, text: str) -> list[tuple[int, int, frozenset[tuple[str, str]]]]:
+    def _scan(self, text: str) -> list[tuple[int, int, dict[str, frozenset[str]]]]:
         """Every word of `text` naming a group, remembered for the last text."""
         if self._last[0] is text or self._last[0] == text:
             return self._last[1]
