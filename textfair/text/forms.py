@@ -82,6 +82,8 @@ class FormReader:
             # elderly") the people are written as a plural ("and young people").
             before = context.tokens_before(text, start, count=1)
             return "collective" if context.normalize_token(before[0]) == "the" else "plural"
+        if term.person_context and gates.stands_for_people(text, start, end):
+            return "collective"  # "the disabled who", "the poor have": any descriptor
         if term.person_context:
             if role == "noun":
                 return "noun"  # a distinct noun form ("Middle Easterner") names a person

@@ -479,3 +479,21 @@ def in_quoted_title(text: str, start: int, end: int) -> bool:
             for w in words
         )
     return False
+
+
+# Words after "the" + adjective that make the adjective stand for people whatever the term:
+# a relative pronoun or a plural verb ("the disabled who", "the poor have"). Weaker followers
+# ("and", "of") do so only for a term flagged nominal ("the young and the restless").
+_PEOPLE_FOLLOWERS = frozenset(
+    "who whom are were have had will would can could should must do did deserve need".split()
+)
+
+
+def stands_for_people(text: str, start: int, end: int) -> bool:
+    """ "the disabled who live here", "the poor have", "the blind are": after "the", an
+    adjective before a relative pronoun or a plural verb stands for people."""
+    before = context.tokens_before(text, start, count=1)
+    if not before or context.normalize_token(before[0]) != "the":
+        return False
+    after = context.tokens_after(text, end, count=1)
+    return bool(after) and context.plain_token(after[0]) in _PEOPLE_FOLLOWERS
