@@ -9,8 +9,8 @@ The check reads words, not mentions: a word the matcher does not count as a ment
 names its group here ("black chicks", where "chicks" is no person noun the gate knows; the
 "young" of "young or old"). Near-synonyms count too (`merge_groups`: "spanish" and
 "Hispanic" name the Latino group, "homosexual" the gay one). Words inside a known
-collocation ("years old", "black coffee") and surnames after a first name ("Jack Black")
-name no group.
+collocation ("years old", "black coffee"), surnames after a first name ("Jack Black") and
+degrees ("how old are you") name no group.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import re
 from functools import cache
 
 from textfair.terms import TermList, normalize_form
-from textfair.text import context
+from textfair.text import context, gates
 
 __all__ = ["MergeCheck", "merge_groups"]
 
@@ -165,10 +165,12 @@ class MergeCheck:
 
 
 def _names_no_group(text: str, start: int, end: int) -> bool:
-    """A word in a known collocation ("years old", "black coffee") or a surname after a
-    first name ("Jack Black")."""
+    """A word in a known collocation ("years old", "black coffee"), a surname after a
+    first name ("Jack Black"), or a degree ("how old are you", "older than")."""
     before = context.tokens_before(text, start, count=1)
     if before and before[0][:1].isupper() and before[0] in context.first_names():
+        return True
+    if gates.gradable_context(text, start, end):
         return True
     reach = context.collocation_reach()
     return any(
