@@ -103,11 +103,11 @@ class MergeCheck:
             for category, term_id in pairs:
                 by_category.setdefault(category, set()).add(term_id)
             self._named[word] = {c: frozenset(ids) for c, ids in by_category.items()}
-        self._pattern = (
-            re.compile(r"(?<![\w])" + context.trie_pattern(self._named) + r"(?![\w])", re.I)
-            if named
-            else None
-        )
+        source = r"(?<![\w])(?:" + context.trie_pattern(self._named) + r")(?![\w])"
+        self._pattern = re.compile(source, re.IGNORECASE) if named else None
+        # The matcher's trick: the lowercased text, where lowercasing keeps every offset, is
+        # scanned twice as fast by a case-sensitive pattern.
+        self._lower_pattern = re.compile(source) if named else None
         self._last: tuple[str | None, list[tuple[int, int, dict[str, frozenset[str]]]]] = (
             None,
             [],
@@ -155,7 +155,9 @@ class MergeCheck:
         if self._last[0] is text or self._last[0] == text:
             return self._last[1]
         hits = []
-        for match in self._pattern.finditer(text) if self._pattern else ():
+        lower = context.lower_in_place(text)
+        pattern, scanned = (self._pattern, text) if lower is None else (self._lower_pattern, lower)
+        for match in pattern.finditer(scanned) if pattern else ():
             start, end = match.span()
             if _names_no_group(text, start, end):
                 continue
@@ -172,6 +174,8 @@ def _names_no_group(text: str, start: int, end: int) -> bool:
         return True
     if gates.gradable_context(text, start, end):
         return True
+    if not context.collocation_words().intersection(context.word_runs(text[start:end])):
+        return False  # no collocation holds a word of it (most words)
     reach = context.collocation_reach()
     return any(
         match.start() <= start and end <= match.end()
