@@ -62,6 +62,7 @@ def test_descriptors_that_describe_no_person_are_not_mentions(matchers, text):
         ("I only edited 2 entries - for The Russell Tribunal and Stop The War.", ("names",)),
         ('Except for the new "Alexander." If you are choosing', ("names",)),
         ("Sabrina the Teenage Witch was on TV.", ("names",)),
+        ("Scholars believe that the Book of Daniel is about the events in Israel.", ("names",)),
         ("You son of a bitch", ("pronouns",)),
         ("Oh man I just discovered that there is a whole other page.", ("pronouns",)),
         ("It is irrelevant. straw man argument.", ("pronouns",)),

@@ -605,12 +605,20 @@ _SURNAME_PREFIXES = frozenset("mc mac o van von de".split())
 def _names_a_thing_at(text: str, start: int, end: int) -> bool:
     """A first name that is part of a surname ("mc Donald's"), of a named thing after
     "the" ("the Russell Tribunal", "THE JERRY SPRINGER SHOW"), of a title ("Sabrina the
-    Teenage Witch", in capitals, or in quotes), or of a fixed phrase."""
+    Teenage Witch", "the Book of Daniel", in capitals, or in quotes), or of a fixed
+    phrase."""
     before = context.tokens_before(text, start, count=1)
     if before and context.normalize_token(before[0]) in _SURNAME_PREFIXES | {"the"}:
         return True
     if _TITLED_NAME.match(text, end):
         return True  # "Sabrina the Teenage Witch", "Alexander the Great": a title
+    heading = _NAME_OF.search(text, max(0, start - 40), start)
+    if (
+        heading
+        and heading.group(1) not in context.first_names()
+        and not context.is_sentence_initial(text, heading.start(1))
+    ):
+        return True  # "the Book of Daniel", "Holy Name of Mary College": a title
     return (
         gates.in_capitals_run(text, start, end)
         or gates.in_quoted_title(text, start, end)
@@ -620,6 +628,7 @@ def _names_a_thing_at(text: str, start: int, end: int) -> bool:
 
 
 _TITLED_NAME = re.compile(r"[ ]+the[ ]+[A-Z][a-z]")
+_NAME_OF = re.compile(r"\b([A-Z][a-z]+)[ ]+of[ ]+$")
 # A first name alone in quotation marks is a title: the new "Alexander." (a film).
 _QUOTED_NAME = re.compile(r"[\"“‘'][A-Z][a-z]+[.,!?]?[\"”’']")
 
