@@ -36,6 +36,7 @@ from textfair.terms import Term, TermList, normalize_form
 from textfair.terms.files import GENDER_ADJECTIVES, load_gender_pairs
 from textfair.text import context, gates, references
 from textfair.text.matcher import Matcher, Mention
+from textfair.text.merges import MergeCheck
 
 __all__ = ["LEFT_OUT_REASONS", "CategoryPlan", "Coherence", "coherence_of"]
 
@@ -153,6 +154,7 @@ class Coherence:
             c: any(self._ages[t.id] is not None for t in terms)
             for c, terms in term_list.categories.items()
         }
+        self._merges = MergeCheck(term_list)
 
     def _gendered_words(self, text: str, source: Term) -> tuple[Mention, ...]:
         """The gendered words of `text` (he, her, mother, ...) as mentions of the first-name
@@ -365,6 +367,7 @@ class Coherence:
                 continue
             targets.add(term.id)
         targets = self._fitting(text, category, found, sources, targets)
+        targets -= self._named_elsewhere(text, category, found, related)
         if len(targets) < len(sources):
             return CategoryPlan("no_target")  # too few terms to map each source to a new one
         mentions = tuple(
@@ -380,6 +383,13 @@ class Coherence:
             for w, term in related
         )
         return CategoryPlan(None, frozenset(targets), mentions + companions)
+
+    def _named_elsewhere(self, text, category, found, related) -> frozenset[str]:
+        """Terms whose group the text names besides the words rewritten: writing one would
+        merge two groups the text keeps distinct ("white" -> "Latino" beside "spanish
+        girls"; `MergeCheck`)."""
+        spans = [(m.start, m.end) for m in found] + [(w.start, w.end) for w, _ in related]
+        return self._merges.named(text, category, spans, frozenset(m.term_id for m in found))
 
 
 @cache

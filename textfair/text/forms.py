@@ -82,6 +82,8 @@ class FormReader:
             # elderly") the people are written as a plural ("and young people").
             before = context.tokens_before(text, start, count=1)
             return "collective" if context.normalize_token(before[0]) == "the" else "plural"
+        if term.person_context and gates.stands_for_people(text, start, end):
+            return "collective"  # "the disabled who", "the poor have": any descriptor
         if term.person_context:
             if role == "noun":
                 return "noun"  # a distinct noun form ("Middle Easterner") names a person
@@ -157,6 +159,28 @@ class FormReader:
             and (context.looks_like_verb(after[0]) or following in _PLURAL_VERBS)
         )
 
+    def _identity_before_thing(self, tokens: list[str], index: int) -> bool:
+        """The person word at `index` is an identity adjective of a thing, not a person:
+        "the old American neighborhood" (a person noun within the next two words keeps it:
+        "old Jewish book peddlers")."""
+        token = tokens[index]
+        lower = context.normalize_token(token)
+        found = self._forms.get(normalize_form(lower))
+        if (
+            found is None
+            or found[1] != "base"
+            or found[0].id in {normalize_form(p) for p in found[0].plurals}
+        ):
+            return False  # a person noun, a name, a plural: people ("black Africans know")
+        following = [t for t in tokens[index + 1 : index + 3] if context.is_word(t)]
+        if not following or not context.is_content_word(following[0]):
+            return False
+        if following[0][:1].isupper() or context.looks_like_verb(following[0]):
+            return False
+        return not any(
+            self.is_person_word(t) or context.normalize_token(t) in GROUP_NOUNS for t in following
+        )
+
     def _person_follows(self, text: str, end: int) -> bool:
         """A person word within the next three words ("a young, shy girl"), looking through
         a coordinated identity word ("black and white audiences")."""
@@ -187,7 +211,7 @@ class FormReader:
             if self.is_person_word(token) or (
                 words == 0 and context.normalize_token(token) in GROUP_NOUNS
             ):
-                return True
+                return not self._identity_before_thing(tokens, index)
             if context.normalize_token(token) in context.FUNCTION_WORDS:
                 return False
             words += 1

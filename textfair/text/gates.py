@@ -261,3 +261,239 @@ def is_collective(text: str, start: int, end: int) -> bool:
     if not context.is_word(after[0]):
         return after[0] != ","
     return context.normalize_token(after[0]) in _NOMINAL_FOLLOWERS
+
+
+# Fixed phrases that are never identity mentions, whatever their words' classes say (issue
+# 42: the general gates above and below do the rest). Idioms and roles with a person noun
+# in them ("the straight man" of a comedy duo, "your old lady" for a wife), insults and
+# interjections built of gendered words. Written by the textfair authors, MIT.
+_FIXED_PHRASES = re.compile(
+    r"\b(?:sons? of (?:a )?bitch(?:es)?|mother[ -]?fuck\w*|straw (?:wo)?m[ae]n|oh,? (?:man|boy)"
+    r"|boy,? oh,? boy|man,? oh,? man|dumb blondes?|(?:bad|good) guys?"
+    r"|(?:plays?|played|playing|as) (?:the|a) straight (?:wo)?m[ae]n"
+    r"|(?:my|your|yo|ur|his|her|their|our) old (?:man|men|lady|ladies|bitch|girl|boy|woman))\b",
+    re.IGNORECASE,
+)
+
+
+_FIXED_PHRASE_WORDS = frozenset(
+    (
+        "son sons mother straw man men woman women boy dumb blonde blondes straight old guy guys"
+    ).split()
+)
+
+
+def in_fixed_phrase(text: str, start: int, end: int) -> bool:
+    """Inside a fixed phrase that names no identity: "son of a bitch", "oh man", "dumb
+    blonde", "plays the straight man", "yo old bitch" (a former girlfriend)."""
+    if text[start:end].lower() not in _FIXED_PHRASE_WORDS:
+        return False  # most candidates: no phrase holds them
+    begin = max(0, start - 30)
+    return any(
+        m.start() <= start and end <= m.end()
+        for m in _FIXED_PHRASES.finditer(text, begin, min(len(text), end + 30))
+    )
+
+
+# Subjects that are never people: a predicate of one describes a thing ("it isn't cute",
+# "that was gay", "which is Catholic").
+_THING_SUBJECTS = frozenset("it this that which what".split())
+
+
+def predicate_of_thing(text: str, start: int, end: int) -> bool:
+    """The term is predicated of a thing, not a person: "It isn't funny, isn't cute", "that
+    was gay", "it's so gay". The subject is the word before the copula (through "not",
+    modals and degree words), a pronoun for no person; an elided subject ("..., isn't
+    cute") is read from the copula before it in the clause."""
+    after = context.tokens_after(text, end, count=1)
+    if after and context.is_content_word(after[0]):
+        return False  # "there were attractive women": the term modifies a noun
+    return _thing_subject(text, start)
+
+
+def _thing_subject(text: str, start: int) -> bool:
+    """The copula before `start` has a subject that is no person (`predicate_of_thing`)."""
+    raw = context.tokens_before(text, start, count=12)
+    k = len(raw) - 1
+    while k >= 0 and context.plain_token(raw[k]) in context.DEGREE_WORDS:
+        k -= 1
+    if k < 0:
+        return False
+    copula = context.plain_token(raw[k])
+    if copula in _THING_COPULAS:
+        return True  # "it's gay", "that's so gay"
+    if copula not in context.COPULAS and copula not in _NEGATED_COPULAS:
+        return False  # most candidates: no copula before them
+    j = k - 1
+    while j >= 0 and context.plain_token(raw[j]) in _BEFORE_COPULA:
+        j -= 1
+    if j < 0:
+        return False
+    if raw[j] == ",":
+        # "It isn't funny, isn't cute": the subject of the copula before, in the clause.
+        for i in range(j - 1, -1, -1):
+            word = context.plain_token(raw[i])
+            if word in context.COPULAS or word in _NEGATED_COPULAS:
+                return _thing_subject(text, _offset_of(text, start, raw, i))
+            if word in ".!?;":
+                return False
+        return False
+    # Only a pronoun that never stands for a person: a noun subject may be one for people
+    # that no list has ("her entire tribe became Muslim").
+    return context.normalize_token(raw[j]) in _THING_SUBJECTS
+
+
+_THING_COPULAS = frozenset("it's that's thats what's whats".split())
+_BEFORE_COPULA = context.MODALS | {"not", "never", "also", "still", "always"}
+
+
+_PERSON_PRONOUNS = frozenset(
+    "i me you he him she her we us they them who whom one someone somebody everyone "
+    "everybody anyone anybody nobody myself yourself himself herself ourselves themselves "
+    "i'm im you're youre he's hes she's shes we're they're theyre".split()
+)
+
+
+def _offset_of(text: str, start: int, raw: list[str], index: int) -> int:
+    """The offset in `text` just after the `index`-th of the tokens `raw` read before
+    `start` (found from the right)."""
+    position = start
+    for token in reversed(raw[index + 1 :]):
+        position = text.rfind(token, 0, position)
+    return position
+
+
+# Size words: before a group, or before a noun for what a person does ("a huge fan"), they
+# grade the noun, not a body ("a big happy family", "a tiny Jewish community").
+SIZE_WORDS = frozenset(
+    "big bigger biggest huge large larger largest giant gigantic massive enormous tiny "
+    "small smaller smallest little littler".split()
+)
+_GRADED_HEADS = frozenset(
+    """
+    fan fans admirer admirers supporter supporters believer believers lover lovers follower
+    followers enthusiast enthusiasts buff buffs fool fools idiot idiots loser losers family
+    families community communities crowd crowds group groups team teams audience audiences
+    cast casts population populations army armies following majority minority town towns
+    city cities country countries village villages
+    """.split()
+)
+
+
+def grades_a_thing(text: str, end: int) -> bool:
+    """A size word grading what follows, not a body: "a huge fan", "a big happy family",
+    "a tiny scattered Jewish community", "a small Indiana town"."""
+    for token in context.tokens_after(text, end, count=4):
+        word = context.normalize_token(token)
+        if word in _GRADED_HEADS:
+            return True
+        if not context.is_word(token) and token not in ",-":
+            return False
+        if context.is_person_noun(word) or word in context.FUNCTION_WORDS:
+            return False
+    return False
+
+
+# Words of sympathy: before a name or one person with a definite determiner they pity, they
+# do not describe ("poor Phyllis", "the poor man"); "poor people", "a poor family" do.
+_SYMPATHY_WORDS = frozenset(["poor"])
+
+
+def sympathy_reading(text: str, start: int, end: int) -> bool:
+    """A word of sympathy before a first name ("to rescue poor Phyllis") or before one
+    person with a definite determiner ("to be fair to the poor man", "this poor guy
+    Aaron"), not a class."""
+    if text[start:end].lower() not in _SYMPATHY_WORDS:
+        return False
+    after = context.tokens_after(text, end, count=1)
+    if not after:
+        return False
+    if after[0] in context.first_names():
+        return True
+    before = context.tokens_before(text, start, count=1)
+    noun = context.normalize_token(after[0])
+    definite = bool(before) and context.normalize_token(before[0]) in _DEFINITE
+    return definite and context.is_person_noun(noun) and not noun.endswith("s")
+
+
+# Bare nouns that, set off by commas or opening a sentence before one, are interjections or
+# vocatives: "Man, relax", "and, boy, was he in for it", "an 'acid' trip, man, where".
+_INTERJECTION = re.compile(r"(?:^|[,.!?;:(]\s*|\boh\s+)(?:man|boy|dude)\s*[,!]", re.IGNORECASE)
+
+
+def interjection(text: str, start: int, end: int) -> bool:
+    """A gendered noun used as an interjection or a vocative, not for a person: "Man,
+    relax", ", boy, was he"."""
+    word = text[start:end].lower()
+    if word not in ("man", "boy", "dude"):
+        return False
+    begin = max(0, start - 6)
+    match = _INTERJECTION.search(text, begin, min(len(text), end + 2))
+    return match is not None and match.start() <= start and match.end() >= end
+
+
+_DEFINITE = frozenset("the this that my your his her our their".split())
+# A title of address before a capitalised word: the word is a surname ("Mr Christian").
+_HONORIFIC = re.compile(
+    r"(?<![\w])(?:mr|mrs|ms|miss|dr|sir|madam|mister|saint|st|prof)\.?[ ]+$", re.IGNORECASE
+)
+
+
+def after_honorific(text: str, start: int) -> bool:
+    """A capitalised word after a title of address is a surname: "Mr Christian said"."""
+    return text[start].isupper() and _HONORIFIC.search(text, max(0, start - 8), start) is not None
+
+
+def before_initial(text: str, end: int) -> bool:
+    """A given name before a middle initial: "Christian G. Fritz"."""
+    return re.match(r" [A-Z]\. ?[A-Z]", text[end : end + 6]) is not None
+
+
+_QUOTED = re.compile(r"(?:``|''|[\"“”'‘’])([^\"“”`'‘’\n]{3,80})(?:''|``|[\"“”'‘’])")
+
+
+_QUOTE_MARK = re.compile("[\"“”'‘’`](?:The|An?) ")
+
+
+def in_quoted_title(text: str, start: int, end: int) -> bool:
+    """Inside a short quotation that is a title, not speech: three to six words, the
+    first an article with a capital ("'The old home guard'", "'An American in Paris'"), no
+    comma, no verb, no sentence end."""
+    begin = max(0, start - 80)
+    if _QUOTE_MARK.search(text, begin, start) is None:  # a quote opening on an article
+        return False  # most candidates: no quotation opens before them
+    for match in _QUOTED.finditer(text, begin, min(len(text), end + 80)):
+        if not (match.start(1) <= start and end <= match.end(1)):
+            continue
+        words = match.group(1).split()
+        if not 3 <= len(words) <= 6 or words[0] not in ("The", "A", "An"):
+            return False
+        if "," in match.group(1) or (match.end() < len(text) and text[match.end()].isalpha()):
+            return False  # a clause, or an apostrophe inside a word ("aren't")
+        if match.group(1).rstrip()[-1:] in ".!?,;:":
+            return False
+        return not any(
+            context.looks_like_verb(w)
+            or context.plain_token(w) in context.COPULAS
+            or context.plain_token(w) in _PERSON_PRONOUNS
+            for w in words
+        )
+    return False
+
+
+# Words after "the" + adjective that make the adjective stand for people whatever the term:
+# a relative pronoun or a plural verb ("the disabled who", "the poor have"). Weaker followers
+# ("and", "of") do so only for a term flagged nominal ("the young and the restless").
+_PEOPLE_FOLLOWERS = frozenset(
+    "who whom are were have had will would can could should must do did deserve need".split()
+)
+
+
+def stands_for_people(text: str, start: int, end: int) -> bool:
+    """ "the disabled who live here", "the poor have", "the blind are": after "the", an
+    adjective before a relative pronoun or a plural verb stands for people."""
+    before = context.tokens_before(text, start, count=1)
+    if not before or context.normalize_token(before[0]) != "the":
+        return False
+    after = context.tokens_after(text, end, count=1)
+    return bool(after) and context.plain_token(after[0]) in _PEOPLE_FOLLOWERS

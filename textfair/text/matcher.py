@@ -268,16 +268,30 @@ class Matcher:
         for match, term, role, natural in candidates:
             start, end = match.span("m")
             if term.names:
-                if _first_name_at(text, start, self._forms):
+                if _first_name_at(text, start, self._forms) and not _names_a_thing_at(
+                    text, start, end
+                ):
                     mentions.append(_word_mention(text, match, term, natural))
                 continue  # "Emily" is a name written with a capital; "emily" is not
             if term.words:
-                if _gendered_word_at(text, start, end):
+                if (
+                    _gendered_word_at(text, start, end)
+                    and not gates.in_fixed_phrase(text, start, end)
+                    and not gates.interjection(text, start, end)
+                ):
                     mentions.append(_word_mention(text, match, term, natural))
                 continue  # "he", "her", "mother": every use stands for a person
-            if self._in_collocation(text, start, end, lower):
+            if (
+                self._in_collocation(text, start, end, lower)
+                or gates.in_fixed_phrase(text, start, end)
+                or gates.in_quoted_title(text, start, end)
+            ):
                 self._other_use(text, match, term, natural)
                 continue
+            if gates.after_honorific(text, start) or (
+                term.given_name and _given_name_at(text, start, end, term)
+            ):
+                continue  # "Mr Christian", "Christian G. Fritz": a person's name
             name = gates.name_kind(text, start, end, term, self.is_identity_word)
             if name == "person" or gates.capitalised_mid_sentence(
                 text, start, end, term, self.is_identity_word
@@ -304,6 +318,9 @@ class Matcher:
                 # "Christian dogma", "gay jokes", "Holy Sikh shrines", "the 1984 Sikh riot":
                 # the word describes a thing, not people (a term that needs people around it,
                 # person_context, was checked by its form already).
+                self._other_use(text, match, term, natural)
+                continue
+            if form == "adjective" and self._describes_no_person(text, start, end, term):
                 self._other_use(text, match, term, natural)
                 continue
             if gates.in_compound(text, start) and role != "plural":
@@ -376,6 +393,18 @@ class Matcher:
             return False
         # "a Jewish Nobel laureate": a capitalised word after the term starts a name.
         return not (word[:1].isupper() and not context.is_sentence_initial(text, end + 1))
+
+    def _describes_no_person(self, text: str, start: int, end: int, term: Term) -> bool:
+        """An adjective that describes no person (issue 42): predicated of a thing ("it isn't
+        cute", "that was gay"), a size grading a group or a fan ("a huge fan", "a big happy
+        family"), or sympathy ("poor Phyllis", "the poor man")."""
+        if gates.predicate_of_thing(text, start, end):
+            return True
+        if not term.person_context:
+            return False
+        if normalize_form(text[start:end]) in gates.SIZE_WORDS and gates.grades_a_thing(text, end):
+            return True
+        return gates.sympathy_reading(text, start, end)
 
     def _swap_makes_collocation(self, text: str, start: int, end: int, term: Term) -> bool:
         """Some other term of the category would form a collocation here ("a young friend"
@@ -546,6 +575,62 @@ def _first_name_at(text: str, start: int, forms: dict) -> bool:
         if (found and found[0].names) or before[0] in context.first_names():
             return False
     return True
+
+
+_SINGULAR_VERBS = frozenset(
+    "is was has does says said thinks wants seems keeps isn't wasn't doesn't".split()
+)
+
+
+def _given_name_at(text: str, start: int, end: int, term: Term) -> bool:
+    """A term that is also a first name used as one: before a middle initial ("Christian G.
+    Fritz"), or a bare singular subject with no determiner ("Christian is always bleating":
+    the noun needs one, "a Christian is")."""
+    if gates.before_initial(text, end):
+        return True
+    if text[start:end] != term.text or not text[start].isupper():
+        return False
+    before = context.tokens_before(text, start, count=1)
+    if before and (
+        context.normalize_token(before[0]) in context.DETERMINERS or context.is_word(before[0])
+    ):
+        return False
+    after = context.tokens_after(text, end, count=1)
+    return bool(after) and context.plain_token(after[0]) in _SINGULAR_VERBS
+
+
+_SURNAME_PREFIXES = frozenset("mc mac o van von de".split())
+
+
+def _names_a_thing_at(text: str, start: int, end: int) -> bool:
+    """A first name that is part of a surname ("mc Donald's"), of a named thing after
+    "the" ("the Russell Tribunal", "THE JERRY SPRINGER SHOW"), of a title ("Sabrina the
+    Teenage Witch", "the Book of Daniel", in capitals, or in quotes), or of a fixed
+    phrase."""
+    before = context.tokens_before(text, start, count=1)
+    if before and context.normalize_token(before[0]) in _SURNAME_PREFIXES | {"the"}:
+        return True
+    if _TITLED_NAME.match(text, end):
+        return True  # "Sabrina the Teenage Witch", "Alexander the Great": a title
+    heading = _NAME_OF.search(text, max(0, start - 40), start)
+    if (
+        heading
+        and heading.group(1) not in context.first_names()
+        and not context.is_sentence_initial(text, heading.start(1))
+    ):
+        return True  # "the Book of Daniel", "Holy Name of Mary College": a title
+    return (
+        gates.in_capitals_run(text, start, end)
+        or gates.in_quoted_title(text, start, end)
+        or _QUOTED_NAME.match(text, max(0, start - 1), min(len(text), end + 3)) is not None
+        or gates.in_fixed_phrase(text, start, end)
+    )
+
+
+_TITLED_NAME = re.compile(r"[ ]+the[ ]+[A-Z][a-z]")
+_NAME_OF = re.compile(r"\b([A-Z][a-z]+)[ ]+of[ ]+$")
+# A first name alone in quotation marks is a title: the new "Alexander." (a film).
+_QUOTED_NAME = re.compile(r"[\"“‘'][A-Z][a-z]+[.,!?]?[\"”’']")
 
 
 def _gendered_word_at(text: str, start: int, end: int) -> bool:
