@@ -14,8 +14,9 @@ from textfair.text.references import age_range, life_stages, name_group
 
 
 def reason(text: str, terms: str) -> str | None:
-    """Why the seed takes no part in its (only) category's rows; None when it does."""
-    domain = TextDomain([text], terms)
+    """Why the seed takes no part in its (only) category's rows by the rules (no threshold on
+    the acceptability score); None when it does."""
+    domain = TextDomain([text], terms, min_acceptability=0)
     (category,) = [c for c in domain.categories() if domain.mentioning[c]]
     return next((r for r, n in domain.left_out[category].items() if n), None)
 
@@ -29,8 +30,8 @@ def variants(text: str, terms: str, categories: list[str] | None = None) -> set[
     [
         ("John Banner is wonderful as Sergeant Schultz.", "names", "full_name"),
         ("Dear Rev. Michael S. Margolin, is it bias?", "names", "full_name"),
-        ("Richard the Lionheart was brave.", "names", "full_name"),
-        ("Scholars believe the Book of Daniel is late; he wrote so.", "pronouns", "full_name"),
+        # "Book of Daniel" names a work (the matcher's people-only gate): no name to carry.
+        ("Scholars believe the Book of Daniel is late; he wrote so.", "pronouns", None),
         ("Reverend Billy preaches; how does he make his money?", "pronouns", "full_name"),
         ("You changed him, @Emily, and I saw it.", "pronouns", "full_name"),
         ("You felt sorry for him; Bill Nighy plays Ray.", "pronouns", "full_name"),
@@ -47,6 +48,11 @@ def variants(text: str, terms: str, categories: list[str] | None = None) -> set[
 )
 def test_a_swap_that_cannot_carry_every_reference_leaves_the_seed_out(text, terms, why):
     assert reason(text, terms) == why
+
+
+def test_a_first_name_in_a_named_epithet_is_no_mention():
+    domain = TextDomain(["Richard the Lionheart was brave."], "names", min_acceptability=0)
+    assert not any(domain.mentioning.values())
 
 
 def test_a_pronoun_swap_flips_the_first_names_with_it():

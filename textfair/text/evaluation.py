@@ -13,6 +13,9 @@ Two kinds of gold records (JSON lines, see ``tests/data/README.md``):
 * **gender swaps** — a sentence and, written by hand, the sentence with every gendered word
   (he/she, him/her, his/her/hers, man/woman, ...) turned to the other gender. The rewrite is
   the pronoun category's: each mention of the `pronouns` list written as the other term.
+
+The rules are measured here, so every domain is built with ``min_acceptability=0``: the
+acceptability score's threshold is measured on its own gold set (``acceptability_fit``).
 """
 
 from __future__ import annotations
@@ -98,7 +101,7 @@ def score_variants(records: Iterable[Mapping], terms: str = "dixon2018") -> Vari
     labelled = same = acceptable = gone = gone_acceptable = changed = 0
     for record in records:
         labelled += 1
-        domain = TextDomain([record["text"]], terms, [record["category"]])
+        domain = TextDomain([record["text"]], terms, [record["category"]], min_acceptability=0)
         variant = domain.rewrite(0, (Rule(record["category"], record["target"]),))
         if variant is None:
             gone += 1
@@ -213,7 +216,12 @@ def score_longform(records: Iterable[Mapping], split: str | None = None) -> Long
     read: list[tuple[Mapping | None, Mapping]] = []  # (the label, or None; the unit as now)
     for group in units.values():
         first = group[0]
-        domain = TextDomain([first["text"]], first.get("terms", "dixon2018"), [first["category"]])
+        domain = TextDomain(
+            [first["text"]],
+            first.get("terms", "dixon2018"),
+            [first["category"]],
+            min_acceptability=0,
+        )
         if not domain.category_mask(first["category"])[0]:
             continue
         taking_part += 1
@@ -254,7 +262,9 @@ def score_longform_sentences(
     for first in drawn.values():
         category = first["category"]
         sentences = split_sentences(first["text"])
-        domain = TextDomain(sentences, first.get("terms", "dixon2018"), [category])
+        domain = TextDomain(
+            sentences, first.get("terms", "dixon2018"), [category], min_acceptability=0
+        )
         if not domain.category_mask(category).any():
             continue
         taking_part += 1
