@@ -10,6 +10,9 @@ the frozen half are dropped as each line is parsed, before anything else looks a
 ``--evaluate-frozen`` is given: then the model fitted on the tune half is scored once on the
 frozen half and the figures printed (nothing is refitted on it).
 
+Units. Only the units the current rules still write word for word are read
+(`current_units`): the score models what the rules cannot see.
+
 Labels. A gold record holds ``labels``, one reading per reader (``{"acceptable": bool, ...}``;
 a third of the units have two), or, in the older files (``--extra``), one ``acceptable``
 boolean. **Each reading counts as one sample**: a unit read twice gives two rows, with the
@@ -44,10 +47,20 @@ from pathlib import Path
 import numpy as np
 
 from textfair.text.acceptability import FEATURES, AcceptabilityModel, feature_vector, load_model
+from textfair.text.evaluation import rewrite_status
 from textfair.text.generate import plan_text
 from textfair.text.matcher import Matcher
 
-__all__ = ["Sample", "ece", "fit", "load_samples", "main", "reliability", "threshold_table"]
+__all__ = [
+    "Sample",
+    "current_units",
+    "ece",
+    "fit",
+    "load_samples",
+    "main",
+    "reliability",
+    "threshold_table",
+]
 
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95)
 C_GRID = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0)
@@ -99,15 +112,21 @@ def read_records(paths: Iterable[Path], frozen: bool = False) -> list[tuple[Path
     return records
 
 
+def current_units(records: Sequence[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
+    """The records whose variant the current rules still write, word for word: the score
+    learns what the rules cannot see, so a unit the rules now leave out (or write otherwise,
+    where its label no longer applies) is no sample of it."""
+    return [(path, record) for path, record in records if rewrite_status(record) == "same"]
+
+
 def load_samples(
-    records: Sequence[tuple[Path, dict]], labelled: dict[str, list[bool]] | None = None
+    records: Sequence[tuple[Path, dict]],
 ) -> list[Sample]:
-    """One `Sample` per reading. `labelled` gives readings by unit id where the gold file's
-    own ``labels`` are still empty (the tune labels arriving in a file of their own)."""
+    """One `Sample` per reading."""
     matchers: dict[str, Matcher] = {}
     samples: list[Sample] = []
     for path, record in records:
-        readings = _readings(record) or (labelled or {}).get(record.get("id", ""), [])
+        readings = _readings(record)
         if not readings:
             continue
         terms = record.get("terms") or "dixon2018"
@@ -272,26 +291,9 @@ def fit(samples: Sequence[Sample], description: str) -> tuple[AcceptabilityModel
     return model, figures
 
 
-def _labels_file(path: Path | None) -> dict[str, list[bool]]:
-    if path is None or not path.exists():
-        return {}
-    found = {}
-    for _, record in read_records([path]):
-        readings = _readings(record)
-        if readings:
-            found[record["id"]] = readings
-    return found
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gold", type=Path, required=True, help="the gold set (JSON lines)")
-    parser.add_argument(
-        "--labels",
-        type=Path,
-        default=None,
-        help="tune labels by unit id, where the gold file's own are still empty",
-    )
     parser.add_argument(
         "--extra", type=Path, nargs="*", default=[], help="older gold files (tune half)"
     )
@@ -314,14 +316,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(json.dumps(_frozen_figures(args.gold, load_model(args.model)), indent=1))
         return 0
-    records = read_records([args.gold, *args.extra])
-    samples = load_samples(records, _labels_file(args.labels))
+    records = current_units(read_records([args.gold, *args.extra]))
+    samples = load_samples(records)
     if len(samples) < 20 or len({s.y for s in samples}) < 2:
         print(f"error: {len(samples)} labelled readings; need 20 with both labels", file=sys.stderr)
         return 2
     names = ", ".join(p.name for p in [args.gold, *args.extra])
-    labels = f" (labels of {args.labels.name})" if args.labels else ""
-    description = f"tune half of {names}{labels}: {len(samples)} readings"
+    description = f"tune half of {names}, units the rules still write: {len(samples)} readings"
     model, figures = fit(samples, description)
     print(json.dumps(figures, indent=1))
     if args.out:
@@ -334,7 +335,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _frozen_figures(gold: Path, model: AcceptabilityModel) -> dict:
     """The frozen half scored once: per kind, ECE and acceptability and recall at each
     threshold, and the reliability diagram."""
-    frozen = load_samples(read_records([gold], frozen=True))
+    frozen = load_samples(current_units(read_records([gold], frozen=True)))
     if not frozen:
         return {"frozen": "no labelled reading in the frozen half"}
     p = model.probability(np.stack([s.x for s in frozen]))

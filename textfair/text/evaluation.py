@@ -96,17 +96,31 @@ def score_mentions(records: Iterable[Mapping], matcher: Matcher) -> MentionScore
     return MentionScores(sentences, candidates, tp, fp, fn)
 
 
+def rewrite_status(record: Mapping, terms: str | None = None) -> str:
+    """What the current rules do with a labelled (seed, category, target) unit: ``"blocked"``
+    (the seed leaves the category's rows or may no longer become the target), ``"changed"``
+    (it is written differently now: the label no longer applies) or ``"same"``."""
+    terms = terms or record.get("terms") or "dixon2018"
+    category, target = record["category"], record["target"]
+    domain = TextDomain([record["text"]], terms, [category], min_acceptability=0)
+    if target not in domain.targets_for(0, category):
+        return "blocked"
+    variant = domain.rewrite(0, (Rule(category, target),))
+    if variant is None:
+        return "blocked"
+    return "same" if variant.text == record["variant"] else "changed"
+
+
 def score_variants(records: Iterable[Mapping], terms: str = "dixon2018") -> VariantScores:
     """Write each labelled (seed, category, target) variant again, as the audit does."""
     labelled = same = acceptable = gone = gone_acceptable = changed = 0
     for record in records:
         labelled += 1
-        domain = TextDomain([record["text"]], terms, [record["category"]], min_acceptability=0)
-        variant = domain.rewrite(0, (Rule(record["category"], record["target"]),))
-        if variant is None:
+        status = rewrite_status(record, terms)
+        if status == "blocked":
             gone += 1
             gone_acceptable += bool(record["acceptable"])
-        elif variant.text != record["variant"]:
+        elif status == "changed":
             changed += 1
         else:
             same += 1
