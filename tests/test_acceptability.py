@@ -197,36 +197,33 @@ def test_the_counterfactuals_command_writes_and_filters_by_the_score(capsys):
     assert kept and {r["category"] for r in kept} == {better}
 
 
-def _fixture(tmp_path: Path) -> Path:
-    """A small gold file: tune records of variant_gold.jsonl with reader labels, and frozen
-    records that would break the fit if they were read (a term no list has)."""
-    records = []
-    for line in (DATA / "variant_gold.jsonl").read_text(encoding="utf-8").splitlines()[:120]:
-        record = json.loads(line)
-        record.update(
-            split="tune",
-            terms="dixon2018",
-            kind="comment" if record["source"] == "wiki" else "review",
-            labels=[{"acceptable": record.pop("acceptable")}],
-        )
-        records.append(record)
+def _fixture(tmp_path: Path) -> tuple[Path, int]:
+    """A small gold file: 150 tune records of the acceptability gold set, and frozen records
+    that would break the fit if they were read (a term no list has); with the number of
+    readings of the units the current rules still write word for word."""
+    from textfair.text.evaluation import rewrite_status
+
+    lines = (DATA / "acceptability_gold.jsonl").read_text(encoding="utf-8").splitlines()
+    records = [r for r in map(json.loads, lines) if r["split"] == "tune"][::7][:150]
+    readings = sum(len(r["labels"]) for r in records if rewrite_status(r) == "same")
     for k in range(5):
         records.append(
             {"split": "frozen", "text": "x", "category": "nope", "target": f"no-term-{k}"}
         )
     path = tmp_path / "gold.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
-    return path
+    return path, readings
 
 
 def test_the_fit_script_refits_on_the_tune_half_and_writes_a_loadable_model(tmp_path, capsys):
     from textfair.text.acceptability_fit import main as fit
 
     out = tmp_path / "model.json"
-    assert fit(["--gold", str(_fixture(tmp_path)), "--out", str(out)]) == 0
+    gold, readings = _fixture(tmp_path)
+    assert fit(["--gold", str(gold), "--out", str(out)]) == 0
     printed = json.loads(capsys.readouterr().out)
-    assert 0 <= printed["cv_ece"] <= 1 and printed["readings"] == 120
-    assert set(printed["per_kind"]) >= {"comment", "review", "all"}
+    assert 0 <= printed["cv_ece"] <= 1 and printed["readings"] == readings
+    assert set(printed["per_kind"]) >= {"comment", "review", "sentence", "all"}
     model = load_model(out)
     assert model.meta["cross_validation"]["cv_ece"] == printed["cv_ece"]
     assert "tune half" in model.meta["trained_on"]
