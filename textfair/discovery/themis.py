@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, Strict, mean_score, scorer
 from textfair.discovery.rulesets import Domain, Rule
 from textfair.discovery.sampling import Sampling, batches, seed_order, seed_rng
 from textfair.models.base import CachedModel, Model
@@ -112,6 +113,12 @@ class PairShift:
     excess_shift: float | None = None
     excess_shift_ci: tuple[float, float] | None = None
     """Mean of P(favourable | swapped) - P(favourable | placebo), with its interval."""
+    acceptability: float | None = None
+    """The mean acceptability of the swapped texts (None: the domain scores none)."""
+    strict: Strict | None = None
+    """The pair's shift (against the placebo edit where there is one, as `excess_shift`),
+    with its interval by the same method, on the seeds whose swapped text scores at least
+    STRICT_ACCEPTABILITY (see :mod:`textfair.discovery.acceptable`)."""
 
 
 @dataclass(frozen=True)
@@ -643,7 +650,15 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
             )
         flip = bounded_mean(flips, 0.0, 1.0, confidence)
         shift = bounded_mean(delta, -1.0, 1.0, confidence)
+        score = scorer(domain)
+        scores = (
+            np.array([score(by_term[source][k], (Rule(category, target),)) for k, _ in pairs])
+            if score is not None
+            else None
+        )
         extra: dict = {}
+        if scores is not None:  # without a placebo, the shift itself on the strict seeds
+            extra = _strict_shift(delta, scores, confidence)
         if placebos is not None:
             seen = [placebos.get(by_term[source][k]) for k, _ in pairs]
             has = [k for k, p in enumerate(seen) if p is not None]
@@ -652,15 +667,16 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
                 swapped_score = read.score[swapped][has]
                 placebo_score = np.array([seen[k].placebo_score for k in has])
                 placebo_delta = placebo_score - read.score[original][has]
-                versus = bounded_mean(
-                    np.clip(swapped_score - placebo_score, -1.0, 1.0), -1.0, 1.0, confidence
-                )
+                against = np.clip(swapped_score - placebo_score, -1.0, 1.0)
+                versus = bounded_mean(against, -1.0, 1.0, confidence)
                 extra = {
                     "excess": _excess(flips[has].astype(float).tolist(), placebo_flip, confidence),
                     "placebo_shift": float(np.mean(placebo_delta)),
                     "excess_shift": versus.estimate,
                     "excess_shift_ci": (versus.low, versus.high),
                 }
+                if scores is not None:
+                    extra |= _strict_shift(against, scores[has], confidence)
         shifts.append(
             PairShift(
                 category,
@@ -675,6 +691,14 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
             )
         )
     return shifts
+
+
+def _strict_shift(shifts: np.ndarray, scores: np.ndarray, confidence: float) -> dict:
+    """A term pair's mean acceptability and its `Strict` shift: `bounded_mean` over the
+    shifts of the seeds whose swapped text scores at least STRICT_ACCEPTABILITY, as the
+    pair's own shift is over all of them."""
+    interval = bounded_mean(shifts[scores >= STRICT_ACCEPTABILITY], -1.0, 1.0, confidence)
+    return {"acceptability": mean_score(scores), "strict": Strict.of(interval)}
 
 
 @dataclass(frozen=True)

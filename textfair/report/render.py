@@ -12,6 +12,7 @@ from textfair.report import labelwords as words
 from textfair.report.gate import Gate
 from textfair.report.numbers import difference, informative, percent, points
 from textfair.report.parts import LabelMetrics, TableMetrics
+from textfair.report.seedwords import SEEDS_INTRO, seed_rows
 
 # Only a type here: AuditReport's notebook methods (save, to_html, the Jupyter views) call
 # these renderers, so importing the model at run time would close a cycle.
@@ -23,7 +24,8 @@ __all__ = ["markdown_cell", "render_markdown", "render_terminal", "write_report"
 
 def _finding_cells(report: AuditReport, f) -> list[str]:
     """One row of the findings table in Markdown: the signed difference with its interval
-    (points, as every surface writes it), so a sign is never read off the interval alone."""
+    (points, as every surface writes it), so a sign is never read off the interval alone;
+    with scored variants, their mean acceptability and the strict result (`strict_cells`)."""
     return [
         percent(f.phi_r),
         percent(f.phi_not_r),
@@ -32,12 +34,45 @@ def _finding_cells(report: AuditReport, f) -> list[str]:
         f"{f.p_adjusted:.3g}",
         "yes" if f.significant else "no",
         f"{f.n_r} !" if report.small(f) else str(f.n_r),
+        *(strict_cells(report, f) if scored(report) else ()),
     ]
 
 
 def finding_columns(report: AuditReport) -> list[str]:
     """The findings table's columns after the rule set, in the words of the model's label."""
-    return [f"{report.outcome} with", *FINDING_COLUMNS]
+    columns = [f"{report.outcome} with", *FINDING_COLUMNS]
+    return columns + (strict_columns(report) if scored(report) else [])
+
+
+def scored(report: AuditReport) -> bool:
+    """Whether the report's findings carry acceptability scores (version 5, text)."""
+    return any(f.strict is not None for f in report.findings)
+
+
+def strict_columns(report: AuditReport) -> list[str]:
+    """The two columns `strict_cells` fills, at the report's strict level."""
+    level = report.strict_level
+    return [
+        "acceptability (mean)",
+        f"on {report.unit} scoring ≥ {level:g} [interval] (points)"
+        if level is not None
+        else "on high-scoring seeds",
+    ]
+
+
+def strict_cells(report: AuditReport, f) -> tuple[str, str]:
+    """A finding's mean acceptability ("0.93") and its difference on its high-scoring seeds
+    with its interval and their number ("+3.1 [-1.0, +7.0], 64"), marked "?" when it does
+    not hold there (`AuditReport.holds_strictly`); dashes without scores."""
+    strict = f.strict
+    if strict is None:
+        return "–", "–"
+    said = (
+        f"{difference(strict.estimate, strict.ci)}, {strict.n}" if strict.n else f"no {report.unit}"
+    )
+    mark = " ?" if report.holds_strictly(f) is False else ""
+    accepted = "–" if f.acceptability is None else f"{f.acceptability:.2f}"
+    return accepted, said + mark
 
 
 FINDING_COLUMNS = [
@@ -105,41 +140,24 @@ def _header_lines(report: AuditReport) -> list[str]:
 
 
 def _seed_lines(report: AuditReport) -> list[str]:
-    """Per category: the seeds naming it, the share that takes part in its rows, and why
-    the others were left out (their variants would not have hung together)."""
-    mentioning = report.data.get("seeds_mentioning")
-    if not mentioning:
+    """Per category: the seeds naming it, the share that takes part in its rows (recall),
+    and why the others were left out, in plain words (`seedwords`)."""
+    rows = seed_rows(report.data)
+    if not rows:
         return []
-    left_out = report.data.get("seeds_left_out", {})
-    share = report.data.get("seeds_taking_part", {})
     lines = [
         "",
         "## Seeds per category",
         "",
-        "A seed takes part in a category's rows only where every mention can be rewritten "
-        "with the whole text still coherent; the others are left out, by reason.",
+        SEEDS_INTRO,
         "",
-        "| category | seeds naming it | taking part | left out (reason: seeds) |",
+        "| category | seeds naming it | taking part (recall) | left out |",
         "|---|---|---|---|",
     ]
-    for category, count in mentioning.items():
-        reasons = ", ".join(f"{k}: {v}" for k, v in left_out.get(category, {}).items() if v)
-        taking = share.get(category)
-        lines.append(
-            "| "
-            + " | ".join(
-                map(
-                    markdown_cell,
-                    [
-                        category,
-                        str(count),
-                        f"{100 * taking:.0f}%" if taking is not None else "",
-                        reasons or "none",
-                    ],
-                )
-            )
-            + " |"
-        )
+    for row in rows:
+        taking = "" if row.taking_part is None else f"{100 * row.taking_part:.0f}%"
+        cells = [row.category, str(row.mentioning), taking, row.reasons()]
+        lines.append("| " + " | ".join(map(markdown_cell, cells)) + " |")
     return lines
 
 
@@ -257,6 +275,7 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
     # by its estimate would headline the table with noise, so it is counted, not listed.
     pairs = [pair for pair in every if informative(_pair_shift(pair)[1])]
     few = len(every) - len(pairs)
+    strict = any(pair.strict is not None for pair in every)
     lines = _section(
         f"Term pairs: the {min(top, len(pairs))} of {len(every)} swaps that lower the "
         f"{report.outcome} probability most"
@@ -272,6 +291,7 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
             "shift vs placebo [interval] (points)",
             *EXCESS_COLUMNS,
             report.inputs,
+            *(strict_columns(report) if strict else ()),
         ],
     )
     for pair in pairs[:top]:
@@ -280,9 +300,20 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
             f"| {markdown_cell(pair.category)} | {markdown_cell(pair.source)} → "
             f"{markdown_cell(pair.target)} | {difference(shift, ci)} | "
             f"{_excess_cells(pair.excess)} | "
-            f"{pair.n} |"
+            f"{pair.n} |" + (" {} | {} |".format(*_pair_strict(report, pair)) if strict else "")
         )
     return lines
+
+
+def _pair_strict(report: AuditReport, pair) -> tuple[str, str]:
+    """A term pair's mean acceptability and its shift on the seeds whose swapped text
+    scores at least the strict level, marked "?" where it does not hold there."""
+    if pair.strict is None:
+        return "–", "–"
+    s = pair.strict
+    mark = " ?" if report.holds_on(_pair_shift(pair)[1], s) is False else ""
+    accepted = "–" if pair.acceptability is None else f"{pair.acceptability:.2f}"
+    return accepted, (f"{difference(s.estimate, s.ci)}, {s.n}" if s.n else "none") + mark
 
 
 # The five cells `_excess_cells` writes, as every table with an excess names them.
@@ -524,6 +555,14 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
                 "without",
                 "p adj.",
                 report.unit,
+                *(
+                    [
+                        "accept-\nability",
+                        f"on {report.unit} ≥ {report.strict_level:g}\n[interval], n",
+                    ]
+                    if scored(report)
+                    else []
+                ),
             ],
             [
                 [
@@ -533,6 +572,7 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
                     percent(f.phi_not_r),
                     f"{f.p_adjusted:.3g}",
                     f"{f.n_r} !" if report.small(f) else str(f.n_r),
+                    *(strict_cells(report, f) if scored(report) else ()),
                 ]
                 for f, folded in findings
             ],
