@@ -134,6 +134,7 @@ def test_seeds_left_out_are_counted_by_reason_and_recall_is_their_complement():
         "other_use": 1,
         "cue": 1,
         "no_target": 0,
+        "low_acceptability": 0,
     }
     assert domain.recall() == {"religion": 0.25}
     assert domain.category_mask("religion").tolist() == [False, False, False, True]

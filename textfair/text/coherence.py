@@ -39,8 +39,17 @@ from textfair.text.matcher import Matcher, Mention
 
 __all__ = ["LEFT_OUT_REASONS", "CategoryPlan", "Coherence", "coherence_of"]
 
-#: Why a text takes no part in a category's rows, in the order they are checked.
-LEFT_OUT_REASONS = ("several_terms", "fixed_form", "other_use", "cue", "no_target")
+#: Why a text takes no part in a category's rows, in the order they are checked;
+#: ``low_acceptability``: every target left scores below the acceptability threshold
+#: (`textfair.text.acceptability.keep_acceptable`).
+LEFT_OUT_REASONS = (
+    "several_terms",
+    "fixed_form",
+    "other_use",
+    "cue",
+    "no_target",
+    "low_acceptability",
+)
 
 # Nouns for children: an adult age before one reads wrong ("elderly child", "old girls").
 CHILD_NOUNS = frozenset(

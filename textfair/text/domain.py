@@ -18,7 +18,8 @@ from textfair.discovery.sampling import seed_rng
 from textfair.errors import TextfairError
 from textfair.terms import TermList
 from textfair.text import context
-from textfair.text.coherence import LEFT_OUT_REASONS, coherence_of
+from textfair.text.acceptability import DEFAULT_MIN_ACCEPTABILITY, Scorer, keep_acceptable
+from textfair.text.coherence import LEFT_OUT_REASONS, CategoryPlan, coherence_of
 from textfair.text.generate import Swap, Variant, counterfactuals
 from textfair.text.matcher import Matcher, Mention
 from textfair.text.rewrite import Rewriter
@@ -39,6 +40,7 @@ class TextDomain:
         texts: Sequence[str],
         terms: TermList | str = "dixon2018",
         categories: Sequence[str] | None = None,
+        min_acceptability: float = DEFAULT_MIN_ACCEPTABILITY,
     ) -> None:
         self.matcher = Matcher(terms)
         self.term_list = self.matcher.term_list
@@ -50,6 +52,11 @@ class TextDomain:
         self._rewriter = functools.lru_cache(maxsize=4096)(self._make_rewriter)
         self._term_of = {
             (term.category, term.id): term for term in self.term_list.terms(self._categories)
+        }
+        self._term_of_category = set(self._categories)
+        self._column_of = {
+            c: {t.id: j for j, t in enumerate(self.term_list.categories[c])}
+            for c in self._categories
         }
         # Mentions are found once per seed; every rewrite of the seed reuses them.
         # Mentions and the identity's other uses come from one scan of each text.
@@ -65,9 +72,14 @@ class TextDomain:
         # Per seed and category, whether its mentions can be rewritten with the whole text
         # still coherent, to which terms, and with which related words (`Coherence`).
         self.coherence = coherence_of(self.matcher)
+        self.min_acceptability = float(min_acceptability)
+        """Targets scoring below this are neither generated nor audited (0: all kept)."""
+        # Scores of every (seed, category), computed when first asked for (every seed that
+        # takes part, here, when there is a threshold), then remembered.
+        self.scorer = Scorer(self.term_list)
         plans = [
-            self.coherence.plan(text, mentions, others)
-            for text, (mentions, others) in zip(self.texts, found, strict=True)
+            self._keep_acceptable(i, self.coherence.plan(text, mentions, others))
+            for i, (text, (mentions, others)) in enumerate(zip(self.texts, found, strict=True))
         ]
         self._related = [
             [m for plan in found.values() if plan.left_out is None for m in plan.related]
@@ -119,6 +131,57 @@ class TextDomain:
             for c in self._categories
             for j, t in enumerate(self.term_list.categories[c])
         }
+
+    def _keep_acceptable(
+        self, index: int, plans: dict[str, CategoryPlan]
+    ) -> dict[str, CategoryPlan]:
+        """The seed's plans less the targets scoring below `min_acceptability`."""
+        if self.min_acceptability <= 0.0:
+            return plans
+        kept = {}
+        for c, plan in plans.items():
+            if c in self._term_of_category and plan.left_out is None:
+                scores = self._category_scores(index, c, len(plan.related))
+                plan = keep_acceptable(plan, scores, self._column_of[c], self.min_acceptability)
+            kept[c] = plan
+        return kept
+
+    def _category_scores(self, index: int, category: str, related: int = 0) -> np.ndarray:
+        """Per term of `category`, the score of rewriting seed `index`'s mentions to it."""
+        return self.scorer.scores(
+            index, self.texts[index], self._mentions[index], category, related
+        )
+
+    def acceptability(self, index: int, rule_set: tuple[Rule, ...]) -> float:
+        r"""The probability that a strict reader accepts the variant `rewrite(index,
+        rule_set)` writes: the product, over the rule set's categories the seed is rewritten
+        in, of the score of its rewrite to the rule's term (`textfair.text.acceptability`);
+        1 for a category whose term the seed already has.
+
+        Parameters
+        ----------
+        index
+            The seed.
+        rule_set
+            One term per category.
+
+        Returns
+        -------
+        float
+            $\prod_{c} p(\text{seed}, c, t_c)$ over the categories whose term changes.
+        """
+        score = 1.0
+        for rule in rule_set:
+            if rule.value in self._terms[index][rule.category]:
+                continue
+            scores = self._category_scores(
+                index, rule.category, self._related_count(index, rule.category)
+            )
+            score *= float(scores[self._column_of[rule.category][rule.value]])
+        return score
+
+    def _related_count(self, index: int, category: str) -> int:
+        return sum(1 for m in self._related[index] if m.category == category)
 
     def recall(self) -> dict[str, float]:
         """Per category, the share of seeds mentioning it that take part in its rows."""
@@ -299,7 +362,13 @@ class TextDomain:
             for source in sorted(self._terms[index][category])
             if source != targets[category].id
         )
-        return Variant(result.text, result.edits, swaps=swaps, seed_id=index)
+        return Variant(
+            result.text,
+            result.edits,
+            swaps=swaps,
+            seed_id=index,
+            acceptability=self.acceptability(index, rule_set),
+        )
 
     def sample(
         self, rule_set: tuple[Rule, ...], n: int, rng: np.random.Generator, negate: bool = False
@@ -322,6 +391,7 @@ class TextDomain:
 
     def counterfactuals(self, index: int, categories: Sequence[str], **options) -> list[Variant]:
         """The texts that differ from seed `index` only in terms of those categories."""
+        options.setdefault("min_acceptability", self.min_acceptability)
         return counterfactuals(
             self.texts[index], list(categories), matcher=self.matcher, seed_id=index, **options
         )

@@ -24,6 +24,7 @@ import numpy as np
 
 from textfair.errors import TextfairError
 from textfair.terms import Term
+from textfair.text.acceptability import keep_acceptable, scorer_of
 from textfair.text.coherence import CategoryPlan, coherence_of
 from textfair.text.matcher import Matcher, Mention, default_matcher
 from textfair.text.rewrite import Rewrite, Rewriter
@@ -88,6 +89,8 @@ class Variant(Rewrite):
         What was swapped, one `Swap` per distinct term changed.
     seed_id : int, str or None
         The seed text's id, carried into the JSON-lines record.
+    acceptability : float or None
+        The calibrated probability that a strict reader accepts the variant.
 
     Examples
     --------
@@ -99,6 +102,10 @@ class Variant(Rewrite):
     swaps: tuple[Swap, ...] = ()
     seed_id: int | str | None = None
     """The seed text's id, carried into the JSON-lines record."""
+    acceptability: float | None = None
+    """The probability that a strict reader accepts the variant
+    (`textfair.text.acceptability`: the product over its swapped categories); None where
+    no score applies (a gender swap, a template's filling)."""
 
     @property
     def input(self) -> str:
@@ -112,8 +119,8 @@ class Variant(Rewrite):
         -------
         dict
             ``seed_id``, ``text``, ``category``, ``from`` and ``to`` (``"+"``-joined when
-            several terms were swapped), and ``swaps``: a list of ``{"category", "from",
-            "to"}``, one per swap.
+            several terms were swapped), ``acceptability`` (3 decimals, or None), and
+            ``swaps``: a list of ``{"category", "from", "to"}``, one per swap.
 
         Examples
         --------
@@ -127,10 +134,16 @@ class Variant(Rewrite):
             "category": "+".join(s.category for s in self.swaps),
             "from": "+".join(s.source for s in self.swaps),
             "to": "+".join(s.target for s in self.swaps),
+            "acceptability": rounded(self.acceptability),
             "swaps": [
                 {"category": s.category, "from": s.source, "to": s.target} for s in self.swaps
             ],
         }
+
+
+def rounded(score: float | None) -> float | None:
+    """An acceptability score as every output writes it: 3 decimals (None stays None)."""
+    return None if score is None else round(float(score), 3)
 
 
 @dataclass(frozen=True)
@@ -214,6 +227,7 @@ def counterfactuals(
     with_edits: bool = True,
     mentions: Sequence[Mention] | None = None,
     exclude: Collection[str] = (),
+    min_acceptability: float = 0.0,
 ) -> list[Variant]:
     r"""All texts that differ from `text` only in the identity terms of `categories`.
 
@@ -245,15 +259,19 @@ def counterfactuals(
         The text's mentions, when they were found already (an annotated corpus).
     exclude
         Term ids that are neither rewritten nor written, as if not in the list.
+    min_acceptability
+        Targets whose acceptability score (`textfair.text.acceptability`) is below this
+        are not written; a category left with none is not rewritten. 0 (default): all.
 
     Returns
     -------
     list of Variant
-        The variants. An empty list when the text mentions no term of those categories,
-        or when the rest of the text keeps each category it mentions from being rewritten
-        (a fixed mention such as "Roman Catholics", an identity also named in a title or an
-        institution such as "Catholic Church", a cue of the identity, or no other term that
-        fits).
+        The variants, each with its `acceptability`: the product of its swaps' scores.
+        An empty list when the text mentions no term of those categories, or when the rest
+        of the text keeps each category it mentions from being rewritten (a fixed mention
+        such as "Roman Catholics", an identity also named in a title or an institution
+        such as "Catholic Church", a cue of the identity, no other term that fits, or none
+        scoring at `min_acceptability`).
 
     Raises
     ------
@@ -291,6 +309,19 @@ def counterfactuals(
         mentions = matcher.find(text, names)
     mentions = [m for m in mentions if m.category in names and m.term_id not in exclude]
     plans = plan_text(text, mentions, matcher, names, several=True)
+    scorer = scorer_of(matcher)
+    scores = {
+        c: scorer.scores(text, text, mentions, c, len(plan.related))
+        for c, plan in plans.items()
+        if plan.left_out is None
+    }
+    if min_acceptability > 0.0:
+        plans = {
+            c: keep_acceptable(plan, scores[c], scorer.columns(c), min_acceptability)
+            if c in scores
+            else plan
+            for c, plan in plans.items()
+        }
     mentions = [
         *(m for m in mentions if plans[m.category].left_out is None),
         *(m for plan in plans.values() if plan.left_out is None for m in plan.related),
@@ -312,13 +343,15 @@ def counterfactuals(
     for assignment in _assignments(slots, options, max_variants, seed):
         targets: dict[int, Term] = {}
         swaps = []
+        score = 1.0
         for slot, pick in zip(slots, assignment, strict=True):
             target = options[slot.category][pick]
             if target.id != slot.source.id:
                 swaps.append(Swap(slot.category, slot.source.id, target.id))
                 targets.update(dict.fromkeys(slot.mention_indices, target))
+                score *= float(scores[slot.category][scorer.column(slot.category, target.id)])
         result = rewriter.apply(targets, with_edits=with_edits)
-        variants.append(Variant(result.text, result.edits, tuple(swaps), seed_id))
+        variants.append(Variant(result.text, result.edits, tuple(swaps), seed_id, score))
     return variants
 
 
@@ -480,7 +513,13 @@ def rule_satisfying(
         for slot in _slots(rewriter.mentions)
         if slot.source != targets[slot.category]
     )
-    return Variant(result.text, result.edits, swaps, seed_id)
+    scorer = scorer_of(matcher)
+    score = 1.0
+    for swap in swaps:
+        related_count = len(plans[swap.category].related)
+        values = scorer.scores(text, text, mentions, swap.category, related_count)
+        score *= float(values[scorer.column(swap.category, swap.target)])
+    return Variant(result.text, result.edits, swaps, seed_id, score)
 
 
 def sample_rule_satisfying(

@@ -1,0 +1,581 @@
+"""A calibrated acceptability score for each rewrite: the probability that a strict reader
+accepts the variant a seed's mentions of one category give when rewritten to one term.
+
+Rules (:mod:`textfair.text.coherence`, the matcher's gates) leave out what they can see; what
+they cannot (a real, named person made false, an identity word that describes no one, a
+pronoun far from its name) leaves traces the generator already has: names and titles near a
+mention, the mention's form, the words around it, the kind of text. A small logistic model,
+fitted on blind-read variants (``tests/data/acceptability_gold.jsonl``, its tune half, by
+:mod:`textfair.text.acceptability_fit`), turns those traces into a probability:
+
+$$
+p(\\text{acceptable} \\mid x) = \\sigma\\Big(b + \\sum_j w_j \\frac{x_j - \\mu_j}{s_j}\\Big),
+\\qquad \\sigma(z) = \\frac{1}{1 + e^{-z}},
+$$
+
+with $\\mu_j, s_j$ the training features' means and standard deviations. The model is shipped
+as JSON (``acceptability_model.json``: feature names, means, scales, coefficients, intercept,
+what it was fitted on) and scored here with NumPy; scikit-learn is needed only to refit.
+
+Features of one rewrite (:data:`FEATURES`) split in two: those of the seed and category
+(computed once per seed and category, :func:`category_features`) and those that depend on
+the target too (the ``"<term> person"`` fallback, a gendered or several-word target). As the
+model is linear in them, the logit of every target of a category is one matrix product.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import re
+import weakref
+from bisect import bisect_left, bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from textfair.terms import Term, TermList
+from textfair.text import context
+from textfair.text.coherence import CategoryPlan
+from textfair.text.matcher import Matcher, Mention
+
+__all__ = [
+    "DEFAULT_MIN_ACCEPTABILITY",
+    "FEATURES",
+    "AcceptabilityModel",
+    "Scorer",
+    "category_features",
+    "feature_vector",
+    "keep_acceptable",
+    "load_model",
+    "score_variant",
+    "scorer_of",
+    "target_features",
+]
+
+#: Variants scoring below this are not generated and not audited (``--min-acceptability``).
+#: Provisional: the tune half's threshold where sentences and comments are accepted at
+#: >= 0.95 with half of their seeds kept; set from the final calibration.
+DEFAULT_MIN_ACCEPTABILITY = 0.5
+
+MODEL_FILE = "acceptability_model.json"
+
+# Words of a text about a film: a proxy for the corpus kind (reviews name real people).
+REVIEW_WORDS = frozenset(
+    """
+    film films movie movies cast plays played playing character characters director directed
+    actor actors actress actresses role roles scene scenes starring stars episode episodes
+    series sequel screenplay script plot audience performance performances
+    """.split()
+)
+# Titles before a name, and gendered words (a rewrite of one reference leaves the others).
+TITLES = frozenset("mr mr. mrs mrs. ms ms. dr dr. miss sir lady lord madam mister".split())
+PRONOUNS = frozenset(
+    """
+    he him his himself she her hers herself they them their theirs themselves
+    """.split()
+)
+GENDERED_WORDS = frozenset(
+    """
+    man men woman women boy boys girl girls guy guys gal gals lady ladies gentleman gentlemen
+    father fathers mother mothers son sons daughter daughters husband husbands wife wives
+    brother brothers sister sisters king queen actor actress mr mrs ms sir madam
+    """.split()
+)
+# Capitalised words that are not names: the first person, days and months, interjections.
+_NOT_NAMES = frozenset(
+    """
+    i i'm i've i'll i'd ok okay tv dvd god english january february march april may june
+    july august september october november december monday tuesday wednesday thursday friday
+    saturday sunday wikipedia
+    """.split()
+)
+_WORD = re.compile(r"\w+(?:['’.\-]\w+)*\.?")
+# Lists with one-hot features; holistic's axes in two groups (identities of a person, or
+# descriptions of a body, trait or situation).
+LISTS = ("dixon2018", "holistic", "names", "pronouns")
+DIXON_CATEGORIES = ("gender", "race", "religion", "age")
+HOLISTIC_DESCRIPTIVE = frozenset(
+    "ability body_type characteristics cultural political_ideologies socioeconomic_class".split()
+)
+_FAR = 200  # words: the distance written for "none in the text"
+
+#: The model's features, in order: the seed and category's, then the target's.
+CATEGORY_FEATURES = (
+    "log_words",
+    "log_mentions",
+    "log_related",
+    "log_name_distance",
+    "name_within_3",
+    "log_first_name_distance",
+    "first_name_within_10",
+    "capitalised_share",
+    "log_pronouns",
+    "log_gendered_words",
+    "log_review_words",
+    "form_adjective_person",
+    "form_adjective_predicate",
+    "form_adjective_bare",
+    "form_noun",
+    "form_collective",
+    "form_name_or_word",
+    *(f"list_{name}" for name in LISTS),
+    *(f"category_{name}" for name in DIXON_CATEGORIES),
+    "holistic_descriptive",
+)
+TARGET_FEATURES = ("person_fallback", "target_gendered", "target_several_words")
+FEATURES = CATEGORY_FEATURES + TARGET_FEATURES
+
+
+@dataclass
+class _Text:
+    """One seed text's tokens, found once: word starts, and the indices of name-like,
+    first-name and title tokens."""
+
+    starts: list[int]
+    words: int
+    names: list[int]
+    first_names: list[int]
+    pronouns: int
+    gendered: int
+    review: int
+    capitalised: int
+
+    @classmethod
+    def of(cls, text: str, mentions: Sequence[Mention], own: frozenset[str] = frozenset()) -> _Text:
+        """The tokens of `text`; a word inside one of `mentions` or among `own` (the list's
+        words, lowercased) is not a name."""
+        spans = sorted((m.start, m.end) for m in mentions)
+        firsts = context.first_names()
+        starts, names, first, pronouns, gendered, review, capitalised = [], [], [], 0, 0, 0, 0
+        for k, match in enumerate(_WORD.finditer(text)):
+            start = match.start()
+            starts.append(start)
+            token = match.group()
+            lower = token.lower()
+            if lower in PRONOUNS:
+                pronouns += 1
+            if lower in GENDERED_WORDS:
+                gendered += 1
+            if lower in REVIEW_WORDS:
+                review += 1
+            if lower.rstrip(".") in TITLES or lower in TITLES:
+                first.append(k)
+                continue
+            if not token[0].isupper() or lower in _NOT_NAMES or lower in own:
+                continue
+            if context.is_sentence_initial(text, start) or _inside(spans, start):
+                continue
+            capitalised += 1
+            names.append(k)
+            if token in firsts:
+                first.append(k)
+        return cls(starts, len(starts), names, first, pronouns, gendered, review, capitalised)
+
+    def index(self, offset: int) -> int:
+        """The word at character `offset` (the last word starting at or before it)."""
+        return max(bisect_right(self.starts, offset) - 1, 0)
+
+
+_LIST_WORDS: dict[int, tuple[TermList, frozenset[str]]] = {}
+
+
+def list_words(term_list: TermList) -> frozenset[str]:
+    """The list's one-word written forms, lowercased (first names and gendered words left
+    out: those of a names list are what the name features look for)."""
+    found = _LIST_WORDS.get(id(term_list))
+    if found is None or found[0] is not term_list:
+        words = frozenset(
+            form.lower()
+            for term in term_list.terms()
+            if not (term.names or term.words)
+            for form, _ in term.surface_forms()
+            if " " not in form
+        )
+        found = _LIST_WORDS[id(term_list)] = (term_list, words)
+    return found[1]
+
+
+def _inside(spans: list[tuple[int, int]], offset: int) -> bool:
+    k = bisect_right(spans, (offset, 1 << 62)) - 1
+    return k >= 0 and spans[k][0] <= offset < spans[k][1]
+
+
+def _distance(positions: list[int], word: int) -> int:
+    """Words from `word` to the nearest of the sorted `positions` (_FAR for none)."""
+    k = bisect_left(positions, word)
+    best = _FAR
+    if k < len(positions):
+        best = min(best, positions[k] - word)
+    if k > 0:
+        best = min(best, word - positions[k - 1])
+    return best
+
+
+def _form(text: str, mention: Mention) -> str:
+    """The mention's form as a feature: an adjective before a person noun, predicated, or
+    bare; a noun; a collective; a name or gendered word."""
+    if mention.form in ("noun", "plural"):
+        return "noun"
+    if mention.form == "collective":
+        return "collective"
+    if mention.form == "adjective":
+        after = context.tokens_after(text, mention.end, 2)
+        if after and (
+            context.is_person_noun(after[0].lower()) or after[0] in context.first_names()
+        ):
+            return "adjective_person"
+        before = context.tokens_before(text, mention.start, 2)
+        if before and before[-1].lower() in context.COPULAS:
+            return "adjective_predicate"
+        return "adjective_bare"
+    return "name_or_word"
+
+
+def category_features(
+    text: str,
+    mentions: Sequence[Mention],
+    category: str,
+    term_list: TermList | str,
+    *,
+    related: int = 0,
+    tokens: _Text | None = None,
+) -> np.ndarray:
+    """The features of rewriting seed `text`'s mentions of `category`, whatever the target
+    (:data:`CATEGORY_FEATURES`).
+
+    Parameters
+    ----------
+    text
+        The seed text.
+    mentions
+        Every mention found in the text (of every category: none of them is a name).
+    category
+        The category rewritten.
+    term_list
+        The list (or its name): its one-hot feature.
+    related
+        How many related words ("Judaism") are rewritten with the mentions.
+    tokens
+        The text's tokens when they were read already (one `_Text` per seed).
+    """
+    list_name = term_list if isinstance(term_list, str) else term_list.name
+    if tokens is None:
+        words_of_list = frozenset() if isinstance(term_list, str) else list_words(term_list)
+        tokens = _Text.of(text, mentions, words_of_list)
+    own = [m for m in mentions if m.category == category and m.form != "related"]
+    words = [tokens.index(m.start) for m in own]
+    name_distance = min((_distance(tokens.names, w) for w in words), default=_FAR)
+    first_distance = min((_distance(tokens.first_names, w) for w in words), default=_FAR)
+    forms = [_form(text, m) for m in own]
+    share = {f: forms.count(f) / len(forms) if forms else 0.0 for f in set(forms)}
+    values = [
+        math.log1p(tokens.words),
+        math.log1p(len(own)),
+        math.log1p(related),
+        math.log1p(name_distance),
+        float(name_distance <= 3),
+        math.log1p(first_distance),
+        float(first_distance <= 10),
+        tokens.capitalised / max(tokens.words, 1),
+        math.log1p(tokens.pronouns),
+        math.log1p(tokens.gendered),
+        math.log1p(tokens.review),
+        share.get("adjective_person", 0.0),
+        share.get("adjective_predicate", 0.0),
+        share.get("adjective_bare", 0.0),
+        share.get("noun", 0.0),
+        share.get("collective", 0.0),
+        share.get("name_or_word", 0.0),
+        *(float(list_name == name) for name in LISTS),
+        *(float(list_name == "dixon2018" and category == name) for name in DIXON_CATEGORIES),
+        float(list_name == "holistic" and category in HOLISTIC_DESCRIPTIVE),
+    ]
+    return np.array(values, dtype=float)
+
+
+def _fallback_counts(mentions: Sequence[Mention], category: str) -> np.ndarray:
+    """How many of the category's mentions are singular nouns, plurals, and collectives."""
+    counts = np.zeros(3)
+    for m in mentions:
+        if m.category == category:
+            if m.form == "noun":
+                counts[0] += 1
+            elif m.form == "plural":
+                counts[1] += 1
+            elif m.form == "collective":
+                counts[2] += 1
+    return counts
+
+
+def _target_table(term_list: TermList, category: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per term of the category: whether it lacks a singular noun, a plural noun, a
+    collective use (so ``"<term> person"`` is written), and its own target features."""
+    lacks, own = [], []
+    for term in term_list.categories[category]:
+        lacks.append(_lacks(term))
+        own.append([float(term.gender is not None), float(len(term.text.split()) > 1)])
+    return np.array(lacks, dtype=float).reshape(-1, 3), np.array(own, dtype=float).reshape(-1, 2)
+
+
+def _lacks(term: Term) -> list[float]:
+    if term.names or term.words:
+        return [0.0, 0.0, 0.0]
+    no_plural = term.plural_noun is None
+    return [
+        float(term.singular_noun is None),
+        float(no_plural),
+        float(no_plural and not term.nominal),
+    ]
+
+
+def target_features(mentions: Sequence[Mention], category: str, target: Term) -> np.ndarray:
+    """The target's features (:data:`TARGET_FEATURES`) for rewriting `mentions` of
+    `category` to `target`: the share of mentions written ``"<term> person"``, whether the
+    target is gendered, whether it is several words."""
+    counts = _fallback_counts(mentions, category)
+    total = counts.sum()
+    fallback = float(counts @ np.array(_lacks(target)) / total) if total else 0.0
+    return np.array(
+        [fallback, float(target.gender is not None), float(len(target.text.split()) > 1)]
+    )
+
+
+def feature_vector(
+    text: str,
+    mentions: Sequence[Mention],
+    category: str,
+    target: Term,
+    term_list: TermList | str,
+    related: int = 0,
+) -> np.ndarray:
+    """Every feature (:data:`FEATURES`) of rewriting `text`'s `category` to `target`."""
+    return np.concatenate(
+        [
+            category_features(text, mentions, category, term_list, related=related),
+            target_features(mentions, category, target),
+        ]
+    )
+
+
+@dataclass(frozen=True)
+class AcceptabilityModel:
+    """A logistic model over standardised features, as shipped in JSON."""
+
+    features: tuple[str, ...]
+    means: np.ndarray
+    scales: np.ndarray
+    coefficients: np.ndarray
+    intercept: float
+    meta: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> AcceptabilityModel:
+        features = tuple(data["features"])
+        arrays = [np.asarray(data[k], dtype=float) for k in ("means", "scales", "coefficients")]
+        if any(a.shape != (len(features),) for a in arrays):
+            raise ValueError("means, scales and coefficients need one number per feature")
+        meta = {k: v for k, v in data.items() if k not in cls.__dataclass_fields__}
+        meta.update(data.get("meta", {}))
+        means, scales, coefficients = arrays
+        return cls(features, means, scales, coefficients, float(data["intercept"]), meta)
+
+    def to_dict(self) -> dict:
+        return {
+            "features": list(self.features),
+            "means": [float(x) for x in self.means],
+            "scales": [float(x) for x in self.scales],
+            "coefficients": [float(x) for x in self.coefficients],
+            "intercept": self.intercept,
+            **self.meta,
+        }
+
+    @property
+    def weights(self) -> np.ndarray:
+        """Coefficients on the raw features: $w_j / s_j$."""
+        return self.coefficients / self.scales
+
+    @property
+    def offset(self) -> float:
+        """The logit at all-zero raw features: $b - \\sum_j w_j \\mu_j / s_j$."""
+        return float(self.intercept - self.weights @ self.means)
+
+    def probability(self, x: np.ndarray) -> np.ndarray:
+        """$p$ for each row of `x` (raw features, in :attr:`features` order)."""
+        return _sigmoid(np.asarray(x, dtype=float) @ self.weights + self.offset)
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+
+
+@cache
+def load_model(path: str | Path | None = None) -> AcceptabilityModel:
+    """The shipped model (``textfair/text/acceptability_model.json``), or one at `path`."""
+    if path is None:
+        raw = resources.files("textfair.text").joinpath(MODEL_FILE).read_text(encoding="utf-8")
+    else:
+        raw = Path(path).read_text(encoding="utf-8")
+    model = AcceptabilityModel.from_dict(json.loads(raw))
+    if model.features != FEATURES:
+        raise ValueError(f"{path or MODEL_FILE}: its features are not this version's FEATURES")
+    return model
+
+
+class Scorer:
+    """Scores of one term list's rewrites, remembered per seed and category.
+
+    `scores` gives, for one seed and category, the probability of every term of the category
+    as the target, from one row of seed features and one matrix product.
+    """
+
+    def __init__(
+        self,
+        term_list: TermList,
+        model: AcceptabilityModel | None = None,
+        limit: int | None = None,
+    ) -> None:
+        self.term_list = term_list
+        self.limit = limit
+        """How many (seed, category) scores to remember (None: all; the cache is emptied
+        when full, as generators asked text by text seldom come back to a text)."""
+        self.model = model or load_model()
+        k = len(CATEGORY_FEATURES)
+        self._w_category = self.model.weights[:k]
+        self._w_target = self.model.weights[k:]
+        self._last: tuple[object, _Text | None] = (None, None)  # one seed read at a time
+        self._cache: dict[tuple[object, str], np.ndarray] = {}
+        self._targets = {c: _target_table(term_list, c) for c in term_list.categories}
+        self._list_words = list_words(term_list)
+        self._column = {
+            c: {t.id: j for j, t in enumerate(terms)} for c, terms in term_list.categories.items()
+        }
+
+    def scores(
+        self,
+        key: object,
+        text: str,
+        mentions: Sequence[Mention],
+        category: str,
+        related: int = 0,
+    ) -> np.ndarray:
+        """Per term of `category` (in the list's order), the probability that rewriting
+        `text`'s mentions of it to that term is accepted; remembered under (`key`,
+        `category`)."""
+        found = self._cache.get((key, category))
+        if found is not None:
+            return found
+        last, tokens = self._last
+        if tokens is None or last != key:
+            tokens = _Text.of(text, mentions, self._list_words)
+            self._last = (key, tokens)
+        if self.limit is not None and len(self._cache) >= self.limit:
+            self._cache.clear()
+        base = category_features(
+            text, mentions, category, self.term_list, related=related, tokens=tokens
+        )
+        lacks, own = self._targets[category]
+        counts = _fallback_counts(mentions, category)
+        total = counts.sum()
+        fallback = lacks @ counts / total if total else np.zeros(len(lacks))
+        targets = np.column_stack([fallback, own])
+        logits = base @ self._w_category + targets @ self._w_target + self.model.offset
+        found = self._cache[(key, category)] = _sigmoid(logits)
+        return found
+
+    def column(self, category: str, term_id: str) -> int:
+        """The place of `term_id` in `scores`' array for `category`."""
+        return self._column[category][term_id]
+
+    def columns(self, category: str) -> dict[str, int]:
+        """Every term id of `category` to its place in `scores`' array."""
+        return self._column[category]
+
+    def score(
+        self,
+        key: object,
+        text: str,
+        mentions: Sequence[Mention],
+        category: str,
+        target: str,
+        related: int = 0,
+    ) -> float:
+        """The probability for one target term id (see `scores`)."""
+        values = self.scores(key, text, mentions, category, related)
+        return float(values[self._column[category][target]])
+
+
+def score_variant(
+    text: str,
+    category: str,
+    target: str,
+    *,
+    terms: TermList | str | Matcher = "dixon2018",
+    mentions: Sequence[Mention] | None = None,
+    model: AcceptabilityModel | None = None,
+) -> float:
+    """The probability that a strict reader accepts `text` with its mentions of `category`
+    rewritten to term `target`.
+
+    Parameters
+    ----------
+    text
+        The seed text.
+    category
+        The category rewritten.
+    target
+        The target term, by id or any written form.
+    terms
+        The term list (a name, a `TermList` or its `Matcher`).
+    mentions
+        The text's mentions, when found already (every category's).
+    model
+        A model other than the shipped one.
+
+    Examples
+    --------
+    >>> from textfair.text.acceptability import score_variant
+    >>> p = score_variant("Muslims are my neighbours.", "religion", "jewish")
+    >>> 0.0 <= p <= 1.0
+    True
+    """
+    matcher = terms if isinstance(terms, Matcher) else Matcher(terms)
+    term = matcher.term_list.term(target)
+    if mentions is None:
+        mentions = matcher.find(text)
+    x = feature_vector(text, mentions, category, term, matcher.term_list)
+    return float((model or load_model()).probability(x[None, :])[0])
+
+
+_OF_MATCHER: weakref.WeakKeyDictionary[Matcher, Scorer] = weakref.WeakKeyDictionary()
+
+
+def scorer_of(matcher: Matcher) -> Scorer:
+    """The `Scorer` of `matcher`'s term list with the shipped model, made once per matcher."""
+    found = _OF_MATCHER.get(matcher)
+    if found is None:
+        found = _OF_MATCHER[matcher] = Scorer(matcher.term_list, limit=4096)
+    return found
+
+
+def keep_acceptable(
+    plan: CategoryPlan, scores: np.ndarray, column: Mapping[str, int], minimum: float
+) -> CategoryPlan:
+    """`plan` with the targets scoring below `minimum` taken out (`scores` per term of the
+    category, at `column[term id]`); left out (``low_acceptability``) when none is left. A
+    `minimum` of 0 returns `plan` itself."""
+    if minimum <= 0.0 or plan.left_out is not None or not plan.targets:
+        return plan
+    kept = frozenset(t for t in plan.targets if scores[column[t]] >= minimum)
+    if kept == plan.targets:
+        return plan
+    if not kept:
+        return dataclasses.replace(
+            plan, left_out="low_acceptability", targets=frozenset(), related=()
+        )
+    return dataclasses.replace(plan, targets=kept)
