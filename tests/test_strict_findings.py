@@ -16,6 +16,7 @@ from textfair.discovery import Rule, frequent_rule_sets
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, Strict, holds_strictly
 from textfair.discovery.groups import group_fairness
 from textfair.discovery.rulesets import RuleSet
+from textfair.discovery.sampling import seed_order
 from textfair.discovery.themis import themis
 from textfair.models import CachedModel, CallableModel
 from textfair.report.model import SMALL_SAMPLE, AuditReport
@@ -36,25 +37,23 @@ def leaning(texts):
     return np.array(out)
 
 
-def text_score(text: str) -> float:
-    """A variant's acceptability fixed by its text: 1 for 95% of texts, else 0.5, so about
-    half the seeds (14 variants each) have every variant at the strict level."""
-    return 1.0 if unit(text + "|acceptable") < 0.95 else 0.5
+def pseudo_score(index, rule_set) -> float:
+    """A variant's acceptability fixed by its seed and rule set: 1 for 95% of them, else
+    0.5, so about half the seeds (14 variants each) have every variant at the strict level."""
+    return 1.0 if unit(f"{index}|{rule_set}|acceptable") < 0.95 else 0.5
 
 
 class ScoredDomain(TextDomain):
-    """A TextDomain whose variants score `text_score` of their text (the shared interface:
+    """A TextDomain whose variants score `pseudo_score` (the shared interface:
     `acceptability(index, rule_set)`, the score of `rewrite(index, rule_set)`)."""
 
     def acceptability(self, index, rule_set):
-        return text_score(self.rewrite(index, rule_set).input)
+        return pseudo_score(index, rule_set)
 
 
 def _domain(cls, texts, categories):
-    try:  # every variant generated: the scores here are the test's own
-        return cls(texts, categories=categories, min_acceptability=0.0)
-    except TypeError:  # a TextDomain without a threshold
-        return cls(texts, categories=categories)
+    # Every variant generated: the scores here are the test's own.
+    return cls(texts, categories=categories, min_acceptability=0.0)
 
 
 def _findings(cls, mode="paired", seed=3):
@@ -82,15 +81,16 @@ def test_the_strict_estimate_is_the_finding_recomputed_by_hand_on_its_high_scori
         (rule,) = RuleSet(finding.rule_set)
         rules = domain.single_rules(rule.category)
         seen, d, strict, scores = set(), [], [], []
-        for i in domain.seeds_for((rule,)):
-            row = {r.value: v.input for r in rules if (v := domain.rewrite(int(i), (r,)))}
+        eligible = set(domain.seeds_for((rule,)).tolist())
+        for i in (int(i) for i in seed_order(domain, 3) if int(i) in eligible):
+            row = {r.value: v.input for r in rules if (v := domain.rewrite(i, (r,)))}
             if len(row) < 2 or tuple(row.items()) in seen:
                 continue  # as the finding: a seed with nothing to compare, a case twice
             seen.add(tuple(row.items()))
             y = {term: float(leaning([text])[0, 0] == 1.0) for term, text in row.items()}
             others = [y[t] for t in row if t != rule.value]
             d.append(y[rule.value] - np.mean(others))
-            row_scores = [text_score(text) for text in row.values()]
+            row_scores = [pseudo_score(i, (Rule(rule.category, t),)) for t in row]
             scores += row_scores
             if min(row_scores) >= STRICT_ACCEPTABILITY:
                 strict.append(d[-1])
@@ -106,9 +106,12 @@ def test_the_strict_estimate_is_the_finding_recomputed_by_hand_on_its_high_scori
     assert checked >= 5
 
 
-def test_the_strict_estimate_asks_the_model_nothing_more():
-    _, plain_model, plain = _findings(TextDomain)
+def test_the_strict_estimate_asks_the_model_nothing_more(monkeypatch):
     _, scored_model, scored = _findings(ScoredDomain)
+    # The same run with the findings' scoring switched off.
+    monkeypatch.setattr("textfair.discovery.groups.scorer", lambda domain: None)
+    _, plain_model, plain = _findings(ScoredDomain)
+    assert all(f.strict is None for f in plain)
     assert scored_model.stats.forwarded == plain_model.stats.forwarded
     assert scored_model.stats.requested == plain_model.stats.requested
     strip = [replace(f, strict=None, acceptability=None) for f in scored]
@@ -118,9 +121,11 @@ def test_the_strict_estimate_asks_the_model_nothing_more():
 def test_paper_mode_recomputes_newcombe_on_the_draws_that_score_high():
     _, _, findings = _findings(ScoredDomain, mode="paper")
     for finding in findings:
-        assert finding.strict is not None and 0 < finding.strict.n < finding.n_r
+        assert finding.strict is not None and 0 < finding.strict.n <= finding.n_r
         low, high = finding.strict.ci
         assert -1 <= low <= finding.strict.estimate <= high <= 1
+        assert 0.5 <= finding.acceptability <= 1.0
+    assert sum(f.strict.n < f.n_r for f in findings) >= len(findings) // 2
 
 
 def test_every_variant_at_the_strict_level_leaves_the_finding_as_it_is():
@@ -131,9 +136,10 @@ def test_every_variant_at_the_strict_level_leaves_the_finding_as_it_is():
     _, _, findings = _findings(Perfect)
     for finding in findings:
         assert finding.acceptability == 1.0
-        assert finding.strict == Strict(
-            STRICT_ACCEPTABILITY, finding.difference, finding.ci, finding.n_r, finding.p_value
-        )
+        strict = finding.strict
+        assert (strict.level, strict.n, strict.ci) == (STRICT_ACCEPTABILITY, finding.n_r, finding.ci)
+        assert strict.estimate == pytest.approx(finding.difference, abs=1e-12)
+        assert strict.p_value == finding.p_value
 
 
 def test_a_term_pairs_strict_shift_is_its_shift_against_the_placebo_on_its_high_scoring_seeds():
@@ -190,8 +196,16 @@ CASES = {
 }
 
 
+def before_issue42() -> dict:
+    """The bundled audit's report.json as it was before issue 42 (version 4), with the
+    run's cost the pinned copy leaves out."""
+    record = json.loads(BEFORE.read_text(encoding="utf-8"))
+    record["run"] = {"model_calls": 0, "seconds": 0.0, **record["run"]}
+    return record
+
+
 def _flag_report() -> AuditReport:
-    base = AuditReport.from_dict(json.loads(BEFORE.read_text(encoding="utf-8")))
+    base = AuditReport.from_dict(before_issue42())
     template = base.findings[0]
     findings = tuple(
         replace(
@@ -240,6 +254,7 @@ def test_the_views_flag_exactly_the_findings_that_do_not_hold_on_high_scoring_se
     summary = report.summary()
     assert f"{len(flagged)} of {len(CASES) - 1} significant findings do not hold" in summary
     assert "too few (under 30) to tell" in summary
+    assert "none of its seeds has every variant scoring at least 0.9" in summary
 
 
 def test_a_report_whose_findings_all_hold_says_so_and_flags_none():
@@ -290,7 +305,7 @@ def test_a_version_4_report_reads_without_strict_results_and_renders_as_before()
     from textfair.report.html import render_html
     from textfair.report.render import render_markdown
 
-    record = json.loads(BEFORE.read_text(encoding="utf-8"))
+    record = before_issue42()
     assert record["report_version"] == 4
     old = AuditReport.from_dict(record)
     assert all(f.strict is None and f.acceptability is None for f in old.findings)
