@@ -209,6 +209,8 @@ class AuditReport:
         strict = finding.strict
         if strict is None:
             return ""
+        if strict.n == 0:
+            return f"(none of its {self.unit} has every variant scoring at least {strict.level:g})"
         on = f"on the {strict.n} {self.unit} whose variants all score at least {strict.level:g}"
         if strict.n < SMALL_SAMPLE:
             return f"{on}, too few (under {SMALL_SAMPLE}) to tell"
