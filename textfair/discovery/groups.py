@@ -265,8 +265,8 @@ def _row_scores(domain, assignments, texts, seeds, used) -> np.ndarray | None:
     if score is None:
         return None
     scores = np.full((len(texts), len(assignments)), np.nan)
-    for r in np.unique(np.concatenate([np.asarray(u, dtype=np.intp) for u in used] or [[]])):
-        row = int(r)
+    rows = sorted({int(r) for u in used for r in u})
+    for row in rows:
         for k in texts[row]:
             scores[row, k] = score(seeds[row], assignments[k])
     return scores

@@ -555,14 +555,6 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
                 "without",
                 "p adj.",
                 report.unit,
-                *(
-                    [
-                        "accept-\nability",
-                        f"on {report.unit} ≥ {report.strict_level:g}\n[interval], n",
-                    ]
-                    if scored(report)
-                    else []
-                ),
             ],
             [
                 [
@@ -572,11 +564,30 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
                     percent(f.phi_not_r),
                     f"{f.p_adjusted:.3g}",
                     f"{f.n_r} !" if report.small(f) else str(f.n_r),
-                    *(strict_cells(report, f) if scored(report) else ()),
                 ]
                 for f, folded in findings
             ],
         )
+        if scored(report):
+            # A table of its own: beside the findings' columns it would not fit 100.
+            show(
+                f"The same rule sets on the {report.unit} whose variants all score at least "
+                f"{report.strict_level:g}",
+                [
+                    "rule set",
+                    "acceptability\n(mean)",
+                    "difference\n[interval], points, n",
+                    "holds",
+                ],
+                [
+                    [
+                        printable(report.shown_label(f, folded)),
+                        *strict_cells(report, f),
+                        report.holds_words(f),
+                    ]
+                    for f, folded in findings
+                ],
+            )
         console.print(
             f"* significant after {report.correction_name}; "
             "difference: the rate with the rule set minus without it (negative: its "
