@@ -175,6 +175,12 @@ def test_a_term_pairs_strict_shift_is_its_shift_against_the_placebo_on_its_high_
         fewer += ours.strict.n < everything.strict.n
         assert 0.5 <= ours.acceptability <= 1.0
     assert fewer > 0
+    # A category's group score: its excess over the placebo, on the seeds whose rewrites to
+    # its other terms all score high.
+    (group,), (whole,) = scored.group, perfect.group
+    assert whole.strict.estimate == pytest.approx(whole.excess.excess)
+    assert (whole.strict.ci, whole.strict.n) == (whole.excess.ci, whole.excess.n)
+    assert 0 < group.strict.n < whole.strict.n and 0.5 < group.acceptability < 1.0
 
 
 # --- the flag -----------------------------------------------------------------------------

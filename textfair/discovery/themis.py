@@ -92,6 +92,11 @@ class GroupScore:
     excess: Excess | None = None
     """How often rewriting the seeds to the category's other terms changes the decision,
     against a placebo edit of the same seeds."""
+    acceptability: float | None = None
+    """The mean acceptability of the rewrites `excess` reads (None: the domain scores none)."""
+    strict: Strict | None = None
+    """`excess` recomputed, by the same method, on the seeds whose rewrites all score at
+    least STRICT_ACCEPTABILITY (see :mod:`textfair.discovery.acceptable`)."""
 
 
 @dataclass(frozen=True)
@@ -554,16 +559,29 @@ def _group(domain, model, category, favorable, known, placebos, each) -> GroupSc
     rates = {term: float(np.mean(list(y.values()))) for term, y in outcome.items() if y}
     score = _largest_paired_difference([outcome[term] for term in rates], seeds)
     excess = None
+    strict: dict = {}
     if placebos is not None:
-        shares, placebo_flips = [], []
+        shares, placebo_flips, lowest, scores = [], [], [], []
+        score_of = scorer(domain)
         for i, seen in placebos.items():
             own = domain.values_of(i, category)
-            changed = [y[i] != seen.favoured for t, y in outcome.items() if i in y and t not in own]
-            if changed:
-                shares.append(float(np.mean(changed)))
+            terms = [t for t, y in outcome.items() if i in y and t not in own]
+            if terms:
+                shares.append(float(np.mean([outcome[t][i] != seen.favoured for t in terms])))
                 placebo_flips.append(float(seen.placebo_favoured != seen.favoured))
+                if score_of is not None:
+                    scored = [score_of(i, (Rule(category, t),)) for t in terms]
+                    scores += scored
+                    lowest.append(min(scored))
         excess = _excess(shares, placebo_flips, each)
-    return GroupScore(category, score, rates, len(seeds), excess)
+        if score_of is not None and excess is not None:
+            keep = np.asarray(lowest) >= STRICT_ACCEPTABILITY
+            on = np.subtract(shares, placebo_flips)[keep]
+            strict = {
+                "acceptability": mean_score(np.asarray(scores)),
+                "strict": Strict.of(bounded_mean(on, -1.0, 1.0, each)),
+            }
+    return GroupScore(category, score, rates, len(seeds), excess, **strict)
 
 
 def _largest_paired_difference(outcomes_by_term: list[dict[int, bool]], seeds) -> float:

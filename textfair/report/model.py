@@ -596,9 +596,13 @@ class AuditReport:
             ``non-toxic_rate_without``), their signed ``difference`` and its interval
             (``ci_low``, ``ci_high``), ``credible_bound`` (the end of the interval nearest
             zero; 0 when it holds 0), ``p_adjusted``, ``significant``, ``seeds`` (on the
-            rule set's side) and ``support``. report.json keeps the paper's names:
-            ``phi_r``, ``phi_not_r``, and ``score``, the absolute difference, beside the
-            signed ``difference``.
+            rule set's side) and ``support``; then how much it rests on doubtful text:
+            ``acceptability`` (its variants' mean score), ``strict_difference``,
+            ``strict_ci_low``, ``strict_ci_high`` and ``strict_seeds`` (on the seeds whose
+            variants all score at least ``config["strict_acceptability"]``), and
+            ``holds_strictly`` (see `holds_strictly`); None where nothing was scored.
+            report.json keeps the paper's names: ``phi_r``, ``phi_not_r``, and ``score``,
+            the absolute difference, beside the signed ``difference``.
 
         Notes
         -----
@@ -627,6 +631,13 @@ class AuditReport:
                     "significant": f.significant,
                     "seeds": f.n_r,
                     "support": f.support,
+                    # How much it rests on doubtful text (None without scores).
+                    "acceptability": f.acceptability,
+                    "strict_difference": f.strict.estimate if f.strict else None,
+                    "strict_ci_low": f.strict.ci[0] if f.strict else None,
+                    "strict_ci_high": f.strict.ci[1] if f.strict else None,
+                    "strict_seeds": f.strict.n if f.strict else None,
+                    "holds_strictly": self.holds_strictly(f),
                 }
                 for f in self.findings
             ]

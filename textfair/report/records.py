@@ -117,7 +117,7 @@ def counterfactual_record(result: Counterfactual | None) -> dict | None:
             }
             for c in result.causal
         ],
-        "group": [asdict(g) for g in result.group],
+        "group": [{**asdict(g), "strict": strict_record(g.strict)} for g in result.group],
         "term_pairs": [{**asdict(p), "strict": strict_record(p.strict)} for p in result.term_pairs],
         "tests_run": result.tests_run,
         "tests_without_pruning": result.tests_without_pruning,
@@ -141,7 +141,14 @@ def read_counterfactual(record: dict | None) -> Counterfactual | None:
             for c in record["causal"]
         ),
         group=tuple(
-            GroupScore(**{**g, "excess": _read_excess(g.get("excess"))}) for g in record["group"]
+            GroupScore(
+                **{
+                    **g,
+                    "excess": _read_excess(g.get("excess")),
+                    "strict": read_strict(g.get("strict")),
+                }
+            )
+            for g in record["group"]
         ),
         term_pairs=tuple(
             PairShift(

@@ -64,15 +64,7 @@ def strict_cells(report: AuditReport, f) -> tuple[str, str]:
     """A finding's mean acceptability ("0.93") and its difference on its high-scoring seeds
     with its interval and their number ("+3.1 [-1.0, +7.0], 64"), marked "?" when it does
     not hold there (`AuditReport.holds_strictly`); dashes without scores."""
-    strict = f.strict
-    if strict is None:
-        return "–", "–"
-    said = (
-        f"{difference(strict.estimate, strict.ci)}, {strict.n}" if strict.n else f"no {report.unit}"
-    )
-    mark = " ?" if report.holds_strictly(f) is False else ""
-    accepted = "–" if f.acceptability is None else f"{f.acceptability:.2f}"
-    return accepted, said + mark
+    return _strict_result(report, f.acceptability, f.strict, f.ci)
 
 
 FINDING_COLUMNS = [
@@ -191,6 +183,7 @@ def _findings_lines(report: AuditReport, top: int) -> list[str]:
 def _counterfactual_lines(report: AuditReport) -> list[str]:
     result = report.counterfactual
     assert result is not None
+    strict = any(g.strict is not None for g in result.group)
     lines = _section(
         "Causal tests (share of texts whose label flips when only identity terms change)",
         "Beside each, a placebo: the same texts with a neutral word (tall, local, ...) written "
@@ -229,8 +222,11 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
         "simultaneous over the categories).",
         "",
         f"| category | group score (largest paired difference, points) | lowest "
-        f"{report.outcome} rate | highest | " + " | ".join(EXCESS_COLUMNS) + " | with both edits |",
-        "|---|---|---|---|" + "---|" * len(EXCESS_COLUMNS) + "---|",
+        f"{report.outcome} rate | highest | "
+        + " | ".join(EXCESS_COLUMNS)
+        + " | with both edits |"
+        + (" " + " | ".join(strict_columns(report)) + " |" if strict else ""),
+        "|---|---|---|---|" + "---|" * (len(EXCESS_COLUMNS) + 1 + 2 * strict),
     ]
     for g in result.group:
         if g.rates:
@@ -238,6 +234,7 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
             lines.append(
                 f"| {markdown_cell(g.category)} | {100 * g.score:.1f} | {low} | {high} | "
                 f"{_excess_cells(g.excess)} | {g.excess.n if g.excess else '–'} |"
+                + (" {} | {} |".format(*_excess_strict(report, g)) if strict else "")
             )
     return lines + _pair_lines(report)
 
@@ -308,12 +305,27 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
 def _pair_strict(report: AuditReport, pair) -> tuple[str, str]:
     """A term pair's mean acceptability and its shift on the seeds whose swapped text
     scores at least the strict level, marked "?" where it does not hold there."""
-    if pair.strict is None:
+    return _strict_result(report, pair.acceptability, pair.strict, _pair_shift(pair)[1])
+
+
+def _excess_strict(report: AuditReport, group) -> tuple[str, str]:
+    """A group score's mean acceptability and its excess on the seeds whose rewrites all
+    score at least the strict level, marked "?" where it does not hold there."""
+    ci = group.excess.ci if group.excess is not None else (-1.0, 1.0)
+    return _strict_result(report, group.acceptability, group.strict, ci)
+
+
+def _strict_result(report: AuditReport, acceptability, strict, ci) -> tuple[str, str]:
+    """Two cells: the mean acceptability, and the strict estimate with its interval and
+    seeds, marked "?" where the result (interval `ci`) does not hold on them."""
+    if strict is None:
         return "–", "–"
-    s = pair.strict
-    mark = " ?" if report.holds_on(_pair_shift(pair)[1], s) is False else ""
-    accepted = "–" if pair.acceptability is None else f"{pair.acceptability:.2f}"
-    return accepted, (f"{difference(s.estimate, s.ci)}, {s.n}" if s.n else "none") + mark
+    mark = " ?" if report.holds_on(ci, strict) is False else ""
+    accepted = "–" if acceptability is None else f"{acceptability:.2f}"
+    said = (
+        f"{difference(strict.estimate, strict.ci)}, {strict.n}" if strict.n else f"no {report.unit}"
+    )
+    return accepted, said + mark
 
 
 # The five cells `_excess_cells` writes, as every table with an excess names them.
