@@ -260,8 +260,14 @@ def test_the_views_flag_exactly_the_findings_that_do_not_hold_on_high_scoring_se
     assert len(marked) == len(flagged)
     summary = report.summary()
     assert f"{len(flagged)} of {len(CASES) - 1} significant findings do not hold" in summary
-    assert "too few (under 30) to tell" in summary
-    assert "none of its seeds has every variant scoring at least 0.9" in summary
+    assert all(report.label(f.rule_set) in summary for f in report.doubtful()[:3])
+    assert "and 1 more." in summary  # 4 flagged: 3 named
+    notes = " ".join(report.reading_notes(top=len(CASES)))
+    assert "too few (under 30) to tell" in notes
+    assert "none of its seeds has every variant scoring at least 0.9" in notes
+    assert report.strict_words(report.findings[5]).endswith(
+        "-10.0 [-18.0, -2.0] points: the other direction"
+    )
 
 
 def test_a_report_whose_findings_all_hold_says_so_and_flags_none():

@@ -674,8 +674,10 @@ class AuditReport:
         favourable label than the same texts with another term, with the interval; or that
         no difference between groups is significant. When no group is significantly
         disadvantaged, the most disadvantaged one is named, with why it is not a finding.
-        Then what the causal tests found beyond a placebo edit, and, with true labels, the
-        AUCs significantly below the overall AUC. The same sentence is the
+        Then what the causal tests found beyond a placebo edit; whether the significant
+        findings hold on the seeds whose variants a strict reader would accept (their
+        variants' mean acceptability, and those that do not, named); and, with true labels,
+        the AUCs significantly below the overall AUC. The same sentence is the
         terminal's last line, report.md's and the page's verdict.
 
         Returns
@@ -687,8 +689,8 @@ class AuditReport:
         --------
         >>> print(report.summary())  # doctest: +SKIP
         """
-        parts = [self._gate_verdict(), self._groups_verdict(), self._strict_verdict()]
-        parts.append(self._causal_verdict())
+        parts = [self._gate_verdict(), self._groups_verdict(), self._causal_verdict()]
+        parts.append(self._strict_verdict())
         parts.append(self._labels_verdict())
         return " ".join(part for part in parts if part)
 
@@ -791,12 +793,15 @@ class AuditReport:
                 f"Checked on the {self.unit} whose variants a strict reader would accept "
                 f"(all scoring at least {level}), {every}{acceptability}."
             )
-        named = "; ".join(f"{self.label(f.rule_set)} {self.strict_words(f)}" for f in doubtful[:3])
-        more = f" (and {len(doubtful) - 3} more)" if len(doubtful) > 3 else ""
+        # Named without the why (the notes under the table give it): the verdict stays short.
+        named = ", ".join(self.label(f.rule_set) for f in doubtful[:3])
+        more = f" and {len(doubtful) - 3} more" if len(doubtful) > 3 else ""
+        none = all(f.strict is not None and f.strict.n == 0 for f in doubtful)
+        why = f" (none of their {self.unit} has every variant at that level)" if none else ""
         return (
             f"{len(doubtful)} of {len(scored)} significant findings do not hold on the "
             f"{self.unit} whose variants a strict reader would accept (all scoring at least "
-            f"{level}), so they rest partly on doubtful text: {named}{more}{acceptability}."
+            f"{level}{acceptability}), so they rest partly on doubtful text: {named}{more}{why}."
         )
 
     def _in_words(self, finding: Finding, label: str) -> str:
