@@ -325,5 +325,25 @@ def test_a_version_4_report_reads_without_strict_results_and_renders_as_before()
     assert all(p.strict is None for p in old.counterfactual.term_pairs)
     assert not old.doubtful() and old.strict_level is None
     assert "strict reader" not in old.summary()
-    assert "acceptability" not in render_markdown(old) and "acceptability" not in render_html(old)
+    column = "acceptability (mean)"  # no strict columns: nothing was scored
+    assert column not in render_markdown(old) and column not in render_html(old)
     assert AuditReport.from_dict(old.to_dict()).findings == old.findings
+
+
+def test_every_reason_a_seed_is_left_out_for_is_said_in_plain_words():
+    """A reason added to text.coherence must be given words in report.seedwords: the
+    report shows each reason per category, never its key."""
+    from textfair.report.seedwords import LEFT_OUT_WORDS, reason_words, seed_rows
+    from textfair.text.coherence import LEFT_OUT_REASONS
+
+    assert set(LEFT_OUT_REASONS) <= set(LEFT_OUT_WORDS)
+    data = {
+        "seeds_mentioning": {"gender": 10},
+        "seeds_left_out": {"gender": {r: k + 1 for k, r in enumerate(LEFT_OUT_REASONS)}},
+        "seeds_taking_part": {"gender": 0.5},
+    }
+    (row,) = seed_rows(data)
+    assert [count for count, _ in row.left_out] == sorted(range(1, len(LEFT_OUT_REASONS) + 1))[::-1]
+    for reason in LEFT_OUT_REASONS:
+        assert reason_words(reason) in row.reasons() and reason not in row.reasons()
+    assert reason_words("a_newer_reason") == "a newer reason"  # a newer writer's: still words

@@ -16,8 +16,9 @@ __all__ = ["LEFT_OUT_WORDS", "SEEDS_INTRO", "SeedRow", "reason_words", "seed_row
 #: What the seeds-per-category table shows, in one sentence (report.md and the page).
 SEEDS_INTRO = (
     "A seed takes part in a category's rows only where every mention can be rewritten with "
-    "the whole text still coherent; the others are left out, by reason. Taking part: the "
-    "share of the seeds naming the category that do (its recall)."
+    "the whole text still coherent, to a term whose variant scores at --min-acceptability; "
+    "the others are left out, by reason. Taking part: the share of the seeds naming the "
+    "category that do (its recall)."
 )
 
 #: Why a seed that mentions a category takes no part in its rows, as a verb phrase after a
@@ -28,6 +29,10 @@ LEFT_OUT_WORDS = {
     "other_use": 'name it in a title or an institution ("Catholic Church")',
     "cue": 'hold a word of one identity alone ("synagogue")',
     "no_target": "have no other term that fits",
+    # Issue 42's reference rules (text.coherence): a person named or referred to again.
+    "full_name": 'name a real person or a work by a full name ("John Banner"), which a swap '
+    "would make false",
+    "reference": 'refer to the person again where the swap cannot follow ("Joyce ... he")',
     "low_acceptability": "have no variant a strict reader would likely accept "
     "(all score below --min-acceptability)",
 }
