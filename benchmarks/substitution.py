@@ -118,6 +118,21 @@ def recall(corpora: dict[str, list[str]]) -> dict[str, dict]:
     return result
 
 
+def acceptability_figures() -> dict:
+    """The shipped acceptability model's calibration, as its refit measured it on the gold
+    set's tune half (cross-validated by document: ECE, the reliability diagram's bins, and
+    acceptability and recall per kind at each threshold), with the default threshold."""
+    from textfair.text.acceptability import DEFAULT_MIN_ACCEPTABILITY, load_model
+
+    model = load_model()
+    return {
+        "default_min_acceptability": DEFAULT_MIN_ACCEPTABILITY,
+        "trained_on": model.meta.get("trained_on"),
+        "fitted": model.meta.get("fitted"),
+        **model.meta.get("cross_validation", {}),
+    }
+
+
 def load_reviews(path: Path) -> list[str]:
     with open(path, encoding="utf-8", newline="") as handle:
         return [row["review"] for row in csv.DictReader(handle, delimiter="\t")]
@@ -176,6 +191,7 @@ def main() -> None:
         **gold_scores(matcher),
         "longform_gold": longform_scores(),
         "recall": recall({"wiki_comments": comments, "movie_reviews": load_reviews(REVIEWS)}),
+        "acceptability": acceptability_figures(),
         "python": platform.python_version(),
     }
     if args.json:

@@ -84,6 +84,7 @@ WRONG = {
     "examples": [-1],
     "max_assignments": [1],
     "exclude_flags": [[1]],
+    "min_acceptability": [-0.1, 1.5, math.nan, "0.5"],
 }
 API_ONLY = {"unit": ["page"], "bins": [0], "holdout": [0, 1]}
 

@@ -103,10 +103,12 @@ def audit(
         points: 5; a number below 1 is read as a fraction, 0.05, with a ``PointsNote``),
         ``min_samples`` / ``max_samples`` (seeds per rule set, 100 / 1000), ``mode``
         (``"paired"`` or ``"paper"``), ``correction`` (``"holm"``, ``"bh"`` or ``"none"``),
-        ``group`` / ``causal`` (which analyses run), ``causal_threshold`` (0.1) and ``seed``
-        (0). An unknown name raises `TextfairError` listing the valid ones; every value is
-        checked against one table of constraints (`textfair.settings.CONSTRAINTS`) before
-        the model is loaded or asked anything.
+        ``group`` / ``causal`` (which analyses run), ``causal_threshold`` (0.1),
+        ``min_acceptability`` (variants whose acceptability score is below it are neither
+        generated nor audited: `textfair.text.acceptability.DEFAULT_MIN_ACCEPTABILITY`;
+        0 keeps every variant) and ``seed`` (0). An unknown name raises `TextfairError`
+        listing the valid ones; every value is checked against one table of constraints
+        (`textfair.settings.CONSTRAINTS`) before the model is loaded or asked anything.
 
     Returns
     -------

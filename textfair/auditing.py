@@ -105,7 +105,9 @@ def audit_text(
     config, cached, favorable = _prepare(model, config, favorable, decision)
     if domain is None:
         with cached.stage("matching"):
-            domain = TextDomain(texts, config.term_list(), config.categories)
+            domain = TextDomain(
+                texts, config.term_list(), config.categories, config.min_acceptability
+            )
     elif domain.texts != list(texts):
         raise TextfairError("domain annotates other texts than the texts given; build it from them")
     mentioning = int(np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum())
@@ -178,6 +180,11 @@ def audit_rows(
     return audit_domain(domain, cached, decision, config, metrics, run, data_info, schema.bins)
 
 
+def _scored(domain: Domain, examples: list[dict]) -> list[dict]:
+    """A finding's examples with each text's acceptability score (text domains only)."""
+    return domain.scored_examples(examples) if isinstance(domain, TextDomain) else examples
+
+
 def audit_domain(
     domain: Domain,
     cached: CachedModel,
@@ -243,7 +250,11 @@ def audit_domain(
         config=_config_record(config, domain, extra_config),
         findings=tuple(
             # Rows in examples are tuples: keep them as report.json writes and reads them.
-            replace(f, rule_set=RuleSet(f.rule_set), examples=records.finite(f.examples))
+            replace(
+                f,
+                rule_set=RuleSet(f.rule_set),
+                examples=records.finite(_scored(domain, f.examples)),
+            )
             for f in findings
         ),
         counterfactual=counterfactual,

@@ -25,6 +25,7 @@ from typing import Any
 from textfair.discovery.groups import MAX_ASSIGNMENTS
 from textfair.errors import InputNote, TextfairError
 from textfair.terms import TermList, load_term_list
+from textfair.text.acceptability import DEFAULT_MIN_ACCEPTABILITY
 
 __all__ = ["CONSTRAINTS", "AuditConfig", "PointsNote", "check_parameter", "points"]
 
@@ -169,6 +170,7 @@ CONSTRAINTS: dict[str, tuple[Constraint | None, ...]] = {
     # A seed needs R and at least one other assignment.
     "max_assignments": (Interval(numbers.Integral, 2, None),),
     "exclude_flags": (Names("a list of flags"),),
+    "min_acceptability": (Interval(numbers.Real, 0, 1),),
     "extra": (Kind((dict,), "a dict"),),
     # The API's keywords beside the settings.
     "unit": (Options(("document", "sentence")),),
@@ -227,6 +229,9 @@ class AuditConfig:
     """Assignments each seed is rewritten to at most (group fairness, paired mode)."""
     exclude_flags: tuple[str, ...] = ()
     """Terms holding any of these flags ("dispreferred") are left out of the list."""
+    min_acceptability: float = DEFAULT_MIN_ACCEPTABILITY
+    """Targets whose acceptability score is below this are neither generated nor audited
+    (`textfair.text.acceptability`); 0 keeps every variant the rules allow."""
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -270,7 +275,8 @@ class AuditConfig:
         """The settings a report.json records, old reports too: fields it lacks take their
         defaults, keys that are no field (the interval's name, `bins`) are left out, the term
         list of a report before 0.10 is read from ``term_list``, and an `error` written as a
-        fraction (before differences were in points) is read as one, without a note."""
+        fraction (before differences were in points) is read as one, without a note; one
+        without `min_acceptability` (before the score) kept every variant: 0."""
         names = {f.name for f in dataclasses.fields(cls)} - {"extra"}
         values = {k: v for k, v in record.items() if k in names}
         if "terms" not in values and isinstance(record.get("term_list"), str):
@@ -280,4 +286,6 @@ class AuditConfig:
             values["error"] = round(100.0 * error, 10)
         if "exclude_flags" in values:
             values["exclude_flags"] = tuple(values["exclude_flags"])
+        # A report from before the acceptability score kept every variant.
+        values.setdefault("min_acceptability", 0.0)
         return cls(**values)

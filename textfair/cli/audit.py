@@ -31,6 +31,7 @@ DEFAULT_MODEL = "toxicity-cnn-lstm"
 AUDIT_OPTIONS = (
     *CORPUS,
     "unit",
+    "min_acceptability",
     *ESTIMATION,
     *TESTING,
     *RUNNING,

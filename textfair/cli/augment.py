@@ -17,6 +17,7 @@ from textfair.cli.app import app, command, split_list
     "label_column",
     "method",
     "categories",
+    "min_acceptability",
     "per_rule_set",
     "max_per_text",
     "seed",
@@ -40,6 +41,7 @@ def augment_command(
     label_column: str | None,
     method: str,
     categories: str | None,
+    min_acceptability: float,
     per_rule_set: int,
     max_per_text: int,
     seed: int,
@@ -54,7 +56,9 @@ def augment_command(
     from textfair.errors import TextfairError
     from textfair.io import Output, atomic_writer, check_outputs, read_texts
     from textfair.mitigate.augment import counterfactual_augmentation, rule_set_augmentation
+    from textfair.settings import check_parameter
 
+    check_parameter("min_acceptability", min_acceptability)
     if engine != "ray" and out.suffix.lower() not in (".csv", ".jsonl"):
         raise TextfairError(f"--out {out}: expected a .csv or .jsonl file name")
     check_outputs(
@@ -73,6 +77,7 @@ def augment_command(
             max_per_text,
             seed,
             ray_address,
+            min_acceptability,
         )
         return
     frame = read_texts(data, text_column)
@@ -89,6 +94,7 @@ def augment_command(
             categories=split_list(categories),
             max_per_text=max_per_text,
             seed=seed,
+            min_acceptability=min_acceptability,
         )
     elif method == "rule-sets":
         if report is None:
@@ -98,7 +104,12 @@ def augment_command(
         from textfair.report.model import AuditReport  # numpy and scipy: not for --help
 
         rows = rule_set_augmentation(
-            AuditReport.read(report), texts, top=top, per_rule_set=per_rule_set, seed=seed
+            AuditReport.read(report),
+            texts,
+            top=top,
+            per_rule_set=per_rule_set,
+            seed=seed,
+            min_acceptability=min_acceptability,
         )
     with atomic_writer(out, replace=overwrite) as handle:
         if out.suffix.lower() == ".csv":
@@ -113,7 +124,16 @@ def augment_command(
 
 
 def _augment_on_ray(
-    data, out, text_column, label_column, method, categories, max_per_text, seed, address
+    data,
+    out,
+    text_column,
+    label_column,
+    method,
+    categories,
+    max_per_text,
+    seed,
+    address,
+    min_acceptability,
 ) -> None:
     """`augment --engine ray`: counterfactual augmentation of every row of --data on Ray,
     the local engine's rows, as Parquet shards in --out (a directory)."""
@@ -145,6 +165,7 @@ def _augment_on_ray(
             categories=split_list(categories),
             max_per_text=max_per_text,
             seed=seed,
+            min_acceptability=min_acceptability,
             address=address,
             tracker=tracker,
         ),

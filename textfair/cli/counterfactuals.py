@@ -21,6 +21,7 @@ EXAMPLE_DATA = "wiki_examples.csv"
     "text_column",
     "terms",
     "categories",
+    "min_acceptability",
     "seed",
     "overwrite",
     "engine",
@@ -45,6 +46,7 @@ def counterfactuals_command(
     text_column: str | None,
     terms: str,
     categories: str | None,
+    min_acceptability: float,
     seed: int,
     overwrite: bool,
     engine: str,
@@ -52,11 +54,15 @@ def counterfactuals_command(
 ) -> None:
     """Generate counterfactual texts that differ only in identity terms.
 
-    Each line is {"seed_id", "text", "category", "from", "to", "swaps"}; several swaps in
-    one variant are joined with "+". With no --text or --data, runs on bundled examples.
+    Each line is {"seed_id", "text", "category", "from", "to", "acceptability", "swaps"};
+    several swaps in one variant are joined with "+". With no --text or --data, runs on
+    bundled examples.
     """
     from textfair.io import Output, check_outputs
+    from textfair.settings import check_parameter
     from textfair.text.matcher import Matcher
+
+    check_parameter("min_acceptability", min_acceptability)
 
     if text is not None and data is not None:
         raise _usage("both --text and --data were given; pass one of them")
@@ -81,12 +87,14 @@ def counterfactuals_command(
             max_variants,
             seed,
             ray_address,
+            min_acceptability,
         )
         return
     matcher = Matcher(terms)
     names = matcher.term_list.category_names(split_list(categories))
     seeds = list(_seeds(text, data, text_column, id_column))
-    records = _records(seeds, matcher, names, gender_swap, max_variants, seed, show_progress=out)
+    options = (gender_swap, max_variants, seed, min_acceptability)
+    records = _records(seeds, matcher, names, options, show_progress=out)
     if out is None:
         _write(records, sys.stdout)
         return
@@ -98,7 +106,17 @@ def counterfactuals_command(
 
 
 def _counterfactuals_on_ray(
-    data, out, text_column, id_column, terms, categories, gender_swap, max_variants, seed, address
+    data,
+    out,
+    text_column,
+    id_column,
+    terms,
+    categories,
+    gender_swap,
+    max_variants,
+    seed,
+    address,
+    min_acceptability,
 ) -> None:
     """`counterfactuals --engine ray`: every row's variants generated on Ray, the local
     engine's records, as Parquet shards in --out (a directory)."""
@@ -124,6 +142,7 @@ def _counterfactuals_on_ray(
             gender_swap=gender_swap,
             max_variants=max_variants,
             seed=seed,
+            min_acceptability=min_acceptability,
             address=address,
             tracker=tracker,
         ),
@@ -162,7 +181,7 @@ def _seeds(
     yield from zip(ids, frame[column].tolist(), strict=True)
 
 
-def _records(seeds, matcher, names, gender_swap, max_variants, seed, show_progress):
+def _records(seeds, matcher, names, options, show_progress):
     """The JSON records of every seed's variants; with an output file, progress on stderr."""
     from contextlib import nullcontext
 
@@ -179,9 +198,7 @@ def _records(seeds, matcher, names, gender_swap, max_variants, seed, show_progre
     with shown as advance:
         advance("generating counterfactuals")
         for seed_id, seed_text in seeds:
-            yield from seed_records(
-                seed_id, seed_text, matcher, names, gender_swap, max_variants, seed
-            )
+            yield from seed_records(seed_id, seed_text, matcher, names, *options)
             done += 1
 
 

@@ -169,6 +169,15 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             None, "--categories", help="Comma-separated, e.g. gender,race (default: all)."
         ),
     ),
+    "min_acceptability": (
+        float,
+        typer.Option(
+            DEFAULT.min_acceptability,
+            "--min-acceptability",
+            help="Variants whose acceptability score (the calibrated probability that a "
+            "strict reader accepts them) is below this are not generated; 0 keeps all.",
+        ),
+    ),
     # Rule sets and their estimates.
     "theta": (
         float,

@@ -141,6 +141,8 @@ class FlippedPair:
     score: float
     counterfactual_score: float
     placebo_flipped: bool | None = None
+    acceptability: float | None = None
+    """The counterfactual's acceptability score (text domains; None elsewhere)."""
 
 
 @dataclass(frozen=True)
@@ -735,6 +737,7 @@ def _flipped(
     """The pairs of one swap (category, source, target) whose decision differs. `answers`:
     the call's readings, the rows of the originals and of the swaps, and which flipped."""
     read, original, swapped, flips = answers
+    scored = getattr(domain, "acceptability_of", None)  # text domains score their variants
     before = read.score[original]
     after = read.score[swapped]
     decided = read.favoured[original]
@@ -751,6 +754,7 @@ def _flipped(
                 float(before[row]),
                 float(after[row]),
                 None if seen is None else bool(seen.placebo_label != seen.label),
+                scored(text) if scored is not None else None,
             )
         )
     return found

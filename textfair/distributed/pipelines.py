@@ -171,6 +171,7 @@ def augment_corpus(
     categories: Sequence[str] | None,
     max_per_text: int,
     seed: int,
+    min_acceptability: float = 0.0,
     address: str | None = None,
     tracker: Tracker | None = None,
 ) -> int:
@@ -182,6 +183,7 @@ def augment_corpus(
         "categories": list(categories) if categories else None,
         "max_per_text": max_per_text,
         "seed": seed,
+        "min_acceptability": min_acceptability,
     }
     return _generate(corpus, rows, _augmentation_rows, settings, out, address, tracker)
 
@@ -213,7 +215,7 @@ def _matcher(terms: str):
 
 
 def _augmentation_rows(
-    batch: pd.DataFrame, categories, max_per_text, seed, counter=None
+    batch: pd.DataFrame, categories, max_per_text, seed, min_acceptability=0.0, counter=None
 ) -> pd.DataFrame:
     from textfair.mitigate.augment import counterfactual_augmentation
 
@@ -225,6 +227,7 @@ def _augmentation_rows(
         seed=seed,
         matcher=_matcher("dixon2018"),
         indices=batch["row"],
+        min_acceptability=min_acceptability,
     )
     if counter is not None:
         counter.add.remote(len(batch))
@@ -242,6 +245,7 @@ def counterfactuals_corpus(
     gender_swap: bool,
     max_variants: int,
     seed: int,
+    min_acceptability: float = 0.0,
     address: str | None = None,
     tracker: Tracker | None = None,
 ) -> int:
@@ -258,12 +262,20 @@ def counterfactuals_corpus(
         "gender_swap": gender_swap,
         "max_variants": max_variants,
         "seed": seed,
+        "min_acceptability": min_acceptability,
     }
     return _generate(corpus, rows, _counterfactual_records, settings, out, address, tracker)
 
 
 def _counterfactual_records(
-    batch: pd.DataFrame, terms, categories, gender_swap, max_variants, seed, counter=None
+    batch: pd.DataFrame,
+    terms,
+    categories,
+    gender_swap,
+    max_variants,
+    seed,
+    min_acceptability=0.0,
+    counter=None,
 ) -> pd.DataFrame:
     from textfair.text.records import seed_records
 
@@ -273,11 +285,14 @@ def _counterfactual_records(
     records = [
         record
         for seed_id, text in zip(ids, batch["text"], strict=True)
-        for record in seed_records(seed_id, text, matcher, names, gender_swap, max_variants, seed)
+        for record in seed_records(
+            seed_id, text, matcher, names, gender_swap, max_variants, seed, min_acceptability
+        )
     ]
     if counter is not None:
         counter.add.remote(len(batch))
-    return pd.DataFrame(records, columns=["seed_id", "text", "category", "from", "to", "swaps"])
+    columns = ["seed_id", "text", "category", "from", "to", "acceptability", "swaps"]
+    return pd.DataFrame(records, columns=columns)
 
 
 @dataclass

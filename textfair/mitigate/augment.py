@@ -48,11 +48,13 @@ def rule_set_augmentation(
     matcher: Matcher | None = None,
     mentions: Sequence[Sequence[Mention]] | None = None,
     targets: Sequence[RuleSet] | None = None,
+    min_acceptability: float = 0.0,
 ) -> list[dict]:
     """TestSGD's mitigation data: for each of the `top` significant findings, `per_rule_set`
     seed texts rewritten to satisfy the rule set, labelled with the outcome it was denied.
     `mentions` (one list per text) reuses mentions already found; `targets` names the
-    findings instead (a mitigation that aims at the most credible ones)."""
+    findings instead (a mitigation that aims at the most credible ones); a rewrite scoring
+    below `min_acceptability` is not written."""
     if report.kind != "text":
         raise TextfairError("the report is an audit of table rows; rule-set rewrites need text")
     matcher = matcher or Matcher(report.config.get("term_list", "dixon2018"))
@@ -89,7 +91,7 @@ def rule_set_augmentation(
             variant = rule_satisfying(
                 texts[int(index)], rule_set, matcher=matcher, mentions=found[int(index)]
             )
-            if variant is None:
+            if variant is None or (variant.acceptability or 0.0) < min_acceptability:
                 continue
             rows.append(
                 {
@@ -115,13 +117,15 @@ def counterfactual_augmentation(
     mentions: Sequence[Sequence[Mention]] | None = None,
     exclude: Collection[str] = (),
     indices: Iterable[int] | None = None,
+    min_acceptability: float = 0.0,
 ) -> list[dict]:
     """Counterfactual data augmentation: each training text's counterfactuals (at most
     `max_per_text`, sampled with ``seed + index``) under the text's own label.
 
     `mentions` (one list per text) reuses mentions already found; terms in `exclude` are
     never written (held-out terms). `indices` are the texts' positions in the whole
-    training set (default 0, 1, ...), for a part of it processed alone (a Ray batch)."""
+    training set (default 0, 1, ...), for a part of it processed alone (a Ray batch).
+    Targets scoring below `min_acceptability` are not written (`counterfactuals`)."""
     if len(texts) != len(labels):
         raise TextfairError(
             f"got {len(texts)} texts and {len(labels)} labels; expected one label per text"
@@ -141,6 +145,7 @@ def counterfactual_augmentation(
             matcher=matcher,
             mentions=None if mentions is None else mentions[offset],
             exclude=exclude,
+            min_acceptability=min_acceptability,
         )
     ]
 
@@ -156,6 +161,7 @@ def counterfactual_rows(
     matcher: Matcher,
     mentions: Sequence[Mention] | None = None,
     exclude: Collection[str] = (),
+    min_acceptability: float = 0.0,
 ) -> list[dict]:
     """The augmentation rows of the training text at position `index` (its variants are
     sampled with ``seed + index``, so a row's rows do not depend on which rows are read
@@ -178,6 +184,7 @@ def counterfactual_rows(
             with_edits=False,
             mentions=mentions,
             exclude=exclude,
+            min_acceptability=min_acceptability,
         )
     ]
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from textfair.report import labelwords as words
 from textfair.report import plots
-from textfair.report.numbers import difference
+from textfair.report.numbers import acceptability_note, difference
 from textfair.report.page import band as _band
 from textfair.report.page import escape as _e
 from textfair.report.page import number as _num
@@ -354,14 +354,18 @@ def _examples(report: AuditReport) -> list[str]:
             seed, other = _marked(str(example["text"]), str(example["counterfactual"]))
             items.append(
                 f"<li><b>{_e(report.label(finding.rule_set))}</b><br>{seed} → "
-                f"{_outcome(report, example['favorable'])}<br>{other} → "
-                f"{_outcome(report, example['counterfactual_favorable'])}</li>"
+                f"{_outcome(report, example['favorable'])}"
+                f"{_e(acceptability_note(example.get('acceptability')))}<br>{other} → "
+                f"{_outcome(report, example['counterfactual_favorable'])}"
+                f"{_e(acceptability_note(example.get('counterfactual_acceptability')))}</li>"
             )
     if not items:
         return []
     return [
         "<h2>Counterfactual examples</h2>",
-        "<p>Pairs that differ only in the highlighted words, with the model's decision.</p>",
+        "<p>Pairs that differ only in the highlighted words, with the model's decision "
+        "and each text's acceptability score (the calibrated probability that a strict "
+        "reader accepts it; 1 for a text as written).</p>",
         "<ul>" + "\n".join(items) + "</ul>",
     ]
 

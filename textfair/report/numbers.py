@@ -12,7 +12,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["difference", "informative", "interval", "percent", "points", "signed"]
+__all__ = [
+    "acceptability_note",
+    "difference",
+    "informative",
+    "interval",
+    "percent",
+    "points",
+    "signed",
+]
 
 # An interval at least this share of the range a difference can take (here 100 of the 200
 # points from -100 to +100) says neither the sign nor the size: a verdict does not cite it.
@@ -69,3 +77,11 @@ def informative(ci: Sequence[float], span: float = 2.0) -> bool:
     ``[-1.0, +1.0]`` from two texts is not."""
     low, high = ci
     return high - low < VACUOUS_SHARE * span  # False for NaN ends
+
+
+def acceptability_note(score: object) -> str:
+    """ " (acceptability 0.912)" after an example's text; nothing for an old report's
+    example or a text without a score."""
+    if not isinstance(score, int | float) or isinstance(score, bool):
+        return ""
+    return f" (acceptability {score:.3f})"

@@ -27,8 +27,9 @@ def check_pairs_path(path: str | Path | None) -> None:
 def flipped_pairs_frame(report):
     """The flipped pairs as a DataFrame: category, from, to, the text and its
     counterfactual, the decision of each in the model's words, the favourable label's
-    probability of each, and whether the seed's placebo edit flipped too (a flip that a
-    neutral edit also causes is not evidence about the identity)."""
+    probability of each, whether the seed's placebo edit flipped too (a flip that a
+    neutral edit also causes is not evidence about the identity), and the counterfactual's
+    acceptability score (3 decimals; empty for tables)."""
     import pandas as pd
 
     outcome = report.outcome
@@ -44,6 +45,7 @@ def flipped_pairs_frame(report):
         f"p_{outcome}",
         f"counterfactual_p_{outcome}",
         "placebo_flipped",
+        "acceptability",
     ]
     rows = [
         [
@@ -57,6 +59,7 @@ def flipped_pairs_frame(report):
             round(pair.score, 6),
             round(pair.counterfactual_score, 6),
             pair.placebo_flipped,
+            None if pair.acceptability is None else round(pair.acceptability, 3),
         ]
         for pair in flipped
     ]

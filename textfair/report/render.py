@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from textfair.io import atomic_directory, check_output_directory, printable
 from textfair.report import labelwords as words
 from textfair.report.gate import Gate
-from textfair.report.numbers import difference, informative, percent, points
+from textfair.report.numbers import acceptability_note, difference, informative, percent, points
 from textfair.report.parts import LabelMetrics, TableMetrics
 from textfair.report.seedwords import SEEDS_INTRO, seed_rows
 
@@ -173,9 +173,11 @@ def _findings_lines(report: AuditReport, top: int) -> list[str]:
                 f"Example for {markdown_text(report.label(f.rule_set))}:",
                 "",
                 f"- {markdown_text(repr(example['text'][:200]))} → "
-                f"{report.decision_name(example['favorable'])}",
+                f"{report.decision_name(example['favorable'])}"
+                f"{acceptability_note(example.get('acceptability'))}",
                 f"- {markdown_text(repr(example['counterfactual'][:200]))} → "
-                f"{report.decision_name(example['counterfactual_favorable'])}",
+                f"{report.decision_name(example['counterfactual_favorable'])}"
+                f"{acceptability_note(example.get('counterfactual_acceptability'))}",
             ]
     return lines
 

@@ -43,14 +43,14 @@ from pathlib import Path
 
 import numpy as np
 
-from textfair.text.acceptability import FEATURES, AcceptabilityModel, feature_vector
+from textfair.text.acceptability import FEATURES, AcceptabilityModel, feature_vector, load_model
 from textfair.text.generate import plan_text
 from textfair.text.matcher import Matcher
 
-__all__ = ["Sample", "ece", "fit", "load_samples", "main", "threshold_table"]
+__all__ = ["Sample", "ece", "fit", "load_samples", "main", "reliability", "threshold_table"]
 
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95)
-C_GRID = (0.01, 0.03, 0.1, 0.3, 1.0)
+C_GRID = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0)
 KINDS = ("review", "comment", "sentence")
 
 
@@ -126,6 +126,22 @@ def load_samples(
     return samples
 
 
+def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> list[dict]:
+    """The reliability diagram as numbers: per equal-width bin of the predicted probability
+    with any unit, its readings, mean prediction and share accepted."""
+    which = np.minimum((p * bins).astype(int), bins - 1)
+    return [
+        {
+            "bin": f"{b / bins:.1f}-{(b + 1) / bins:.1f}",
+            "readings": int((which == b).sum()),
+            "predicted": round(float(p[which == b].mean()), 3),
+            "accepted": round(float(y[which == b].mean()), 3),
+        }
+        for b in range(bins)
+        if (which == b).any()
+    ]
+
+
 def ece(p: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
     """Expected calibration error over `bins` equal-width bins of the predicted probability."""
     if len(p) == 0:
@@ -198,17 +214,21 @@ def threshold_table(samples: Sequence[Sample], p: np.ndarray) -> dict[str, dict]
 
 def suggest_threshold(table: dict[str, dict], target: float = 0.95, recall: float = 0.5) -> float:
     """The lowest threshold giving `target` acceptability on sentences and comments, each with
-    at least `recall` of its units kept (0.5 when none does)."""
+    at least `recall` of its units kept; where none does, the highest that keeps `recall`
+    of both (the most acceptable variants that still keep half the seeds)."""
+    kinds = [k for k in ("sentence", "comment") if k in table]
+
+    def rows(t: float) -> list[dict]:
+        return [table[k]["thresholds"][f"{t:g}"] for k in kinds]
+
     for t in THRESHOLDS:
-        ok = True
-        for kind in ("sentence", "comment"):
-            row = table.get(kind, {}).get("thresholds", {}).get(f"{t:g}")
-            if row is None or row["acceptability"] is None:
-                continue
-            ok &= row["acceptability"] >= target and row["recall"] >= recall
-        if ok:
+        accepted = all(
+            r["acceptability"] is not None and r["acceptability"] >= target for r in rows(t)
+        )
+        if accepted and all(r["recall"] >= recall for r in rows(t)):
             return t
-    return 0.5
+    keeping = [t for t in THRESHOLDS if all(r["recall"] >= recall for r in rows(t))]
+    return max(keeping, default=THRESHOLDS[0])
 
 
 def fit(samples: Sequence[Sample], description: str) -> tuple[AcceptabilityModel, dict]:
@@ -230,6 +250,7 @@ def fit(samples: Sequence[Sample], description: str) -> tuple[AcceptabilityModel
         "C": c,
         "cv_log_loss": round(loss, 4),
         "cv_ece": round(ece(p, y), 4),
+        "reliability": reliability(p, y),
         "readings": len(samples),
         "units": len({s.unit for s in samples}),
         "per_kind": table,
@@ -239,7 +260,11 @@ def fit(samples: Sequence[Sample], description: str) -> tuple[AcceptabilityModel
         "trained_on": description,
         "fitted": datetime.date.today().isoformat(),
         "labels": "each reader's reading is one sample (a unit read twice: two rows)",
-        "cross_validation": {k: v for k, v in figures.items() if k != "per_kind"},
+        "cross_validation": {
+            **{k: v for k, v in figures.items() if k != "per_kind"},
+            "ece_per_kind": {k: v["ece"] for k, v in table.items()},
+            "per_kind": table,
+        },
     }
     model = AcceptabilityModel(
         model.features, model.means, model.scales, model.coefficients, model.intercept, meta
@@ -276,22 +301,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="score the frozen half once with the model fitted on the tune half",
     )
+    parser.add_argument(
+        "--model",
+        type=Path,
+        default=None,
+        help="with --evaluate-frozen: score this model (the shipped one) instead of refitting",
+    )
     args = parser.parse_args(argv)
+    if args.model is not None:
+        if not args.evaluate_frozen:
+            print("error: --model is for --evaluate-frozen", file=sys.stderr)
+            return 2
+        print(json.dumps(_frozen_figures(args.gold, load_model(args.model)), indent=1))
+        return 0
     records = read_records([args.gold, *args.extra])
     samples = load_samples(records, _labels_file(args.labels))
     if len(samples) < 20 or len({s.y for s in samples}) < 2:
         print(f"error: {len(samples)} labelled readings; need 20 with both labels", file=sys.stderr)
         return 2
     names = ", ".join(p.name for p in [args.gold, *args.extra])
-    model, figures = fit(samples, f"tune half of {names}: {len(samples)} readings")
+    labels = f" (labels of {args.labels.name})" if args.labels else ""
+    description = f"tune half of {names}{labels}: {len(samples)} readings"
+    model, figures = fit(samples, description)
     print(json.dumps(figures, indent=1))
     if args.out:
         args.out.write_text(json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
     if args.evaluate_frozen:
-        frozen = load_samples(read_records([args.gold], frozen=True))
-        p = model.probability(np.stack([s.x for s in frozen])) if frozen else np.zeros(0)
-        print(json.dumps({"frozen": threshold_table(frozen, p)}, indent=1))
+        print(json.dumps(_frozen_figures(args.gold, model), indent=1))
     return 0
+
+
+def _frozen_figures(gold: Path, model: AcceptabilityModel) -> dict:
+    """The frozen half scored once: per kind, ECE and acceptability and recall at each
+    threshold, and the reliability diagram."""
+    frozen = load_samples(read_records([gold], frozen=True))
+    if not frozen:
+        return {"frozen": "no labelled reading in the frozen half"}
+    p = model.probability(np.stack([s.x for s in frozen]))
+    y = np.array([s.y for s in frozen])
+    return {
+        "frozen": threshold_table(frozen, p),
+        "ece": round(ece(p, y), 4),
+        "reliability": reliability(p, y),
+    }
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from textfair.terms import TermList
 from textfair.text import context
 from textfair.text.acceptability import DEFAULT_MIN_ACCEPTABILITY, Scorer, keep_acceptable
 from textfair.text.coherence import LEFT_OUT_REASONS, CategoryPlan, coherence_of
-from textfair.text.generate import Swap, Variant, counterfactuals
+from textfair.text.generate import Swap, Variant, counterfactuals, rounded
 from textfair.text.matcher import Matcher, Mention
 from textfair.text.rewrite import Rewriter
 
@@ -72,6 +72,9 @@ class TextDomain:
         # Per seed and category, whether its mentions can be rewritten with the whole text
         # still coherent, to which terms, and with which related words (`Coherence`).
         self.coherence = coherence_of(self.matcher)
+        # Every text the domain wrote, to its score (a seed as written scores 1): read back
+        # for the report's examples and pairs, which hold texts.
+        self._scored: dict[str, float] = dict.fromkeys(self.texts, 1.0)
         self.min_acceptability = float(min_acceptability)
         """Targets scoring below this are neither generated nor audited (0: all kept)."""
         # Scores of every (seed, category), computed when first asked for (every seed that
@@ -362,13 +365,28 @@ class TextDomain:
             for source in sorted(self._terms[index][category])
             if source != targets[category].id
         )
-        return Variant(
-            result.text,
-            result.edits,
-            swaps=swaps,
-            seed_id=index,
-            acceptability=self.acceptability(index, rule_set),
-        )
+        score = self.acceptability(index, rule_set)
+        self._scored[result.text] = score
+        return Variant(result.text, result.edits, swaps=swaps, seed_id=index, scoring=score)
+
+    def acceptability_of(self, text: str) -> float | None:
+        """The acceptability of a text this domain wrote (`rewrite`) or holds as a seed (1:
+        as written); None for any other text."""
+        return self._scored.get(text)
+
+    def scored_examples(self, examples: Sequence[dict]) -> list[dict]:
+        """A finding's examples (``text``, ``counterfactual``, ...) with the acceptability
+        of each text, 3 decimals (``acceptability``, ``counterfactual_acceptability``)."""
+        return [
+            {
+                **example,
+                "acceptability": rounded(self.acceptability_of(example["text"])),
+                "counterfactual_acceptability": rounded(
+                    self.acceptability_of(example["counterfactual"])
+                ),
+            }
+            for example in examples
+        ]
 
     def sample(
         self, rule_set: tuple[Rule, ...], n: int, rng: np.random.Generator, negate: bool = False

@@ -15,10 +15,11 @@ an explicit ``seed``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-from collections.abc import Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -102,10 +103,20 @@ class Variant(Rewrite):
     swaps: tuple[Swap, ...] = ()
     seed_id: int | str | None = None
     """The seed text's id, carried into the JSON-lines record."""
-    acceptability: float | None = None
-    """The probability that a strict reader accepts the variant
-    (`textfair.text.acceptability`: the product over its swapped categories); None where
-    no score applies (a gender swap, a template's filling)."""
+    scoring: float | Callable[[], float] | None = field(default=None, compare=False, repr=False)
+    """The acceptability, or the function that computes it when first read (a generator
+    asked for many variants scores only those whose score is read); see `acceptability`."""
+
+    @property
+    def acceptability(self) -> float | None:
+        """The probability that a strict reader accepts the variant
+        (`textfair.text.acceptability`: the product over its swapped categories); None
+        where no score applies (a gender swap, a template's filling)."""
+        score = self.scoring
+        if callable(score):
+            score = score()
+            object.__setattr__(self, "scoring", score)  # computed once
+        return score
 
     @property
     def input(self) -> str:
@@ -309,19 +320,21 @@ def counterfactuals(
         mentions = matcher.find(text, names)
     mentions = [m for m in mentions if m.category in names and m.term_id not in exclude]
     plans = plan_text(text, mentions, matcher, names, several=True)
+    if not plans:
+        return []
     scorer = scorer_of(matcher)
-    scores = {
-        c: scorer.scores(text, text, mentions, c, len(plan.related))
-        for c, plan in plans.items()
-        if plan.left_out is None
-    }
+    related = {c: len(plan.related) for c, plan in plans.items()}
     if min_acceptability > 0.0:
         plans = {
-            c: keep_acceptable(plan, scores[c], scorer.columns(c), min_acceptability)
-            if c in scores
-            else plan
+            c: keep_acceptable(
+                plan,
+                scorer.scores(text, text, mentions, c, related[c]),
+                scorer.columns(c),
+                min_acceptability,
+            )
             for c, plan in plans.items()
         }
+    seed_mentions = mentions
     mentions = [
         *(m for m in mentions if plans[m.category].left_out is None),
         *(m for plan in plans.values() if plan.left_out is None for m in plan.related),
@@ -340,18 +353,20 @@ def counterfactuals(
         for name in {slot.category for slot in slots}
     }
     variants = []
+    product = functools.partial(scorer.product, text, text, seed_mentions)
     for assignment in _assignments(slots, options, max_variants, seed):
         targets: dict[int, Term] = {}
         swaps = []
-        score = 1.0
         for slot, pick in zip(slots, assignment, strict=True):
             target = options[slot.category][pick]
             if target.id != slot.source.id:
                 swaps.append(Swap(slot.category, slot.source.id, target.id))
                 targets.update(dict.fromkeys(slot.mention_indices, target))
-                score *= float(scores[slot.category][scorer.column(slot.category, target.id)])
         result = rewriter.apply(targets, with_edits=with_edits)
-        variants.append(Variant(result.text, result.edits, tuple(swaps), seed_id, score))
+        swapped = tuple(swaps)
+        # Scored when read: scoring every variant would cost a fifth of the generation rate.
+        score = functools.partial(product, swapped, related)
+        variants.append(Variant(result.text, result.edits, swapped, seed_id, score))
     return variants
 
 
@@ -513,12 +528,8 @@ def rule_satisfying(
         for slot in _slots(rewriter.mentions)
         if slot.source != targets[slot.category]
     )
-    scorer = scorer_of(matcher)
-    score = 1.0
-    for swap in swaps:
-        related_count = len(plans[swap.category].related)
-        values = scorer.scores(text, text, mentions, swap.category, related_count)
-        score *= float(values[scorer.column(swap.category, swap.target)])
+    related_counts = {c: len(plan.related) for c, plan in plans.items()}
+    score = scorer_of(matcher).product(text, text, mentions, swaps, related_counts)
     return Variant(result.text, result.edits, swaps, seed_id, score)
 
 

@@ -8,9 +8,12 @@ from textfair.text.gender import gender_swap as swap_gender
 from textfair.text.generate import counterfactuals
 
 
-def seed_records(seed_id, text, matcher, names, gender_swap, max_variants, seed) -> list[dict]:
-    """The records of one seed text: its counterfactuals (sampled with `seed`), and with
-    `gender_swap` the text with he/she, his/her, ... swapped."""
+def seed_records(
+    seed_id, text, matcher, names, gender_swap, max_variants, seed, min_acceptability=0.0
+) -> list[dict]:
+    """The records of one seed text: its counterfactuals (sampled with `seed`, those scoring
+    below `min_acceptability` left out), and with `gender_swap` the text with he/she,
+    his/her, ... swapped."""
     seed_id = _plain(seed_id)
     records = [
         variant.to_record()
@@ -22,6 +25,7 @@ def seed_records(seed_id, text, matcher, names, gender_swap, max_variants, seed)
             seed=seed,
             seed_id=seed_id,
             with_edits=False,
+            min_acceptability=min_acceptability,
         )
     ]
     if gender_swap:
