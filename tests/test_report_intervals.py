@@ -299,10 +299,11 @@ def test_a_vacuous_interval_is_not_cited_in_the_verdict(bundled):
 
 def test_one_statement_of_what_an_interval_covers_on_every_surface(bundled):
     statement = bundled.intervals_statement
+    tests = len(bundled.findings)  # 17 before issue 42's --min-acceptability, 13 with it
     assert statement == (
-        "Each interval holds at 95% for its own rule set, not for all 17 at once; a rule set "
-        "is significant when its p-value, adjusted with Holm's correction over all 17, is at "
-        "most 0.05."
+        f"Each interval holds at 95% for its own rule set, not for all {tests} at once; a rule "
+        f"set is significant when its p-value, adjusted with Holm's correction over all {tests}, "
+        "is at most 0.05."
     )
     for where, text in surfaces(bundled, 100).items():
         if where != "summary":
@@ -310,7 +311,7 @@ def test_one_statement_of_what_an_interval_covers_on_every_surface(bundled):
                 text.split()
             ), where
     unadjusted = replace(bundled, config={**bundled.config, "correction": "none"})
-    assert "not adjusted for the 17 tests" in unadjusted.intervals_statement
+    assert f"not adjusted for the {tests} tests" in unadjusted.intervals_statement
 
 
 def test_report_json_carries_a_signed_difference_and_reads_version_3(bundled):
