@@ -347,3 +347,31 @@ def test_every_reason_a_seed_is_left_out_for_is_said_in_plain_words():
     for reason in LEFT_OUT_REASONS:
         assert reason_words(reason) in row.reasons() and reason not in row.reasons()
     assert reason_words("a_newer_reason") == "a newer reason"  # a newer writer's: still words
+
+
+def test_the_strict_interval_covers_the_effect_on_high_scoring_seeds_at_its_confidence():
+    """Simulation: half the seeds have every variant at the strict level and an effect of
+    +10 points, the others a broken variant and -20 points. Which seeds are high-scoring
+    does not depend on the outcomes, so the strict interval (bounded_mean over their
+    differences) covers +10 at its 95%; the finding's own interval covers the mixture."""
+    from textfair.discovery.groups import _strict_paired
+
+    rng = np.random.default_rng(42)
+    seeds, columns, runs = 160, 5, 600
+    covered = mixture_covered = 0
+    for _ in range(runs):
+        high = rng.random(seeds) < 0.5
+        scores = np.where(high[:, None], 0.95, 1.0) * np.ones((seeds, columns))
+        scores[~high, 1 + rng.integers(columns - 1, size=(~high).sum())] = 0.4
+        p_r = np.where(high, 0.5, 0.2)
+        y_r = rng.random(seeds) < p_r
+        others = (rng.random((seeds, columns - 1)) < 0.4).mean(axis=1)
+        d = y_r - others
+        acceptability, strict = _strict_paired(scores, d, 0, None, 0.95)
+        assert strict.n == high.sum() and 0.4 < acceptability < 1.0
+        covered += strict.ci[0] <= 0.1 <= strict.ci[1]
+        own = bounded_mean(d)
+        mixture = 0.5 * 0.1 + 0.5 * -0.2
+        mixture_covered += own.low <= mixture <= own.high
+    assert covered / runs >= 0.93, covered / runs
+    assert mixture_covered / runs >= 0.93, mixture_covered / runs
