@@ -653,6 +653,7 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
     for source, named in by_term.items():
         first_row[source], at = at, at + len(named)
     shifts = []
+    score = scorer(domain)  # each swapped text's acceptability (None: not scored)
     for source, target, pairs in swaps:
         swapped, at = np.arange(at, at + len(pairs)), at + len(pairs)
         original = first_row[source] + np.array([k for k, _ in pairs], dtype=np.intp)
@@ -670,7 +671,6 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
             )
         flip = bounded_mean(flips, 0.0, 1.0, confidence)
         shift = bounded_mean(delta, -1.0, 1.0, confidence)
-        score = scorer(domain)
         scores = (
             np.array([score(by_term[source][k], (Rule(category, target),)) for k, _ in pairs])
             if score is not None
