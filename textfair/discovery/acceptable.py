@@ -17,7 +17,17 @@ own interval excludes 0 and that does not hold there is flagged in the report.
 
 Why "all" of a seed's variants: a seed enters a paired difference through every variant it
 was written to (under R and the assignments outside it), so one broken variant is enough to
-make its difference partly about broken text.
+make its difference partly about broken text. In paired mode, with $d_i$ seed $i$'s
+difference, $a_{ik}$ the scores of the variants it compared and $\tau$ the level:
+
+$$S = \{\, i : \min_k a_{ik} \ge \tau \,\}, \qquad
+\hat\delta_S = \frac{1}{|S|} \sum_{i \in S} d_i,$$
+
+with `bounded_mean`'s interval over $\{d_i\}_{i \in S}$, as the finding's own over every
+$i$. Which seeds are in $S$ depends on the texts, never on the model's outcomes, so the
+interval holds at its confidence for the effect on the high-scoring seeds (a simulation in
+tests/test_strict_findings.py checks it). The mean acceptability is the mean of every
+$a_{ik}$ the finding read, a seed rewritten to its own term scoring 1.
 """
 
 from __future__ import annotations
