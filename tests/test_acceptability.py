@@ -167,7 +167,13 @@ def test_the_threshold_is_checked_before_anything_runs(capsys):
     for wrong in (-0.1, 1.5, float("nan"), "0.5"):
         with pytest.raises(TextfairError, match="min_acceptability"):
             AuditConfig(min_acceptability=wrong).checked()
-    for command in (["counterfactuals", "--text", TEXTS[0]], ["audit", "--out", "unused"]):
+    with pytest.raises(TextfairError, match="min_acceptability"):
+        TextDomain(TEXTS, min_acceptability=1.5)
+    for command in (
+        ["counterfactuals", "--text", TEXTS[0]],
+        ["audit", "--out", "unused"],
+        ["mitigate", "--out", "unused"],
+    ):
         with pytest.raises(SystemExit) as stop:
             main([*command, "--min-acceptability", "1.5"])
         error = capsys.readouterr().err.strip().splitlines()

@@ -391,7 +391,15 @@ def test_the_gate_takes_a_threshold_per_category_or_term(tmp_path):
     """--fail-above gender=5 fails on the bundled model's {"lgbt"} (+11.8 points, the one
     significant gender finding); a gate on religion alone passes it; a term's own threshold
     (lgbt=20) is used before its category's. The verdict names what failed."""
-    quick = ("--categories", "gender,religion", "--cache", str(tmp_path / "answers.db"))
+    # Every variant, as before the acceptability threshold: the numbers pinned are the gate's.
+    quick = (
+        "--categories",
+        "gender,religion",
+        "--min-acceptability",
+        "0",
+        "--cache",
+        str(tmp_path / "answers.db"),
+    )
     failing = invoke("audit", *quick, "--fail-above", "gender=5,religion=5")
     assert failing.exit_code == 1, failing.output
     said = " ".join(failing.output.split())

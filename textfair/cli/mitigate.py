@@ -58,6 +58,7 @@ MITIGATION_FILES = [
     app,
     "mitigate",
     *CORPUS,
+    "min_acceptability",
     "holdout",
     "max_fraction",
     "extend_to",

@@ -77,12 +77,17 @@ class TextStrategy:
         # One annotated corpus: each text's mentions are found here, once, and every stage
         # (both audits, the augmentation, the measurements of the loop) reads them.
         terms, categories = self.audit_config.term_list(), self.audit_config.categories
-        self.domain = TextDomain(self.texts, terms, categories)
+        threshold = self.audit_config.min_acceptability
+        self.domain = TextDomain(self.texts, terms, categories, threshold)
         # The loop chooses its step on one half of the texts and the after-audit reports on
         # the other (`selection_split`); each half is annotated once more, on its own.
         selection, self.reported = selection_split(self.texts, self.options.get("seed", 0))
-        self.selection_domain = TextDomain([self.texts[i] for i in selection], terms, categories)
-        self.report_domain = TextDomain([self.texts[i] for i in self.reported], terms, categories)
+        self.selection_domain = TextDomain(
+            [self.texts[i] for i in selection], terms, categories, threshold
+        )
+        self.report_domain = TextDomain(
+            [self.texts[i] for i in self.reported], terms, categories, threshold
+        )
         self.selection = selection
         self.train_texts = [self.texts[i] for i in self.train]
         self.train_labels = [self.labels[i] for i in self.train]
@@ -121,6 +126,7 @@ class TextStrategy:
                 matcher=self.domain.matcher,
                 mentions=mentions,
                 exclude=held_out,
+                min_acceptability=self.audit_config.min_acceptability,
             )
         else:
             pool = rule_set_augmentation(
@@ -132,6 +138,7 @@ class TextStrategy:
                 matcher=self.domain.matcher,
                 mentions=mentions,
                 targets=targets,
+                min_acceptability=self.audit_config.min_acceptability,
             )
         return pool
 

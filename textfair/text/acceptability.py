@@ -102,7 +102,6 @@ _NOT_NAMES = frozenset(
     saturday sunday wikipedia
     """.split()
 )
-_WORD = re.compile(r"\w+(?:['’.\-]\w+)*\.?")
 # Lists with one-hot features; holistic's axes in two groups (identities of a person, or
 # descriptions of a body, trait or situation).
 LISTS = ("dixon2018", "holistic", "names", "pronouns")

@@ -16,6 +16,7 @@ import numpy as np
 from textfair.discovery.rulesets import Rule
 from textfair.discovery.sampling import seed_rng
 from textfair.errors import TextfairError
+from textfair.settings import check_parameter
 from textfair.terms import TermList
 from textfair.text import context
 from textfair.text.acceptability import DEFAULT_MIN_ACCEPTABILITY, Scorer, keep_acceptable
@@ -42,6 +43,8 @@ class TextDomain:
         categories: Sequence[str] | None = None,
         min_acceptability: float = DEFAULT_MIN_ACCEPTABILITY,
     ) -> None:
+        # Checked first: a threshold outside [0, 1] is a mistake, not "keep none" (one line).
+        check_parameter("min_acceptability", min_acceptability)
         self.matcher = Matcher(terms)
         self.term_list = self.matcher.term_list
         self._categories = self.term_list.category_names(list(categories) if categories else None)
