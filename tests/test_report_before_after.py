@@ -1,6 +1,6 @@
 """The bundled audit's report before issue 42 and now: every finding that moved, explained.
 
-`bundled_audit_report_before_issue42.json` is the pinned report.json of the default audit
+`bundled_audit_report_before_acceptability.json` is the pinned report.json of the default audit
 (`textfair.audit("toxicity-cnn-lstm")`) as it was before issue 42; the pinned
 `bundled_audit_report.json` is what the code writes now (test_report_unchanged.py checks
 that). Between them, variants are scored and those below the default --min-acceptability
@@ -30,7 +30,7 @@ from textfair.report.seedwords import LEFT_OUT_WORDS
 from textfair.text.domain import TextDomain
 
 DATA = Path(__file__).parent / "data"
-BEFORE = DATA / "bundled_audit_report_before_issue42.json"
+BEFORE = DATA / "bundled_audit_report_before_acceptability.json"
 AFTER = DATA / "bundled_audit_report.json"
 TOLERANCE = 1e-6  # a float32 model's answers move in the 7th digit (test_report_unchanged)
 

@@ -25,7 +25,7 @@ from textfair.text.domain import TextDomain
 
 from synthetic import corpus, unit
 
-BEFORE = Path(__file__).parent / "data" / "bundled_audit_report_before_issue42.json"
+BEFORE = Path(__file__).parent / "data" / "bundled_audit_report_before_acceptability.json"
 
 
 def leaning(texts):
