@@ -224,7 +224,7 @@ def _paired(domain, model, categories, group, support_of, favorable, sampling, n
             continue  # no seed's sample of assignments held R (reported as not reached)
         own = matrix[used[rule_set]]
         j = column[rule_set]
-        _, d, compared = _compared(own, j, outside[rule_set], _row_totals(own))
+        held, d, compared = _compared(own, j, outside[rule_set], _row_totals(own))
         n = len(d)
         interval = bounded_mean(d, confidence=sampling.confidence)
         mean = interval.estimate
@@ -233,7 +233,9 @@ def _paired(domain, model, categories, group, support_of, favorable, sampling, n
         first = _counts(phi_r, n)
         second = _counts(phi_not_r, n)
         acceptability, strict = (
-            _strict_paired(scores[used[rule_set]], d, j, outside[rule_set], sampling.confidence)
+            _strict_paired(
+                scores[used[rule_set]][held], d, j, outside[rule_set], sampling.confidence
+            )
             if scores is not None
             else (None, None)
         )
