@@ -375,3 +375,23 @@ def test_the_strict_interval_covers_the_effect_on_high_scoring_seeds_at_its_conf
         mixture_covered += own.low <= mixture <= own.high
     assert covered / runs >= 0.93, covered / runs
     assert mixture_covered / runs >= 0.93, mixture_covered / runs
+
+
+def test_the_page_says_when_a_group_scores_excess_does_not_hold_on_high_scoring_seeds():
+    from textfair.report.html import render_html
+
+    report = _flag_report()
+    group = report.counterfactual.group[0]
+    excess = replace(group.excess, excess=0.1, ci=(0.05, 0.15))
+
+    def page(strict):
+        changed = replace(group, excess=excess, acceptability=0.8, strict=strict)
+        groups = (changed, *report.counterfactual.group[1:])
+        return render_html(
+            replace(report, counterfactual=replace(report.counterfactual, group=groups))
+        )
+
+    assert "it does not hold there" in page(_strict(0.02, (-0.03, 0.07), 60))
+    holding = page(_strict(0.1, (0.04, 0.16), 60))
+    assert "excess +10.0 [+4.0, +16.0] points." in holding
+    assert "it does not hold there" not in holding

@@ -245,7 +245,8 @@ def _counterfactual(report: AuditReport) -> list[str]:
             "two terms' rates may rest on different texts). Group score "
             f"{_pct(group.score)} points: the largest difference between two terms on the "
             "texts written with both."
-            f"{_group_excess(group.category, group.excess)}</figcaption></figure>"
+            f"{_group_excess(group.category, group.excess)}{_group_strict(report, group)}"
+            "</figcaption></figure>"
         )
     for category, grouped in itertools.groupby(
         sorted(result.term_pairs, key=lambda p: p.category), key=lambda p: p.category
@@ -296,6 +297,24 @@ def _group_excess(category: str, excess) -> str:
         f"{difference(excess.excess, excess.ci)} points, {verdict} "
         f"({excess.n} texts with both edits)."
     )
+
+
+def _group_strict(report: AuditReport, group) -> str:
+    """The group score's excess on its high-scoring seeds in a sentence, in plain words
+    where it does not hold there (nothing without scores)."""
+    strict, excess = group.strict, group.excess
+    if strict is None or excess is None or not excess.n:
+        return ""
+    holds = report.holds_on(excess.ci, strict)
+    said = (
+        f" On the {strict.n} {report.inputs} whose rewrites all score at least "
+        f"{strict.level:g} (mean acceptability {group.acceptability or 0:.2f}): excess "
+        f"{difference(strict.estimate, strict.ci)} points"
+        if strict.n
+        else f" None of its {report.inputs} has every rewrite scoring at least {strict.level:g}"
+    )
+    flag = "; it does not hold there." if holds is False else "."
+    return _e(said + flag)
 
 
 def _excess_cells(excess) -> list:
