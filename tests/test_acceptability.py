@@ -145,6 +145,15 @@ def test_zero_gives_the_audit_of_before_the_score():
         for example in finding["examples"]:
             for key in ("acceptability", "counterfactual_acceptability"):
                 assert 0 < example.pop(key) <= 1
+    # What the findings' strict results add (report.json version 5): set aside here.
+    assert record.pop("report_version") == 5 and before.pop("report_version") == 4
+    assert record["config"].pop("strict_acceptability") == 0.9
+    for result in [
+        *record["findings"],
+        *record["counterfactual"]["group"],
+        *record["counterfactual"]["term_pairs"],
+    ]:
+        assert 0 < result.pop("acceptability") <= 1 and result.pop("strict")["level"] == 0.9
     record["run"] = {k: v for k, v in record["run"].items() if k in before["run"]}
     del record["textfair_version"]
     record["data"].pop("path", None)

@@ -116,7 +116,13 @@ def test_a_text_report_says_how_many_seeds_of_each_category_took_part():
     assert report.data["seeds_mentioning"] == {"gender": 8, "religion": 10}
     assert report.data["seeds_left_out"]["religion"]["cue"] == 1
     rows = {row[0]: row for row in tables(render_markdown(report))[1][1:]}
-    assert rows["religion"] == ["religion", "10", "80%", "several_terms: 1, cue: 1"]
+    # Each reason in plain words (report.seedwords), never its key.
+    assert rows["religion"] == [
+        "religion",
+        "10",
+        "80%",
+        '1 name two of its terms; 1 hold a word of one identity alone ("synagogue")',
+    ]
     assert rows["gender"] == ["gender", "8", "100%", "none"]
 
 

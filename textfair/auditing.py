@@ -17,6 +17,7 @@ import pandas as pd
 from textfair._version import __version__
 from textfair.corpus import FAVORABLE_GUESSES
 from textfair.discovery import frequent_rule_sets
+from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, scorer
 from textfair.discovery.groups import assignments_per_seed, group_fairness
 from textfair.discovery.rulesets import Domain, RuleSet
 from textfair.discovery.themis import themis
@@ -351,6 +352,9 @@ def _config_record(config: AuditConfig, domain, extra: dict) -> dict:
     if isinstance(domain, TabularDomain):  # rows have features, not terms
         del record["terms"], record["exclude_flags"]
     record = {**record, "categories": domain.categories(), **extra}
+    if scorer(domain) is not None:
+        # The level a variant must score for its seed to count in a finding's `strict`.
+        record["strict_acceptability"] = STRICT_ACCEPTABILITY
     if config.group:  # only group findings have an interval of theirs to name
         record["interval"] = (
             "seed-level paired differences (bounded_mean: Student t with z²/2 pseudo-seeds at "

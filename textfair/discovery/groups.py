@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, Strict, mean_score, scorer
 from textfair.discovery.rulesets import Domain, Rule, RuleSet
 from textfair.discovery.sampling import Sampling, keyed_rng, seed_order, seed_rng
 from textfair.errors import TextfairError
@@ -90,6 +91,12 @@ class GroupFinding:
     p_adjusted: float = math.nan
     significant: bool = False
     examples: list[dict] = field(default_factory=list)
+    acceptability: float | None = None
+    """The mean acceptability of the variants the finding used (None: the domain scores
+    none, as for table rows; see :mod:`textfair.discovery.acceptable`)."""
+    strict: Strict | None = None
+    """The signed difference and its interval, by the same method, on the seeds whose
+    variants all score at least `STRICT_ACCEPTABILITY` (None where `acceptability` is)."""
 
     @property
     def credible_bound(self) -> float:
@@ -209,14 +216,15 @@ def _paired(domain, model, categories, group, support_of, favorable, sampling, n
             r: [i for i, a in enumerate(assignments) if domain.disjoint(a, r)] for r in group
         }
     rows = _PairedRows(domain, categories, assignments, column, outside, group, bound)
-    texts, matrix, used = _paired_rows(rows, model, favorable, sampling)
+    texts, matrix, used, seeds = _paired_rows(rows, model, favorable, sampling)
+    scores = _row_scores(domain, assignments, texts, seeds, used.values())
     findings = []
     for rule_set in group:
         if len(used[rule_set]) == 0:
             continue  # no seed's sample of assignments held R (reported as not reached)
         own = matrix[used[rule_set]]
         j = column[rule_set]
-        _, d, compared = _compared(own, j, outside[rule_set], _row_totals(own))
+        held, d, compared = _compared(own, j, outside[rule_set], _row_totals(own))
         n = len(d)
         interval = bounded_mean(d, confidence=sampling.confidence)
         mean = interval.estimate
@@ -224,6 +232,13 @@ def _paired(domain, model, categories, group, support_of, favorable, sampling, n
         phi_not_r = phi_r - mean
         first = _counts(phi_r, n)
         second = _counts(phi_not_r, n)
+        acceptability, strict = (
+            _strict_paired(
+                scores[used[rule_set]][held], d, j, outside[rule_set], sampling.confidence
+            )
+            if scores is not None
+            else (None, None)
+        )
         findings.append(
             GroupFinding(
                 rule_set=rule_set,
@@ -237,9 +252,41 @@ def _paired(domain, model, categories, group, support_of, favorable, sampling, n
                 n_not_r=int(compared.sum()),
                 support=support_of[rule_set],
                 examples=_paired_examples([texts[i] for i in used[rule_set]], own, j, n_examples),
+                acceptability=acceptability,
+                strict=strict,
             )
         )
     return findings
+
+
+def _row_scores(domain, assignments, texts, seeds, used) -> np.ndarray | None:
+    """The acceptability of each variant of the rows some rule set reads (NaN elsewhere,
+    and where a row has no variant); None when the domain scores none. Rows no rule set
+    reads are not scored: their scores would never be read."""
+    score = scorer(domain)
+    if score is None:
+        return None
+    scores = np.full((len(texts), len(assignments)), np.nan)
+    rows = sorted({int(r) for u in used for r in u})
+    for row in rows:
+        for k in texts[row]:
+            scores[row, k] = score(seeds[row], assignments[k])
+    return scores
+
+
+def _strict_paired(scores: np.ndarray, d: np.ndarray, j: int, others, confidence: float):
+    """A paired finding's mean acceptability and `Strict` result. `scores` are the
+    acceptabilities of its rows (NaN: no variant), `d` their differences, `others` the
+    columns outside R (None: every other column). A row is high-scoring when every variant
+    its difference reads (under R and outside it) scores at least STRICT_ACCEPTABILITY; the
+    strict result is `bounded_mean` over those rows' differences, as the finding's own."""
+    read = scores.copy()
+    if others is not None:
+        keep = np.zeros(scores.shape[1], dtype=bool)
+        keep[[j, *others]] = True
+        read[:, ~keep] = np.nan
+    passed = np.where(np.isnan(read), True, read >= STRICT_ACCEPTABILITY).all(axis=1)
+    return mean_score(read), Strict.of(bounded_mean(d[passed], confidence=confidence))
 
 
 def assignments_per_seed(total: int, bound: int = MAX_ASSIGNMENTS) -> int:
@@ -292,8 +339,8 @@ def _paired_rows(plan: _PairedRows, model, favorable, sampling):
     set scored alone would use, and reads the same interval as the report.
 
     Returns per row the texts by assignment column, the outcome matrix (1/0; NaN where a
-    seed's sample or its axis left an assignment out), and per rule set the indices of the
-    rows it reads, in order."""
+    seed's sample or its axis left an assignment out), per rule set the indices of the
+    rows it reads, in order, and the seed of each row."""
     confidence, error = sampling.confidence, sampling.error
     min_samples, max_samples = sampling.min_samples, sampling.max_samples
     domain, assignments, column, outside = plan.domain, plan.assignments, plan.column, plan.outside
@@ -308,6 +355,7 @@ def _paired_rows(plan: _PairedRows, model, favorable, sampling):
     total = len(assignments)
     outcomes = np.empty((0, total))  # one row per distinct seed
     texts: list[dict[int, str]] = []
+    seeds: list[int] = []  # the seed of each row
     seen: set[tuple] = set()
     running = list(range(len(plan.group)))  # rule sets (by position) not yet stopped
     used: dict = {}
@@ -333,6 +381,7 @@ def _paired_rows(plan: _PairedRows, model, favorable, sampling):
             if len(row) > 1 and wanted and key not in seen:
                 seen.add(key)
                 rows.append(row)
+                seeds.append(i)
         if not rows:
             break
         flat = [text for row in rows for text in row.values()]
@@ -356,7 +405,7 @@ def _paired_rows(plan: _PairedRows, model, favorable, sampling):
     for k in running:  # the seeds ran out first: every row it holds
         r = plan.group[k]
         used[r] = _compared(outcomes, column[r], outside[r], totals)[0][:max_samples]
-    return texts, outcomes, used
+    return texts, outcomes, used, seeds
 
 
 def _rewritten(plan: _PairedRows, index: int, total: int) -> dict[int, str]:
@@ -464,6 +513,7 @@ def _paper(
 
     y_r: list[bool] = []
     y_not: list[bool] = []
+    scores: tuple[list, list] = ([], [])  # each variant's acceptability, on each side
     pairs: list[tuple[str, str]] = []
     while len(y_r) < max_samples:
         size = min(PAPER_BATCH, max_samples - len(y_r))
@@ -473,6 +523,8 @@ def _paper(
         predicted = decide(favorable, model.predict_proba(flat))
         y_r += predicted[: len(inside)].tolist()
         y_not += predicted[len(inside) :].tolist()
+        scores[0].extend(getattr(v, "acceptability", None) for v in inside)
+        scores[1].extend(getattr(v, "acceptability", None) for v in outside)
         pairs += [(a.input, b.input) for a, b in zip(inside, outside, strict=False)]
         if should_stop(
             sum(y_r),
@@ -496,6 +548,7 @@ def _paper(
         for (a, b), ya, yb in zip(pairs, y_r, y_not, strict=False)
         if ya != yb
     ][:n_examples]
+    acceptability, strict = _strict_paper(y_r, y_not, scores, confidence)
     return GroupFinding(
         rule_set=rule_set,
         phi_r=diff.first.estimate,
@@ -508,7 +561,30 @@ def _paper(
         n_not_r=len(y_not),
         support=support,
         examples=examples,
+        acceptability=acceptability,
+        strict=strict,
     )
+
+
+def _strict_paper(y_r, y_not, scores, confidence):
+    """A paper-mode finding's mean acceptability and `Strict` result: Newcombe's interval
+    of the same difference, on the draws (each side's on its own, as they were drawn
+    independently) whose variant scores at least STRICT_ACCEPTABILITY. (None, None) when
+    the domain scores no variant."""
+    inside, outside = (np.array(s, dtype=float) for s in scores)  # None -> NaN
+    both = np.concatenate([inside, outside])
+    if not both.size or np.isnan(both).all():
+        return None, None
+    keep_r = np.asarray(y_r)[~(inside < STRICT_ACCEPTABILITY)]
+    keep_not = np.asarray(y_not)[~(outside < STRICT_ACCEPTABILITY)]
+    k_r, n_r, k_not, n_not = int(keep_r.sum()), len(keep_r), int(keep_not.sum()), len(keep_not)
+    if n_r == 0 or n_not == 0:
+        strict = Strict(STRICT_ACCEPTABILITY, math.nan, (-1.0, 1.0), n_r)
+    else:
+        diff = difference(k_r, n_r, k_not, n_not, confidence)
+        p = two_proportion_p_value(k_r, n_r, k_not, n_not)
+        strict = Strict(STRICT_ACCEPTABILITY, diff.estimate, (diff.low, diff.high), n_r, p)
+    return mean_score(both), strict
 
 
 def _with(finding: GroupFinding, **changes) -> GroupFinding:

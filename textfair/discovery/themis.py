@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, Strict, mean_score, scorer
 from textfair.discovery.rulesets import Domain, Rule
 from textfair.discovery.sampling import Sampling, batches, seed_order, seed_rng
 from textfair.models.base import CachedModel, Model
@@ -91,6 +92,11 @@ class GroupScore:
     excess: Excess | None = None
     """How often rewriting the seeds to the category's other terms changes the decision,
     against a placebo edit of the same seeds."""
+    acceptability: float | None = None
+    """The mean acceptability of the rewrites `excess` reads (None: the domain scores none)."""
+    strict: Strict | None = None
+    """`excess` recomputed, by the same method, on the seeds whose rewrites all score at
+    least STRICT_ACCEPTABILITY (see :mod:`textfair.discovery.acceptable`)."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,12 @@ class PairShift:
     excess_shift: float | None = None
     excess_shift_ci: tuple[float, float] | None = None
     """Mean of P(favourable | swapped) - P(favourable | placebo), with its interval."""
+    acceptability: float | None = None
+    """The mean acceptability of the swapped texts (None: the domain scores none)."""
+    strict: Strict | None = None
+    """The pair's shift (against the placebo edit where there is one, as `excess_shift`),
+    with its interval by the same method, on the seeds whose swapped text scores at least
+    STRICT_ACCEPTABILITY (see :mod:`textfair.discovery.acceptable`)."""
 
 
 @dataclass(frozen=True)
@@ -549,16 +561,29 @@ def _group(domain, model, category, favorable, known, placebos, each) -> GroupSc
     rates = {term: float(np.mean(list(y.values()))) for term, y in outcome.items() if y}
     score = _largest_paired_difference([outcome[term] for term in rates], seeds)
     excess = None
+    strict: dict = {}
     if placebos is not None:
-        shares, placebo_flips = [], []
+        shares, placebo_flips, lowest, scores = [], [], [], []
+        score_of = scorer(domain)
         for i, seen in placebos.items():
             own = domain.values_of(i, category)
-            changed = [y[i] != seen.favoured for t, y in outcome.items() if i in y and t not in own]
-            if changed:
-                shares.append(float(np.mean(changed)))
+            terms = [t for t, y in outcome.items() if i in y and t not in own]
+            if terms:
+                shares.append(float(np.mean([outcome[t][i] != seen.favoured for t in terms])))
                 placebo_flips.append(float(seen.placebo_favoured != seen.favoured))
+                if score_of is not None:
+                    scored = [score_of(i, (Rule(category, t),)) for t in terms]
+                    scores += scored
+                    lowest.append(min(scored))
         excess = _excess(shares, placebo_flips, each)
-    return GroupScore(category, score, rates, len(seeds), excess)
+        if score_of is not None and excess is not None:
+            keep = np.asarray(lowest) >= STRICT_ACCEPTABILITY
+            on = np.subtract(shares, placebo_flips)[keep]
+            strict = {
+                "acceptability": mean_score(np.asarray(scores)),
+                "strict": Strict.of(bounded_mean(on, -1.0, 1.0, each)),
+            }
+    return GroupScore(category, score, rates, len(seeds), excess, **strict)
 
 
 def _largest_paired_difference(outcomes_by_term: list[dict[int, bool]], seeds) -> float:
@@ -628,6 +653,7 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
     for source, named in by_term.items():
         first_row[source], at = at, at + len(named)
     shifts = []
+    score = scorer(domain)  # each swapped text's acceptability (None: not scored)
     for source, target, pairs in swaps:
         swapped, at = np.arange(at, at + len(pairs)), at + len(pairs)
         original = first_row[source] + np.array([k for k, _ in pairs], dtype=np.intp)
@@ -645,7 +671,14 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
             )
         flip = bounded_mean(flips, 0.0, 1.0, confidence)
         shift = bounded_mean(delta, -1.0, 1.0, confidence)
+        scores = (
+            np.array([score(by_term[source][k], (Rule(category, target),)) for k, _ in pairs])
+            if score is not None
+            else None
+        )
         extra: dict = {}
+        if scores is not None:  # without a placebo, the shift itself on the strict seeds
+            extra = _strict_shift(delta, scores, confidence)
         if placebos is not None:
             seen = [placebos.get(by_term[source][k]) for k, _ in pairs]
             has = [k for k, p in enumerate(seen) if p is not None]
@@ -654,15 +687,16 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
                 swapped_score = read.score[swapped][has]
                 placebo_score = np.array([seen[k].placebo_score for k in has])
                 placebo_delta = placebo_score - read.score[original][has]
-                versus = bounded_mean(
-                    np.clip(swapped_score - placebo_score, -1.0, 1.0), -1.0, 1.0, confidence
-                )
+                against = np.clip(swapped_score - placebo_score, -1.0, 1.0)
+                versus = bounded_mean(against, -1.0, 1.0, confidence)
                 extra = {
                     "excess": _excess(flips[has].astype(float).tolist(), placebo_flip, confidence),
                     "placebo_shift": float(np.mean(placebo_delta)),
                     "excess_shift": versus.estimate,
                     "excess_shift_ci": (versus.low, versus.high),
                 }
+                if scores is not None:
+                    extra |= _strict_shift(against, scores[has], confidence)
         shifts.append(
             PairShift(
                 category,
@@ -677,6 +711,14 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
             )
         )
     return shifts
+
+
+def _strict_shift(shifts: np.ndarray, scores: np.ndarray, confidence: float) -> dict:
+    """A term pair's mean acceptability and its `Strict` shift: `bounded_mean` over the
+    shifts of the seeds whose swapped text scores at least STRICT_ACCEPTABILITY, as the
+    pair's own shift is over all of them."""
+    interval = bounded_mean(shifts[scores >= STRICT_ACCEPTABILITY], -1.0, 1.0, confidence)
+    return {"acceptability": mean_score(scores), "strict": Strict.of(interval)}
 
 
 @dataclass(frozen=True)

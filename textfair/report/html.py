@@ -25,6 +25,8 @@ from textfair.report.page import page as _page
 from textfair.report.page import percent as _pct
 from textfair.report.page import table as _table
 from textfair.report.parts import LabelMetrics, TableMetrics
+from textfair.report.render import scored, strict_cells, strict_columns
+from textfair.report.seedwords import SEEDS_INTRO, seed_rows
 from textfair.stats import proportion
 
 # Only a type here: AuditReport's notebook methods (save, to_html, the Jupyter views) call
@@ -99,6 +101,7 @@ def _findings(report: AuditReport) -> list[str]:
             (f"{f.p_adjusted:.3g}", f"{f.p_adjusted:.6g}"),
             ("yes" if f.significant else "no", None),
             (f"{f.n_r} !" if report.small(f) else str(f.n_r), str(f.n_r)),
+            *(_strict_cells(report, f) if scored(report) else ()),
         ]
         for f, n in folded
     ]
@@ -124,10 +127,60 @@ def _findings(report: AuditReport) -> list[str]:
                 "p (adjusted)",
                 "significant",
                 report.unit,
+                *(
+                    [
+                        *strict_columns(report),
+                        f"holds on {report.unit} scoring ≥ {report.strict_level:g}",
+                    ]
+                    if scored(report)
+                    else []
+                ),
             ],
             rows,
         ),
         *(f'<p class="muted">{_e(note)}</p>' for note in report.reading_notes()),
+        *_seeds(report),
+    ]
+
+
+def _strict_cells(report: AuditReport, f) -> list[tuple[str, str | None]]:
+    """A finding's mean acceptability, its difference on its high-scoring seeds, and
+    whether it holds there in plain words, flagged (shaded) when it does not."""
+    accepted, said = strict_cells(report, f)
+    holds = report.holds_words(f)
+    flag = f'<span class="out">{_e(holds)}</span>' if holds.startswith("no") else _e(holds)
+    strict = f.strict
+    return [
+        (_e(accepted), "" if f.acceptability is None else f"{f.acceptability:.6f}"),
+        (_e(said), "" if strict is None or strict.n == 0 else f"{100 * strict.estimate:.4f}"),
+        (flag, None),
+    ]
+
+
+def _seeds(report: AuditReport) -> list[str]:
+    """Per category: the seeds naming it, the share taking part (recall), and why the
+    others were left out, in plain words."""
+    rows = seed_rows(report.data)
+    if not rows:
+        return []
+    cells = [
+        [
+            (_e(row.category), None),
+            (str(row.mentioning), str(row.mentioning)),
+            _num(row.taking_part),
+            (_e(row.reasons()), None),
+        ]
+        for row in rows
+    ]
+    return [
+        "<h3>Seeds per category</h3>",
+        f"<p>{_e(SEEDS_INTRO)}</p>",
+        _table(
+            "seeds",
+            "Seeds per category and why some were left out",
+            ["category", "seeds naming it", "taking part (recall) %", "left out"],
+            cells,
+        ),
     ]
 
 
@@ -192,7 +245,8 @@ def _counterfactual(report: AuditReport) -> list[str]:
             "two terms' rates may rest on different texts). Group score "
             f"{_pct(group.score)} points: the largest difference between two terms on the "
             "texts written with both."
-            f"{_group_excess(group.category, group.excess)}</figcaption></figure>"
+            f"{_group_excess(group.category, group.excess)}{_group_strict(report, group)}"
+            "</figcaption></figure>"
         )
     for category, grouped in itertools.groupby(
         sorted(result.term_pairs, key=lambda p: p.category), key=lambda p: p.category
@@ -243,6 +297,24 @@ def _group_excess(category: str, excess) -> str:
         f"{difference(excess.excess, excess.ci)} points, {verdict} "
         f"({excess.n} texts with both edits)."
     )
+
+
+def _group_strict(report: AuditReport, group) -> str:
+    """The group score's excess on its high-scoring seeds in a sentence, in plain words
+    where it does not hold there (nothing without scores)."""
+    strict, excess = group.strict, group.excess
+    if strict is None or excess is None or not excess.n:
+        return ""
+    holds = report.holds_on(excess.ci, strict)
+    said = (
+        f" On the {strict.n} {report.inputs} whose rewrites all score at least "
+        f"{strict.level:g} (mean acceptability {group.acceptability or 0:.2f}): excess "
+        f"{difference(strict.estimate, strict.ci)} points"
+        if strict.n
+        else f" None of its {report.inputs} has every rewrite scoring at least {strict.level:g}"
+    )
+    flag = "; it does not hold there." if holds is False else "."
+    return _e(said + flag)
 
 
 def _excess_cells(excess) -> list:

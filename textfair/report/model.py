@@ -17,6 +17,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, Strict, holds_strictly
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.discovery.themis import CausalScore, Excess
 from textfair.errors import TextfairError
@@ -34,6 +35,7 @@ from textfair.report.parts import (
     RunStats,
     TableMetrics,
 )
+from textfair.report.seedwords import reason_words
 from textfair.settings import AuditConfig
 from textfair.stats.testing import CORRECTION_NAMES
 
@@ -52,21 +54,16 @@ __all__ = [
 # 3: causal tests, group scores and term pairs carry a placebo edit's rates ("excess").
 # 4: each finding carries its signed "difference" (phi_r - phi_not_r) beside the unsigned
 #    "score"; data["term_axes"] records the axis of terms whose category has several.
-REPORT_VERSION = 4
+# 5: each finding and term pair carries the mean "acceptability" of its variants and its
+#    "strict" result on the seeds whose variants all score at least config's
+#    "strict_acceptability" (null without scores); versions 3 and 4 read with None.
+REPORT_VERSION = 5
 
 # Below this many seeds (rows for tables) on the rule set's side, a finding is flagged: its
 # interval is wide and its point estimate moves with every seed (an interval from 20 seeds of
 # a 10-point difference spans about ±20 points).
 SMALL_SAMPLE = 30
 
-# Why a text that mentions a category takes no part in its rows (text.coherence), in words.
-_LEFT_OUT_WORDS = {
-    "several_terms": "name two of its terms",
-    "fixed_form": 'use a fixed form ("older than")',
-    "other_use": 'name it in a title or an institution ("Catholic Church")',
-    "cue": 'hold a word of one identity alone ("synagogue")',
-    "no_target": "have no other term that fits",
-}
 
 # What a finding's interval covers and how significance is read: the one statement every
 # surface prints (terminal, report.md, the page) and the docs repeat. True to the statistics:
@@ -162,6 +159,66 @@ class AuditReport:
         """Whether a finding rests on fewer than SMALL_SAMPLE seeds (rows)."""
         return finding.n_r < SMALL_SAMPLE
 
+    def holds_strictly(self, finding: Finding) -> bool | None:
+        """Whether a finding holds on its high-scoring seeds (those whose variants all score
+        at least ``config["strict_acceptability"]``): its strict interval excludes 0 on the
+        side its own does, from at least SMALL_SAMPLE seeds. None when its own interval
+        holds 0 (nothing to hold) or its variants were not scored (table rows, reports
+        before version 5); see :mod:`textfair.discovery.acceptable`."""
+        return self.holds_on(finding.ci, finding.strict)
+
+    def holds_on(self, ci: tuple[float, float], strict: Strict | None) -> bool | None:
+        """`holds_strictly` for any result with an interval `ci` and a strict result (a
+        term pair's shift), at the report's SMALL_SAMPLE."""
+        return holds_strictly(ci, strict, SMALL_SAMPLE)
+
+    def doubtful(self, findings=None) -> tuple[Finding, ...]:
+        """The findings (of `findings`, default all) whose interval excludes 0 but that do
+        not hold on their high-scoring seeds: what the views flag."""
+        chosen = self.findings if findings is None else findings
+        return tuple(f for f in chosen if self.holds_strictly(f) is False)
+
+    @property
+    def strict_level(self) -> float | None:
+        """The level a variant scores for its seed to be high-scoring, as recorded (None
+        before version 5 and for table rows)."""
+        level = self.config.get("strict_acceptability")
+        if level is not None:
+            return float(level)
+        return next((f.strict.level for f in self.findings if f.strict is not None), None)
+
+    def holds_words(self, finding: Finding) -> str:
+        """Whether a finding holds on its high-scoring seeds, in plain words for a table
+        cell: "yes", "no: too few seeds", "no: interval holds 0", "no: other direction", or
+        "–" where there is nothing to hold (its own interval holds 0) or no score."""
+        holds = self.holds_strictly(finding)
+        if holds is None or finding.strict is None:
+            return "–"
+        if holds:
+            return "yes"
+        if finding.strict.n < SMALL_SAMPLE:
+            return f"no: too few {self.unit}"
+        low, high = finding.strict.ci
+        return "no: interval holds 0" if low <= 0 <= high else "no: other direction"
+
+    def strict_words(self, finding: Finding) -> str:
+        """Why a flagged finding does not hold on its high-scoring seeds, in plain words:
+        "on the 12 seeds whose variants all score at least 0.9, too few to tell" or "on
+        the 64 seeds whose variants all score at least 0.9, -1.2 [-6.0, +3.6] points:
+        its interval holds 0". Empty for a finding without a strict result."""
+        strict = finding.strict
+        if strict is None:
+            return ""
+        if strict.n == 0:
+            return f"(none of its {self.unit} has every variant scoring at least {strict.level:g})"
+        on = f"on the {strict.n} {self.unit} whose variants all score at least {strict.level:g}"
+        if strict.n < SMALL_SAMPLE:
+            return f"{on}, too few (under {SMALL_SAMPLE}) to tell"
+        said = f"{on}, {difference(strict.estimate, strict.ci)} points"
+        if strict.ci[0] <= 0 <= strict.ci[1]:
+            return f"{said}: its interval holds 0"
+        return f"{said}: the other direction"
+
     def shown_findings(self) -> list[tuple[Finding, int]]:
         """The findings the views show, most credible first, each with how many rule sets
         were folded into it: for a table, runs of bins of one feature nested in a more
@@ -231,6 +288,19 @@ class AuditReport:
                 f"{len(few)} causal tests rest on fewer than {SMALL_SAMPLE} {self.inputs}: "
                 "their flip-rate intervals are wide."
             )
+        doubtful = self.doubtful(self.findings[:top])
+        if doubtful:
+            notes.append(
+                f"{len(doubtful)} rule sets shown (marked ?) do not hold on the {self.unit} "
+                "whose variants a strict reader would accept (all scoring at least "
+                f"{self.strict_level or STRICT_ACCEPTABILITY:g}): they rest partly on text "
+                "that may no longer say what its seed said; "
+                + "; ".join(
+                    f"{self.label(f.rule_set)} {self.strict_words(f)}" for f in doubtful[:3]
+                )
+                + (f" (and {len(doubtful) - 3} more)" if len(doubtful) > 3 else "")
+                + "."
+            )
         small = [f for f in self.findings[:top] if self.small(f)]
         if small:
             notes.append(
@@ -255,7 +325,7 @@ class AuditReport:
         if most == 0:
             left_out = (self.data.get("seeds_left_out") or {}).get(category) or {}
             reasons = ", ".join(
-                f"{count} {_LEFT_OUT_WORDS.get(reason, reason)}"
+                f"{count} {reason_words(reason)}"
                 for reason, count in left_out.items()
                 if count and alone
             )
@@ -526,9 +596,13 @@ class AuditReport:
             ``non-toxic_rate_without``), their signed ``difference`` and its interval
             (``ci_low``, ``ci_high``), ``credible_bound`` (the end of the interval nearest
             zero; 0 when it holds 0), ``p_adjusted``, ``significant``, ``seeds`` (on the
-            rule set's side) and ``support``. report.json keeps the paper's names:
-            ``phi_r``, ``phi_not_r``, and ``score``, the absolute difference, beside the
-            signed ``difference``.
+            rule set's side) and ``support``; then how much it rests on doubtful text:
+            ``acceptability`` (its variants' mean score), ``strict_difference``,
+            ``strict_ci_low``, ``strict_ci_high`` and ``strict_seeds`` (on the seeds whose
+            variants all score at least ``config["strict_acceptability"]``), and
+            ``holds_strictly`` (see `holds_strictly`); None where nothing was scored.
+            report.json keeps the paper's names: ``phi_r``, ``phi_not_r``, and ``score``,
+            the absolute difference, beside the signed ``difference``.
 
         Notes
         -----
@@ -557,6 +631,13 @@ class AuditReport:
                     "significant": f.significant,
                     "seeds": f.n_r,
                     "support": f.support,
+                    # How much it rests on doubtful text (None without scores).
+                    "acceptability": f.acceptability,
+                    "strict_difference": f.strict.estimate if f.strict else None,
+                    "strict_ci_low": f.strict.ci[0] if f.strict else None,
+                    "strict_ci_high": f.strict.ci[1] if f.strict else None,
+                    "strict_seeds": f.strict.n if f.strict else None,
+                    "holds_strictly": self.holds_strictly(f),
                 }
                 for f in self.findings
             ]
@@ -593,8 +674,10 @@ class AuditReport:
         favourable label than the same texts with another term, with the interval; or that
         no difference between groups is significant. When no group is significantly
         disadvantaged, the most disadvantaged one is named, with why it is not a finding.
-        Then what the causal tests found beyond a placebo edit, and, with true labels, the
-        AUCs significantly below the overall AUC. The same sentence is the
+        Then what the causal tests found beyond a placebo edit; whether the significant
+        findings hold on the seeds whose variants a strict reader would accept (their
+        variants' mean acceptability, and those that do not, named); and, with true labels,
+        the AUCs significantly below the overall AUC. The same sentence is the
         terminal's last line, report.md's and the page's verdict.
 
         Returns
@@ -607,6 +690,7 @@ class AuditReport:
         >>> print(report.summary())  # doctest: +SKIP
         """
         parts = [self._gate_verdict(), self._groups_verdict(), self._causal_verdict()]
+        parts.append(self._strict_verdict())
         parts.append(self._labels_verdict())
         return " ".join(part for part in parts if part)
 
@@ -689,6 +773,36 @@ class AuditReport:
                 more = f" (and {len(found) - 2} more)" if len(found) > 2 else ""
                 sentences.append(f"{name}: {said}{more}.")
         return " ".join(sentences)
+
+    def _strict_verdict(self) -> str:
+        """Whether the significant findings hold on the seeds whose variants a strict reader
+        would accept, with their variants' mean acceptability; those that do not are named
+        with why. Empty when no significant finding was scored for acceptability."""
+        scored = [f for f, _ in self.shown_findings() if f.significant and f.strict is not None]
+        if not scored:
+            return ""
+        level = f"{self.strict_level or STRICT_ACCEPTABILITY:g}"
+        mean = [f.acceptability for f in scored if f.acceptability is not None]
+        acceptability = (
+            f"; their variants' mean acceptability {sum(mean) / len(mean):.2f}" if mean else ""
+        )
+        doubtful = self.doubtful(scored)
+        if not doubtful:
+            every = "it holds" if len(scored) == 1 else f"all {len(scored)} hold"
+            return (
+                f"Checked on the {self.unit} whose variants a strict reader would accept "
+                f"(all scoring at least {level}), {every}{acceptability}."
+            )
+        # Named without the why (the notes under the table give it): the verdict stays short.
+        named = ", ".join(self.label(f.rule_set) for f in doubtful[:3])
+        more = f" and {len(doubtful) - 3} more" if len(doubtful) > 3 else ""
+        none = all(f.strict is not None and f.strict.n == 0 for f in doubtful)
+        why = f" (none of their {self.unit} has every variant at that level)" if none else ""
+        return (
+            f"{len(doubtful)} of {len(scored)} significant findings do not hold on the "
+            f"{self.unit} whose variants a strict reader would accept (all scoring at least "
+            f"{level}{acceptability}), so they rest partly on doubtful text: {named}{more}{why}."
+        )
 
     def _in_words(self, finding: Finding, label: str) -> str:
         """ "texts that mention gay are judged non-toxic 32.1 points less often than the same

@@ -11,6 +11,7 @@ import math
 from dataclasses import asdict
 from typing import Any
 
+from textfair.discovery.acceptable import Strict
 from textfair.discovery.rulesets import RuleSet
 from textfair.discovery.themis import CausalScore, Excess, GroupScore, PairShift
 from textfair.report.parts import (
@@ -50,12 +51,34 @@ def finding_record(finding: Finding, kind: Kind) -> dict[str, Any]:
         "n_not_r": finding.n_not_r,
         "support": finding.support,
         "examples": finding.examples,
+        # Version 5: how much the finding rests on text a strict reader would reject.
+        "acceptability": finding.acceptability,
+        "strict": strict_record(finding.strict),
     }
+
+
+def strict_record(strict: Strict | None) -> dict | None:
+    """A `Strict` result as report.json writes it (null: the domain scores no variant)."""
+    return None if strict is None else {**asdict(strict), "ci": list(strict.ci)}
+
+
+def read_strict(record: dict | None) -> Strict | None:
+    """A `Strict` result as written; None for reports before version 5."""
+    if record is None:
+        return None
+    return Strict(
+        level=_number(record["level"]),
+        estimate=_number(record["estimate"]),
+        ci=(_number(record["ci"][0]), _number(record["ci"][1])),
+        n=int(record["n"]),
+        p_value=_number(record.get("p_value")),
+    )
 
 
 def read_finding(record: dict, kind: Kind) -> Finding:
     """A finding as `finding_record` wrote it, of any version: the signed ``difference``
-    (version 4) is phi_r - phi_not_r, so a report of version 3, without it, reads the same."""
+    (version 4) is phi_r - phi_not_r, so a report of version 3, without it, reads the same;
+    one before version 5 has no ``acceptability`` or ``strict`` (None)."""
     return Finding(
         rule_set=RuleSet.from_records(record["rule_set"], kind),
         phi_r=_number(record["phi_r"]),
@@ -70,7 +93,13 @@ def read_finding(record: dict, kind: Kind) -> Finding:
         p_adjusted=_number(record["p_adjusted"]),
         significant=bool(record["significant"]),
         examples=list(record.get("examples", [])),
+        acceptability=_number_or_none(record.get("acceptability")),
+        strict=read_strict(record.get("strict")),
     )
+
+
+def _number_or_none(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def counterfactual_record(result: Counterfactual | None) -> dict | None:
@@ -88,8 +117,8 @@ def counterfactual_record(result: Counterfactual | None) -> dict | None:
             }
             for c in result.causal
         ],
-        "group": [asdict(g) for g in result.group],
-        "term_pairs": [asdict(p) for p in result.term_pairs],
+        "group": [{**asdict(g), "strict": strict_record(g.strict)} for g in result.group],
+        "term_pairs": [{**asdict(p), "strict": strict_record(p.strict)} for p in result.term_pairs],
         "tests_run": result.tests_run,
         "tests_without_pruning": result.tests_without_pruning,
         "pruned": [list(c) for c in result.pruned],
@@ -112,7 +141,14 @@ def read_counterfactual(record: dict | None) -> Counterfactual | None:
             for c in record["causal"]
         ),
         group=tuple(
-            GroupScore(**{**g, "excess": _read_excess(g.get("excess"))}) for g in record["group"]
+            GroupScore(
+                **{
+                    **g,
+                    "excess": _read_excess(g.get("excess")),
+                    "strict": read_strict(g.get("strict")),
+                }
+            )
+            for g in record["group"]
         ),
         term_pairs=tuple(
             PairShift(
@@ -122,6 +158,7 @@ def read_counterfactual(record: dict | None) -> Counterfactual | None:
                     "shift_ci": tuple(_number(x) for x in p["shift_ci"]),
                     "excess": _read_excess(p.get("excess")),
                     "excess_shift_ci": _pair_or_none(p.get("excess_shift_ci")),
+                    "strict": read_strict(p.get("strict")),
                 }
             )
             for p in record["term_pairs"]

@@ -12,6 +12,7 @@ from textfair.report import labelwords as words
 from textfair.report.gate import Gate
 from textfair.report.numbers import acceptability_note, difference, informative, percent, points
 from textfair.report.parts import LabelMetrics, TableMetrics
+from textfair.report.seedwords import SEEDS_INTRO, seed_rows
 
 # Only a type here: AuditReport's notebook methods (save, to_html, the Jupyter views) call
 # these renderers, so importing the model at run time would close a cycle.
@@ -23,7 +24,8 @@ __all__ = ["markdown_cell", "render_markdown", "render_terminal", "write_report"
 
 def _finding_cells(report: AuditReport, f) -> list[str]:
     """One row of the findings table in Markdown: the signed difference with its interval
-    (points, as every surface writes it), so a sign is never read off the interval alone."""
+    (points, as every surface writes it), so a sign is never read off the interval alone;
+    with scored variants, their mean acceptability and the strict result (`strict_cells`)."""
     return [
         percent(f.phi_r),
         percent(f.phi_not_r),
@@ -32,12 +34,37 @@ def _finding_cells(report: AuditReport, f) -> list[str]:
         f"{f.p_adjusted:.3g}",
         "yes" if f.significant else "no",
         f"{f.n_r} !" if report.small(f) else str(f.n_r),
+        *(strict_cells(report, f) if scored(report) else ()),
     ]
 
 
 def finding_columns(report: AuditReport) -> list[str]:
     """The findings table's columns after the rule set, in the words of the model's label."""
-    return [f"{report.outcome} with", *FINDING_COLUMNS]
+    columns = [f"{report.outcome} with", *FINDING_COLUMNS]
+    return columns + (strict_columns(report) if scored(report) else [])
+
+
+def scored(report: AuditReport) -> bool:
+    """Whether the report's findings carry acceptability scores (version 5, text)."""
+    return any(f.strict is not None for f in report.findings)
+
+
+def strict_columns(report: AuditReport) -> list[str]:
+    """The two columns `strict_cells` fills, at the report's strict level."""
+    level = report.strict_level
+    return [
+        "acceptability (mean)",
+        f"on {report.unit} scoring ≥ {level:g} [interval] (points)"
+        if level is not None
+        else "on high-scoring seeds",
+    ]
+
+
+def strict_cells(report: AuditReport, f) -> tuple[str, str]:
+    """A finding's mean acceptability ("0.93") and its difference on its high-scoring seeds
+    with its interval and their number ("+3.1 [-1.0, +7.0], 64"), marked "?" when it does
+    not hold there (`AuditReport.holds_strictly`); dashes without scores."""
+    return _strict_result(report, f.acceptability, f.strict, f.ci)
 
 
 FINDING_COLUMNS = [
@@ -105,41 +132,24 @@ def _header_lines(report: AuditReport) -> list[str]:
 
 
 def _seed_lines(report: AuditReport) -> list[str]:
-    """Per category: the seeds naming it, the share that takes part in its rows, and why
-    the others were left out (their variants would not have hung together)."""
-    mentioning = report.data.get("seeds_mentioning")
-    if not mentioning:
+    """Per category: the seeds naming it, the share that takes part in its rows (recall),
+    and why the others were left out, in plain words (`seedwords`)."""
+    rows = seed_rows(report.data)
+    if not rows:
         return []
-    left_out = report.data.get("seeds_left_out", {})
-    share = report.data.get("seeds_taking_part", {})
     lines = [
         "",
         "## Seeds per category",
         "",
-        "A seed takes part in a category's rows only where every mention can be rewritten "
-        "with the whole text still coherent; the others are left out, by reason.",
+        SEEDS_INTRO,
         "",
-        "| category | seeds naming it | taking part | left out (reason: seeds) |",
+        "| category | seeds naming it | taking part (recall) | left out |",
         "|---|---|---|---|",
     ]
-    for category, count in mentioning.items():
-        reasons = ", ".join(f"{k}: {v}" for k, v in left_out.get(category, {}).items() if v)
-        taking = share.get(category)
-        lines.append(
-            "| "
-            + " | ".join(
-                map(
-                    markdown_cell,
-                    [
-                        category,
-                        str(count),
-                        f"{100 * taking:.0f}%" if taking is not None else "",
-                        reasons or "none",
-                    ],
-                )
-            )
-            + " |"
-        )
+    for row in rows:
+        taking = "" if row.taking_part is None else f"{100 * row.taking_part:.0f}%"
+        cells = [row.category, str(row.mentioning), taking, row.reasons()]
+        lines.append("| " + " | ".join(map(markdown_cell, cells)) + " |")
     return lines
 
 
@@ -175,6 +185,7 @@ def _findings_lines(report: AuditReport, top: int) -> list[str]:
 def _counterfactual_lines(report: AuditReport) -> list[str]:
     result = report.counterfactual
     assert result is not None
+    strict = any(g.strict is not None for g in result.group)
     lines = _section(
         "Causal tests (share of texts whose label flips when only identity terms change)",
         "Beside each, a placebo: the same texts with a neutral word (tall, local, ...) written "
@@ -213,8 +224,11 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
         "simultaneous over the categories).",
         "",
         f"| category | group score (largest paired difference, points) | lowest "
-        f"{report.outcome} rate | highest | " + " | ".join(EXCESS_COLUMNS) + " | with both edits |",
-        "|---|---|---|---|" + "---|" * len(EXCESS_COLUMNS) + "---|",
+        f"{report.outcome} rate | highest | "
+        + " | ".join(EXCESS_COLUMNS)
+        + " | with both edits |"
+        + (" " + " | ".join(strict_columns(report)) + " |" if strict else ""),
+        "|---|---|---|---|" + "---|" * (len(EXCESS_COLUMNS) + 1 + 2 * strict),
     ]
     for g in result.group:
         if g.rates:
@@ -222,6 +236,7 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
             lines.append(
                 f"| {markdown_cell(g.category)} | {100 * g.score:.1f} | {low} | {high} | "
                 f"{_excess_cells(g.excess)} | {g.excess.n if g.excess else '–'} |"
+                + (" {} | {} |".format(*_excess_strict(report, g)) if strict else "")
             )
     return lines + _pair_lines(report)
 
@@ -259,6 +274,7 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
     # by its estimate would headline the table with noise, so it is counted, not listed.
     pairs = [pair for pair in every if informative(_pair_shift(pair)[1])]
     few = len(every) - len(pairs)
+    strict = any(pair.strict is not None for pair in every)
     lines = _section(
         f"Term pairs: the {min(top, len(pairs))} of {len(every)} swaps that lower the "
         f"{report.outcome} probability most"
@@ -274,6 +290,7 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
             "shift vs placebo [interval] (points)",
             *EXCESS_COLUMNS,
             report.inputs,
+            *(strict_columns(report) if strict else ()),
         ],
     )
     for pair in pairs[:top]:
@@ -282,9 +299,35 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
             f"| {markdown_cell(pair.category)} | {markdown_cell(pair.source)} → "
             f"{markdown_cell(pair.target)} | {difference(shift, ci)} | "
             f"{_excess_cells(pair.excess)} | "
-            f"{pair.n} |"
+            f"{pair.n} |" + (" {} | {} |".format(*_pair_strict(report, pair)) if strict else "")
         )
     return lines
+
+
+def _pair_strict(report: AuditReport, pair) -> tuple[str, str]:
+    """A term pair's mean acceptability and its shift on the seeds whose swapped text
+    scores at least the strict level, marked "?" where it does not hold there."""
+    return _strict_result(report, pair.acceptability, pair.strict, _pair_shift(pair)[1])
+
+
+def _excess_strict(report: AuditReport, group) -> tuple[str, str]:
+    """A group score's mean acceptability and its excess on the seeds whose rewrites all
+    score at least the strict level, marked "?" where it does not hold there."""
+    ci = group.excess.ci if group.excess is not None else (-1.0, 1.0)
+    return _strict_result(report, group.acceptability, group.strict, ci)
+
+
+def _strict_result(report: AuditReport, acceptability, strict, ci) -> tuple[str, str]:
+    """Two cells: the mean acceptability, and the strict estimate with its interval and
+    seeds, marked "?" where the result (interval `ci`) does not hold on them."""
+    if strict is None:
+        return "–", "–"
+    mark = " ?" if report.holds_on(ci, strict) is False else ""
+    accepted = "–" if acceptability is None else f"{acceptability:.2f}"
+    said = (
+        f"{difference(strict.estimate, strict.ci)}, {strict.n}" if strict.n else f"no {report.unit}"
+    )
+    return accepted, said + mark
 
 
 # The five cells `_excess_cells` writes, as every table with an excess names them.
@@ -539,6 +582,26 @@ def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
                 for f, folded in findings
             ],
         )
+        if scored(report):
+            # A table of its own: beside the findings' columns it would not fit 100.
+            show(
+                f"The same rule sets on the {report.unit} whose variants all score at least "
+                f"{report.strict_level:g}",
+                [
+                    "rule set",
+                    "acceptability\n(mean)",
+                    "difference\n[interval], points, n",
+                    "holds",
+                ],
+                [
+                    [
+                        printable(report.shown_label(f, folded)),
+                        *strict_cells(report, f),
+                        report.holds_words(f),
+                    ]
+                    for f, folded in findings
+                ],
+            )
         console.print(
             f"* significant after {report.correction_name}; "
             "difference: the rate with the rule set minus without it (negative: its "
