@@ -47,8 +47,11 @@ __all__ = [
 ]
 
 #: The level a variant must score for its seed to count as high-scoring: the probability
-#: that a strict reader accepts it (recorded in report.json's ``config``).
-STRICT_ACCEPTABILITY = 0.9
+#: that a strict reader accepts it (recorded in report.json's ``config``). 0.7, not 0.9: the
+#: score, learnt from features without world knowledge, rarely goes past 0.85 (6 of 1,075
+#: tune readings); at or above 0.7 readers accepted about four variants in five
+#: (cross-validated on the gold set's tune half).
+STRICT_ACCEPTABILITY = 0.7
 
 
 @dataclass(frozen=True)

@@ -203,8 +203,8 @@ class AuditReport:
 
     def strict_words(self, finding: Finding) -> str:
         """Why a flagged finding does not hold on its high-scoring seeds, in plain words:
-        "on the 12 seeds whose variants all score at least 0.9, too few to tell" or "on
-        the 64 seeds whose variants all score at least 0.9, -1.2 [-6.0, +3.6] points:
+        "on the 12 seeds whose variants all score at least 0.7, too few to tell" or "on
+        the 64 seeds whose variants all score at least 0.7, -1.2 [-6.0, +3.6] points:
         its interval holds 0". Empty for a finding without a strict result."""
         strict = finding.strict
         if strict is None:
