@@ -264,7 +264,7 @@ def test_the_views_flag_exactly_the_findings_that_do_not_hold_on_high_scoring_se
     assert "and 1 more." in summary  # 4 flagged: 3 named
     notes = " ".join(report.reading_notes(top=len(CASES)))
     assert "too few (under 30) to tell" in notes
-    assert "none of its seeds has every variant scoring at least 0.9" in notes
+    assert f"none of its seeds has every variant scoring at least {STRICT_ACCEPTABILITY:g}" in notes
     assert report.strict_words(report.findings[5]).endswith(
         "-10.0 [-18.0, -2.0] points: the other direction"
     )
@@ -290,7 +290,7 @@ def test_report_json_version_5_round_trips_the_strict_results():
     assert record["report_version"] == 5
     assert record["config"]["strict_acceptability"] == STRICT_ACCEPTABILITY
     assert record["findings"][0]["strict"] == {
-        "level": 0.9,
+        "level": STRICT_ACCEPTABILITY,
         "estimate": 0.1,
         "ci": [0.02, 0.18],
         "n": 80,

@@ -25,8 +25,8 @@ from textfair.report.page import page as _page
 from textfair.report.page import percent as _pct
 from textfair.report.page import table as _table
 from textfair.report.parts import LabelMetrics, TableMetrics
-from textfair.report.render import scored, strict_cells, strict_columns
 from textfair.report.seedwords import SEEDS_INTRO, seed_rows
+from textfair.report.strictcells import scored, strict_cells, strict_columns
 from textfair.stats import proportion
 
 # Only a type here: AuditReport's notebook methods (save, to_html, the Jupyter views) call

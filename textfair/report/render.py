@@ -13,6 +13,7 @@ from textfair.report.gate import Gate
 from textfair.report.numbers import acceptability_note, difference, informative, percent, points
 from textfair.report.parts import LabelMetrics, TableMetrics
 from textfair.report.seedwords import SEEDS_INTRO, seed_rows
+from textfair.report.strictcells import scored, strict_cells, strict_columns, strict_result
 
 # Only a type here: AuditReport's notebook methods (save, to_html, the Jupyter views) call
 # these renderers, so importing the model at run time would close a cycle.
@@ -42,29 +43,6 @@ def finding_columns(report: AuditReport) -> list[str]:
     """The findings table's columns after the rule set, in the words of the model's label."""
     columns = [f"{report.outcome} with", *FINDING_COLUMNS]
     return columns + (strict_columns(report) if scored(report) else [])
-
-
-def scored(report: AuditReport) -> bool:
-    """Whether the report's findings carry acceptability scores (version 5, text)."""
-    return any(f.strict is not None for f in report.findings)
-
-
-def strict_columns(report: AuditReport) -> list[str]:
-    """The two columns `strict_cells` fills, at the report's strict level."""
-    level = report.strict_level
-    return [
-        "acceptability (mean)",
-        f"on {report.unit} scoring ≥ {level:g} [interval] (points)"
-        if level is not None
-        else "on high-scoring seeds",
-    ]
-
-
-def strict_cells(report: AuditReport, f) -> tuple[str, str]:
-    """A finding's mean acceptability ("0.93") and its difference on its high-scoring seeds
-    with its interval and their number ("+3.1 [-1.0, +7.0], 64"), marked "?" when it does
-    not hold there (`AuditReport.holds_strictly`); dashes without scores."""
-    return _strict_result(report, f.acceptability, f.strict, f.ci)
 
 
 FINDING_COLUMNS = [
@@ -307,27 +285,14 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
 def _pair_strict(report: AuditReport, pair) -> tuple[str, str]:
     """A term pair's mean acceptability and its shift on the seeds whose swapped text
     scores at least the strict level, marked "?" where it does not hold there."""
-    return _strict_result(report, pair.acceptability, pair.strict, _pair_shift(pair)[1])
+    return strict_result(report, pair.acceptability, pair.strict, _pair_shift(pair)[1])
 
 
 def _excess_strict(report: AuditReport, group) -> tuple[str, str]:
     """A group score's mean acceptability and its excess on the seeds whose rewrites all
     score at least the strict level, marked "?" where it does not hold there."""
     ci = group.excess.ci if group.excess is not None else (-1.0, 1.0)
-    return _strict_result(report, group.acceptability, group.strict, ci)
-
-
-def _strict_result(report: AuditReport, acceptability, strict, ci) -> tuple[str, str]:
-    """Two cells: the mean acceptability, and the strict estimate with its interval and
-    seeds, marked "?" where the result (interval `ci`) does not hold on them."""
-    if strict is None:
-        return "–", "–"
-    mark = " ?" if report.holds_on(ci, strict) is False else ""
-    accepted = "–" if acceptability is None else f"{acceptability:.2f}"
-    said = (
-        f"{difference(strict.estimate, strict.ci)}, {strict.n}" if strict.n else f"no {report.unit}"
-    )
-    return accepted, said + mark
+    return strict_result(report, group.acceptability, group.strict, ci)
 
 
 # The five cells `_excess_cells` writes, as every table with an excess names them.
