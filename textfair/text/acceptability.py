@@ -68,6 +68,8 @@ __all__ = [
 #: ``suggest_threshold``): no threshold reaches 0.95 acceptability on sentences and comments
 #: with half their variants kept, so it is the highest that keeps half of both (at 0.5:
 #: sentences 0.67 acceptable with 0.82 kept, comments 0.66 with 0.64, reviews 0.47 with 0.22).
+#: It is also where a calibrated score says a variant is as likely rejected as accepted:
+#: below it, a strict reader more likely rejects the variant than accepts it.
 DEFAULT_MIN_ACCEPTABILITY = 0.5
 
 MODEL_FILE = "acceptability_model.json"
