@@ -299,6 +299,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--out", type=Path, default=None, help="where to write the model JSON")
     parser.add_argument(
+        "--plot",
+        type=Path,
+        default=None,
+        help="write the cross-validated reliability diagram (SVG)",
+    )
+    parser.add_argument(
         "--evaluate-frozen",
         action="store_true",
         help="score the frozen half once with the model fitted on the tune half",
@@ -325,11 +331,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     description = f"tune half of {names}, units the rules still write: {len(samples)} readings"
     model, figures = fit(samples, description)
     print(json.dumps(figures, indent=1))
+    if args.plot:
+        plot_reliability(figures["reliability"], args.plot, "tune half, cross-validated")
     if args.out:
         args.out.write_text(json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
     if args.evaluate_frozen:
         print(json.dumps(_frozen_figures(args.gold, model), indent=1))
     return 0
+
+
+def plot_reliability(bins: Sequence[dict], path: Path, title: str) -> None:
+    """The reliability diagram (`reliability`'s bins) as an SVG: the share of readings
+    accepting against the mean predicted probability per bin, each point sized by its
+    readings, with the diagonal a calibrated score follows."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    shown = [b for b in bins if b["readings"]]
+    figure, axes = plt.subplots(figsize=(4.8, 4.2))
+    axes.plot([0, 1], [0, 1], color="0.6", linewidth=1, label="calibrated")
+    axes.scatter(
+        [b["predicted"] for b in shown],
+        [b["accepted"] for b in shown],
+        s=[8 + 0.6 * b["readings"] for b in shown],
+        color="#1f5fa8",
+        label="readings per bin",
+    )
+    for b in shown:
+        axes.annotate(
+            str(b["readings"]),
+            (b["predicted"], b["accepted"]),
+            fontsize=7,
+            xytext=(4, -9),
+            textcoords="offset points",
+        )
+    axes.set(
+        xlim=(0, 1),
+        ylim=(0, 1),
+        xlabel="predicted acceptability",
+        ylabel="share of readings accepting",
+        title=title,
+    )
+    axes.legend(loc="upper left", fontsize=8, frameon=False)
+    figure.tight_layout()
+    figure.savefig(path, format="svg", metadata={"Date": None})
+    plt.close(figure)
 
 
 def _frozen_figures(gold: Path, model: AcceptabilityModel) -> dict:
