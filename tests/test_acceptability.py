@@ -240,3 +240,12 @@ def test_ece_is_the_weighted_gap_between_confidence_and_accuracy():
     p = rng.uniform(size=20000)
     assert ece(p, (rng.uniform(size=p.size) < p).astype(int)) < 0.02  # calibrated
     assert ece(np.full(1000, 0.9), np.zeros(1000)) == pytest.approx(0.9)
+
+
+def test_an_audit_whose_every_seed_scores_too_low_says_so_not_that_none_mentions():
+    with pytest.raises(TextfairError) as caught:
+        textfair.audit("toxicity-cnn-lstm", TEXTS, min_acceptability=1.0)
+    said = str(caught.value)
+    assert "none can be rewritten" in said and "low_acceptability" in said
+    assert "--min-acceptability (now 1;" in said and "\n" not in said
+    assert "mentions a term" not in said

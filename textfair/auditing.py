@@ -112,11 +112,7 @@ def audit_text(
         raise TextfairError("domain annotates other texts than the texts given; build it from them")
     mentioning = int(np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum())
     if mentioning == 0:
-        raise TextfairError(
-            f"none of the {len(texts)} texts read mentions a term of "
-            f"{', '.join(domain.categories())}; audit a corpus that mentions identity terms "
-            "or use your own term list (terms)"
-        )
+        raise TextfairError(_nothing_to_audit(domain, len(texts), config.min_acceptability))
 
     if labels is not None:
         _check_labels(cached, labels, favorable, positive_label)  # before any model query
@@ -183,6 +179,33 @@ def audit_rows(
 def _scored(domain: Domain, examples: list[dict]) -> list[dict]:
     """A finding's examples with each text's acceptability score (text domains only)."""
     return domain.scored_examples(examples) if isinstance(domain, TextDomain) else examples
+
+
+def _nothing_to_audit(domain: TextDomain, texts: int, min_acceptability: float) -> str:
+    """Why no text takes part in any category's rows, and what to change, in one line: no
+    mention at all, or mentions every one of which was left out (by reason)."""
+    categories = ", ".join(domain.categories())
+    named = sum(domain.mentioning.values())
+    if named == 0:
+        return (
+            f"none of the {texts} texts read mentions a term of {categories}; audit a "
+            "corpus that mentions identity terms or use your own term list (terms)"
+        )
+    reasons: dict[str, int] = {}
+    for category in domain.categories():
+        for reason, count in domain.left_out[category].items():
+            reasons[reason] = reasons.get(reason, 0) + count
+    why = ", ".join(f"{reason} {count}" for reason, count in reasons.items() if count)
+    fix = (
+        f"lower --min-acceptability (now {min_acceptability:g}; 0 keeps every variant the "
+        "rules allow) or audit sentence by sentence (--unit sentence)"
+        if reasons.get("low_acceptability")
+        else "audit sentence by sentence (--unit sentence) or a corpus of shorter texts"
+    )
+    return (
+        f"of the {texts} texts read, {named} mention a term of {categories} (counted per "
+        f"category), but none can be rewritten into a coherent variant (left out: {why}); {fix}"
+    )
 
 
 def audit_domain(
