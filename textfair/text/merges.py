@@ -112,6 +112,8 @@ class MergeCheck:
             None,
             [],
         )
+        # Per word of the last text: whether it names its group, once a category asked.
+        self._read: list[bool | None] = []
 
     def named(
         self,
@@ -119,6 +121,7 @@ class MergeCheck:
         category: str,
         spans: list[tuple[int, int]],
         sources: frozenset[str] = frozenset(),
+        among: frozenset[str] | set[str] | None = None,
     ) -> frozenset[str]:
         """The term ids of `category` that `text` names outside `spans` (the mentions about
         to be rewritten, and their related words).
@@ -135,23 +138,42 @@ class MergeCheck:
         sources
             The ids of the terms rewritten: a word naming their own group elsewhere names no
             other group ("gay" -> "homosexual" beside "Is Gay" merges nothing).
+        among
+            The only ids asked about (the targets still allowed), or None: all. Words that
+            could name none of them are not read closely, which is most of the cost.
 
         Returns
         -------
         frozenset of str
-            The ids of the category's terms whose group the rest of the text names.
+            The ids of the category's terms (of `among`, if given) whose group the rest of
+            the text names.
         """
         found: set[str] = set()
-        for start, end, by_category in self._scan(text):
+        hits = self._scan(text)
+        for index, (start, end, by_category) in enumerate(hits):
             ids = by_category.get(category)
             if ids is None or not ids.isdisjoint(sources):
                 continue  # another category's word, or the seed's own group named again
-            if not any(s <= start and end <= e for s, e in spans):
+            if among is not None and (ids & among) <= found:
+                continue  # names nothing asked about that is not known already
+            if any(s <= start and end <= e for s, e in spans):
+                continue  # a word being rewritten
+            if self._names_a_group(text, index, start, end):
                 found |= ids
-        return frozenset(found)
+        return frozenset(found if among is None else found & among)
+
+    def _names_a_group(self, text: str, index: int, start: int, end: int) -> bool:
+        """Whether the `index`-th word found in the last text scanned names its group (not
+        in a collocation, no surname, no degree: `_names_no_group`); read once per word
+        however many categories ask."""
+        known = self._read[index]
+        if known is None:
+            known = self._read[index] = not _names_no_group(text, start, end)
+        return known
 
     def _scan(self, text: str) -> list[tuple[int, int, dict[str, frozenset[str]]]]:
-        """Every word of `text` naming a group, remembered for the last text."""
+        """Every word of `text` that may name a group, remembered for the last text (whether
+        it does, `_names_a_group`, is read when a category asks)."""
         if self._last[0] is text or self._last[0] == text:
             return self._last[1]
         hits = []
@@ -159,10 +181,9 @@ class MergeCheck:
         pattern, scanned = (self._pattern, text) if lower is None else (self._lower_pattern, lower)
         for match in pattern.finditer(scanned) if pattern else ():
             start, end = match.span()
-            if _names_no_group(text, start, end):
-                continue
             hits.append((start, end, self._named[normalize_form(match.group())]))
         self._last = (text, hits)
+        self._read = [None] * len(hits)
         return hits
 
 

@@ -237,19 +237,37 @@ _STAGES: dict[str, tuple[int, int]] = {
     "adult": (18, _OLDEST),
     "mature": (25, _OLDEST),
 }
-# Words elsewhere in a text that state a life stage, with its ages.
-_CUES: tuple[tuple[re.Pattern[str], tuple[int, int]], ...] = tuple(
-    (re.compile(r"(?<![\w\-])(?:" + pattern + r")(?![\w\-])", re.IGNORECASE), ages)
-    for pattern, ages in (
-        (r"toddlers?|infants?|kindergarten|grade school|elementary school|primary school", (0, 10)),
-        (r"kids?|child|children|schoolboys?|schoolgirls?", (0, 17)),
-        (r"teens?|teenagers?|adolescents?|high[\s-]?school(?:ers?)?", (12, 19)),
-        (r"students?|undergrad(?:uate)?s?|freshm[ae]n|campus|college kids?", (15, 30)),
+# Words elsewhere in a text that state a life stage, with its ages, and words one of which
+# every match holds (lowercased; `_may_hold`): most texts hold none, and are not scanned.
+_CUES: tuple[tuple[re.Pattern[str], tuple[int, int], tuple[str, ...]], ...] = tuple(
+    (
+        re.compile(r"(?<![\w\-])(?:" + pattern + r")(?![\w\-])", re.IGNORECASE),
+        ages,
+        tuple(keys.split()),
+    )
+    for pattern, ages, keys in (
+        (
+            r"toddlers?|infants?|kindergarten|grade school|elementary school|primary school",
+            (0, 10),
+            "toddler infant kindergarten school",
+        ),
+        (r"kids?|child|children|schoolboys?|schoolgirls?", (0, 17), "kid child school"),
+        (
+            r"teens?|teenagers?|adolescents?|high[\s-]?school(?:ers?)?",
+            (12, 19),
+            "teen adolescent high",
+        ),
+        (
+            r"students?|undergrad(?:uate)?s?|freshm[ae]n|campus|college kids?",
+            (15, 30),
+            "student undergrad freshm campus college",
+        ),
         (
             r"retired|retiree|retirees|retirement|pensioners?|grandchild|grandchildren|grandkids"
             r"|grandsons?|granddaughters?|grandpa|grandma|granny|nursing home"
             r"|old people's home|old folks' home",
             (45, _OLDEST),
+            "retire pensioner grand granny home",
         ),
     )
 )
@@ -261,6 +279,16 @@ _STATED = re.compile(
     r"|eighties|nineties))(?![\w])",
     re.IGNORECASE,
 )
+# Every match of `_STATED` holds one of these: "year" or "yr" (a stated age), "aged", "age
+# of" or "ages of", a decade in digits ("80s", "1960s") or in words ("eighties").
+_STATED_KEYS = ("year", "yr", "aged", "age of", "ages of", "0", "ties")
+
+
+def _may_hold(lower: str | None, keys: Sequence[str]) -> bool:
+    """Whether a text, lowercased (`lower`; None: not ASCII), may hold a match of a pattern
+    every match of which holds one of `keys`. Only an ASCII text is judged: there, ignoring
+    case is lowercasing (elsewhere "ſ" matches "s", and "K", the kelvin sign, "k")."""
+    return lower is None or any(key in lower for key in keys)
 
 
 def _number(word: str) -> int | None:
@@ -298,8 +326,15 @@ def life_stages(text: str, skip: Sequence[tuple[int, int]] = ()) -> list[tuple[i
     def outside(match: re.Match) -> bool:
         return not any(s < match.end() and match.start() < e for s, e in skip)
 
-    stages = [ages for pattern, ages in _CUES for m in pattern.finditer(text) if outside(m)]
-    for match in _STATED.finditer(text):
+    lower = text.lower() if text.isascii() else None
+    stages = [
+        ages
+        for pattern, ages, keys in _CUES
+        if _may_hold(lower, keys)
+        for m in pattern.finditer(text)
+        if outside(m)
+    ]
+    for match in _STATED.finditer(text) if _may_hold(lower, _STATED_KEYS) else ():
         if not outside(match):
             continue
         if match.group("d") or match.group("w"):

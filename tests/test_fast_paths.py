@@ -1,0 +1,64 @@
+"""The generator's shortcuts (issue 42: substitution at 20k texts/s) change no result: each
+gives what the full computation gives, on real reviews and on texts written to hit it."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from textfair.text import references
+from textfair.text.domain import TextDomain
+from textfair.text.merges import MergeCheck
+
+REVIEWS = Path(__file__).resolve().parents[1] / "examples" / "data" / "imdb_small.tsv"
+
+# One text per alternative of each life-stage pattern (several cases): a key missed by the
+# shortcut skips the one text that holds it.
+STAGES = """Toddlers|an INFANT|kindergarten|grade school|Elementary School|primary school|the kids
+|a Kid|the child|Children|schoolboys|a SCHOOLGIRL|Teens|a teenager|adolescents|High-school
+|highschoolers|Students|an undergraduate|freshmen|on campus|College kids|Retired|a retiree
+|retirement|pensioners|grandchildren|grandkids|a grandson|granddaughters|Grandpa|grandma
+|GRANNY|a nursing home|an old people's home|the old folks' home|a 16-year-old
+|twenty-five years old|six yrs. old|aged 12|at the age of 76|the ages of 9|in her 80s
+|in his mid-30's|in their late twenties|in his EIGHTIES|a ſtudent (not ASCII)"""
+STAGE_TEXTS = [f"We saw {phrase.strip()} there." for phrase in STAGES.split("|")]
+
+
+@pytest.fixture(scope="module")
+def reviews() -> list[str]:
+    with open(REVIEWS, encoding="utf-8", newline="") as handle:
+        return [row["review"] for row in csv.DictReader(handle, delimiter="\t")]
+
+
+def test_life_stages_skip_only_texts_that_state_none(reviews, monkeypatch):
+    texts = STAGE_TEXTS + reviews
+    fast = [references.life_stages(text) for text in texts]
+    monkeypatch.setattr(references, "_may_hold", lambda lower, keys: True)
+    assert fast == [references.life_stages(text) for text in texts]
+    assert all(fast[: len(STAGE_TEXTS)])  # every written text states a stage
+
+
+def test_merge_check_asked_about_some_targets_answers_as_for_all(reviews):
+    check = MergeCheck(TextDomain(["x"], "dixon2018").term_list)
+    texts = [
+        "I like white girls and black chicks.",
+        "Spanish girls and white guys; Jack Black drinks black coffee.",
+        "Gay men and homosexuals, young or old, how old are you?",
+        *reviews[:200],
+    ]
+    for text in texts:
+        for category, terms in check_categories(check).items():
+            full = check.named(text, category, [(0, 3)])
+            for among in (terms, frozenset(sorted(terms)[::2]), frozenset()):
+                assert check.named(text, category, [(0, 3)], among=among) == full & among
+
+
+def check_categories(check: MergeCheck) -> dict[str, frozenset[str]]:
+    """Every category the check knows, with the ids it can name there."""
+    found: dict[str, set[str]] = {}
+    for by_category in check._named.values():
+        for category, ids in by_category.items():
+            found.setdefault(category, set()).update(ids)
+    return {c: frozenset(ids) for c, ids in found.items()}
