@@ -22,7 +22,8 @@ STAGES = """Toddlers|an INFANT|kindergarten|grade school|Elementary School|prima
 |retirement|pensioners|grandchildren|grandkids|a grandson|granddaughters|Grandpa|grandma
 |GRANNY|a nursing home|an old people's home|the old folks' home|a 16-year-old
 |twenty-five years old|six yrs. old|aged 12|at the age of 76|the ages of 9|in her 80s
-|in his mid-30's|in their late twenties|in his EIGHTIES|a ſtudent (not ASCII)"""
+|in his mid-30's|in their late twenties|in his EIGHTIES|a ſtudent|a ſchoolgirl
+|a \u212aID|the \u0130nfants|kıds and ınfants|a café’s kids|Ñinos, the KIDS"""
 STAGE_TEXTS = [f"We saw {phrase.strip()} there." for phrase in STAGES.split("|")]
 
 
@@ -35,7 +36,8 @@ def reviews() -> list[str]:
 def test_life_stages_skip_only_texts_that_state_none(reviews, monkeypatch):
     texts = STAGE_TEXTS + reviews
     fast = [references.life_stages(text) for text in texts]
-    monkeypatch.setattr(references, "_may_hold", lambda lower, keys: True)
+    # The full computation: every pattern scanned, ignoring case, on the text as written.
+    monkeypatch.setattr(references, "_lowered", lambda text: None)
     assert fast == [references.life_stages(text) for text in texts]
     assert all(fast[: len(STAGE_TEXTS)])  # every written text states a stage
 
