@@ -4,6 +4,7 @@ gives what the full computation gives, on real reviews and on texts written to h
 from __future__ import annotations
 
 import csv
+import random
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,26 @@ def check_categories(check: MergeCheck) -> dict[str, frozenset[str]]:
         for category, ids in by_category.items():
             found.setdefault(category, set()).update(ids)
     return {c: frozenset(ids) for c, ids in found.items()}
+
+
+def test_ascii_tokens_are_the_regex_engines_tokens():
+    from textfair.text import context
+    from textfair.text.tokens import word_regex
+
+    reference = word_regex(context._TOKENIZER_PATTERN)
+    rng = random.Random(0)
+    alphabet = [chr(i) for i in range(128)]
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(20000)]
+    texts += [chr(i) + chr(j) + "a" for i in range(128) for j in range(128)]
+    texts += ["It's a well-known man's \x1c\x1f\x0b dog - 'quoted' (x) _y_ 3rd."]
+    assert all(context._tokens(text) == reference.findall(text) for text in texts)
+
+
+def test_ascii_twin_of_a_lowercase_pattern_finds_the_same(reviews):
+    from textfair.text.matcher import Matcher
+
+    matcher = Matcher("dixon2018")
+    twin = matcher._lower_pattern
+    for text in [review.lower() for review in reviews[:300] if review.isascii()]:
+        expected = [m.span() for m in twin._unicode.finditer(text)]
+        assert [m.span() for m in twin.finditer(text)] == expected

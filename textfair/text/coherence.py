@@ -130,7 +130,7 @@ class Coherence:
         self._pattern = re.compile(source, re.I) if self._words else None
         # Matching the lowercased text is twice as fast as ignoring case (the matcher's trick);
         # used when lowercasing keeps the text's length, so offsets stay the text's.
-        self._lower_pattern = re.compile(source) if self._words else None
+        self._lower_pattern = context.LowercasePattern(source) if self._words else None
         self._axes: dict[tuple[str, str], frozenset[str]] = {}
         for category, terms in term_list.categories.items():
             for term in terms:

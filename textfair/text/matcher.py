@@ -160,7 +160,7 @@ class Matcher:
         # Case-insensitive matching of a large alternation is twice as slow as matching the
         # lowercased text; the lowercase pattern serves every text whose length lowercasing
         # keeps (so its offsets are the text's; "İ" lowercases to two characters).
-        self._lower_pattern = re.compile(source)
+        self._lower_pattern = context.LowercasePattern(source)
 
     def find(self, text: str, categories: list[str] | None = None) -> list[Mention]:
         """All identity mentions in `text`, left to right, optionally of some categories only.

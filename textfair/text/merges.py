@@ -107,7 +107,7 @@ class MergeCheck:
         self._pattern = re.compile(source, re.IGNORECASE) if named else None
         # The matcher's trick: the lowercased text, where lowercasing keeps every offset, is
         # scanned twice as fast by a case-sensitive pattern.
-        self._lower_pattern = re.compile(source) if named else None
+        self._lower_pattern = context.LowercasePattern(source) if named else None
         self._last: tuple[str | None, list[tuple[int, int, dict[str, frozenset[str]]]]] = (
             None,
             [],

@@ -228,21 +228,30 @@ class Rewriter:
 
     def apply(self, targets: dict[int, Term], with_edits: bool = True) -> Rewrite:
         """Replace mention i with targets[i] for every i given; other mentions stay."""
+        # Called once per variant: what the loop reads is bound locally, and a rendering
+        # already made is read from the memo without a call to `render`.
+        text, mentions, articles, rendered = (
+            self.text,
+            self.mentions,
+            self._articles,
+            self._rendered,
+        )
         pieces: list[str] = []
         edits: list[Edit] = []
         cursor = 0
         length = 0
         for index in sorted(targets):
-            mention, target = self.mentions[index], targets[index]
-            new_term, sound_article = self.render(index, target)
-            article = self._articles[index]
+            target = targets[index]
+            known = rendered.get((index, target.id))
+            new_term, sound_article = known or self.render(index, target)
+            mention, article = mentions[index], articles[index]
             if article is not None and article.start(1) >= cursor:
                 old_article = article.group(1)
                 new_article = _article_case(
                     sound_article, old_article, self._styles[index] == "upper"
                 )
                 if new_article != old_article:
-                    pieces.append(self.text[cursor : article.start(1)])
+                    pieces.append(text[cursor : article.start(1)])
                     length += article.start(1) - cursor
                     pieces.append(new_article)
                     if with_edits:
@@ -259,7 +268,7 @@ class Rewriter:
                         )
                     length += len(new_article)
                     cursor = article.end(1)
-            pieces.append(self.text[cursor : mention.start])
+            pieces.append(text[cursor : mention.start])
             length += mention.start - cursor
             pieces.append(new_term)
             if with_edits:
@@ -270,13 +279,13 @@ class Rewriter:
                         mention.end,
                         length,
                         length + len(new_term),
-                        self.text[mention.start : mention.end],
+                        text[mention.start : mention.end],
                         new_term,
                     )
                 )
             length += len(new_term)
             cursor = mention.end
-        pieces.append(self.text[cursor:])
+        pieces.append(text[cursor:])
         return Rewrite("".join(pieces), tuple(edits))
 
 
