@@ -197,6 +197,13 @@ class Rewriter:
             _ARTICLE_BEFORE.search(text, max(0, m.start - 12), m.start) for m in self.mentions
         ]
         self._rendered: dict[tuple[int, str], tuple[str, str]] = {}
+        # What a rendering reads of a mention besides its place: mentions that look alike
+        # ("gay" three times) share one rendering per target.
+        self._looks = [
+            (m.term_id, m.form, m.surface, m.natural, m.role, m.possessive, style, initial)
+            for m, style, initial in zip(self.mentions, self._styles, self._initial, strict=True)
+        ]
+        self._by_look: dict[tuple, tuple[str, str]] = {}
 
     def _style(self, mention: Mention) -> Style:
         """The mention's case style; an acronym ("LGBT") looks the same in any case, so a
@@ -214,6 +221,15 @@ class Rewriter:
         key = (index, target.id)
         if key not in self._rendered:
             mention, style = self.mentions[index], self._styles[index]
+            # A gendered word's counterpart is read from the words after it ("her" -> "his"
+            # or "him"): those renderings depend on the place, the others do not.
+            alike = None
+            if mention.form != "gendered" and not target.words:
+                alike = (self._looks[index], target.id)
+                shared = self._by_look.get(alike)
+                if shared is not None:
+                    self._rendered[key] = shared
+                    return shared
             natural = _target_phrase(mention, target, self.text)
             phrase = apply_case(natural, style, self._initial[index])
             if target.article and natural.startswith(target.text):
@@ -224,6 +240,8 @@ class Rewriter:
                 _with_possessive(phrase, mention.possessive, style == "upper"),
                 article,
             )
+            if alike is not None:
+                self._by_look[alike] = self._rendered[key]
         return self._rendered[key]
 
     def apply(self, targets: dict[int, Term], with_edits: bool = True) -> Rewrite:
