@@ -38,7 +38,7 @@ def test_life_stages_skip_only_texts_that_state_none(reviews, monkeypatch):
     texts = STAGE_TEXTS + reviews
     fast = [references.life_stages(text) for text in texts]
     # The full computation: every pattern scanned, ignoring case, on the text as written.
-    monkeypatch.setattr(references, "_lowered", lambda text: None)
+    monkeypatch.setattr(references.context, "lower_exactly", lambda text: None)
     assert fast == [references.life_stages(text) for text in texts]
     assert all(fast[: len(STAGE_TEXTS)])  # every written text states a stage
 
@@ -88,3 +88,22 @@ def test_ascii_twin_of_a_lowercase_pattern_finds_the_same(reviews):
     for text in [review.lower() for review in reviews[:300] if review.isascii()]:
         expected = [m.span() for m in twin._unicode.finditer(text)]
         assert [m.span() for m in twin.finditer(text)] == expected
+
+
+def test_merge_words_read_in_the_lowercased_text_as_in_the_text(reviews):
+    from textfair.text import context, merges
+
+    check = MergeCheck(TextDomain(["x"], "dixon2018").term_list)
+    texts = [
+        "Jack Black drinks BLACK COFFEE at 20 years old.",
+        "An ſtrange Old-school fan.",
+        *reviews,
+    ]
+    read = 0
+    for text in texts:
+        lower = context.lower_exactly(text)
+        for start, end, _ in check._scan(text):
+            fast = merges._names_no_group(text, start, end, lower)
+            assert fast == merges._names_no_group(text, start, end)
+            read += fast
+    assert read  # some words do lie in a collocation

@@ -300,6 +300,17 @@ def lower_in_place(text: str) -> str | None:
     return lower if len(lower) == len(text) else None
 
 
+def lower_exactly(text: str) -> str | None:
+    """`text` lowercased, where a pattern of lowercase ASCII letters matches it just where
+    the pattern ignoring case matches `text` (None elsewhere): every character keeps its
+    place (`lower_in_place`), and none is one that matches an ASCII letter ignoring case
+    without lowercasing to it ("ı" matches "i", "ſ" matches "s")."""
+    lower = lower_in_place(text)
+    if lower is None or (not text.isascii() and ("ı" in text or "ſ" in text)):
+        return None
+    return lower
+
+
 _WORD_RUN = re.compile(r"[^\W_]+")
 
 

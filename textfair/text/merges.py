@@ -112,8 +112,10 @@ class MergeCheck:
             None,
             [],
         )
-        # Per word of the last text: whether it names its group, once a category asked.
+        # Per word of the last text: whether it names its group, once a category asked; and
+        # the text lowercased, where that is exact (`context.lower_exactly`).
         self._read: list[bool | None] = []
+        self._lower: str | None = None
 
     def named(
         self,
@@ -168,7 +170,7 @@ class MergeCheck:
         however many categories ask."""
         known = self._read[index]
         if known is None:
-            known = self._read[index] = not _names_no_group(text, start, end)
+            known = self._read[index] = not _names_no_group(text, start, end, self._lower)
         return known
 
     def _scan(self, text: str) -> list[tuple[int, int, dict[str, frozenset[str]]]]:
@@ -184,12 +186,14 @@ class MergeCheck:
             hits.append((start, end, self._named[normalize_form(match.group())]))
         self._last = (text, hits)
         self._read = [None] * len(hits)
+        self._lower = context.lower_exactly(text)
         return hits
 
 
-def _names_no_group(text: str, start: int, end: int) -> bool:
+def _names_no_group(text: str, start: int, end: int, lower: str | None = None) -> bool:
     """A word in a known collocation ("years old", "black coffee"), a surname after a
-    first name ("Jack Black"), or a degree ("how old are you", "older than")."""
+    first name ("Jack Black"), or a degree ("how old are you", "older than"). `lower`: the
+    text lowercased where that is exact (`context.lower_exactly`), scanned instead."""
     before = context.tokens_before(text, start, count=1)
     if before and before[0][:1].isupper() and before[0] in context.first_names():
         return True
@@ -198,9 +202,10 @@ def _names_no_group(text: str, start: int, end: int) -> bool:
     if not context.collocation_words().intersection(context.word_runs(text[start:end])):
         return False  # no collocation holds a word of it (most words)
     reach = context.collocation_reach()
-    return any(
-        match.start() <= start and end <= match.end()
-        for match in context.collocation_regex().finditer(
-            text, max(0, start - reach), min(len(text), end + reach)
-        )
+    window = (max(0, start - reach), min(len(text), end + reach))
+    matches = (
+        context.collocation_regex().finditer(text, *window)
+        if lower is None
+        else context.collocation_regex(lowercase=True).finditer(lower, *window)
     )
+    return any(match.start() <= start and end <= match.end() for match in matches)

