@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.random  # numpy loads it on first use: the first text sampled (12 ms)
 
 from textfair.errors import TextfairError
 from textfair.terms import Term
