@@ -322,6 +322,8 @@ def counterfactuals(
     if mentions is None:
         mentions = matcher.find(text, names)
     mentions = [m for m in mentions if m.category in names and m.term_id not in exclude]
+    if not mentions:
+        return []  # most texts, for most categories
     plans = plan_text(text, mentions, matcher, names, several=True)
     if not plans:
         return []

@@ -195,6 +195,8 @@ class Matcher:
         if not categories:
             return list(self._last_mentions)
         wanted = set(self.term_list.category_names(categories))
+        if not self._last_mentions:
+            return []  # most texts: checked categories, nothing to filter
         return [m for m in self._last_mentions if m.category in wanted]
 
     def other_uses(self, text: str, categories: list[str] | None = None) -> list[Mention]:
