@@ -130,7 +130,7 @@ class Coherence:
         self._pattern = re.compile(source, re.I) if self._words else None
         # Matching the lowercased text is twice as fast as ignoring case (the matcher's trick);
         # used when lowercasing keeps the text's length, so offsets stay the text's.
-        self._lower_pattern = re.compile(source) if self._words else None
+        self._lower_pattern = context.LowercasePattern(source) if self._words else None
         self._axes: dict[tuple[str, str], frozenset[str]] = {}
         for category, terms in term_list.categories.items():
             for term in terms:
@@ -229,9 +229,17 @@ class Coherence:
         term of no binary gender where the text says "he" or "she" ("a nonbinary person ...
         him"), and no age that a life stage stated elsewhere rules out ("five old people"
         later "the kids": not "elderly"; see `references.fits_life_stages`)."""
-        if self._gendered_category[category] and _pronoun_genders(text):
+        if (
+            self._gendered_category[category]
+            and not references.NONBINARY_TERMS.isdisjoint(targets)
+            and _pronoun_genders(text)
+        ):
             targets = {t for t in targets if t not in references.NONBINARY_TERMS}
-        if self._aged_category[category] and any(self._ages[s] for s in sources):
+        if (
+            self._aged_category[category]
+            and any(self._ages[s] for s in sources)
+            and any(self._ages[t] for t in targets)  # a target of no age fits any stage
+        ):
             stages = references.life_stages(text, [(m.start, m.end) for m in found])
             # The noun a mention modifies is the same person: "young girl" is no "spry
             # girl", "old geezer" no "teenage geezer".
@@ -366,8 +374,9 @@ class Coherence:
             if any(self.related_word(term, role) is None for role in roles):
                 continue
             targets.add(term.id)
-        targets = self._fitting(text, category, found, sources, targets)
-        targets -= self._named_elsewhere(text, category, found, related)
+        if len(targets) >= len(sources):  # else left out whatever the rest of the text says
+            targets = self._fitting(text, category, found, sources, targets)
+            targets -= self._named_elsewhere(text, category, found, related, targets)
         if len(targets) < len(sources):
             return CategoryPlan("no_target")  # too few terms to map each source to a new one
         mentions = tuple(
@@ -384,12 +393,13 @@ class Coherence:
         )
         return CategoryPlan(None, frozenset(targets), mentions + companions)
 
-    def _named_elsewhere(self, text, category, found, related) -> frozenset[str]:
-        """Terms whose group the text names besides the words rewritten: writing one would
-        merge two groups the text keeps distinct ("white" -> "Latino" beside "spanish
+    def _named_elsewhere(self, text, category, found, related, targets) -> frozenset[str]:
+        """The `targets` whose group the text names besides the words rewritten: writing one
+        would merge two groups the text keeps distinct ("white" -> "Latino" beside "spanish
         girls"; `MergeCheck`)."""
         spans = [(m.start, m.end) for m in found] + [(w.start, w.end) for w, _ in related]
-        return self._merges.named(text, category, spans, frozenset(m.term_id for m in found))
+        sources = frozenset(m.term_id for m in found)
+        return self._merges.named(text, category, spans, sources, among=targets)
 
 
 @cache

@@ -160,7 +160,7 @@ class Matcher:
         # Case-insensitive matching of a large alternation is twice as slow as matching the
         # lowercased text; the lowercase pattern serves every text whose length lowercasing
         # keeps (so its offsets are the text's; "İ" lowercases to two characters).
-        self._lower_pattern = re.compile(source)
+        self._lower_pattern = context.LowercasePattern(source)
 
     def find(self, text: str, categories: list[str] | None = None) -> list[Mention]:
         """All identity mentions in `text`, left to right, optionally of some categories only.
@@ -195,6 +195,8 @@ class Matcher:
         if not categories:
             return list(self._last_mentions)
         wanted = set(self.term_list.category_names(categories))
+        if not self._last_mentions:
+            return []  # most texts: checked categories, nothing to filter
         return [m for m in self._last_mentions if m.category in wanted]
 
     def other_uses(self, text: str, categories: list[str] | None = None) -> list[Mention]:

@@ -107,11 +107,15 @@ class MergeCheck:
         self._pattern = re.compile(source, re.IGNORECASE) if named else None
         # The matcher's trick: the lowercased text, where lowercasing keeps every offset, is
         # scanned twice as fast by a case-sensitive pattern.
-        self._lower_pattern = re.compile(source) if named else None
+        self._lower_pattern = context.LowercasePattern(source) if named else None
         self._last: tuple[str | None, list[tuple[int, int, dict[str, frozenset[str]]]]] = (
             None,
             [],
         )
+        # Per word of the last text: whether it names its group, once a category asked; and
+        # the text lowercased, where that is exact (`context.lower_exactly`).
+        self._read: list[bool | None] = []
+        self._lower: str | None = None
 
     def named(
         self,
@@ -119,6 +123,7 @@ class MergeCheck:
         category: str,
         spans: list[tuple[int, int]],
         sources: frozenset[str] = frozenset(),
+        among: frozenset[str] | set[str] | None = None,
     ) -> frozenset[str]:
         """The term ids of `category` that `text` names outside `spans` (the mentions about
         to be rewritten, and their related words).
@@ -135,23 +140,42 @@ class MergeCheck:
         sources
             The ids of the terms rewritten: a word naming their own group elsewhere names no
             other group ("gay" -> "homosexual" beside "Is Gay" merges nothing).
+        among
+            The only ids asked about (the targets still allowed), or None: all. Words that
+            could name none of them are not read closely, which is most of the cost.
 
         Returns
         -------
         frozenset of str
-            The ids of the category's terms whose group the rest of the text names.
+            The ids of the category's terms (of `among`, if given) whose group the rest of
+            the text names.
         """
         found: set[str] = set()
-        for start, end, by_category in self._scan(text):
+        hits = self._scan(text)
+        for index, (start, end, by_category) in enumerate(hits):
             ids = by_category.get(category)
             if ids is None or not ids.isdisjoint(sources):
                 continue  # another category's word, or the seed's own group named again
-            if not any(s <= start and end <= e for s, e in spans):
+            if among is not None and (ids & among) <= found:
+                continue  # names nothing asked about that is not known already
+            if any(s <= start and end <= e for s, e in spans):
+                continue  # a word being rewritten
+            if self._names_a_group(text, index, start, end):
                 found |= ids
-        return frozenset(found)
+        return frozenset(found if among is None else found & among)
+
+    def _names_a_group(self, text: str, index: int, start: int, end: int) -> bool:
+        """Whether the `index`-th word found in the last text scanned names its group (not
+        in a collocation, no surname, no degree: `_names_no_group`); read once per word
+        however many categories ask."""
+        known = self._read[index]
+        if known is None:
+            known = self._read[index] = not _names_no_group(text, start, end, self._lower)
+        return known
 
     def _scan(self, text: str) -> list[tuple[int, int, dict[str, frozenset[str]]]]:
-        """Every word of `text` naming a group, remembered for the last text."""
+        """Every word of `text` that may name a group, remembered for the last text (whether
+        it does, `_names_a_group`, is read when a category asks)."""
         if self._last[0] is text or self._last[0] == text:
             return self._last[1]
         hits = []
@@ -159,16 +183,17 @@ class MergeCheck:
         pattern, scanned = (self._pattern, text) if lower is None else (self._lower_pattern, lower)
         for match in pattern.finditer(scanned) if pattern else ():
             start, end = match.span()
-            if _names_no_group(text, start, end):
-                continue
             hits.append((start, end, self._named[normalize_form(match.group())]))
         self._last = (text, hits)
+        self._read = [None] * len(hits)
+        self._lower = context.lower_exactly(text)
         return hits
 
 
-def _names_no_group(text: str, start: int, end: int) -> bool:
+def _names_no_group(text: str, start: int, end: int, lower: str | None = None) -> bool:
     """A word in a known collocation ("years old", "black coffee"), a surname after a
-    first name ("Jack Black"), or a degree ("how old are you", "older than")."""
+    first name ("Jack Black"), or a degree ("how old are you", "older than"). `lower`: the
+    text lowercased where that is exact (`context.lower_exactly`), scanned instead."""
     before = context.tokens_before(text, start, count=1)
     if before and before[0][:1].isupper() and before[0] in context.first_names():
         return True
@@ -177,9 +202,10 @@ def _names_no_group(text: str, start: int, end: int) -> bool:
     if not context.collocation_words().intersection(context.word_runs(text[start:end])):
         return False  # no collocation holds a word of it (most words)
     reach = context.collocation_reach()
-    return any(
-        match.start() <= start and end <= match.end()
-        for match in context.collocation_regex().finditer(
-            text, max(0, start - reach), min(len(text), end + reach)
-        )
+    window = (max(0, start - reach), min(len(text), end + reach))
+    matches = (
+        context.collocation_regex().finditer(text, *window)
+        if lower is None
+        else context.collocation_regex(lowercase=True).finditer(lower, *window)
     )
+    return any(match.start() <= start and end <= match.end() for match in matches)

@@ -237,19 +237,37 @@ _STAGES: dict[str, tuple[int, int]] = {
     "adult": (18, _OLDEST),
     "mature": (25, _OLDEST),
 }
-# Words elsewhere in a text that state a life stage, with its ages.
-_CUES: tuple[tuple[re.Pattern[str], tuple[int, int]], ...] = tuple(
-    (re.compile(r"(?<![\w\-])(?:" + pattern + r")(?![\w\-])", re.IGNORECASE), ages)
-    for pattern, ages in (
-        (r"toddlers?|infants?|kindergarten|grade school|elementary school|primary school", (0, 10)),
-        (r"kids?|child|children|schoolboys?|schoolgirls?", (0, 17)),
-        (r"teens?|teenagers?|adolescents?|high[\s-]?school(?:ers?)?", (12, 19)),
-        (r"students?|undergrad(?:uate)?s?|freshm[ae]n|campus|college kids?", (15, 30)),
+# Words elsewhere in a text that state a life stage, with its ages, and words one of which
+# every match holds (lowercased; `_may_hold`): most texts hold none, and are not scanned.
+_CUES: tuple[tuple[re.Pattern[str], tuple[int, int], tuple[str, ...]], ...] = tuple(
+    (
+        re.compile(r"(?<![\w\-])(?:" + pattern + r")(?![\w\-])", re.IGNORECASE),
+        ages,
+        tuple(keys.split()),
+    )
+    for pattern, ages, keys in (
+        (
+            r"toddlers?|infants?|kindergarten|grade school|elementary school|primary school",
+            (0, 10),
+            "toddler infant kindergarten school",
+        ),
+        (r"kids?|child|children|schoolboys?|schoolgirls?", (0, 17), "kid child school"),
+        (
+            r"teens?|teenagers?|adolescents?|high[\s-]?school(?:ers?)?",
+            (12, 19),
+            "teen adolescent high",
+        ),
+        (
+            r"students?|undergrad(?:uate)?s?|freshm[ae]n|campus|college kids?",
+            (15, 30),
+            "student undergrad freshm campus college",
+        ),
         (
             r"retired|retiree|retirees|retirement|pensioners?|grandchild|grandchildren|grandkids"
             r"|grandsons?|granddaughters?|grandpa|grandma|granny|nursing home"
             r"|old people's home|old folks' home",
             (45, _OLDEST),
+            "retire pensioner grand granny home",
         ),
     )
 )
@@ -261,6 +279,27 @@ _STATED = re.compile(
     r"|eighties|nineties))(?![\w])",
     re.IGNORECASE,
 )
+# Every match of `_STATED` holds one of these: "year" or "yr" (a stated age), "aged", "age
+# of" or "ages of", a decade in digits ("80s", "1960s") or in words ("eighties").
+_STATED_KEYS = ("year", "yr", "aged", "age of", "ages of", "0", "ties")
+
+
+def _may_hold(lower: str, keys: Sequence[str]) -> bool:
+    """Whether a text, lowercased as `context.lower_exactly` gives it, may hold a match of
+    a pattern every match of which holds one of `keys`."""
+    return any(key in lower for key in keys)
+
+
+@cache
+def _lowercase(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """`pattern` without ignoring case, for a text lowercased (`context.lower_exactly`): the
+    same matches at the same offsets, and faster (the matcher's trick)."""
+    return re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE)
+
+
+# Made at import, not when the first text asks (inside a benchmark's timing).
+for _pattern in (_STATED, *(cue[0] for cue in _CUES)):
+    _lowercase(_pattern)
 
 
 def _number(word: str) -> int | None:
@@ -298,8 +337,15 @@ def life_stages(text: str, skip: Sequence[tuple[int, int]] = ()) -> list[tuple[i
     def outside(match: re.Match) -> bool:
         return not any(s < match.end() and match.start() < e for s, e in skip)
 
-    stages = [ages for pattern, ages in _CUES for m in pattern.finditer(text) if outside(m)]
-    for match in _STATED.finditer(text):
+    lower = context.lower_exactly(text)
+
+    def scan(pattern: re.Pattern[str], keys: Sequence[str]) -> Iterable[re.Match[str]]:
+        if lower is None:
+            return pattern.finditer(text)
+        return _lowercase(pattern).finditer(lower) if _may_hold(lower, keys) else ()
+
+    stages = [ages for pattern, ages, keys in _CUES for m in scan(pattern, keys) if outside(m)]
+    for match in scan(_STATED, _STATED_KEYS):
         if not outside(match):
             continue
         if match.group("d") or match.group("w"):

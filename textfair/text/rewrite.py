@@ -197,6 +197,13 @@ class Rewriter:
             _ARTICLE_BEFORE.search(text, max(0, m.start - 12), m.start) for m in self.mentions
         ]
         self._rendered: dict[tuple[int, str], tuple[str, str]] = {}
+        # What a rendering reads of a mention besides its place: mentions that look alike
+        # ("gay" three times) share one rendering per target.
+        self._looks = [
+            (m.term_id, m.form, m.surface, m.natural, m.role, m.possessive, style, initial)
+            for m, style, initial in zip(self.mentions, self._styles, self._initial, strict=True)
+        ]
+        self._by_look: dict[tuple, tuple[str, str]] = {}
 
     def _style(self, mention: Mention) -> Style:
         """The mention's case style; an acronym ("LGBT") looks the same in any case, so a
@@ -214,6 +221,15 @@ class Rewriter:
         key = (index, target.id)
         if key not in self._rendered:
             mention, style = self.mentions[index], self._styles[index]
+            # A gendered word's counterpart is read from the words after it ("her" -> "his"
+            # or "him"): those renderings depend on the place, the others do not.
+            alike = None
+            if mention.form != "gendered" and not target.words:
+                alike = (self._looks[index], target.id)
+                shared = self._by_look.get(alike)
+                if shared is not None:
+                    self._rendered[key] = shared
+                    return shared
             natural = _target_phrase(mention, target, self.text)
             phrase = apply_case(natural, style, self._initial[index])
             if target.article and natural.startswith(target.text):
@@ -224,25 +240,36 @@ class Rewriter:
                 _with_possessive(phrase, mention.possessive, style == "upper"),
                 article,
             )
+            if alike is not None:
+                self._by_look[alike] = self._rendered[key]
         return self._rendered[key]
 
     def apply(self, targets: dict[int, Term], with_edits: bool = True) -> Rewrite:
         """Replace mention i with targets[i] for every i given; other mentions stay."""
+        # Called once per variant: what the loop reads is bound locally, and a rendering
+        # already made is read from the memo without a call to `render`.
+        text, mentions, articles, rendered = (
+            self.text,
+            self.mentions,
+            self._articles,
+            self._rendered,
+        )
         pieces: list[str] = []
         edits: list[Edit] = []
         cursor = 0
         length = 0
         for index in sorted(targets):
-            mention, target = self.mentions[index], targets[index]
-            new_term, sound_article = self.render(index, target)
-            article = self._articles[index]
+            target = targets[index]
+            known = rendered.get((index, target.id))
+            new_term, sound_article = known or self.render(index, target)
+            mention, article = mentions[index], articles[index]
             if article is not None and article.start(1) >= cursor:
                 old_article = article.group(1)
                 new_article = _article_case(
                     sound_article, old_article, self._styles[index] == "upper"
                 )
                 if new_article != old_article:
-                    pieces.append(self.text[cursor : article.start(1)])
+                    pieces.append(text[cursor : article.start(1)])
                     length += article.start(1) - cursor
                     pieces.append(new_article)
                     if with_edits:
@@ -259,7 +286,7 @@ class Rewriter:
                         )
                     length += len(new_article)
                     cursor = article.end(1)
-            pieces.append(self.text[cursor : mention.start])
+            pieces.append(text[cursor : mention.start])
             length += mention.start - cursor
             pieces.append(new_term)
             if with_edits:
@@ -270,13 +297,13 @@ class Rewriter:
                         mention.end,
                         length,
                         length + len(new_term),
-                        self.text[mention.start : mention.end],
+                        text[mention.start : mention.end],
                         new_term,
                     )
                 )
             length += len(new_term)
             cursor = mention.end
-        pieces.append(self.text[cursor:])
+        pieces.append(text[cursor:])
         return Rewrite("".join(pieces), tuple(edits))
 
 
