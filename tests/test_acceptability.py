@@ -217,6 +217,8 @@ def _fixture(tmp_path: Path) -> tuple[Path, int]:
     return path, readings
 
 
+# Slow tier: a grouped cross-validated refit over the C grid (4 s).
+@pytest.mark.slow
 def test_the_fit_script_refits_on_the_tune_half_and_writes_a_loadable_model(tmp_path, capsys):
     from textfair.text.acceptability_fit import main as fit
 

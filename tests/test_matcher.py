@@ -173,6 +173,8 @@ def test_hyphenated_halves_are_adjectives_and_unlisted_compounds_are_never_rewri
     assert [m.term_id for m in find_mentions("an African American actor")] == ["african american"]
 
 
+# Slow tier: it writes every unit of the gold set again (6-8 s).
+@pytest.mark.slow
 def test_the_long_form_gold_set_is_scored_per_half_against_what_the_code_writes():
     from textfair.text.evaluation import score_longform
 
@@ -191,6 +193,8 @@ def test_the_long_form_gold_set_is_scored_per_half_against_what_the_code_writes(
     assert score_longform(changed, "tune").labelled == 0
 
 
+# Slow tier: it writes every unit of the gold set again (6-8 s).
+@pytest.mark.slow
 def test_the_long_form_gold_set_is_scored_sentence_by_sentence_against_what_the_code_writes():
     from textfair.text.evaluation import score_longform_sentences
 
