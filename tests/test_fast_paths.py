@@ -84,10 +84,17 @@ def test_ascii_twin_of_a_lowercase_pattern_finds_the_same(reviews):
     from textfair.text.matcher import Matcher
 
     matcher = Matcher("dixon2018")
-    twin = matcher._lower_pattern
+    twin = matcher._pattern._lower
     for text in [review.lower() for review in reviews[:300] if review.isascii()]:
         expected = [m.span() for m in twin._unicode.finditer(text)]
         assert [m.span() for m in twin.finditer(text)] == expected
+    # and the case-blind pattern as a whole: the lowercase twin where offsets stay, else the
+    # case-blind scan, finds what ignoring case finds ("İ" lowercases to two characters)
+    for text in [*reviews[:300], "İstanbul's Muslim and GAY people"]:
+        blind = matcher._pattern._blind
+        assert [m.span() for m in matcher._pattern.finditer(text)] == [
+            m.span() for m in blind.finditer(text)
+        ]
 
 
 def test_merge_words_read_in_the_lowercased_text_as_in_the_text(reviews):

@@ -127,10 +127,7 @@ class Coherence:
                 (kind, role, tuple(listed), word)
             )
         source = r"(?<![\w\-])" + context.trie_pattern(self._words) + r"(?![\w\-])"
-        self._pattern = re.compile(source, re.I) if self._words else None
-        # Matching the lowercased text is twice as fast as ignoring case (the matcher's trick);
-        # used when lowercasing keeps the text's length, so offsets stay the text's.
-        self._lower_pattern = context.LowercasePattern(source) if self._words else None
+        self._pattern = context.CaseBlindPattern(source) if self._words else None
         self._axes: dict[tuple[str, str], frozenset[str]] = {}
         for category, terms in term_list.categories.items():
             for term in terms:
@@ -285,9 +282,7 @@ class Coherence:
         if self._last[0] is text or self._last[0] == text:
             return self._last[1]
         words = []
-        lower = context.lower_in_place(text)
-        pattern, scanned = (self._pattern, text) if lower is None else (self._lower_pattern, lower)
-        for match in pattern.finditer(scanned) if pattern else ():
+        for match in self._pattern.finditer(text) if self._pattern else ():
             found = text[match.start() : match.end()]
             for kind, role, terms, listed in self._words[normalize_form(found)]:
                 if listed != listed.lower() and " ".join(found.split()) not in (

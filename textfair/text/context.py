@@ -292,6 +292,24 @@ class LowercasePattern:
         return (self._ascii if lower.isascii() else self._unicode).finditer(lower, pos, endpos)
 
 
+class CaseBlindPattern:
+    """A pattern matched ignoring case, the fast way: where lowercasing keeps every character
+    in its place (`lower_in_place`), its lowercase twin (`LowercasePattern`) scans the
+    lowercased text, about twice as fast as ignoring case, at the text's own offsets;
+    elsewhere ("İ") the case-blind pattern scans the text. The matcher, the coherence words
+    and the no-merge words all scan this way."""
+
+    def __init__(self, source: str) -> None:
+        self._blind = re.compile(source, re.IGNORECASE)
+        self._lower = LowercasePattern(source)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """The matches in `text` (of its lowercased copy where that keeps the offsets: a
+        match's groups are then lowercase)."""
+        lower = lower_in_place(text)
+        return self._blind.finditer(text) if lower is None else self._lower.finditer(lower)
+
+
 def lower_in_place(text: str) -> str | None:
     """`text` lowercased, when that keeps every character in its place (None when a character
     lowercases to more than one: "İ"). A lowercase pattern then matches it at the text's own

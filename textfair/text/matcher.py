@@ -156,11 +156,9 @@ class Matcher:
         self._last_other_uses: list[Mention] = []
         self._last_other_by_category: dict[str, list[Mention]] | None = None
         source = r"(?<![\w])(?P<m>" + trie + r")" + _POSSESSIVE + r"(?![\w+])"
-        self._pattern = re.compile(source, re.IGNORECASE)
         # Case-insensitive matching of a large alternation is twice as slow as matching the
-        # lowercased text; the lowercase pattern serves every text whose length lowercasing
-        # keeps (so its offsets are the text's; "İ" lowercases to two characters).
-        self._lower_pattern = context.LowercasePattern(source)
+        # lowercased text: `CaseBlindPattern` does that wherever the offsets stay the text's.
+        self._pattern = context.CaseBlindPattern(source)
 
     def find(self, text: str, categories: list[str] | None = None) -> list[Mention]:
         """All identity mentions in `text`, left to right, optionally of some categories only.
@@ -257,11 +255,8 @@ class Matcher:
 
     def _find_all(self, text: str) -> list[Mention]:
         candidates = []
-        lower = context.lower_in_place(text)
-        matches = (
-            self._pattern.finditer(text) if lower is None else self._lower_pattern.finditer(lower)
-        )
-        for match in matches:
+        lower = context.lower_in_place(text)  # the collocation check reads it too
+        for match in self._pattern.finditer(text):
             term, role, natural = self._forms[normalize_form(match.group("m"))]
             candidates.append((match, term, role, natural))
         if not candidates:

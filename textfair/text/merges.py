@@ -15,7 +15,6 @@ degrees ("how old are you") name no group.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
 from textfair.terms import TermList, normalize_form
@@ -104,10 +103,7 @@ class MergeCheck:
                 by_category.setdefault(category, set()).add(term_id)
             self._named[word] = {c: frozenset(ids) for c, ids in by_category.items()}
         source = r"(?<![\w])(?:" + context.trie_pattern(self._named) + r")(?![\w])"
-        self._pattern = re.compile(source, re.IGNORECASE) if named else None
-        # The matcher's trick: the lowercased text, where lowercasing keeps every offset, is
-        # scanned twice as fast by a case-sensitive pattern.
-        self._lower_pattern = context.LowercasePattern(source) if named else None
+        self._pattern = context.CaseBlindPattern(source) if named else None
         self._last: tuple[str | None, list[tuple[int, int, dict[str, frozenset[str]]]]] = (
             None,
             [],
@@ -179,9 +175,7 @@ class MergeCheck:
         if self._last[0] is text or self._last[0] == text:
             return self._last[1]
         hits = []
-        lower = context.lower_in_place(text)
-        pattern, scanned = (self._pattern, text) if lower is None else (self._lower_pattern, lower)
-        for match in pattern.finditer(scanned) if pattern else ():
+        for match in self._pattern.finditer(text) if self._pattern else ():
             start, end = match.span()
             hits.append((start, end, self._named[normalize_form(match.group())]))
         self._last = (text, hits)
