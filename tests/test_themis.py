@@ -1,6 +1,7 @@
 """Themis for text: causal scores, Alg. 3's sound pruning, group scores, term-pair shifts."""
 
 import numpy as np
+import pytest
 
 from textfair.discovery.themis import themis
 from textfair.models import CachedModel, CallableModel
@@ -111,14 +112,21 @@ def test_a_causal_batch_read_at_once_is_the_loop_over_its_seeds():
     assert len(_row_flips(np.array([1, 0]), [])[0]) == 0
 
 
-def test_the_group_score_is_the_largest_paired_difference_of_the_pairwise_loop():
-    """Every pair of terms at once (two matrix products) gives, to the last bit, the loop
-    over pairs: the largest |mean of y_a - y_b| over the seeds both terms may take."""
+@pytest.mark.parametrize("block_cells", [4_000_000, 5])
+def test_the_group_score_is_the_largest_paired_difference_of_the_pairwise_loop(
+    block_cells, monkeypatch
+):
+    """Every pair of terms at once (two matrix products, a block of rows at a time: here
+    also blocks of one row) gives, to the last bit, the loop over pairs: the largest
+    |mean of y_a - y_b| over the seeds both terms may take."""
     from itertools import combinations
 
     import numpy as np
 
+    from textfair.discovery import themis
     from textfair.discovery.themis import _largest_paired_difference
+
+    monkeypatch.setattr(themis, "_BLOCK_CELLS", block_cells)
 
     def loop(by_term):
         score = 0.0

@@ -26,11 +26,12 @@ through the model's cache, so a text scored for one test is never scored again.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, Strict, mean_score, scorer
+from textfair.discovery.keptpairs import PairKeeper, PairsLeftOut, with_adjusted_excess
 from textfair.discovery.rulesets import Domain, Rule
 from textfair.discovery.sampling import Sampling, batches, seed_order, seed_rng
 from textfair.models.base import CachedModel, Model
@@ -40,6 +41,9 @@ from textfair.stats import adjust, bounded_mean
 __all__ = ["CausalScore", "Excess", "GroupScore", "PairShift", "ThemisResult", "themis"]
 
 BATCH = 25  # texts between two checks of the stopping rule, as in group fairness
+# Cells of a [terms × terms] product held at once by `_largest_paired_difference` (32 MB
+# per float64 array): a category of 3,000 terms would otherwise hold several 72 MB arrays.
+_BLOCK_CELLS = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -156,6 +160,8 @@ class ThemisResult:
     tests_without_pruning: int
     pruned: list[tuple[str, ...]] = field(default_factory=list)  # category sets not tested
     flipped: list[FlippedPair] = field(default_factory=list)  # every term-pair swap that flips
+    pairs_left_out: list[PairsLeftOut] = field(default_factory=list)
+    """Categories with more term pairs than are kept in full (see `keptpairs`)."""
 
 
 def themis(
@@ -256,17 +262,21 @@ def themis(
             if low > threshold:  # the whole interval, not the point estimate
                 discriminating.append(subset)
     group: list[GroupScore] = []
-    pairs: list[PairShift] = []
+    # Every term pair is tested and corrected for; a large category's are not all kept.
+    keeper = PairKeeper(confidence)
     flipped: list[FlippedPair] = []
     for category in categories:
         known = seeds[category], rewrites[category]
         placebos = _placebos(domain, model, category, favorable, known[0], edits[category])
         group.append(_group(domain, model, category, favorable, known, placebos, each_category))
-        pairs += _pairs(domain, model, category, favorable, known, confidence, placebos, flipped)
+        keeper.add(
+            category,
+            _pairs(domain, model, category, favorable, known, confidence, placebos, flipped),
+        )
     causal = _adjusted(causal, correction, confidence)
     group = _adjusted(group, correction, confidence)
-    pairs = _adjusted(pairs, correction, confidence)
-    return ThemisResult(causal, group, pairs, len(causal), len(subsets), pruned, flipped)
+    pairs, left_out = keeper.result(correction)
+    return ThemisResult(causal, group, pairs, len(causal), len(subsets), pruned, flipped, left_out)
 
 
 def _simultaneous(confidence: float, tests: int) -> float:
@@ -303,15 +313,7 @@ def _adjusted(results: list, correction: str, confidence: float) -> list:
     for k, p_adjusted, significant in zip(
         tested, adjusted.p_adjusted, adjusted.significant, strict=True
     ):
-        excess = results[k].excess
-        results[k] = replace(
-            results[k],
-            excess=replace(
-                excess,
-                p_adjusted=float(p_adjusted),
-                significant=bool(significant) and excess.excess > 0,
-            ),
-        )
+        results[k] = with_adjusted_excess(results[k], p_adjusted, significant)
     return results
 
 
@@ -591,7 +593,9 @@ def _largest_paired_difference(outcomes_by_term: list[dict[int, bool]], seeds) -
     y_a - y_b|, y the 0/1 outcome. With A[t, i] = y_t(i) where seed i may become t (else
     0) and P[t, i] = 1 where it may: the sums over common seeds are (A Pᵀ)[a, b] and
     (A Pᵀ)[b, a], their count (P Pᵀ)[a, b]. The sums are whole numbers, exact in float64,
-    so this is the pairwise loop's value to the last bit, for every pair at once."""
+    so this is the pairwise loop's value to the last bit, for every pair at once. The
+    [terms × terms] products are taken a block of rows at a time (`_BLOCK_CELLS` cells):
+    memory grows with the terms, not with their square."""
     if len(outcomes_by_term) < 2:
         return 0.0
     column = {seed: k for k, seed in enumerate(seeds)}
@@ -601,13 +605,21 @@ def _largest_paired_difference(outcomes_by_term: list[dict[int, bool]], seeds) -
         at = [column[i] for i in by_seed]
         present[t, at] = 1.0
         favoured[t, at] = np.fromiter(by_seed.values(), dtype=np.float64, count=len(at))
-    sums = favoured @ present.T  # [a, b]: Σ y_a over the seeds a and b share
-    common = present @ present.T
-    shared = common > 0
-    np.fill_diagonal(shared, False)
-    if not shared.any():
-        return 0.0
-    return float(np.abs((sums - sums.T)[shared] / common[shared]).max())
+    terms = len(outcomes_by_term)
+    rows = max(1, _BLOCK_CELLS // terms)
+    largest = None
+    for start in range(0, terms, rows):
+        block = slice(start, min(start + rows, terms))
+        sums = favoured[block] @ present.T  # [a, b]: Σ y_a over the seeds a and b share
+        sums_back = present[block] @ favoured.T  # [a, b]: Σ y_b over the same seeds
+        common = present[block] @ present.T
+        shared = common > 0
+        own = np.arange(block.stop - start)
+        shared[own, start + own] = False  # a term against itself
+        if shared.any():
+            gap = float(np.abs((sums - sums_back)[shared] / common[shared]).max())
+            largest = gap if largest is None else max(largest, gap)
+    return 0.0 if largest is None else largest
 
 
 def _favoured(model, texts, favorable) -> np.ndarray:
@@ -620,7 +632,8 @@ def _favoured(model, texts, favorable) -> np.ndarray:
 def _pairs(domain, model, category, favorable, known, confidence, placebos=None, flipped=None):
     """Seeds naming exactly one term of the category, swapped to each other term; beside
     each pair, the same seeds' placebo edits. `known`: as for `_group`. Every swap that
-    flips the decision is added to `flipped` (a list), as a FlippedPair."""
+    flips the decision is added to `flipped` (a list), as a FlippedPair. The pairs are
+    yielded one at a time: a large category's are not all kept (`PairKeeper`)."""
     seeds, rewrites = known
     by_term: dict[str, list[int]] = {}
     for i in seeds:
@@ -652,7 +665,6 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
     first_row, at = {}, 0
     for source, named in by_term.items():
         first_row[source], at = at, at + len(named)
-    shifts = []
     score = scorer(domain)  # each swapped text's acceptability (None: not scored)
     for source, target, pairs in swaps:
         swapped, at = np.arange(at, at + len(pairs)), at + len(pairs)
@@ -697,20 +709,17 @@ def _pairs(domain, model, category, favorable, known, confidence, placebos=None,
                 }
                 if scores is not None:
                     extra |= _strict_shift(against, scores[has], confidence)
-        shifts.append(
-            PairShift(
-                category,
-                source,
-                target,
-                flip.estimate,
-                (flip.low, flip.high),
-                shift.estimate,
-                (shift.low, shift.high),
-                len(pairs),
-                **extra,
-            )
+        yield PairShift(
+            category,
+            source,
+            target,
+            flip.estimate,
+            (flip.low, flip.high),
+            shift.estimate,
+            (shift.low, shift.high),
+            len(pairs),
+            **extra,
         )
-    return shifts
 
 
 def _strict_shift(shifts: np.ndarray, scores: np.ndarray, confidence: float) -> dict:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from textfair.discovery.keptpairs import pair_order
 from textfair.report import labelwords as words
 from textfair.report import plots
 from textfair.report.numbers import acceptability_note, difference
@@ -226,7 +227,7 @@ def _counterfactual(report: AuditReport) -> list[str]:
     for group in result.group:
         if not group.rates:
             continue
-        terms = sorted(group.rates)
+        terms = _shown_rates(group.rates)
         values = [group.rates[t] for t in terms]
         intervals = []
         for value in values:
@@ -242,7 +243,8 @@ def _counterfactual(report: AuditReport) -> list[str]:
             f"<figure>{plot}<figcaption>{_e(group.category)}: the {_e(report.outcome)} rate "
             f"of the {group.n} {_e(report.inputs)} that name it, each written with each term "
             "it may take (a term of another axis or one that clashes is not written, so "
-            "two terms' rates may rest on different texts). Group score "
+            "two terms' rates may rest on different texts)"
+            f"{_rates_shown(terms, group.rates)}. Group score "
             f"{_pct(group.score)} points: the largest difference between two terms on the "
             "texts written with both."
             f"{_group_excess(group.category, group.excess)}{_group_strict(report, group)}"
@@ -252,7 +254,10 @@ def _counterfactual(report: AuditReport) -> list[str]:
         sorted(result.term_pairs, key=lambda p: p.category), key=lambda p: p.category
     ):
         pairs = list(grouped)
-        terms = sorted({p.source for p in pairs} | {p.target for p in pairs})
+        every = {p.source for p in pairs} | {p.target for p in pairs}
+        shown = _shown_pair_terms(pairs)
+        pairs = [p for p in pairs if p.source in shown and p.target in shown]
+        terms = sorted(shown)
         index = {t: i for i, t in enumerate(terms)}
         matrix = np.full((len(terms), len(terms)), np.nan)
         # With placebo edits, a cell is what identity adds: the pair's flip rate minus the
@@ -280,9 +285,55 @@ def _counterfactual(report: AuditReport) -> list[str]:
         )
         parts.append(
             f"<figure>{plot}<figcaption>{_e(category)}: {said}; blank: no text names the row's "
-            "term alone.</figcaption></figure>"
+            f"term alone{_pair_terms_shown(terms, every)}.</figcaption></figure>"
         )
     return parts
+
+
+# A figure shows at most this many terms of a category: a matrix of 3,000 terms would be 9
+# million cells (gigabytes to draw, nothing to read); report.json keeps the numbers.
+SHOWN_TERMS = 40
+
+
+def _shown_rates(rates: dict[str, float]) -> list[str]:
+    """The terms whose rate the figure draws, by name: all of them, or of a large
+    category the SHOWN_TERMS / 2 lowest rates and as many highest."""
+    if len(rates) <= SHOWN_TERMS:
+        return sorted(rates)
+    by_rate = sorted(rates, key=lambda term: (rates[term], term))
+    half = SHOWN_TERMS // 2
+    return sorted(by_rate[:half] + by_rate[-half:])
+
+
+def _rates_shown(terms: list[str], rates: dict[str, float]) -> str:
+    """What the rates figure leaves out, in words (nothing when it shows every term)."""
+    if len(terms) == len(rates):
+        return ""
+    return (
+        f"; of its {len(rates):,} terms, the {len(terms) // 2} with the lowest rate and the "
+        f"{len(terms) - len(terms) // 2} with the highest are drawn (report.json holds every rate)"
+    )
+
+
+def _shown_pair_terms(pairs: list) -> set[str]:
+    """The terms of the term-pair matrix: all of them, or of a large category those of
+    its most harmful pairs (the report's order), until SHOWN_TERMS are taken."""
+    shown: set[str] = set()
+    for pair in sorted(pairs, key=pair_order):
+        for term in (pair.source, pair.target):
+            if len(shown) < SHOWN_TERMS:
+                shown.add(term)
+    return shown
+
+
+def _pair_terms_shown(terms: list[str], every: set[str]) -> str:
+    """What the term-pair matrix leaves out, in words (nothing when it shows every term)."""
+    if len(terms) == len(every):
+        return ""
+    return (
+        f"; of the {len(every):,} terms in its kept pairs, the {len(terms)} of the most "
+        "harmful pairs are drawn (report.json holds every kept pair)"
+    )
 
 
 def _group_excess(category: str, excess) -> str:

@@ -57,6 +57,8 @@ __all__ = [
 # 5: each finding and term pair carries the mean "acceptability" of its variants and its
 #    "strict" result on the seeds whose variants all score at least config's
 #    "strict_acceptability" (null without scores); versions 3 and 4 read with None.
+#    Compatible later: the counterfactual may carry "term_pairs_left_out" (a category with
+#    more term pairs than are kept in full); a report without it reads as none left out.
 REPORT_VERSION = 5
 
 # Below this many seeds (rows for tables) on the rule set's side, a finding is flagged: its

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from textfair.stats import informative
+
 __all__ = [
     "acceptability_note",
     "difference",
@@ -21,10 +23,6 @@ __all__ = [
     "points",
     "signed",
 ]
-
-# An interval at least this share of the range a difference can take (here 100 of the 200
-# points from -100 to +100) says neither the sign nor the size: a verdict does not cite it.
-VACUOUS_SHARE = 0.5
 
 
 def percent(value: float | None) -> str:
@@ -69,14 +67,6 @@ def difference(value: float | None, ci: Sequence[float]) -> str:
         ``"-7.0 [-15.9, +3.0]"``.
     """
     return f"{points(value)} {interval(ci)}"
-
-
-def informative(ci: Sequence[float], span: float = 2.0) -> bool:
-    """Whether an interval says something: narrower than VACUOUS_SHARE of `span`, the width
-    of the range its estimate can take (2 for a difference of two rates, from -1 to +1).
-    ``[-1.0, +1.0]`` from two texts is not."""
-    low, high = ci
-    return high - low < VACUOUS_SHARE * span  # False for NaN ends
 
 
 def acceptability_note(score: object) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from textfair.discovery.groups import GroupFinding
+from textfair.discovery.keptpairs import PairsLeftOut, pair_order
 from textfair.discovery.themis import (
     CausalScore,
     FlippedPair,
@@ -79,17 +80,21 @@ class Counterfactual:
     # Every term-pair swap that flipped the decision (`--pairs` writes them). Kept in
     # memory, not in report.json: a large list for a holistic term list.
     flipped: tuple[FlippedPair, ...] = field(default=(), compare=False, repr=False)
+    # Categories with more term pairs than are kept in full: every pair was tested and
+    # corrected for, `term_pairs` holds the significant ones and the most harmful.
+    term_pairs_left_out: tuple[PairsLeftOut, ...] = ()
 
     @classmethod
     def from_themis(cls, result: ThemisResult) -> Counterfactual:
         return cls(
             causal=tuple(result.causal),
             group=tuple(result.group),
-            term_pairs=tuple(sorted(result.pairs, key=_pair_order)),
+            term_pairs=tuple(sorted(result.pairs, key=pair_order)),
             tests_run=result.tests_run,
             tests_without_pruning=result.tests_without_pruning,
             pruned=tuple(tuple(c) for c in result.pruned),
             flipped=tuple(result.flipped),
+            term_pairs_left_out=tuple(result.pairs_left_out),
         )
 
 
@@ -106,12 +111,3 @@ class TableMetrics:
     consistency: float
     consistency_rows: int
     theil_index: float
-
-
-def _pair_order(pair: PairShift) -> tuple:
-    """Most harmful first: the shift against the placebo edit where there is one. Shifts
-    equal to 1e-6 are ties, broken by name: a model's float32 answers move in the 7th digit
-    with what they are batched with, and two swaps the model cannot tell apart (two
-    out-of-vocabulary terms) must not trade places from one run to the next."""
-    shift = pair.excess_shift if pair.excess_shift is not None else pair.mean_shift
-    return (round(shift, 6), pair.category, pair.source, pair.target)

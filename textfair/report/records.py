@@ -12,6 +12,7 @@ from dataclasses import asdict
 from typing import Any
 
 from textfair.discovery.acceptable import Strict
+from textfair.discovery.keptpairs import PairsLeftOut
 from textfair.discovery.rulesets import RuleSet
 from textfair.discovery.themis import CausalScore, Excess, GroupScore, PairShift
 from textfair.report.parts import (
@@ -122,6 +123,13 @@ def counterfactual_record(result: Counterfactual | None) -> dict | None:
         "tests_run": result.tests_run,
         "tests_without_pruning": result.tests_without_pruning,
         "pruned": [list(c) for c in result.pruned],
+        # Only where a category's pairs were not all kept: a report of a list whose pairs
+        # all fit is the same as before the key existed.
+        **(
+            {"term_pairs_left_out": [asdict(c) for c in result.term_pairs_left_out]}
+            if result.term_pairs_left_out
+            else {}
+        ),
     }
 
 
@@ -166,6 +174,7 @@ def read_counterfactual(record: dict | None) -> Counterfactual | None:
         tests_run=int(record["tests_run"]),
         tests_without_pruning=int(record["tests_without_pruning"]),
         pruned=tuple(tuple(c) for c in record.get("pruned", [])),
+        term_pairs_left_out=tuple(PairsLeftOut(**c) for c in record.get("term_pairs_left_out", [])),
     )
 
 

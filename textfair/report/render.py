@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textfair.discovery.keptpairs import pair_shift
 from textfair.io import atomic_directory, check_output_directory, printable
 from textfair.report import labelwords as words
 from textfair.report.gate import Gate
@@ -233,30 +234,30 @@ def rate_extremes(rates: dict[str, float]) -> tuple[str, str]:
     )
 
 
-def _pair_shift(pair) -> tuple[float, tuple[float, float]]:
-    """A term pair's shift against its placebo edit and its interval (without a placebo,
-    the raw shift)."""
-    shift, ci = pair.excess_shift, pair.excess_shift_ci
-    if shift is None or ci is None:
-        return pair.mean_shift, pair.shift_ci
-    return shift, ci
-
-
 def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
     """The term pairs whose swap lowers the favourable probability most beyond the placebo
     edit's shift (the report's order), with their flip rates against the placebo's."""
-    every = report.counterfactual.term_pairs if report.counterfactual else ()
-    if not every:
+    counterfactual = report.counterfactual
+    every = counterfactual.term_pairs if counterfactual else ()
+    if not every or counterfactual is None:
         return []
     # A pair seen on a text or two has an interval that spans most of the range: ranking it
     # by its estimate would headline the table with noise, so it is counted, not listed.
-    pairs = [pair for pair in every if informative(_pair_shift(pair)[1])]
-    few = len(every) - len(pairs)
+    pairs = [pair for pair in every if informative(pair_shift(pair)[1])]
+    # A large category's pairs are not all kept (`keptpairs`): its counts are of every pair
+    # that was tested.
+    left_out = {c.category: c for c in counterfactual.term_pairs_left_out}
+    tested = len(every) + sum(c.tested - c.kept for c in left_out.values())
+    few = sum(c.uninformative for c in left_out.values()) + sum(
+        1
+        for pair in every
+        if pair.category not in left_out and not informative(pair_shift(pair)[1])
+    )
     strict = any(pair.strict is not None for pair in every)
     lines = _section(
-        f"Term pairs: the {min(top, len(pairs))} of {len(every)} swaps that lower the "
+        f"Term pairs: the {min(top, len(pairs))} of {tested:,} swaps that lower the "
         f"{report.outcome} probability most"
-        + (f" ({few} seen on too few texts for an informative interval left out)" if few else ""),
+        + (f" ({few:,} seen on too few texts for an informative interval left out)" if few else ""),
         "Texts naming one term, rewritten to another. *Shift vs placebo*: the mean of "
         f"P({report.outcome} | swapped) − P({report.outcome} | placebo edit), in points, with its "
         "interval; flip rates per edit and under the placebo, and their excess (intervals at "
@@ -272,7 +273,7 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
         ],
     )
     for pair in pairs[:top]:
-        shift, ci = _pair_shift(pair)
+        shift, ci = pair_shift(pair)
         lines.append(
             f"| {markdown_cell(pair.category)} | {markdown_cell(pair.source)} → "
             f"{markdown_cell(pair.target)} | {difference(shift, ci)} | "
@@ -285,7 +286,7 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
 def _pair_strict(report: AuditReport, pair) -> tuple[str, str]:
     """A term pair's mean acceptability and its shift on the seeds whose swapped text
     scores at least the strict level, marked "?" where it does not hold there."""
-    return strict_result(report, pair.acceptability, pair.strict, _pair_shift(pair)[1])
+    return strict_result(report, pair.acceptability, pair.strict, pair_shift(pair)[1])
 
 
 def _excess_strict(report: AuditReport, group) -> tuple[str, str]:

@@ -1,12 +1,14 @@
 """The statistics core: pure functions over counts and arrays; no model, no text."""
 
 from textfair.stats.estimate import (
+    VACUOUS_SHARE,
     BoundedMean,
     Difference,
     Proportion,
     StoppingDecision,
     bounded_mean,
     difference,
+    informative,
     proportion,
     should_stop,
     t_p_value,
@@ -23,6 +25,7 @@ from textfair.stats.testing import (
 )
 
 __all__ = [
+    "VACUOUS_SHARE",
     "Adjusted",
     "BoundedMean",
     "Difference",
@@ -33,6 +36,7 @@ __all__ = [
     "bounded_mean",
     "difference",
     "holm",
+    "informative",
     "proportion",
     "should_stop",
     "t_p_value",

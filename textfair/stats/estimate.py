@@ -27,6 +27,7 @@ import numpy as np
 from textfair.errors import TextfairError
 
 __all__ = [
+    "VACUOUS_SHARE",
     "BoundedMean",
     "Difference",
     "Proportion",
@@ -303,3 +304,17 @@ def bounded_mean(
         confidence=confidence,
         statistic=(centre - null) / standard_error if standard_error > 0 else 0.0,
     )
+
+
+# An interval at least this share of the range a difference can take (here 100 of the 200
+# points from -100 to +100) says neither the sign nor the size: a verdict does not cite it,
+# and a long list of term pairs ranks such a pair after every informative one.
+VACUOUS_SHARE = 0.5
+
+
+def informative(ci: Sequence[float], span: float = 2.0) -> bool:
+    """Whether an interval says something: narrower than VACUOUS_SHARE of `span`, the width
+    of the range its estimate can take (2 for a difference of two rates, from -1 to +1).
+    ``[-1.0, +1.0]`` from two texts is not."""
+    low, high = ci
+    return high - low < VACUOUS_SHARE * span  # False for NaN ends
