@@ -116,6 +116,32 @@ def test_what_is_not_a_report_is_one_line(tmp_path):
         AuditReport.read(tmp_path / "missing.json")
 
 
+def test_a_report_of_a_newer_version_is_refused_in_one_line_or_read_when_compatible(
+    text_report, tmp_path
+):
+    import subprocess
+    import sys
+
+    from textfair.errors import InputNote
+
+    record = text_report.to_dict()
+    record["report_version"] = 99
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(TextfairError, match="version 99, newer than the 5 this textfair reads"):
+        AuditReport.read(path)
+    shown = subprocess.run(
+        [sys.executable, "-m", "textfair", "report", str(path)], capture_output=True, text=True
+    )
+    assert shown.returncode == 2 and "Traceback" not in shown.stderr
+    assert shown.stderr.strip().splitlines()[-1].startswith(f"error: {path}: the report is ")
+    # A writer that says version 5 readers can read it: read, with a note.
+    record["compatible_with"] = 5
+    path.write_text(json.dumps(record), encoding="utf-8")
+    with pytest.warns(InputNote, match="its writer says version 5 readers can read it"):
+        assert AuditReport.read(path).findings == text_report.findings
+
+
 def test_a_notebook_prints_a_line_and_saves_the_report_and_the_page(text_report, tmp_path):
     """print(report) is one line, not the whole report; save() writes what `textfair audit
     --out` writes, and to_html() the same page."""

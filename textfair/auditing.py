@@ -22,6 +22,7 @@ from textfair.discovery.groups import assignments_per_seed, group_fairness
 from textfair.discovery.rulesets import Domain, RuleSet
 from textfair.discovery.themis import themis
 from textfair.errors import ModelError, TextfairError
+from textfair.memory import check_memory, estimate_memory, memory_limit
 from textfair.models import CachedModel, as_model
 from textfair.models.decision import Decision, parse_decision
 from textfair.report import records
@@ -238,10 +239,16 @@ def audit_domain(
             f"({', '.join(categories)}); a rule set has at most one rule of each",
         )
     seeds = len(domain.category_mask(categories[0]))
+    frequent = None
+    if config.group:
+        _step(progress, "finding frequent rule sets")
+        frequent = frequent_rule_sets(domain, theta=config.theta, max_order=config.max_order)
+    # The last check before the first model query: a run that would not fit is refused now.
+    _check_memory(domain, config, len(frequent.rule_sets) if frequent is not None else 0)
     with cached.stage("probe"):
         _probe(cached, [domain.input(index) for index in range(min(2, seeds))])
     with cached.stage("group fairness"):
-        findings, sampled = _group_findings(domain, cached, config, decision, progress)
+        findings, sampled = _group_findings(domain, cached, config, decision, progress, frequent)
     if sampled:
         extra_config["sampled_assignments"] = sampled
     counterfactual = None
@@ -311,13 +318,26 @@ def _probe(cached: CachedModel, inputs: list) -> None:
         raise TextfairError(f"the model failed on a probe of {len(inputs)} inputs: {err}") from None
 
 
-def _group_findings(domain, cached, config: AuditConfig, decision: Decision, progress):
-    """TestSGD: the frequent rule sets, each scored with its interval, corrected; and the
+def _check_memory(domain, config: AuditConfig, rule_sets: int) -> None:
+    """Refuse, in one line, an audit whose memory model's estimate (`textfair.memory`) is
+    more than the memory available, or than TEXTFAIR_MAX_MEMORY where it is set."""
+    categories = domain.categories()
+    estimate = estimate_memory(
+        {c: len(domain.single_rules(c)) for c in categories},
+        {c: int(np.count_nonzero(domain.category_mask(c))) for c in categories},
+        rule_sets,
+        max_samples=config.max_samples,
+        term_samples=config.min_samples,
+        max_assignments=config.max_assignments,
+    )
+    check_memory(estimate, memory_limit())
+
+
+def _group_findings(domain, cached, config: AuditConfig, decision: Decision, progress, frequent):
+    """TestSGD: the `frequent` rule sets, each scored with its interval, corrected; and the
     category combinations whose assignments were sampled per seed (for the report)."""
-    if not config.group:
+    if frequent is None:
         return [], []
-    _step(progress, "finding frequent rule sets")
-    frequent = frequent_rule_sets(domain, theta=config.theta, max_order=config.max_order)
     _step(progress, f"scoring {len(frequent.rule_sets)} rule sets")
     findings = group_fairness(
         domain,

@@ -24,14 +24,16 @@ F = TypeVar("F", bound=Callable[..., object])
 
 # Exit codes, a contract for CI: 0 done (fair, or nothing crossed --fail-above); 1 only when a
 # significant finding scores above --fail-above; 2 a mistake in the input or a model that
-# cannot be used; 3 the model failed during the run; 130 interrupted.
-EXIT_UNFAIR, EXIT_USAGE, EXIT_MODEL_FAILED, EXIT_INTERRUPTED = 1, 2, 3, 130
+# cannot be used; 3 the model failed during the run; 4 textfair itself failed (out of
+# memory, a bug); 130 interrupted.
+EXIT_UNFAIR, EXIT_USAGE, EXIT_MODEL_FAILED, EXIT_FAILED, EXIT_INTERRUPTED = 1, 2, 3, 4, 130
 
 app = typer.Typer(
     name="textfair",
     help="Test text classifiers for discrimination against identity groups.",
     epilog="Exit codes: 0 done; 1 only when --fail-above is crossed; 2 a mistake in the input "
-    "or a model that cannot be used; 3 the model failed during the run; 130 interrupted.",
+    "or a model that cannot be used; 3 the model failed during the run; 4 textfair itself "
+    "failed (out of memory, a bug); 130 interrupted.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -66,6 +68,12 @@ terms_app = typer.Typer(
 )
 app.add_typer(terms_app, name="terms")
 
+
+# What typer raises for a mistake on the command line (the ClickException of the click it
+# runs on, its own copy in recent releases): left to typer, which prints it in one line.
+_CLICK_ERROR: type[Exception] = next(
+    c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
+)
 
 # The on-disk cache of the running command, for the resume hint after Ctrl-C
 # (set by cli/runs.cached_model).
@@ -107,6 +115,28 @@ def user_errors(command: F) -> F:
                 err=True,
             )
             raise typer.Exit(EXIT_USAGE) from None
+        except (typer.Exit, typer.Abort, _CLICK_ERROR):
+            raise  # the command's own exit (the gate's 1) and the command line's mistakes
+        except MemoryError:
+            # Never exit 1 (the gate's code) for a run that could not finish.
+            typer.echo(
+                "error: textfair ran out of memory; audit fewer categories (--categories), "
+                "fewer seeds (--max-samples) or fewer terms, or set TEXTFAIR_MAX_MEMORY to "
+                "what the machine can really give so that such a run is refused before it "
+                "starts",
+                err=True,
+            )
+            raise typer.Exit(EXIT_FAILED) from None
+        except Exception as err:  # a bug: one line and its own code, not the gate's 1
+            if os.environ.get("TEXTFAIR_DEBUG"):
+                raise
+            typer.echo(
+                f"error: textfair failed ({type(err).__name__}: {printable(str(err))[:300]}); "
+                "this is a bug: please report it, with the traceback that TEXTFAIR_DEBUG=1 "
+                "prints",
+                err=True,
+            )
+            raise typer.Exit(EXIT_FAILED) from None
 
     return wrapper  # type: ignore[return-value]
 

@@ -59,6 +59,8 @@ __all__ = [
 #    "strict_acceptability" (null without scores); versions 3 and 4 read with None.
 #    Compatible later: the counterfactual may carry "term_pairs_left_out" (a category with
 #    more term pairs than are kept in full); a report without it reads as none left out.
+#    A later version that only adds what an older reader may ignore says so by writing
+#    "compatible_with": the oldest version able to read it (see records.check_version).
 REPORT_VERSION = 5
 
 # Below this many seeds (rows for tables) on the rule set's side, a finding is flagged: its
@@ -524,9 +526,10 @@ class AuditReport:
                 f"a {type(record).__name__} is not an audit report; expected the object in "
                 "a report.json written by textfair audit"
             )
+        records.check_version(record, REPORT_VERSION)
         try:
             kind = record.get("kind") or records.kind_of_version_1(record)
-            known = {f.name for f in fields(cls)} | {"rule_sets_tested"}
+            known = {f.name for f in fields(cls)} | {"rule_sets_tested", "compatible_with"}
             model = record["model"]
             return cls(
                 kind=kind,

@@ -8,6 +8,7 @@ that name features are rows.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import asdict
 from typing import Any
 
@@ -15,6 +16,7 @@ from textfair.discovery.acceptable import Strict
 from textfair.discovery.keptpairs import PairsLeftOut
 from textfair.discovery.rulesets import RuleSet
 from textfair.discovery.themis import CausalScore, Excess, GroupScore, PairShift
+from textfair.errors import InputNote, TextfairError
 from textfair.report.parts import (
     Counterfactual,
     Finding,
@@ -101,6 +103,35 @@ def read_finding(record: dict, kind: Kind) -> Finding:
 
 def _number_or_none(value: Any) -> float | None:
     return None if value is None else float(value)
+
+
+def check_version(record: dict, readable: int) -> None:
+    """Refuse, in one line, a report written by a newer textfair than this one reads
+    (`readable`: this code's REPORT_VERSION); read it with a note where the writer says the
+    change is compatible (its "compatible_with" is at most `readable`)."""
+    try:
+        version = int(record.get("report_version", 1))
+        compatible = int(record.get("compatible_with", version))
+    except (TypeError, ValueError):
+        raise TextfairError(
+            f"report_version is {record.get('report_version')!r}; expected a whole number, "
+            "as textfair audit writes it"
+        ) from None
+    if version <= readable:
+        return
+    if compatible <= readable:
+        warnings.warn(
+            f"the report is version {version}, newer than the {readable} this textfair "
+            f"reads; its writer says version {compatible} readers can read it, so it is "
+            "read without what is new (upgrade textfair to see everything)",
+            InputNote,
+            stacklevel=4,
+        )
+        return
+    raise TextfairError(
+        f"the report is version {version}, newer than the {readable} this textfair reads; "
+        "upgrade textfair (pip install --upgrade textfair) to read it"
+    )
 
 
 def counterfactual_record(result: Counterfactual | None) -> dict | None:
