@@ -111,11 +111,19 @@ def _window_before(text: str, start: int, window: int) -> tuple[str, ...]:
     return tuple(tokens)
 
 
+# The gates ask about the same few thousand words tens of thousands of times per corpus
+# ("the", "and", "people"): these pure word functions remember their answers, a cache hit
+# costing a fraction of recomputing them.
+_WORD_CACHE = 1 << 14
+
+
+@lru_cache(maxsize=_WORD_CACHE)
 def plain_token(token: str) -> str:
     """Lowercase with straight apostrophes ("He’s" -> "he's")."""
     return token.lower().replace("’", "'")
 
 
+@lru_cache(maxsize=_WORD_CACHE)
 def normalize_token(token: str) -> str:
     """Lowercase, straighten curly apostrophes and drop a possessive, for list lookups."""
     lower = plain_token(token)
@@ -129,6 +137,7 @@ def is_word(token: str) -> bool:
     return bool(_WORD.match(token))
 
 
+@lru_cache(maxsize=_WORD_CACHE)
 def is_content_word(token: str) -> bool:
     """A word that can be a noun or adjective: not a function word, not an -ly adverb."""
     if not is_word(token) or token.isdigit():
@@ -170,6 +179,7 @@ COMMON_VERBS = frozenset(
 _ED_NOUNS = frozenset("bed red hundred need seed speed breed creed greed feed shed sled".split())
 
 
+@lru_cache(maxsize=_WORD_CACHE)
 def looks_like_verb(token: str) -> bool:
     """A frequent verb or an -ed form ("spoke", "wanted"): not a noun that a term modifies."""
     lower = normalize_token(token)
@@ -206,6 +216,7 @@ def person_nouns() -> frozenset[str]:
     return frozenset(word.lower() for word in read_data_words("person_nouns.txt"))
 
 
+@lru_cache(maxsize=_WORD_CACHE)
 def is_person_noun(word: str) -> bool:
     """True for a person or group noun, singular or regular plural ("troopers", "ladies")."""
     nouns = person_nouns()
