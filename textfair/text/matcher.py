@@ -150,6 +150,7 @@ class Matcher:
                 # The first role listed wins: "Chinese" is a base form before it is a plural.
                 self._forms.setdefault(normalize_form(form), (term, role, form))
         self._grammar = FormReader(self._forms)
+        self._form_of_written: dict[str, tuple[Term, str, str]] = {}  # see `_form_of`
         trie = context.trie_pattern(self._forms)
         self._last_text: str | None = None
         self._last_mentions: list[Mention] = []
@@ -239,6 +240,15 @@ class Matcher:
             use for category in dict.fromkeys(categories) for use in by_category.get(category, ())
         ]
 
+    def _form_of(self, written: str) -> tuple[Term, str, str]:
+        """The (term, role, natural form) of a matched form as written. A corpus writes its
+        few hundred forms thousands of times (mostly lowercased for the scan): each is
+        normalized once per matcher."""
+        found = self._form_of_written.get(written)
+        if found is None:
+            found = self._form_of_written[written] = self._forms[normalize_form(written)]
+        return found
+
     def _scan(self, text: str) -> None:
         if self._last_text is not text and self._last_text != text:
             self._last_other_uses = []
@@ -257,7 +267,7 @@ class Matcher:
         candidates = []
         lower = context.lower_in_place(text)  # the collocation check reads it too
         for match in self._pattern.finditer(text):
-            term, role, natural = self._forms[normalize_form(match.group("m"))]
+            term, role, natural = self._form_of(match.group("m"))
             candidates.append((match, term, role, natural))
         if not candidates:
             return []
@@ -285,13 +295,19 @@ class Matcher:
             ):
                 self._other_use(text, match, term, natural)
                 continue
-            if gates.after_honorific(text, start) or (
+            # A word written in lowercase follows no honorific, is no part of a name and
+            # heads no title or capitals run: those gates all read a capital, so they are
+            # asked only of a word that starts with one (a third of the bundled comments'
+            # candidates do not).
+            capital = not text[start].islower()
+            if (capital and gates.after_honorific(text, start)) or (
                 term.given_name and _given_name_at(text, start, end, term)
             ):
                 continue  # "Mr Christian", "Christian G. Fritz": a person's name
-            name = gates.name_kind(text, start, end, term, self.is_identity_word)
-            if name == "person" or gates.capitalised_mid_sentence(
-                text, start, end, term, self.is_identity_word
+            name = gates.name_kind(text, start, end, term, self.is_identity_word) if capital else ""
+            if name == "person" or (
+                capital
+                and gates.capitalised_mid_sentence(text, start, end, term, self.is_identity_word)
             ):
                 # "Christian Bale", "Jack Black": a person; "Young Guy", "Gay-man", "the
                 # Old West": a lowercase term capitalised inside a sentence starts a name.
@@ -300,8 +316,12 @@ class Matcher:
                 name
                 or gates.in_url(text, start)
                 or gates.in_username(text, start)
-                or self._in_title(text, start, end)
-                or gates.in_capitals_run(text, start, end)
+                or (
+                    capital
+                    and (
+                        self._in_title(text, start, end) or gates.in_capitals_run(text, start, end)
+                    )
+                )
             ):
                 self._other_use(text, match, term, natural)
                 continue
@@ -471,12 +491,7 @@ class Matcher:
         and white audiences" is not. Only a window around the candidate is scanned: a
         collocation that holds it cannot reach further than the longest phrase. `lower`:
         the text lowercased, when that keeps every character's place (scanned instead)."""
-        surface = text[start:end]
-        if surface.isascii() and not context.collocation_words().issuperset(
-            context.word_runs(surface)
-        ):
-            # A collocation that holds the candidate has each of its words (ASCII: the
-            # pattern's case-blind match is then plain lowercase; other text is scanned).
+        if _in_no_collocation(text[start:end]):
             return False
         reach = context.collocation_reach()
         window_end = min(len(text), end + reach)
@@ -516,6 +531,16 @@ class Matcher:
         if words and context.is_sentence_initial(text, run_start):
             words = words[1:]  # a sentence's first word is capitalised anyway
         return sum(not self.is_identity_word(w) for w in words) >= 2
+
+
+@functools.lru_cache(maxsize=4096)  # a corpus writes its few hundred forms again and again
+def _in_no_collocation(surface: str) -> bool:
+    """A candidate written `surface` lies inside no listed collocation, wherever it is: a
+    collocation that holds it has each of its words (ASCII: the pattern's case-blind match
+    is then plain lowercase; other text is scanned)."""
+    return surface.isascii() and not context.collocation_words().issuperset(
+        context.word_runs(surface)
+    )
 
 
 _LINKING_ADVERBS = frozenset("even also perhaps maybe possibly just more less".split())
