@@ -188,6 +188,11 @@ class Rewriter:
     def __init__(self, text: str, mentions: Iterable[Mention]) -> None:
         self.text = text
         self.mentions = sorted(mentions, key=lambda m: m.start)
+        self.by_category: dict[str, list[int]] = {}
+        """The indices of each category's mentions: a rewrite of one category reads these,
+        not every mention (a spam comment has hundreds)."""
+        for index, mention in enumerate(self.mentions):
+            self.by_category.setdefault(mention.category, []).append(index)
         # Capitalise a replacement at a sentence start only where the writer did.
         self._initial = [
             m.surface[:1].isupper() and is_sentence_initial(text, m.start) for m in self.mentions
