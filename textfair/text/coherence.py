@@ -284,7 +284,7 @@ class Coherence:
         words = []
         for match in self._pattern.finditer(text) if self._pattern else ():
             found = text[match.start() : match.end()]
-            for kind, role, terms, listed in self._words[normalize_form(found)]:
+            for kind, role, terms, listed in self._words[context.normalized_form(found)]:
                 if listed != listed.lower() and " ".join(found.split()) not in (
                     listed,
                     listed.upper(),

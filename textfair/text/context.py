@@ -132,6 +132,12 @@ def normalize_token(token: str) -> str:
     return lower[:-1] if lower.endswith("'") else lower
 
 
+# `normalize_form` of a written form, remembered: a corpus writes the few hundred forms of
+# a list's terms and words thousands of times, and each scan (matcher, coherence words,
+# merges) looks every match up by its normalized form.
+normalized_form = lru_cache(maxsize=_WORD_CACHE)(normalize_form)
+
+
 def is_word(token: str) -> bool:
     """True for a word token, False for punctuation."""
     return bool(_WORD.match(token))

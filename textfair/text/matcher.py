@@ -150,7 +150,6 @@ class Matcher:
                 # The first role listed wins: "Chinese" is a base form before it is a plural.
                 self._forms.setdefault(normalize_form(form), (term, role, form))
         self._grammar = FormReader(self._forms)
-        self._form_of_written: dict[str, tuple[Term, str, str]] = {}  # see `_form_of`
         trie = context.trie_pattern(self._forms)
         self._last_text: str | None = None
         self._last_mentions: list[Mention] = []
@@ -241,13 +240,8 @@ class Matcher:
         ]
 
     def _form_of(self, written: str) -> tuple[Term, str, str]:
-        """The (term, role, natural form) of a matched form as written. A corpus writes its
-        few hundred forms thousands of times (mostly lowercased for the scan): each is
-        normalized once per matcher."""
-        found = self._form_of_written.get(written)
-        if found is None:
-            found = self._form_of_written[written] = self._forms[normalize_form(written)]
-        return found
+        """The (term, role, natural form) of a matched form as written."""
+        return self._forms[context.normalized_form(written)]
 
     def _scan(self, text: str) -> None:
         if self._last_text is not text and self._last_text != text:
@@ -360,7 +354,7 @@ class Matcher:
                     natural=natural,
                     form=form,
                     possessive=possessive,
-                    fixed=(normalize_form(surface) in term.fixed_ids)
+                    fixed=(context.normalized_form(surface) in term.fixed_ids)
                     or (
                         term.comparative
                         and not term.axis  # a list with axes keeps comparatives on their own
@@ -419,7 +413,8 @@ class Matcher:
             return True
         if not term.person_context:
             return False
-        if normalize_form(text[start:end]) in gates.SIZE_WORDS and gates.grades_a_thing(text, end):
+        size = context.normalized_form(text[start:end]) in gates.SIZE_WORDS
+        if size and gates.grades_a_thing(text, end):
             return True
         return gates.sympathy_reading(text, start, end)
 
