@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
@@ -92,11 +91,6 @@ class TextDomain:
             [m for plan in found.values() if plan.left_out is None for m in plan.related]
             for found in plans
         ]
-        # Per seed, its related words per category: read by every score of a rewrite.
-        self._related_counts = [Counter(m.category for m in related) for related in self._related]
-        # Scores of (seed, rule set), remembered: the rows, the causal tests and the
-        # rewrites each ask for the same variants' scores.
-        self._acceptability: dict[tuple[int, tuple[Rule, ...]], float] = {}
         self._presence = np.array(
             [
                 [c in found and found[c].left_out is None for c in self._categories]
@@ -182,20 +176,20 @@ class TextDomain:
         float
             $\prod_{c} p(\text{seed}, c, t_c)$ over the categories whose term changes.
         """
-        key = (index, rule_set)
-        found = self._acceptability.get(key)
-        if found is not None:
-            return found
         score = 1.0
         for rule in rule_set:
             if rule.value in self._terms[index][rule.category]:
                 continue
             scores = self._category_scores(
-                index, rule.category, self._related_counts[index][rule.category]
+                index, rule.category, self._related_count(index, rule.category)
             )
             score *= float(scores[self._column_of[rule.category][rule.value]])
-        self._acceptability[key] = score
         return score
+
+    def _related_count(self, index: int, category: str) -> int:
+        related = self._related[index]
+        # Most seeds rewrite no related word ("Judaism"): nothing to count.
+        return sum(1 for m in related if m.category == category) if related else 0
 
     def recall(self) -> dict[str, float]:
         """Per category, the share of seeds mentioning it that take part in its rows."""
