@@ -427,14 +427,20 @@ class Matcher:
             return False  # no listed collocation has a term of this category
         # Plain words on each side: cheaper than tokenizing, and enough for a comparison.
         # The next word and the previous one index the collocations: the words after the
-        # candidate are read only when one of them is listed (rarely).
+        # candidate are read only when one of them is listed (rarely). The words before
+        # cost more to read (all of a window's): they are read for the key only where the
+        # category has a collocation keyed by its word before (religion has none).
         following = gates.WORDS.search(text, end, end + 40)
-        preceding = gates.WORDS.findall(text, max(0, start - 40), start)[-3:]
-        candidates = (
-            by_neighbour.get(("after", following.group().lower()), ()) if following else ()
-        ) + (by_neighbour.get(("before", preceding[-1].lower()), ()) if preceding else ())
+        candidates = by_neighbour.get(("after", following.group().lower()), ()) if following else ()
+        preceding: list[str] | None = None
+        if term.category in self._idioms_keyed_before():
+            preceding = _words_before(text, start)
+            if preceding:
+                candidates += by_neighbour.get(("before", preceding[-1].lower()), ())
         if not candidates:
             return False
+        if preceding is None:
+            preceding = _words_before(text, start)
         before = [w.lower() for w in preceding]
         after = [w.lower() for w in gates.WORDS.findall(text, end, end + 40)[:3]]
         return any(
@@ -464,6 +470,15 @@ class Matcher:
             c: {key: tuple(dict.fromkeys(v)) for key, v in by_key.items()}
             for c, by_key in found.items()
         }
+
+    @functools.cache  # noqa: B019 - one matcher per term list, kept for the process
+    def _idioms_keyed_before(self) -> frozenset[str]:
+        """The categories with a collocation indexed by the word before the term's form."""
+        return frozenset(
+            category
+            for category, by_neighbour in self._idiom_contexts().items()
+            if any(side == "before" for side, _ in by_neighbour)
+        )
 
     def is_identity_word(self, token: str) -> bool:
         """True when `token` is a written form of some term (``"Americans"``, ``"male"``).
@@ -536,6 +551,11 @@ def _in_no_collocation(surface: str) -> bool:
     return surface.isascii() and not context.collocation_words().issuperset(
         context.word_runs(surface)
     )
+
+
+def _words_before(text: str, start: int) -> list[str]:
+    """The last three words (letters only) in the 40 characters before `start`."""
+    return gates.WORDS.findall(text, max(0, start - 40), start)[-3:]
 
 
 _LINKING_ADVERBS = frozenset("even also perhaps maybe possibly just more less".split())
