@@ -30,6 +30,13 @@ CAPITALISED_RUN_BEFORE = re.compile(rf"(?:{_TITLE_WORD}[ ]+{_TITLE_GLUE})+$")
 CAPITALISED_RUN_AFTER = re.compile(rf"(?:[ ]+{_TITLE_GLUE}{_TITLE_WORD})+")
 
 
+# Patterns of the gates compiled once (a pattern string is looked up in re's cache at
+# every call): the word joined after a term, a hyphen before a letter, a middle initial.
+_NEXT_JOINED_WORD = re.compile(r"(?:[ ]+|-)([A-Za-z][\w'’]*)")
+_HYPHEN_LETTER = re.compile(r"-([^\W\d_])")
+_MIDDLE_INITIAL = re.compile(r" [A-Z]\. ?[A-Z]")
+
+
 def capitalised(token: str) -> bool:
     return token[:1].isupper() and not (len(token) > 1 and token.isupper())
 
@@ -45,7 +52,7 @@ def capitalised_mid_sentence(
         return False
     if context.is_sentence_initial(text, start):
         return False
-    following = re.match(r"(?:[ ]+|-)([A-Za-z][\w'’]*)", text[end : end + 40])
+    following = _NEXT_JOINED_WORD.match(text[end : end + 40])
     if not following:
         return False
     word = following.group(1)
@@ -192,7 +199,7 @@ def heads_a_compound(text: str, end: int, term: Term) -> bool:
     """The first half of a hyphenated word that is not about people: a colour ("black-clad",
     "white-haired": a lowercase term before a lowercase part) or a joint nationality of a
     thing ("Canadian-German co-production"). "Chinese-born" stays a mention."""
-    following = re.match(r"-([^\W\d_])", text[end : end + 2])
+    following = _HYPHEN_LETTER.match(text[end : end + 2])
     if not following:
         return False
     return following.group(1).isupper() or term.text[:1].islower()
@@ -450,7 +457,7 @@ def after_honorific(text: str, start: int) -> bool:
 
 def before_initial(text: str, end: int) -> bool:
     """A given name before a middle initial: "Christian G. Fritz"."""
-    return re.match(r" [A-Z]\. ?[A-Z]", text[end : end + 6]) is not None
+    return _MIDDLE_INITIAL.match(text[end : end + 6]) is not None
 
 
 _QUOTED = re.compile(r"(?:``|''|[\"“”'‘’])([^\"“”`'‘’\n]{3,80})(?:''|``|[\"“”'‘’])")

@@ -392,7 +392,7 @@ class Matcher:
         word = after[0]
         if context.looks_like_verb(word) or self._grammar.is_person_word(word):
             return False
-        if re.search(r"n['’]t$", word, re.IGNORECASE):
+        if _NEGATED_VERB.search(word):
             return False  # "Being Jewish doesn't change that"
         if any(context.is_person_noun(part) for part in word.lower().split("-")[1:]):
             return False  # "a homosexual man-slut"
@@ -558,6 +558,9 @@ def _words_before(text: str, start: int) -> list[str]:
     return gates.WORDS.findall(text, max(0, start - 40), start)[-3:]
 
 
+# Compiled once: `_modifies_a_thing` asks of most candidates (re.search with a pattern
+# string looks it up in re's cache, and its flag, at every call).
+_NEGATED_VERB = re.compile(r"n['’]t$", re.IGNORECASE)
 _LINKING_ADVERBS = frozenset("even also perhaps maybe possibly just more less".split())
 _HYPHENATED_IDENTITY_HEADS = frozenset({"american", "canadian"})
 
