@@ -15,6 +15,7 @@ import re
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from textfair.terms import Term
@@ -96,6 +97,7 @@ class Rewrite:
     """Where each change lies in the old text and in this one (empty unless asked for)."""
 
 
+@lru_cache(maxsize=4096)  # a text's mentions are mostly a few forms written alike
 def case_style(surface: str, natural: str) -> Style:
     """How `surface` is capitalised compared with the list's `natural` spelling."""
     written, listed = _NON_LETTERS.sub("", surface), _NON_LETTERS.sub("", natural)
