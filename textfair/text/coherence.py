@@ -152,6 +152,16 @@ class Coherence:
             for c, terms in term_list.categories.items()
         }
         self._merges = MergeCheck(term_list)
+        # Per category: whether it has an adult-only term, an attributive-only one and one
+        # that is not gradable (the terms a child noun, a predicate or a degree rules out).
+        self._restricted = {
+            c: (
+                any(t.adult_only for t in terms),
+                any(t.attributive_only for t in terms),
+                any(not t.gradable for t in terms),
+            )
+            for c, terms in term_list.categories.items()
+        }
 
     def _gendered_words(self, text: str, source: Term) -> tuple[Mention, ...]:
         """The gendered words of `text` (he, her, mother, ...) as mentions of the first-name
@@ -284,7 +294,7 @@ class Coherence:
         words = []
         for match in self._pattern.finditer(text) if self._pattern else ():
             found = text[match.start() : match.end()]
-            for kind, role, terms, listed in self._words[normalize_form(found)]:
+            for kind, role, terms, listed in self._words[context.normalized_form(found)]:
                 if listed != listed.lower() and " ".join(found.split()) not in (
                     listed,
                     listed.upper(),
@@ -347,13 +357,16 @@ class Coherence:
             genders = frozenset()
         clashing = {t.id for w in words if w.kind == "clash" for t in w.terms}
         roles = {w.role for w, _ in related}
-        if any(t.adult_only for t in self.term_list.categories[category]) and (
+        adult_only, attributive_only, ungradable = self._restricted[category]
+        if adult_only and (
             STATED_AGE.search(text) or any(_head_noun(text, m) in AGED_NOUNS for m in found)
         ):
             return CategoryPlan("cue")  # "an elderly man ... died at the age of 76"
-        child = any(_before_child(text, m) for m in found)
-        predicate = any(_predicative(text, m) for m in found)
-        degree = any(
+        # Each reading rules out only the category's terms of one kind: it is read only
+        # where the category has such a term (no term of religion is adult-only, say).
+        child = adult_only and any(_before_child(text, m) for m in found)
+        predicate = attributive_only and any(_predicative(text, m) for m in found)
+        degree = ungradable and any(
             m.form == "adjective" and gates.gradable_context(text, m.start, m.end) for m in found
         )
         targets = set()

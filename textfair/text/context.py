@@ -111,11 +111,19 @@ def _window_before(text: str, start: int, window: int) -> tuple[str, ...]:
     return tuple(tokens)
 
 
+# The gates ask about the same few thousand words tens of thousands of times per corpus
+# ("the", "and", "people"): these pure word functions remember their answers, a cache hit
+# costing a fraction of recomputing them.
+_WORD_CACHE = 4096  # the bundled comments ask about 1,300 distinct words at most
+
+
+@lru_cache(maxsize=_WORD_CACHE)
 def plain_token(token: str) -> str:
     """Lowercase with straight apostrophes ("He’s" -> "he's")."""
     return token.lower().replace("’", "'")
 
 
+@lru_cache(maxsize=_WORD_CACHE)
 def normalize_token(token: str) -> str:
     """Lowercase, straighten curly apostrophes and drop a possessive, for list lookups."""
     lower = plain_token(token)
@@ -124,11 +132,18 @@ def normalize_token(token: str) -> str:
     return lower[:-1] if lower.endswith("'") else lower
 
 
+# `normalize_form` of a written form, remembered: a corpus writes the few hundred forms of
+# a list's terms and words thousands of times, and each scan (matcher, coherence words,
+# merges) looks every match up by its normalized form.
+normalized_form = lru_cache(maxsize=_WORD_CACHE)(normalize_form)
+
+
 def is_word(token: str) -> bool:
     """True for a word token, False for punctuation."""
     return bool(_WORD.match(token))
 
 
+@lru_cache(maxsize=_WORD_CACHE)
 def is_content_word(token: str) -> bool:
     """A word that can be a noun or adjective: not a function word, not an -ly adverb."""
     if not is_word(token) or token.isdigit():
@@ -170,6 +185,7 @@ COMMON_VERBS = frozenset(
 _ED_NOUNS = frozenset("bed red hundred need seed speed breed creed greed feed shed sled".split())
 
 
+@lru_cache(maxsize=_WORD_CACHE)
 def looks_like_verb(token: str) -> bool:
     """A frequent verb or an -ed form ("spoke", "wanted"): not a noun that a term modifies."""
     lower = normalize_token(token)
@@ -206,6 +222,7 @@ def person_nouns() -> frozenset[str]:
     return frozenset(word.lower() for word in read_data_words("person_nouns.txt"))
 
 
+@lru_cache(maxsize=_WORD_CACHE)
 def is_person_noun(word: str) -> bool:
     """True for a person or group noun, singular or regular plural ("troopers", "ladies")."""
     nouns = person_nouns()
@@ -246,15 +263,23 @@ def trie_pattern(keys: Iterable[str]) -> str:
 
 
 def _trie_node(node: dict) -> str:
-    branches = []
-    for char in sorted(k for k in node if k):
-        piece = r"[\s\-]+" if char == " " else re.escape(char)
-        branches.append(piece + _trie_node(node[char]))
+    # Keys are distinct, so sorting the items compares only characters ("" ends a key).
+    branches = [
+        _trie_piece(char) + _trie_node(child) for char, child in sorted(node.items()) if char
+    ]
     if not branches:
         return ""
     body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
     # A key also ends here: the longer continuation is optional, and greedy, so tried first.
     return f"(?:{body})?" if "" in node else body
+
+
+@cache
+def _trie_piece(char: str) -> str:
+    """What one character of a key matches: itself, or any run of spaces or hyphens for a
+    space. Remembered: an audit's tries (matcher, coherence words, merges) have thousands of
+    nodes over a few dozen characters."""
+    return r"[\s\-]+" if char == " " else re.escape(char)
 
 
 @cache

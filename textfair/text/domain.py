@@ -187,7 +187,9 @@ class TextDomain:
         return score
 
     def _related_count(self, index: int, category: str) -> int:
-        return sum(1 for m in self._related[index] if m.category == category)
+        related = self._related[index]
+        # Most seeds rewrite no related word ("Judaism"): nothing to count.
+        return sum(1 for m in related if m.category == category) if related else 0
 
     def recall(self) -> dict[str, float]:
         """Per category, the share of seeds mentioning it that take part in its rows."""
@@ -354,12 +356,9 @@ class TextDomain:
         if any(not self.may_become(index, c, term.id) for c, term in targets.items()):
             return None  # left out of a category, or not to be rewritten to that term
         rewriter = self._rewriter(index)
+        by_category = rewriter.by_category
         result = rewriter.apply(
-            {
-                i: targets[m.category]
-                for i, m in enumerate(rewriter.mentions)
-                if m.category in targets
-            },
+            {i: term for c, term in targets.items() for i in by_category.get(c, ())},
             with_edits=with_edits,
         )
         swaps = tuple(

@@ -239,6 +239,10 @@ class Matcher:
             use for category in dict.fromkeys(categories) for use in by_category.get(category, ())
         ]
 
+    def _form_of(self, written: str) -> tuple[Term, str, str]:
+        """The (term, role, natural form) of a matched form as written."""
+        return self._forms[context.normalized_form(written)]
+
     def _scan(self, text: str) -> None:
         if self._last_text is not text and self._last_text != text:
             self._last_other_uses = []
@@ -257,7 +261,7 @@ class Matcher:
         candidates = []
         lower = context.lower_in_place(text)  # the collocation check reads it too
         for match in self._pattern.finditer(text):
-            term, role, natural = self._forms[normalize_form(match.group("m"))]
+            term, role, natural = self._form_of(match.group("m"))
             candidates.append((match, term, role, natural))
         if not candidates:
             return []
@@ -285,13 +289,19 @@ class Matcher:
             ):
                 self._other_use(text, match, term, natural)
                 continue
-            if gates.after_honorific(text, start) or (
+            # A word written in lowercase follows no honorific, is no part of a name and
+            # heads no title or capitals run: those gates all read a capital, so they are
+            # asked only of a word that starts with one (a third of the bundled comments'
+            # candidates do not).
+            capital = not text[start].islower()
+            if (capital and gates.after_honorific(text, start)) or (
                 term.given_name and _given_name_at(text, start, end, term)
             ):
                 continue  # "Mr Christian", "Christian G. Fritz": a person's name
-            name = gates.name_kind(text, start, end, term, self.is_identity_word)
-            if name == "person" or gates.capitalised_mid_sentence(
-                text, start, end, term, self.is_identity_word
+            name = gates.name_kind(text, start, end, term, self.is_identity_word) if capital else ""
+            if name == "person" or (
+                capital
+                and gates.capitalised_mid_sentence(text, start, end, term, self.is_identity_word)
             ):
                 # "Christian Bale", "Jack Black": a person; "Young Guy", "Gay-man", "the
                 # Old West": a lowercase term capitalised inside a sentence starts a name.
@@ -300,8 +310,12 @@ class Matcher:
                 name
                 or gates.in_url(text, start)
                 or gates.in_username(text, start)
-                or self._in_title(text, start, end)
-                or gates.in_capitals_run(text, start, end)
+                or (
+                    capital
+                    and (
+                        self._in_title(text, start, end) or gates.in_capitals_run(text, start, end)
+                    )
+                )
             ):
                 self._other_use(text, match, term, natural)
                 continue
@@ -340,7 +354,7 @@ class Matcher:
                     natural=natural,
                     form=form,
                     possessive=possessive,
-                    fixed=(normalize_form(surface) in term.fixed_ids)
+                    fixed=(context.normalized_form(surface) in term.fixed_ids)
                     or (
                         term.comparative
                         and not term.axis  # a list with axes keeps comparatives on their own
@@ -378,7 +392,7 @@ class Matcher:
         word = after[0]
         if context.looks_like_verb(word) or self._grammar.is_person_word(word):
             return False
-        if re.search(r"n['’]t$", word, re.IGNORECASE):
+        if _NEGATED_VERB.search(word):
             return False  # "Being Jewish doesn't change that"
         if any(context.is_person_noun(part) for part in word.lower().split("-")[1:]):
             return False  # "a homosexual man-slut"
@@ -399,7 +413,8 @@ class Matcher:
             return True
         if not term.person_context:
             return False
-        if normalize_form(text[start:end]) in gates.SIZE_WORDS and gates.grades_a_thing(text, end):
+        size = context.normalized_form(text[start:end]) in gates.SIZE_WORDS
+        if size and gates.grades_a_thing(text, end):
             return True
         return gates.sympathy_reading(text, start, end)
 
@@ -412,14 +427,20 @@ class Matcher:
             return False  # no listed collocation has a term of this category
         # Plain words on each side: cheaper than tokenizing, and enough for a comparison.
         # The next word and the previous one index the collocations: the words after the
-        # candidate are read only when one of them is listed (rarely).
+        # candidate are read only when one of them is listed (rarely). The words before
+        # cost more to read (all of a window's): they are read for the key only where the
+        # category has a collocation keyed by its word before (religion has none).
         following = gates.WORDS.search(text, end, end + 40)
-        preceding = gates.WORDS.findall(text, max(0, start - 40), start)[-3:]
-        candidates = (
-            by_neighbour.get(("after", following.group().lower()), ()) if following else ()
-        ) + (by_neighbour.get(("before", preceding[-1].lower()), ()) if preceding else ())
+        candidates = by_neighbour.get(("after", following.group().lower()), ()) if following else ()
+        preceding: list[str] | None = None
+        if term.category in self._idioms_keyed_before():
+            preceding = _words_before(text, start)
+            if preceding:
+                candidates += by_neighbour.get(("before", preceding[-1].lower()), ())
         if not candidates:
             return False
+        if preceding is None:
+            preceding = _words_before(text, start)
         before = [w.lower() for w in preceding]
         after = [w.lower() for w in gates.WORDS.findall(text, end, end + 40)[:3]]
         return any(
@@ -450,6 +471,15 @@ class Matcher:
             for c, by_key in found.items()
         }
 
+    @functools.cache  # noqa: B019 - one matcher per term list, kept for the process
+    def _idioms_keyed_before(self) -> frozenset[str]:
+        """The categories with a collocation indexed by the word before the term's form."""
+        return frozenset(
+            category
+            for category, by_neighbour in self._idiom_contexts().items()
+            if any(side == "before" for side, _ in by_neighbour)
+        )
+
     def is_identity_word(self, token: str) -> bool:
         """True when `token` is a written form of some term (``"Americans"``, ``"male"``).
 
@@ -471,12 +501,7 @@ class Matcher:
         and white audiences" is not. Only a window around the candidate is scanned: a
         collocation that holds it cannot reach further than the longest phrase. `lower`:
         the text lowercased, when that keeps every character's place (scanned instead)."""
-        surface = text[start:end]
-        if surface.isascii() and not context.collocation_words().issuperset(
-            context.word_runs(surface)
-        ):
-            # A collocation that holds the candidate has each of its words (ASCII: the
-            # pattern's case-blind match is then plain lowercase; other text is scanned).
+        if _in_no_collocation(text[start:end]):
             return False
         reach = context.collocation_reach()
         window_end = min(len(text), end + reach)
@@ -518,6 +543,24 @@ class Matcher:
         return sum(not self.is_identity_word(w) for w in words) >= 2
 
 
+@functools.lru_cache(maxsize=4096)  # a corpus writes its few hundred forms again and again
+def _in_no_collocation(surface: str) -> bool:
+    """A candidate written `surface` lies inside no listed collocation, wherever it is: a
+    collocation that holds it has each of its words (ASCII: the pattern's case-blind match
+    is then plain lowercase; other text is scanned)."""
+    return surface.isascii() and not context.collocation_words().issuperset(
+        context.word_runs(surface)
+    )
+
+
+def _words_before(text: str, start: int) -> list[str]:
+    """The last three words (letters only) in the 40 characters before `start`."""
+    return gates.WORDS.findall(text, max(0, start - 40), start)[-3:]
+
+
+# Compiled once: `_modifies_a_thing` asks of most candidates (re.search with a pattern
+# string looks it up in re's cache, and its flag, at every call).
+_NEGATED_VERB = re.compile(r"n['’]t$", re.IGNORECASE)
 _LINKING_ADVERBS = frozenset("even also perhaps maybe possibly just more less".split())
 _HYPHENATED_IDENTITY_HEADS = frozenset({"american", "canadian"})
 

@@ -177,7 +177,7 @@ class MergeCheck:
         hits = []
         for match in self._pattern.finditer(text) if self._pattern else ():
             start, end = match.span()
-            hits.append((start, end, self._named[normalize_form(match.group())]))
+            hits.append((start, end, self._named[context.normalized_form(match.group())]))
         self._last = (text, hits)
         self._read = [None] * len(hits)
         self._lower = context.lower_exactly(text)

@@ -15,6 +15,7 @@ import re
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from textfair.terms import Term
@@ -96,6 +97,7 @@ class Rewrite:
     """Where each change lies in the old text and in this one (empty unless asked for)."""
 
 
+@lru_cache(maxsize=4096)  # a text's mentions are mostly a few forms written alike
 def case_style(surface: str, natural: str) -> Style:
     """How `surface` is capitalised compared with the list's `natural` spelling."""
     written, listed = _NON_LETTERS.sub("", surface), _NON_LETTERS.sub("", natural)
@@ -188,6 +190,11 @@ class Rewriter:
     def __init__(self, text: str, mentions: Iterable[Mention]) -> None:
         self.text = text
         self.mentions = sorted(mentions, key=lambda m: m.start)
+        self.by_category: dict[str, list[int]] = {}
+        """The indices of each category's mentions: a rewrite of one category reads these,
+        not every mention (a spam comment has hundreds)."""
+        for index, mention in enumerate(self.mentions):
+            self.by_category.setdefault(mention.category, []).append(index)
         # Capitalise a replacement at a sentence start only where the writer did.
         self._initial = [
             m.surface[:1].isupper() and is_sentence_initial(text, m.start) for m in self.mentions
@@ -196,14 +203,26 @@ class Rewriter:
         self._articles = [
             _ARTICLE_BEFORE.search(text, max(0, m.start - 12), m.start) for m in self.mentions
         ]
-        self._rendered: dict[tuple[int, str], tuple[str, str]] = {}
         # What a rendering reads of a mention besides its place: mentions that look alike
-        # ("gay" three times) share one rendering per target.
-        self._looks = [
-            (m.term_id, m.form, m.surface, m.natural, m.role, m.possessive, style, initial)
-            for m, style, initial in zip(self.mentions, self._styles, self._initial, strict=True)
+        # ("gay" three times, "JEW" six hundred times in a spam comment) share one number,
+        # and one rendering per target. A gendered word's rendering reads its place ("her"
+        # -> "his" or "him"), so it has a number of its own.
+        looks: dict[tuple, int] = {}
+        self._look = [
+            looks.setdefault(
+                (m.term_id, m.form, m.surface, m.natural, m.role, m.possessive, style, initial)
+                if m.form != "gendered"
+                else (index,),
+                len(looks),
+            )
+            for index, (m, style, initial) in enumerate(
+                zip(self.mentions, self._styles, self._initial, strict=True)
+            )
         ]
-        self._by_look: dict[tuple, tuple[str, str]] = {}
+        # Renderings by (look, target id); a target that is a gendered word reads the place
+        # of every mention, so those are kept by (mention index, target id).
+        self._by_look: dict[tuple[int, str], tuple[str, str]] = {}
+        self._by_place: dict[tuple[int, str], tuple[str, str]] = {}
 
     def _style(self, mention: Mention) -> Style:
         """The mention's case style; an acronym ("LGBT") looks the same in any case, so a
@@ -218,41 +237,40 @@ class Rewriter:
     def render(self, index: int, target: Term) -> tuple[str, str]:
         """What replaces mention `index` (possessive included) when it becomes `target`,
         and the indefinite article that sound requires before it."""
-        key = (index, target.id)
-        if key not in self._rendered:
+        memo, key = self._memo(index, target)
+        found = memo.get(key)
+        if found is None:
             mention, style = self.mentions[index], self._styles[index]
-            # A gendered word's counterpart is read from the words after it ("her" -> "his"
-            # or "him"): those renderings depend on the place, the others do not.
-            alike = None
-            if mention.form != "gendered" and not target.words:
-                alike = (self._looks[index], target.id)
-                shared = self._by_look.get(alike)
-                if shared is not None:
-                    self._rendered[key] = shared
-                    return shared
             natural = _target_phrase(mention, target, self.text)
             phrase = apply_case(natural, style, self._initial[index])
             if target.article and natural.startswith(target.text):
                 article = target.article
             else:
                 article = indefinite_article(natural)
-            self._rendered[key] = (
+            found = memo[key] = (
                 _with_possessive(phrase, mention.possessive, style == "upper"),
                 article,
             )
-            if alike is not None:
-                self._by_look[alike] = self._rendered[key]
-        return self._rendered[key]
+        return found
+
+    def _memo(
+        self, index: int, target: Term
+    ) -> tuple[dict[tuple[int, str], tuple[str, str]], tuple[int, str]]:
+        """Where the rendering of mention `index` as `target` is remembered, and its key."""
+        if target.words:
+            return self._by_place, (index, target.id)
+        return self._by_look, (self._look[index], target.id)
 
     def apply(self, targets: dict[int, Term], with_edits: bool = True) -> Rewrite:
         """Replace mention i with targets[i] for every i given; other mentions stay."""
         # Called once per variant: what the loop reads is bound locally, and a rendering
         # already made is read from the memo without a call to `render`.
-        text, mentions, articles, rendered = (
+        text, mentions, articles, looks, by_look = (
             self.text,
             self.mentions,
             self._articles,
-            self._rendered,
+            self._look,
+            self._by_look,
         )
         pieces: list[str] = []
         edits: list[Edit] = []
@@ -260,7 +278,8 @@ class Rewriter:
         length = 0
         for index in sorted(targets):
             target = targets[index]
-            known = rendered.get((index, target.id))
+            # Most renderings are shared by look (`_memo`): read here without a call.
+            known = None if target.words else by_look.get((looks[index], target.id))
             new_term, sound_article = known or self.render(index, target)
             mention, article = mentions[index], articles[index]
             if article is not None and article.start(1) >= cursor:
