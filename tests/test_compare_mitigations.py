@@ -268,6 +268,7 @@ def test_per_term_thresholds_read_validation_texts_only():
     assert (before != after).any()
 
 
+@pytest.mark.slow  # about 6 s: a whole comparison of two methods
 def test_a_notebook_compares_with_one_call(german):
     import textfair
     from textfair.mitigate.compare import Comparison
@@ -368,6 +369,7 @@ class _Counting(_Recording):
         return super().predict_proba(rows)
 
 
+@pytest.mark.slow  # about 6 s: a whole comparison, counting every query
 def test_the_audited_model_is_asked_about_each_input_once(german):
     """The baseline's audit, its quality and group metrics, and the threshold optimizer (fit
     and the audit through its decisions) share one cache of the audited model's answers."""

@@ -197,6 +197,7 @@ def _write_killed_at(step: int, report, out, page: str) -> int:
 WRITING_CODE = ("textfair/io.py",)
 
 
+@pytest.mark.slow  # about 13 s: a write killed at every step, each in a fresh process
 def test_a_report_write_killed_at_any_step_leaves_the_old_set_or_the_new_one(tmp_path):
     import textfair
 
