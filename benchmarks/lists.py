@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.scale import peak_rss_mb
+
 SIZES = ((100, 400), (300, 400), (1000, 400), (3000, 400), (1000, 100), (1000, 1600))
 QUICK = ((100, 100), (300, 100))
 _SYLLABLES = "ba ko ri mu te la zo pi ne du ga vo".split()
@@ -80,18 +82,6 @@ def write_inputs(directory: Path, terms: int, texts: int) -> tuple[Path, Path]:
     return term_list, corpus
 
 
-def _peak_rss_mb() -> float | None:
-    """This process's peak resident memory (VmHWM), in MB."""
-    try:
-        status = Path("/proc/self/status").read_text()
-    except OSError:
-        return None
-    for line in status.splitlines():
-        if line.startswith("VmHWM:"):
-            return round(int(line.split()[1]) / 1024, 1)
-    return None
-
-
 def _one(terms: int, texts: int) -> dict:
     """One audit in this process (run by `main` in a fresh one): its figures as a dict."""
     from textfair.cli import app
@@ -137,7 +127,7 @@ def _one(terms: int, texts: int) -> dict:
             "model_queries": run["model_queries"],
             "requested_texts": run["requested"],
             "seconds": round(seconds, 2),
-            "peak_mb": _peak_rss_mb(),
+            "peak_mb": peak_rss_mb(),
             "estimated_growth_mb": round(
                 estimate_memory(
                     {"made_up": terms},

@@ -43,7 +43,7 @@ LABEL_MAP = {"True": "toxic", "False": "non-toxic"}
 MODEL = "toxicity-cnn-lstm"
 
 
-def _peak_rss_mb(pid: int | str = "self") -> float | None:
+def peak_rss_mb(pid: int | str = "self") -> float | None:
     """A process's peak resident memory (VmHWM), in MB. Not getrusage's ru_maxrss: Linux
     carries that across exec from the forked copy of the parent, so a child started by a
     parent holding a large corpus would report the parent's memory."""
@@ -73,7 +73,7 @@ class WorkerPeaks:
                 ["pgrep", "-f", "ray::MapWorker"], capture_output=True, text=True
             ).stdout.split()
             for pid in found:
-                peak = _peak_rss_mb(pid)
+                peak = peak_rss_mb(pid)
                 if peak is not None:
                     self.peaks[pid] = max(peak, self.peaks.get(pid, 0.0))
 
@@ -126,7 +126,7 @@ def run_one(engine: str, path: Path, workers: int) -> dict:
         "engine": engine,
         "workers": workers,
         "seconds": round(seconds, 1),
-        "driver_peak_rss_mb": _peak_rss_mb(),
+        "driver_peak_rss_mb": peak_rss_mb(),
         "worker_peak_rss_mb": peaks,
         "metrics": json.loads(json.dumps(asdict(metrics), default=str)),
     }
