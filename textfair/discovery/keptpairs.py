@@ -108,9 +108,8 @@ class PairKeeper:
         candidates: set[int] = set()
         entries: dict[int, tuple[PairShift, int | None]] = {}
         tested = uninformative = 0
-        for pair in pairs:
-            order, tested = self._tested, tested + 1
-            self._tested += 1
+        for tested, pair in enumerate(pairs, start=1):
+            order = self._tested + tested  # where the pair stands among all those tested
             p_index = None
             if pair.excess is not None:
                 p_index = len(self.p_values)
@@ -136,6 +135,7 @@ class PairKeeper:
                     del entries[dropped]
             if keep:
                 entries[order] = (pair, p_index)
+        self._tested += tested
         self._kept.update(entries)
         if len(entries) < tested:
             self._left_out.append(PairsLeftOut(category, tested, len(entries), uninformative))

@@ -244,7 +244,7 @@ def _counterfactual(report: AuditReport) -> list[str]:
             f"of the {group.n} {_e(report.inputs)} that name it, each written with each term "
             "it may take (a term of another axis or one that clashes is not written, so "
             "two terms' rates may rest on different texts)"
-            f"{_rates_shown(terms, group.rates)}. Group score "
+            f"{_rates_caption(terms, group.rates)}. Group score "
             f"{_pct(group.score)} points: the largest difference between two terms on the "
             "texts written with both."
             f"{_group_excess(group.category, group.excess)}{_group_strict(report, group)}"
@@ -285,7 +285,7 @@ def _counterfactual(report: AuditReport) -> list[str]:
         )
         parts.append(
             f"<figure>{plot}<figcaption>{_e(category)}: {said}; blank: no text names the row's "
-            f"term alone{_pair_terms_shown(terms, every)}.</figcaption></figure>"
+            f"term alone{_pair_terms_caption(terms, every)}.</figcaption></figure>"
         )
     return parts
 
@@ -305,7 +305,7 @@ def _shown_rates(rates: dict[str, float]) -> list[str]:
     return sorted(by_rate[:half] + by_rate[-half:])
 
 
-def _rates_shown(terms: list[str], rates: dict[str, float]) -> str:
+def _rates_caption(terms: list[str], rates: dict[str, float]) -> str:
     """What the rates figure leaves out, in words (nothing when it shows every term)."""
     if len(terms) == len(rates):
         return ""
@@ -323,10 +323,12 @@ def _shown_pair_terms(pairs: list) -> set[str]:
         for term in (pair.source, pair.target):
             if len(shown) < SHOWN_TERMS:
                 shown.add(term)
+        if len(shown) == SHOWN_TERMS:
+            break
     return shown
 
 
-def _pair_terms_shown(terms: list[str], every: set[str]) -> str:
+def _pair_terms_caption(terms: list[str], every: set[str]) -> str:
     """What the term-pair matrix leaves out, in words (nothing when it shows every term)."""
     if len(terms) == len(every):
         return ""

@@ -238,9 +238,9 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
     """The term pairs whose swap lowers the favourable probability most beyond the placebo
     edit's shift (the report's order), with their flip rates against the placebo's."""
     counterfactual = report.counterfactual
-    every = counterfactual.term_pairs if counterfactual else ()
-    if not every or counterfactual is None:
+    if counterfactual is None or not counterfactual.term_pairs:
         return []
+    every = counterfactual.term_pairs
     # A pair seen on a text or two has an interval that spans most of the range: ranking it
     # by its estimate would headline the table with noise, so it is counted, not listed.
     pairs = [pair for pair in every if informative(pair_shift(pair)[1])]
