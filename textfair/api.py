@@ -24,6 +24,7 @@ from textfair.models import as_model
 from textfair.models.base import renamed
 from textfair.report.model import AuditReport
 from textfair.settings import check_parameter, points
+from textfair.workers import check_workers
 
 # The audit's machinery pulls in pandas and scipy (about a second): imported inside the
 # functions, so that `import textfair` (which exports these names) and `textfair --help`
@@ -53,6 +54,7 @@ def audit(
     progress=None,
     unit: str = "document",
     labels: str | Sequence[object] | None = None,
+    workers: int | None = None,
     **settings: object,
 ) -> AuditReport:
     r"""Audit a text classifier for different outcomes across identity groups.
@@ -95,6 +97,10 @@ def audit(
         documents); ``"document"`` (default) audits whole texts.
     labels
         The old name of `true_labels`, kept for one release with a ``FutureWarning``.
+    workers
+        Processes that read the corpus (its mentions, plans and scores) before the model is
+        asked: by default the cores this process may use. The report is the same with any
+        number; on platforms other than Linux the corpus is read in this process.
     **settings
         The audit's settings, as `textfair audit`'s options name them: ``terms``
         (``"dixon2018"``, ``"holistic"``, a file or a `TermList`), ``categories``,
@@ -146,6 +152,7 @@ def audit(
 
     config = _config(settings)
     check_parameter("unit", unit)
+    check_workers(workers)
     truths = renamed("true_labels", true_labels, labels, TRUE_LABELS)
     corpus = _corpus(data, text_column=text_column, labels=truths, label_map=label_map, unit=unit)
     wrapped = as_model(model)
@@ -159,6 +166,7 @@ def audit(
         model_id=model_id or _model_id(model),
         data_info=corpus.info(),
         progress=progress,
+        workers=workers,
     )
 
 

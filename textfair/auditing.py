@@ -86,6 +86,7 @@ def audit_text(
     command: str = "",
     progress=None,
     domain: TextDomain | None = None,
+    workers: int | None = None,
 ) -> AuditReport:
     """Audit a text classifier on a corpus; return the typed report.
 
@@ -101,13 +102,15 @@ def audit_text(
     class `positive_label` (default: the first label that is not favourable).
     `domain` is the corpus already annotated (its mentions found) for these texts, so that
     a second audit of the same texts, as mitigation runs, does not match them again.
+    `workers`: processes that read the corpus while the model is idle (None: the cores
+    this process may use; `textfair.workers`); the report is the same with any number.
     """
     run = Run(model_id, command, progress)
     config, cached, favorable = _prepare(model, config, favorable, decision)
     if domain is None:
         with cached.stage("matching"):
             domain = TextDomain(
-                texts, config.term_list(), config.categories, config.min_acceptability
+                texts, config.term_list(), config.categories, config.min_acceptability, workers
             )
     elif domain.texts != list(texts):
         raise TextfairError("domain annotates other texts than the texts given; build it from them")

@@ -36,6 +36,7 @@ AUDIT_OPTIONS = (
     *TESTING,
     *RUNNING,
     *REPORTING,
+    "workers",
     "pairs",
     "engine",
     "ray_address",
@@ -110,6 +111,7 @@ def _audit(options: dict, group: bool) -> None:
             command=shlex.join(["textfair", *sys.argv[1:]]),
             data_info=corpus.info(),
             progress=advance,
+            workers=options["workers"],
         )
     if options["engine"] == "ray":
         loaded.close()

@@ -285,6 +285,16 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             help="CPU threads of a torch model (default: the cores this process may use).",
         ),
     ),
+    "workers": (
+        int | None,
+        typer.Option(
+            None,
+            "--workers",
+            min=1,
+            help="Processes that read the corpus before the model is asked (default: the "
+            "cores this process may use; the report is the same with any number).",
+        ),
+    ),
     "pairs": (
         Path | None,
         typer.Option(

@@ -32,7 +32,7 @@ import operator
 import re
 import weakref
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -575,6 +575,16 @@ class Scorer:
             logits = logits + self._fallback[category] @ (counts / total)
         found = self._cache[(key, category)] = _sigmoid(logits)
         return found
+
+    def remembered(self, keys: Collection[object]) -> dict[tuple[object, str], np.ndarray]:
+        """The scores remembered for the keys in `keys` (every category of each)."""
+        wanted = set(keys)
+        return {key: found for key, found in self._cache.items() if key[0] in wanted}
+
+    def remember(self, scores: Mapping[tuple[object, str], np.ndarray]) -> None:
+        """Take `scores`, as `remembered` gives them (from a worker process that scored
+        some seeds), as if they had been computed here."""
+        self._cache.update(scores)
 
     def product(
         self,

@@ -24,6 +24,8 @@ from textfair.text.coherence import LEFT_OUT_REASONS, CategoryPlan, coherence_of
 from textfair.text.generate import Swap, Variant, counterfactuals, rounded
 from textfair.text.matcher import Matcher, Mention
 from textfair.text.rewrite import Rewriter
+from textfair.workers import check_workers, fork_map
+from textfair.workers import split as workers_split
 
 __all__ = ["PLACEBO_WORDS", "TextDomain"]
 
@@ -34,7 +36,11 @@ PLACEBO_WORDS = ("tall", "local", "left-handed", "quiet")
 
 
 class TextDomain:
-    """Seed texts, their identity mentions, and the rules and samples built from them."""
+    """Seed texts, their identity mentions, and the rules and samples built from them.
+
+    `workers`: processes that read the seeds when the domain is built (None: the cores this
+    process may use; see `textfair.workers`); the domain is the same with any number.
+    """
 
     def __init__(
         self,
@@ -42,6 +48,7 @@ class TextDomain:
         terms: TermList | str = "dixon2018",
         categories: Sequence[str] | None = None,
         min_acceptability: float = DEFAULT_MIN_ACCEPTABILITY,
+        workers: int | None = None,
     ) -> None:
         # Checked first: a threshold outside [0, 1] is a mistake, not "keep none" (one line).
         check_parameter("min_acceptability", min_acceptability)
@@ -61,17 +68,6 @@ class TextDomain:
             c: {t.id: j for j, t in enumerate(self.term_list.categories[c])}
             for c in self._categories
         }
-        # Mentions are found once per seed; every rewrite of the seed reuses them.
-        # Mentions and the identity's other uses come from one scan of each text.
-        found = [
-            (
-                self.matcher.find(text, self._categories),
-                self.matcher.other_uses(text, self._categories),
-            )
-            for text in self.texts
-        ]
-        self._mentions = [mentions for mentions, _ in found]
-        self._terms = [self._terms_by_category(mentions) for mentions in self._mentions]
         # Per seed and category, whether its mentions can be rewritten with the whole text
         # still coherent, to which terms, and with which related words (`Coherence`).
         self.coherence = coherence_of(self.matcher)
@@ -83,10 +79,20 @@ class TextDomain:
         # Scores of every (seed, category), computed when first asked for (every seed that
         # takes part, here, when there is a threshold), then remembered.
         self.scorer = Scorer(self.term_list)
-        plans = [
-            self._keep_acceptable(i, self.coherence.plan(text, mentions, others))
-            for i, (text, (mentions, others)) in enumerate(zip(self.texts, found, strict=True))
-        ]
+        # Mentions are found once per seed; every rewrite of the seed reuses them. Each
+        # seed is read on its own, so the seeds are read in chunks by worker processes.
+        self._mentions: list[list[Mention]] = [[] for _ in self.texts]
+        plans: list[dict[str, CategoryPlan]] = [{} for _ in self.texts]
+        chunks = workers_split([len(text) for text in self.texts], check_workers(workers))
+        for chunk, (mentions, planned, scores) in zip(
+            chunks,
+            fork_map(self._annotate, chunks, shared=self.term_list.terms()),
+            strict=True,
+        ):
+            for index, found, by_category in zip(chunk, mentions, planned, strict=True):
+                self._mentions[index], plans[index] = found, by_category
+            self.scorer.remember(scores)
+        self._terms = [self._terms_by_category(mentions) for mentions in self._mentions]
         self._related = [
             [m for plan in found.values() if plan.left_out is None for m in plan.related]
             for found in plans
@@ -138,16 +144,34 @@ class TextDomain:
             for j, t in enumerate(self.term_list.categories[c])
         }
 
+    def _annotate(
+        self, indices: list[int]
+    ) -> tuple[list[list[Mention]], list[dict[str, CategoryPlan]], dict]:
+        """Seeds `indices` read: each one's mentions, its plan per category (targets that
+        score below `min_acceptability` left out), and the scores computed on the way."""
+        mentions, plans = [], []
+        for i in indices:
+            text = self.texts[i]
+            # Mentions and the identity's other uses come from one scan of each text.
+            found = self.matcher.find(text, self._categories)
+            others = self.matcher.other_uses(text, self._categories)
+            mentions.append(found)
+            plans.append(self._keep_acceptable(i, found, self.coherence.plan(text, found, others)))
+        return mentions, plans, self.scorer.remembered(indices)
+
     def _keep_acceptable(
-        self, index: int, plans: dict[str, CategoryPlan]
+        self, index: int, mentions: list[Mention], plans: dict[str, CategoryPlan]
     ) -> dict[str, CategoryPlan]:
-        """The seed's plans less the targets scoring below `min_acceptability`."""
+        """The seed's plans less the targets scoring below `min_acceptability` (`mentions`:
+        the seed's, read before `_mentions` holds them)."""
         if self.min_acceptability <= 0.0:
             return plans
         kept = {}
         for c, plan in plans.items():
             if c in self._term_of_category and plan.left_out is None:
-                scores = self._category_scores(index, c, len(plan.related))
+                scores = self.scorer.scores(
+                    index, self.texts[index], mentions, c, len(plan.related)
+                )
                 plan = keep_acceptable(plan, scores, self._column_of[c], self.min_acceptability)
             kept[c] = plan
         return kept
