@@ -6,6 +6,8 @@ CachedModel, so a text generated for a rule set and again for a causal test is s
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -24,6 +26,7 @@ from textfair.discovery.themis import themis
 from textfair.errors import ModelError, TextfairError
 from textfair.memory import check_memory, estimate_memory, memory_limit
 from textfair.models import CachedModel, as_model
+from textfair.models.ahead import Ahead, computes_on_this_cpu
 from textfair.models.decision import Decision, parse_decision
 from textfair.report import records
 from textfair.report.model import (
@@ -107,19 +110,33 @@ def audit_text(
     """
     run = Run(model_id, command, progress)
     config, cached, favorable = _prepare(model, config, favorable, decision)
-    if domain is None:
-        with cached.stage("matching"):
-            domain = TextDomain(
-                texts, config.term_list(), config.categories, config.min_acceptability, workers
-            )
-    elif domain.texts != list(texts):
-        raise TextfairError("domain annotates other texts than the texts given; build it from them")
-    mentioning = int(np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum())
-    if mentioning == 0:
-        raise TextfairError(_nothing_to_audit(domain, len(texts), config.min_acceptability))
-
     if labels is not None:
         _check_labels(cached, labels, favorable, positive_label)  # before any model query
+    if domain is not None and domain.texts != list(texts):
+        raise TextfairError("domain annotates other texts than the texts given; build it from them")
+    # The corpus's texts, which the label metrics score, asked ahead while the corpus is
+    # read when the model waits rather than computes here (`textfair.models.ahead`).
+    ahead = _ahead(cached, texts, config) if labels is not None and domain is None else None
+    try:
+        if domain is None:
+            with cached.stage("matching"):
+                domain = TextDomain(
+                    texts,
+                    config.term_list(),
+                    config.categories,
+                    config.min_acceptability,
+                    workers,
+                    ahead.start if ahead is not None else None,
+                )
+        mentioning = int(
+            np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum()
+        )
+        if mentioning == 0:
+            raise TextfairError(_nothing_to_audit(domain, len(texts), config.min_acceptability))
+    except BaseException:
+        if ahead is not None:
+            ahead.cancel()
+        raise
 
     def metrics() -> LabelMetrics | None:
         if labels is None:
@@ -149,7 +166,9 @@ def audit_text(
             if (axes := {term.id: term.axis for term in terms if term.axis})
         },
     }
-    return audit_domain(domain, cached, favorable, config, metrics, run, data_info, config.terms)
+    return audit_domain(
+        domain, cached, favorable, config, metrics, run, data_info, config.terms, ahead
+    )
 
 
 @collecting_new_objects_only()
@@ -221,11 +240,14 @@ def audit_domain(
     run: Run,
     data_info: dict,
     setting: str | TermList | int,
+    ahead: Ahead | None = None,
 ) -> AuditReport:
     """Rule sets, group fairness, causal tests and `metrics()` over any Domain: the report.
 
     `setting` is what the domain adds to the recorded settings: the term list of a text
-    audit, the number of bins of a table audit."""
+    audit, the number of bins of a table audit. `ahead`: model calls started while the
+    corpus was read, finished here before any other query (so every run asks the model
+    the same batches in the same order)."""
     kind: Literal["text", "rows"] = "rows" if isinstance(domain, TabularDomain) else "text"
     # A TermList given in Python is recorded by its name: report.json holds plain values.
     recorded = setting.name if isinstance(setting, TermList) else setting
@@ -243,11 +265,19 @@ def audit_domain(
         )
     seeds = len(domain.category_mask(categories[0]))
     frequent = None
-    if config.group:
-        _step(progress, "finding frequent rule sets")
-        frequent = frequent_rule_sets(domain, theta=config.theta, max_order=config.max_order)
-    # The last check before the first model query: a run that would not fit is refused now.
-    _check_memory(domain, config, len(frequent.rule_sets) if frequent is not None else 0)
+    try:
+        if config.group:
+            _step(progress, "finding frequent rule sets")
+            frequent = frequent_rule_sets(domain, theta=config.theta, max_order=config.max_order)
+        # The last check before the first model query: a run that would not fit is refused.
+        _check_memory(domain, config, len(frequent.rule_sets) if frequent is not None else 0)
+    except BaseException:
+        if ahead is not None:
+            ahead.cancel()
+        raise
+    if ahead is not None:
+        with cached.stage("label metrics"):
+            ahead.finish()
     with cached.stage("probe"):
         _probe(cached, [domain.input(index) for index in range(min(2, seeds))])
     with cached.stage("group fairness"):
@@ -310,15 +340,62 @@ def _stage_queries(cached: CachedModel, stage: str) -> int:
     return cost.forwarded if cost is not None else 0
 
 
-def _probe(cached: CachedModel, inputs: list) -> None:
+def _probe(cached: CachedModel, inputs: list, ahead: bool = False) -> None:
     """Ask the model about two inputs before the audit starts: a model that fails or answers
     in the wrong shape is a model that cannot be used (exit 2), found before any work rather
     than as a failure during the run (exit 3). The answers are kept, so nothing is asked
-    twice."""
+    twice. `ahead`: asked before the audit asks for them (counted when it does)."""
     try:
-        cached.predict_proba(inputs)
+        if ahead:
+            cached.prefetch([], {"probe": inputs})
+        else:
+            cached.predict_proba(inputs)
     except ModelError as err:
         raise TextfairError(f"the model failed on a probe of {len(inputs)} inputs: {err}") from None
+
+
+#: Texts per model call made ahead: small enough that a run refused while the corpus is
+#: read waits for little, large enough that the model's batches stay full.
+AHEAD_BATCH = 512
+
+
+def _ahead(cached: CachedModel, texts: Sequence[str], config: AuditConfig) -> Ahead | None:
+    """The corpus's texts as model calls to make while it is read: the probe's two inputs,
+    then the other distinct texts in calls of AHEAD_BATCH, in corpus order (the same calls
+    whether they are made ahead or not). None for a model that says it computes on this
+    CPU, which the reading would slow, and where the largest audit this corpus could make
+    would not pass the memory guard (nothing is asked of a run that may be refused)."""
+    if computes_on_this_cpu(cached.model) or not _fits_at_worst(len(texts), config):
+        return None
+    probe = list(texts[:2])
+    rest = [text for text in dict.fromkeys(texts) if text not in set(probe)]
+    calls: list[Callable[[], object]] = [functools.partial(_probe, cached, probe, True)]
+    for begin in range(0, len(rest), AHEAD_BATCH):
+        batch = rest[begin : begin + AHEAD_BATCH]
+        calls.append(functools.partial(cached.prefetch, [], {"label metrics": batch}))
+    return Ahead(calls)
+
+
+def _fits_at_worst(texts: int, config: AuditConfig) -> bool:
+    """Whether the memory guard would pass this audit whatever the corpus turns out to
+    hold: every seed naming every category, every rule set frequent."""
+    terms = config.term_list()
+    sizes = {c: len(terms.categories[c]) for c in terms.category_names(config.categories)}
+    rule_sets = sum(
+        math.prod(sizes[c] for c in combination)
+        for order in range(1, config.max_order + 1)
+        for combination in itertools.combinations(sizes, order)
+    )
+    estimate = estimate_memory(
+        sizes,
+        dict.fromkeys(sizes, texts),
+        rule_sets,
+        max_samples=config.max_samples,
+        term_samples=config.min_samples,
+        max_assignments=config.max_assignments,
+    )
+    limit = memory_limit()
+    return limit is None or estimate.bytes <= limit
 
 
 def _check_memory(domain, config: AuditConfig, rule_sets: int) -> None:

@@ -431,7 +431,9 @@ def _open_cache(path: Path) -> sqlite3.Connection:
     try:
         if not path.exists():
             _create_cache(path)
-        db = sqlite3.connect(str(path))
+        # Used by one thread at a time, but not always the one that opened it: calls made
+        # ahead (`textfair.models.ahead`) run in a thread while the audit's waits.
+        db = sqlite3.connect(str(path), check_same_thread=False)
         _create_table(db)  # a cache written before the marker gets it now
     except sqlite3.Error as err:
         raise TextfairError.bad(

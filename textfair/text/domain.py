@@ -8,8 +8,9 @@ contains(d, s)). Sampling rewrites seeds with the generators of :mod:`textfair.t
 from __future__ import annotations
 
 import functools
+import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -40,6 +41,8 @@ class TextDomain:
 
     `workers`: processes that read the seeds when the domain is built (None: the cores this
     process may use; see `textfair.workers`); the domain is the same with any number.
+    `on_first_seed` is called, in this process, once it has read a seed that takes part in
+    a category's rows (the audit then knows it has something to audit).
     """
 
     def __init__(
@@ -49,6 +52,7 @@ class TextDomain:
         categories: Sequence[str] | None = None,
         min_acceptability: float = DEFAULT_MIN_ACCEPTABILITY,
         workers: int | None = None,
+        on_first_seed: Callable[[], object] | None = None,
     ) -> None:
         # Checked first: a threshold outside [0, 1] is a mistake, not "keep none" (one line).
         check_parameter("min_acceptability", min_acceptability)
@@ -84,6 +88,7 @@ class TextDomain:
         self._mentions: list[list[Mention]] = [[] for _ in self.texts]
         plans: list[dict[str, CategoryPlan]] = [{} for _ in self.texts]
         chunks = workers_split([len(text) for text in self.texts], check_workers(workers))
+        self._on_first_seed, self._reader = on_first_seed, os.getpid()
         for chunk, (mentions, planned, scores) in zip(
             chunks,
             fork_map(self._annotate, chunks, shared=self.term_list.terms()),
@@ -157,7 +162,17 @@ class TextDomain:
             others = self.matcher.other_uses(text, self._categories)
             mentions.append(found)
             plans.append(self._keep_acceptable(i, found, self.coherence.plan(text, found, others)))
+            if self._on_first_seed is not None and self._takes_part(plans[-1]):
+                if os.getpid() == self._reader:  # not in a worker process
+                    self._on_first_seed()
+                self._on_first_seed = None
         return mentions, plans, self.scorer.remembered(indices)
+
+    def _takes_part(self, plans: dict[str, CategoryPlan]) -> bool:
+        """Whether a seed with these plans takes part in one category's rows at least."""
+        return any(
+            c in self._term_of_category and plan.left_out is None for c, plan in plans.items()
+        )
 
     def _keep_acceptable(
         self, index: int, mentions: list[Mention], plans: dict[str, CategoryPlan]

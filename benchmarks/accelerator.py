@@ -1,0 +1,241 @@
+"""The audit against a model as fast as an accelerator: is the model ever waiting for text?
+
+`python -m benchmarks.accelerator --json [--baseline REV]` audits with a stand-in for a
+model on a GPU: a Python function that, for each batch, releases the interpreter lock while
+it "computes" (sleeps len(batch) / rate seconds) and answers the same probability for every
+text, so its answers do not depend on identity and it uses no CPU. Runs, each warm (the
+median of `--repeats` calls after a first one in the same process):
+
+* the default list (dixon2018) and `holistic`, on the bundled comments (1,492 texts) and on
+  a 20k-text corpus: the bundled comments in 13 copies, copy k > 0 of a comment followed by
+  " [k]" so that every text is distinct and the density of identity mentions is the
+  comments' own;
+* the stand-in at 2,000 and at 20,000 texts/s.
+
+Reported per run: the audit's wall ``seconds``; the stand-in's ``model_seconds`` (its
+sleeps); ``ratio`` (audit over model); textfair's own ``cpu_seconds`` (this process and its
+workers: the stand-in uses none) and ``cpu_us_per_distinct_text`` (over the distinct texts
+the model was given); ``cores_used`` (CPU seconds over wall seconds); ``textfair_seconds``
+(the audit's seconds less the model's: what the model waited); ``stages``, per stage of the
+audit its wall seconds and the model's seconds charged to it. With
+``--baseline REV`` the same runs are measured, in this invocation, on a checkout of REV (a
+git worktree in a temporary folder, in a subprocess), and ``cpu_per_text_vs_baseline``
+gives each run's CPU per distinct text over REV's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+COPIES = 13
+RATES = (2_000, 20_000)
+LISTS = ("dixon2018", "holistic")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Accelerator:
+    """A model that answers `rate` texts a second without using the CPU (it sleeps, with the
+    interpreter lock released), the same answer for every text."""
+
+    labels = ("non-toxic", "toxic")
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.seconds = 0.0
+
+    def predict_proba(self, texts: list[str]) -> np.ndarray:
+        started = time.perf_counter()
+        time.sleep(len(texts) / self.rate)
+        self.seconds += time.perf_counter() - started
+        return np.tile([0.8, 0.2], (len(texts), 1))
+
+
+def comments() -> tuple[list[str], list[str]]:
+    """The bundled comments and their labels."""
+    path = resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")
+    with path.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    return [r["comment"] for r in rows], [
+        "toxic" if r["toxic"] == "True" else "non-toxic" for r in rows
+    ]
+
+
+def copies(texts: list[str], labels: list[str], count: int) -> tuple[list[str], list[str]]:
+    """`count` copies of the corpus, each text of copy k > 0 followed by " [k]"."""
+    return (
+        [text if k == 0 else f"{text} [{k}]" for k in range(count) for text in texts],
+        labels * count,
+    )
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished children (the workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def one_audit(texts, labels, terms: str, rate: float) -> dict:
+    """One warm audit with the stand-in at `rate`: its times and costs."""
+    from textfair.auditing import AuditConfig, audit_text
+    from textfair.models import CachedModel
+
+    model = Accelerator(rate)
+    cached = CachedModel(model, batch_size=256)
+    cpu, started = cpu_seconds(), time.perf_counter()
+    audit_text(
+        cached,
+        texts,
+        favorable="non-toxic",
+        labels=labels,
+        config=AuditConfig(terms=terms),
+        model_id="accelerator",
+    )
+    seconds = time.perf_counter() - started
+    used = cpu_seconds() - cpu
+    distinct = cached.stats.forwarded
+    return {
+        "seconds": seconds,
+        "model_seconds": model.seconds,
+        "cpu_seconds": used,
+        "distinct_texts": distinct,
+        "stages": stage_seconds(cached.stats.stages),
+    }
+
+
+def stage_seconds(stages: dict) -> dict[str, dict[str, float]]:
+    """Per stage, its wall seconds and the model's seconds charged to it. The model's may
+    exceed the wall's: the corpus's texts are scored (under "label metrics") while the
+    corpus is read (under "matching"), and the placebo edits inside the causal stage."""
+    return {
+        name: {"seconds": cost.seconds, "model_seconds": cost.model_seconds}
+        for name, cost in stages.items()
+    }
+
+
+def measure(texts, labels, terms: str, rate: float, repeats: int) -> dict:
+    """The median of `repeats` warm audits (after one that is not counted)."""
+    one_audit(texts, labels, terms, rate)
+    runs = [one_audit(texts, labels, terms, rate) for _ in range(repeats)]
+
+    def median(key: str) -> float:
+        return statistics.median(run[key] for run in runs)
+
+    seconds, model, cpu = median("seconds"), median("model_seconds"), median("cpu_seconds")
+    distinct = runs[0]["distinct_texts"]
+    return {
+        "rows": len(texts),
+        "distinct_texts": distinct,
+        "seconds": round(seconds, 3),
+        "model_seconds": round(model, 3),
+        "ratio": round(statistics.median(r["seconds"] / r["model_seconds"] for r in runs), 3),
+        "cpu_seconds": round(cpu, 3),
+        "cpu_us_per_distinct_text": round(1e6 * cpu / distinct, 1),
+        "cores_used": round(cpu / seconds, 2),
+        # On the clock, outside the model: the audit's seconds less the model's.
+        "textfair_seconds": round(
+            statistics.median(r["seconds"] - r["model_seconds"] for r in runs), 3
+        ),
+        "stages": {
+            name: {
+                key: round(statistics.median(r["stages"][name][key] for r in runs), 3)
+                for key in ("seconds", "model_seconds")
+            }
+            for name in runs[0]["stages"]
+        },
+    }
+
+
+def runs(repeats: int, quick: bool) -> dict:
+    """Every run: list × corpus × rate (`quick`: the default list on the comments only)."""
+    texts, labels = comments()
+    corpora = {"comments": (texts, labels)}
+    if not quick:
+        corpora["20k"] = copies(texts, labels, COPIES)
+    measured = {}
+    for terms in LISTS[:1] if quick else LISTS:
+        for corpus, (rows, truths) in corpora.items():
+            for rate in RATES:
+                measured[f"{terms}/{corpus}/{rate}"] = measure(rows, truths, terms, rate, repeats)
+    return measured
+
+
+def baseline(revision: str, repeats: int, quick: bool) -> dict:
+    """The same runs on a checkout of `revision`, in a subprocess."""
+    with tempfile.TemporaryDirectory() as folder:
+        checkout = Path(folder) / "baseline"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(checkout), revision],
+            check=True,
+            capture_output=True,
+        )
+        try:
+            command = [sys.executable, "-c", _BASELINE, __file__, str(repeats), str(quick)]
+            environment = {**os.environ, "PYTHONPATH": str(checkout)}
+            done = subprocess.run(
+                command, cwd=checkout, env=environment, check=True, capture_output=True, text=True
+            )
+            return json.loads(done.stdout)
+        finally:
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(checkout)],
+                check=False,
+                capture_output=True,
+            )
+
+
+# This file, run against the baseline's textfair (the checkout is the only path added).
+_BASELINE = """
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("accelerator", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+print(json.dumps(module.runs(int(sys.argv[2]), sys.argv[3] == "True")))
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--repeats", type=int, default=3, help="medians over warm runs")
+    parser.add_argument("--baseline", default=None, help="a git revision to measure beside")
+    parser.add_argument("--quick", action="store_true", help="the default list, comments only")
+    args = parser.parse_args()
+    from textfair.workers import default_workers
+
+    result: dict = {
+        "benchmark": "accelerator",
+        "cores": os.cpu_count(),
+        "workers": default_workers(),
+        "runs": runs(args.repeats, args.quick),
+    }
+    if args.baseline:
+        before = baseline(args.baseline, args.repeats, args.quick)
+        result["baseline"] = {"revision": args.baseline, "runs": before}
+        result["cpu_per_text_vs_baseline"] = {
+            name: round(
+                run["cpu_us_per_distinct_text"] / before[name]["cpu_us_per_distinct_text"], 3
+            )
+            for name, run in result["runs"].items()
+            if name in before
+        }
+    result["python"] = platform.python_version()
+    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
