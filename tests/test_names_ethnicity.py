@@ -1,0 +1,66 @@
+"""names_ethnicity (issue 44): first names by race or Hispanic origin and sex from the Census
+2020 first-name table, swapped within a sex so that the text's pronouns stay true; a name is
+a proxy, and one that reads as a word, a surname or a president is not listed."""
+
+import pytest
+
+from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.terms import load_term_list
+from textfair.text.domain import TextDomain
+
+GROUPS = ("White", "Black", "Hispanic", "Asian")
+
+
+def test_the_list_holds_four_groups_of_each_sex_with_its_source():
+    names = load_term_list("names_ethnicity")
+    assert list(names.categories) == ["female_name", "male_name"]
+    for sex, terms in (
+        ("female", names.categories["female_name"]),
+        ("male", names.categories["male_name"]),
+    ):
+        assert [t.text for t in terms] == [f"{g} {sex} name" for g in GROUPS]
+        assert all(t.gender == sex and len(t.names) >= 150 and t.write == 100 for t in terms)
+    assert "Census" in names.source and "public domain" in names.licence.lower()
+    listed = [n for t in names.terms() for n in t.names]
+    assert len(listed) == len(set(listed)), "a name belongs to one group"
+    assert all(n.isalpha() and n[0].isupper() and n[1:].islower() for n in listed)
+
+
+@pytest.mark.parametrize(
+    "name",
+    # A president's surname, a surname more than a first name, a place, a religious figure,
+    # an ordinary word borne by few people.
+    ["Roosevelt", "Cortez", "Kumar", "America", "Jesus", "Muhammad", "Tram", "Loan", "Manual"],
+)
+def test_names_that_read_as_something_else_are_not_listed(name):
+    listed = {n for t in load_term_list("names_ethnicity").terms() for n in t.names}
+    assert name not in listed
+
+
+def test_a_swap_keeps_the_sex_so_the_pronouns_stay():
+    text = "Tyrone said he would fix the article tomorrow."
+    domain = TextDomain([text], "names_ethnicity", min_acceptability=0)
+    [mention] = domain.mentions(0)
+    assert (mention.category, mention.term_id) == ("male_name", "black male name")
+    written = domain.rewrite(0, RuleSet((Rule("male_name", "white male name"),))).input
+    name = written.split()[0]
+    assert name in load_term_list("names_ethnicity").term("white male name").written_names
+    assert written == f"{name} said he would fix the article tomorrow."
+
+
+def test_a_full_name_is_a_real_person_and_is_not_swapped():
+    domain = TextDomain(["Tyrone Washington said he would come."], "names_ethnicity")
+    assert domain.left_out["male_name"]["full_name"] == 1
+    assert not domain.category_mask("male_name")[0]
+
+
+def test_a_man_and_a_woman_take_part_in_both_categories():
+    domain = TextDomain(
+        ["Latoya told Brian that the page was fine."], "names_ethnicity", min_acceptability=0
+    )
+    assert domain.category_mask("female_name")[0] and domain.category_mask("male_name")[0]
+    both = RuleSet((Rule("female_name", "white female name"), Rule("male_name", "black male name")))
+    female, male = domain.rewrite(0, both).input.split(" told ")
+    terms = load_term_list("names_ethnicity")
+    assert female in terms.term("white female name").written_names
+    assert male.split()[0] in terms.term("black male name").written_names
