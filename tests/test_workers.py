@@ -12,7 +12,14 @@ import pytest
 import textfair
 from textfair.errors import TextfairError
 from textfair.text.domain import TextDomain
-from textfair.workers import MIN_ITEMS_PER_WORKER, can_fork, check_workers, fork_map, split
+from textfair.workers import (
+    MIN_ITEMS_PER_WORKER,
+    can_fork,
+    check_workers,
+    fork_map,
+    notify,
+    split,
+)
 
 needs_fork = pytest.mark.skipif(not can_fork(), reason="workers are forked on Linux only")
 
@@ -111,3 +118,23 @@ def _report_bytes(terms: str, workers: int) -> str:
 @pytest.mark.parametrize("terms", ["dixon2018", "holistic", "names", "pronouns"])
 def test_the_report_is_identical_to_the_bit_with_one_and_with_two_workers(terms):
     assert _report_bytes(terms, 2) == _report_bytes(terms, 1)
+
+
+@needs_fork
+def test_work_in_a_child_notifies_this_process_once_and_this_process_only_waits():
+    parent, notified = os.getpid(), []
+
+    def work(chunk):
+        notify()
+        notify()
+        return os.getpid()
+
+    pids = fork_map(work, [[1], [2], [3]], on_notify=lambda: notified.append(os.getpid()))
+    assert notified == [parent]
+    assert parent not in pids and len(set(pids)) == 3
+
+
+def test_without_workers_the_notice_is_given_here():
+    notified = []
+    assert fork_map(lambda chunk: notify() or chunk, [[1]], on_notify=lambda: notified.append(1))
+    assert notified == [1]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import io
 import os
 import pickle
+import select
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -29,7 +30,14 @@ from typing import Any, TypeVar
 
 from textfair.errors import TextfairError
 
-__all__ = ["MIN_ITEMS_PER_WORKER", "can_fork", "check_workers", "default_workers", "fork_map"]
+__all__ = [
+    "MIN_ITEMS_PER_WORKER",
+    "can_fork",
+    "check_workers",
+    "default_workers",
+    "fork_map",
+    "notify",
+]
 
 Chunk = TypeVar("Chunk")
 Result = TypeVar("Result")
@@ -85,33 +93,97 @@ def fork_map(
     function: Callable[[Chunk], Result],
     chunks: Sequence[Chunk],
     shared: Iterable[object] = (),
+    on_notify: Callable[[], object] | None = None,
 ) -> list[Result]:
-    """`[function(chunk) for chunk in chunks]`, the first chunk in this process and each
-    other in a forked child at the same time.
+    """`[function(chunk) for chunk in chunks]`, the chunks worked on at the same time, each
+    in a forked child but the first, which this process works on itself.
 
     `shared`: objects that results refer to and this process already holds; they are sent
     back by reference (their `id`, the same in a forked child) rather than copied. A child
     that fails, or whose result cannot be sent, leaves its chunk to this process.
+
+    `on_notify` is called in this process, once, as soon as the work calls `notify()`,
+    wherever it runs. With it, every chunk goes to a child and this process only waits,
+    leaving its interpreter lock to its other threads (the model calls made ahead,
+    `textfair.models.ahead`, which `on_notify` starts).
     """
-    if len(chunks) <= 1 or not can_fork():
-        return [function(chunk) for chunk in chunks]
+    once = _Once(on_notify)
+    if not can_fork() or (len(chunks) <= 1 and on_notify is None):
+        return _here(function, chunks, once)
     by_id = {id(item): item for item in shared}
-    children = [_fork(function, chunk, by_id) for chunk in chunks[1:]]
-    results = [function(chunks[0])]
-    for (pid, reader), chunk in zip(children, chunks[1:], strict=True):
-        with os.fdopen(reader, "rb") as pipe:
-            payload = pipe.read()
-        _, status = os.waitpid(pid, 0)
-        if payload and os.waitstatus_to_exitcode(status) == 0:
-            results.append(_Loader(io.BytesIO(payload), by_id).load())
-        else:
-            results.append(function(chunk))  # raises here what the child met, if anything
+    signal_reader, signal_writer = os.pipe()
+    first = 1 if on_notify is None else 0
+    children = [_fork(function, chunks[k], by_id, signal_writer) for k in range(first, len(chunks))]
+    os.close(signal_writer)
+    results: list = [None] * len(chunks)
+    if first:
+        results[0] = _here(function, chunks[:1], once)[0]
+    received = {reader: bytearray() for _, reader in children}
+    pids = {reader: pid for pid, reader in children}
+    index = {reader: k for k, (_, reader) in enumerate(children, start=first)}
+    listening = [signal_reader, *received]
+    while any(reader != signal_reader for reader in listening):
+        for reader in select.select(listening, [], [])[0]:
+            data = os.read(reader, 1 << 16)
+            if reader == signal_reader:
+                if data:
+                    once()
+                else:
+                    listening.remove(reader)  # every child has left
+                continue
+            if data:
+                received[reader] += data
+                continue
+            listening.remove(reader)
+            os.close(reader)
+            _, status = os.waitpid(pids[reader], 0)
+            k = index[reader]
+            if received[reader] and os.waitstatus_to_exitcode(status) == 0:
+                results[k] = _Loader(io.BytesIO(received[reader]), by_id).load()
+            else:
+                results[k] = _here(function, chunks[k : k + 1], once)[0]  # raises it here
+    os.close(signal_reader)
     return results
 
 
-def _fork(function: Callable, chunk: object, by_id: dict[int, object]) -> tuple[int, int]:
-    """Start a child that writes `function(chunk)`, pickled, to a pipe; (its pid, the
-    pipe's reading end)."""
+def notify() -> None:
+    """Called by work that `fork_map` runs: tells the process that started it (see there)."""
+    if _notifier is not None:
+        _notifier()
+
+
+#: What `notify` does in this process: call `fork_map`'s `on_notify` (here), or write a byte
+#: to the pipe its parent listens to (in a child).
+_notifier: Callable[[], object] | None = None
+
+
+class _Once:
+    """A callback called at most once."""
+
+    def __init__(self, callback: Callable[[], object] | None) -> None:
+        self._callback = callback
+
+    def __call__(self) -> None:
+        callback, self._callback = self._callback, None
+        if callback is not None:
+            callback()
+
+
+def _here(function: Callable, chunks: Sequence, once: _Once) -> list:
+    """The chunks worked on in this process, `notify` calling `once`."""
+    global _notifier
+    outer, _notifier = _notifier, once
+    try:
+        return [function(chunk) for chunk in chunks]
+    finally:
+        _notifier = outer
+
+
+def _fork(
+    function: Callable, chunk: object, by_id: dict[int, object], signal: int
+) -> tuple[int, int]:
+    """Start a child that writes `function(chunk)`, pickled, to a pipe, and a byte to
+    `signal` when the work calls `notify`; (its pid, the pipe's reading end)."""
     reader, writer = os.pipe()
     with warnings.catch_warnings():
         # Python 3.12+ warns that forking a process with threads (torch's) may deadlock the
@@ -124,7 +196,9 @@ def _fork(function: Callable, chunk: object, by_id: dict[int, object]) -> tuple[
         return pid, reader
     code = 1
     try:  # the child
+        global _notifier
         os.close(reader)
+        _notifier = _Once(lambda: os.write(signal, b"!"))
         buffer = io.BytesIO()
         _Dumper(buffer, by_id).dump(function(chunk))
         with os.fdopen(writer, "wb") as pipe:

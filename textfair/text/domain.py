@@ -8,7 +8,6 @@ contains(d, s)). Sampling rewrites seeds with the generators of :mod:`textfair.t
 from __future__ import annotations
 
 import functools
-import os
 import re
 from collections.abc import Callable, Sequence
 
@@ -25,7 +24,7 @@ from textfair.text.coherence import LEFT_OUT_REASONS, CategoryPlan, coherence_of
 from textfair.text.generate import Swap, Variant, counterfactuals, rounded
 from textfair.text.matcher import Matcher, Mention
 from textfair.text.rewrite import Rewriter
-from textfair.workers import check_workers, fork_map
+from textfair.workers import check_workers, fork_map, notify
 from textfair.workers import split as workers_split
 
 __all__ = ["PLACEBO_WORDS", "TextDomain"]
@@ -41,8 +40,9 @@ class TextDomain:
 
     `workers`: processes that read the seeds when the domain is built (None: the cores this
     process may use; see `textfair.workers`); the domain is the same with any number.
-    `on_first_seed` is called, in this process, once it has read a seed that takes part in
-    a category's rows (the audit then knows it has something to audit).
+    `on_first_seed` is called, in this process, once a seed that takes part in a category's
+    rows has been read, here or by a worker (the audit then knows it has something to
+    audit); while it may be, the workers read every seed and this process waits.
     """
 
     def __init__(
@@ -88,10 +88,10 @@ class TextDomain:
         self._mentions: list[list[Mention]] = [[] for _ in self.texts]
         plans: list[dict[str, CategoryPlan]] = [{} for _ in self.texts]
         chunks = workers_split([len(text) for text in self.texts], check_workers(workers))
-        self._on_first_seed, self._reader = on_first_seed, os.getpid()
+        self._seed_found = False
         for chunk, (mentions, planned, scores) in zip(
             chunks,
-            fork_map(self._annotate, chunks, shared=self.term_list.terms()),
+            fork_map(self._annotate, chunks, self.term_list.terms(), on_first_seed),
             strict=True,
         ):
             for index, found, by_category in zip(chunk, mentions, planned, strict=True):
@@ -162,10 +162,9 @@ class TextDomain:
             others = self.matcher.other_uses(text, self._categories)
             mentions.append(found)
             plans.append(self._keep_acceptable(i, found, self.coherence.plan(text, found, others)))
-            if self._on_first_seed is not None and self._takes_part(plans[-1]):
-                if os.getpid() == self._reader:  # not in a worker process
-                    self._on_first_seed()
-                self._on_first_seed = None
+            if not self._seed_found and self._takes_part(plans[-1]):
+                self._seed_found = True
+                notify()  # on_first_seed, in this process, wherever the seed was read
         return mentions, plans, self.scorer.remembered(indices)
 
     def _takes_part(self, plans: dict[str, CategoryPlan]) -> bool:
