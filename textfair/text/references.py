@@ -25,18 +25,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
 from textfair.terms import Term, load_term_list
 from textfair.text import context
 
+if TYPE_CHECKING:
+    from textfair.text.matcher import Mention
+
 __all__ = [
     "NONBINARY_TERMS",
+    "about_a_work",
     "age_range",
     "fits_life_stages",
     "full_name_at",
     "gendered_identity_words",
     "life_stages",
     "name_group",
+    "named_elsewhere",
     "named_people",
     "unknown_first_names",
 ]
@@ -80,7 +86,11 @@ NONBINARY_TERMS = frozenset(
     """.split()
 ) | {"gender neutral", "gender non conforming", "non binary", "third gender", "two spirit"}
 
-_SURNAME = re.compile(r"[ \t]+(?:[A-Z]\.[ \t]*)?(?:[A-Z][\w'’]*|the[ \t]+[A-Z]\w+)|-[A-Z]")
+# A surname may open on a particle ("Lars von Trier", "Vincent van Gogh", "Osama bin Laden").
+_PARTICLE = r"(?:von|van|der|den|de|da|di|del|della|du|la|le|bin|ibn|al|el|ben|ter)[ \t]+"
+_SURNAME = re.compile(
+    r"[ \t]+(?:[A-Z]\.[ \t]*)?(?:" + _PARTICLE + r")?(?:[A-Z][\w'’]*|the[ \t]+[A-Z]\w+)|-[A-Z]"
+)
 # "Book of Daniel", "House of David", "Gospel of John": a work or a lineage named after a
 # person.
 _NAMED_OF = re.compile(r"\b[A-Z][a-z]+[ \t]+of[ \t]+$")
@@ -114,6 +124,36 @@ def full_name_at(text: str, start: int, end: int) -> bool:
     if before and before.group(1)[:1].isupper() and before.group(1).lower() in TITLES:
         return True
     return _NAMED_OF.search(text, max(0, start - 30), start) is not None
+
+
+# Words of a text about a film, a show or music: its first names are characters, actors or
+# performers ("Lisa wanders lost in the opening", "Keri's hit single"), real or part of a
+# real work, whom a swap would make false.
+WORK_WORDS = frozenset(
+    """
+    film films movie movies cast character characters director directed actor actors actress
+    actresses role roles scene scenes starring episode episodes series sequel screenplay plot
+    album albums song songs single singles singer rapper band concert tour
+    """.split()
+)
+_WORK_WORD = re.compile(r"\b(?:" + "|".join(sorted(WORK_WORDS)) + r")\b", re.IGNORECASE)
+
+
+def about_a_work(text: str) -> bool:
+    """The text speaks of a film, a show or music (`WORK_WORDS`)."""
+    return _WORK_WORD.search(text) is not None
+
+
+def named_elsewhere(text: str, names: Sequence[Mention]) -> bool:
+    """A first name of `names` is also written where it is no mention (a heading, a full
+    name, a title: "== Richard the Lionheart == ... Richard's"): the swap would rename the
+    person in one place only."""
+    found = {m.start for m in names}
+    for surface in {m.surface for m in names}:
+        for match in re.finditer(r"(?<![\w])" + re.escape(surface) + r"(?![\w])", text):
+            if match.start() not in found:
+                return True
+    return False
 
 
 def named_people(text: str) -> list[tuple[int, int]]:
