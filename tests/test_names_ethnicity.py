@@ -64,3 +64,31 @@ def test_a_man_and_a_woman_take_part_in_both_categories():
     terms = load_term_list("names_ethnicity")
     assert female in terms.term("white female name").written_names
     assert male.split()[0] in terms.term("black male name").written_names
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("It deserved Todd-AO and Technicolor, said Brian.", None),  # Brian takes part
+        ("Can you help User Dave1185 with the reverts?", "no mention"),
+        ("True art films, like 'Something about Mary', are rare.", "no mention"),
+        ("This is the definite Lars von Trier piece.", "full_name"),
+        ("== Richard the Lionheart == I ask about Richard's sexuality.", "reference"),
+        ("You sorry beaner, Pablo, stop editing.", "cue"),
+        ("In the movie Tyrone loves his dog.", "reference"),
+        ("Keri has no backup for her hit single.", "reference"),
+        ("I saw this movie with our friend Tyrone and he loved it.", None),
+        ("Hello Paul. Thanks for your great work on cycling!", None),
+    ],
+)
+def test_a_name_is_swapped_only_where_it_names_a_private_person(text, why):
+    domain = TextDomain([text], "names_ethnicity", min_acceptability=0)
+    categories = domain.categories()
+    takes_part = any(domain.category_mask(c)[0] for c in categories)
+    if why is None:
+        assert takes_part
+    elif why == "no mention":
+        assert not any(m.term.names for m in domain.mentions(0))
+    else:
+        assert not takes_part
+        assert sum(domain.left_out[c][why] for c in categories) == 1

@@ -206,7 +206,11 @@ class Coherence:
             return "full_name", ()  # "John Banner" is no "Chloe Banner"
         if names and references.named_elsewhere(text, [m for m in found if m.term.names]):
             return "reference", ()  # "Richard the Lionheart ... Richard's": one person
-        if names and references.about_a_work(text):
+        if (
+            names
+            and references.about_a_work(text)
+            and not all(references.the_writers_own(text, m.start) for m in found if m.term.names)
+        ):
             return "reference", ()  # "Lisa wanders about lost": a film's character, an actor
         if words and references.named_people(text):
             return "full_name", ()  # "Bill Nighy ... him" never becomes "... her"

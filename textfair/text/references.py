@@ -44,6 +44,7 @@ __all__ = [
     "name_group",
     "named_elsewhere",
     "named_people",
+    "the_writers_own",
     "unknown_first_names",
 ]
 
@@ -142,6 +143,22 @@ _WORK_WORD = re.compile(r"\b(?:" + "|".join(sorted(WORK_WORDS)) + r")\b", re.IGN
 def about_a_work(text: str) -> bool:
     """The text speaks of a film, a show or music (`WORK_WORDS`)."""
     return _WORK_WORD.search(text) is not None
+
+
+# "my wife Sarah", "our friend Rudy": the writer's own people, private whatever the text is
+# about.
+_OWN_PERSON = re.compile(
+    r"\b(?:my|our)[ \t]+(?:wife|husband|son|daughter|friend|brother|sister|boyfriend|"
+    r"girlfriend|mom|mum|dad|mother|father|kid|nephew|niece|cousin|roommate|partner|fiancee?|"
+    r"grandson|granddaughter|uncle|aunt|colleague|buddy|pal)[ \t]+$",
+    re.IGNORECASE,
+)
+
+
+def the_writers_own(text: str, start: int) -> bool:
+    """The first name at `start` is introduced as one of the writer's people ("my wife
+    Sarah")."""
+    return _OWN_PERSON.search(text, max(0, start - 30), start) is not None
 
 
 def named_elsewhere(text: str, names: Sequence[Mention]) -> bool:
