@@ -213,6 +213,8 @@ def test_text_mitigation_holds_out_terms_and_keeps_accuracy(small_model, monkeyp
     monkeypatch.setattr(
         Matcher, "find", lambda self, text, *a: calls.append(text) or find(self, text, *a)
     )
+    # One process reads the corpus, so every call is counted here (a worker's are its own).
+    monkeypatch.setattr("textfair.workers.can_fork", lambda: False)
     result = mitigate_text(
         small_model,
         texts,
@@ -321,6 +323,7 @@ def test_mitigate_needs_labels(tmp_path):
     assert result.exit_code == 2 and "needs true labels" in result.output
 
 
+@pytest.mark.slow  # a whole table mitigation: 5 s
 def test_tabular_mitigate_writes_reports_model_and_augmentation(tmp_path):
     frame = pd.read_csv(DATA / "adult_sample.csv")
     train, _ = holdout_split(len(frame), 0.2, 0)

@@ -174,6 +174,7 @@ def _no_plot(*args, **kwargs) -> str:
     return ""
 
 
+@pytest.mark.slow  # 200 drawn reports rendered: 8 s
 @settings(
     max_examples=200,
     deadline=None,

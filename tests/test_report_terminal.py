@@ -93,6 +93,7 @@ def test_a_table_too_wide_for_its_terminal_is_one_line_per_row_with_every_column
     assert "too narrow" not in text
 
 
+@pytest.mark.slow  # a whole audit through the CLI: 7 s
 def test_in_a_pipe_the_audit_keeps_every_column_and_wraps_no_cell(tmp_path):
     """`textfair audit | cat` (issue 41): no column left out ("too narrow for: texts with
     both"), no cell broken over lines, at the width a pipe gets without $COLUMNS."""

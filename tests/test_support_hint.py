@@ -3,6 +3,8 @@
 
 import re
 
+import pytest
+
 import textfair
 
 FILLERS = ("posted the notes", "asked a question", "fixed the typo", "read the page")
@@ -12,6 +14,7 @@ def _race_note(report):
     return next(n for n in report.reading_notes() if n.startswith("No rule set for race"))
 
 
+@pytest.mark.slow  # two whole audits: 5 s
 def test_the_hint_names_the_theta_that_gives_race_a_rule_set_and_it_does():
     """Issue 41: at --theta 0.05 and at 0.01 the bundled comments give race no rule set, and
     the hint said "lower it" both times. It names the --theta that works (13 of 1,492 texts
