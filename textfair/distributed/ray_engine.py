@@ -183,6 +183,9 @@ class ModelActor:
             "labels": tuple(str(label) for label in self.model.labels),
             "multi_label": bool(getattr(self.model, "multi_label", False)),
             "fingerprint": getattr(self.model, "fingerprint", None),
+            # Where a torch model runs ("cpu", "cuda:0"): the audit asks a pool on CPUs
+            # nothing ahead, as it asks the same model loaded locally (textfair.models.ahead).
+            "device": str(device) if (device := getattr(self.model, "device", None)) else None,
         }
 
     def predict_proba(self, inputs: Sequence[str]) -> np.ndarray:
@@ -273,6 +276,8 @@ class ActorPoolModel:
         self.labels = described["labels"]
         self.multi_label = described["multi_label"]
         self.fingerprint = described["fingerprint"]
+        if described["device"] is not None:
+            self.device = described["device"]
         self._pool = ActorPool(self.actors)
 
     def predict_proba(self, inputs: Sequence[str]) -> np.ndarray:

@@ -672,9 +672,10 @@ def _names_a_thing_at(text: str, start: int, end: int) -> bool:
 
 
 _TITLED_NAME = re.compile(r"[ ]+the[ ]+[A-Z][a-z]")
-# A name joined to more: a hyphen ("Todd-AO"), digits ("Dave1185", "Dave 1185"), a wiki
-# link's bar or brackets ("Paul|", "[[Paul]]"); or after a namespace or path ("User:Paul").
-_JOINED_AFTER = re.compile(r"-\w|[ _]?\d|\||\]\]")
+# A name joined to more: a hyphen or a slash ("Todd-AO", "Gamaliel/Raul654"), digits
+# ("Dave1185", "Dave 1185"), a wiki link's bar or brackets ("Paul|", "[[Paul]]"); or after a
+# namespace or path ("User:Paul").
+_JOINED_AFTER = re.compile(r"[-/]\w|[ _]?\d|\||\]\]")
 _JOINED_BEFORE = frozenset("-:/|_[")
 # A quotation of at most six words around a name, opening on a capital, with no sentence
 # punctuation inside: a title ("'Something about Mary'", "\"Annie Hall\"").
