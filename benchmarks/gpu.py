@@ -90,7 +90,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
-    parser.add_argument("--dtype", default="float32", choices=["float32", "float16", "bfloat16"])
+    parser.add_argument(
+        "--dtype", default="auto", choices=["auto", "float32", "float16", "bfloat16"]
+    )
     parser.add_argument("--batch-size", type=int, default=128)
     parser.add_argument("--max-length", type=int, default=128, help="tokens per text at most")
     parser.add_argument("--rows", type=int, default=None, help="audit only the first rows")
@@ -104,8 +106,8 @@ def main() -> None:
             batch_size=args.batch_size,
             device=args.device,
             max_length=args.max_length,
+            dtype=args.dtype,
         )
-    model.network.to(getattr(torch, args.dtype))
     model.predict_proba(texts[: args.batch_size])  # warm-up: kernels, allocator
     config = AuditConfig()
     audit_seconds, alone_seconds, inside_seconds, ratios = [], [], [], []
@@ -129,7 +131,7 @@ def main() -> None:
         "model": "distilbert-base shapes, random weights, word-level tokenizer",
         "device": device,
         "device_name": torch.cuda.get_device_name(device) if device.startswith("cuda") else "cpu",
-        "dtype": args.dtype,
+        "dtype": model.dtype,
         "batch_size": args.batch_size,
         "max_length": args.max_length,
         "rows": len(texts),

@@ -238,3 +238,20 @@ def test_as_model_refuses_unfitted_estimators_and_other_pipelines(tiny):
     extractor = pipeline("feature-extraction", model=tiny.network, tokenizer=tiny.tokenizer)
     with pytest.raises(TextfairError, match="task is 'feature-extraction'"):
         as_model(extractor)
+
+
+def test_hf_precision_is_half_only_where_asked_or_on_a_gpu_and_keys_the_answers():
+    auto = load_model("toxicity-tiny-transformer", device="cpu")
+    assert auto.dtype == "float32" and not auto.fingerprint.endswith("float32")  # CPU: full
+    half = load_model("toxicity-tiny-transformer", device="cpu", dtype="bfloat16")
+    assert half.dtype == "bfloat16" and half.fingerprint == f"{auto.fingerprint}:bfloat16"
+    assert str(next(half.network.parameters()).dtype) == "torch.bfloat16"
+    answers = half.predict_proba(PROBES)
+    assert answers.dtype == np.float64 and np.allclose(answers.sum(axis=1), 1.0)
+    np.testing.assert_allclose(answers, auto.predict_proba(PROBES), atol=0.05)
+    with pytest.raises(TextfairError, match=r"^dtype is 'half'"):
+        load_model("toxicity-tiny-transformer", device="cpu", dtype="half")
+    with pytest.raises(TextfairError, match=r"^dtype applies to Hugging Face models"):
+        load_model("toxicity-cnn-lstm", dtype="float16")
+    result = CliRunner().invoke(app, ["predict", "--text", "hi", "--dtype", "double"])
+    assert result.exit_code == 2 and "'double' is not one of auto" in result.output

@@ -57,6 +57,15 @@ def _accuracy_drop(value: float) -> float:
     return points("--max-accuracy-drop", value) / 100.0
 
 
+def _dtype(value: str) -> str:
+    """auto, float32, float16 or bfloat16; anything else is one line before any work."""
+    from textfair.models.hf import DTYPES
+
+    if value not in DTYPES:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(DTYPES)}")
+    return value
+
+
 def _threads(value: int | None) -> int | None:
     """At most the cores this process may use: more threads than cores only wait for each
     other (and a huge count makes torch fail to start its pool)."""
@@ -325,6 +334,16 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         str | None,
         typer.Option(None, "--revision", help="Hub branch, tag or commit of an hf: model."),
     ),
+    "dtype": (
+        str,
+        typer.Option(
+            "auto",
+            "--dtype",
+            callback=_dtype,
+            help="Precision of an hf: model: auto (half precision on a CUDA device, float32 "
+            "elsewhere), float32, float16 or bfloat16.",
+        ),
+    ),
     "max_length": (
         int | None,
         typer.Option(
@@ -452,6 +471,7 @@ RUNNING = (
     "threads",
     "revision",
     "max_length",
+    "dtype",
 )
 # What an audit shows and writes, and the CI gate.
 REPORTING = ("top", "out", "overwrite", "fail_above", "cache_path")

@@ -42,6 +42,7 @@ def predict_command(
     threads: int | None,
     revision: str | None,
     max_length: int | None,
+    dtype: str,
     cache_path: Path | None,
     overwrite: bool,
     engine: str,

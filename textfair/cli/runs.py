@@ -43,6 +43,7 @@ def load_options(options: dict) -> dict:
         "threads": options["threads"],
         "revision": options["revision"],
         "max_length": options["max_length"],
+        "dtype": options.get("dtype", "auto"),
     }
 
 
@@ -67,6 +68,9 @@ def cached_model(model, spec: str, options: dict, context: str = ""):
         if implicit:
             return CachedModel(model, batch_size=chunk)  # nothing identifies the model
         raise
+    dtype = getattr(model, "dtype", None)  # an hf: model's precision
+    if isinstance(dtype, str) and dtype != "float32":
+        key += f":{dtype}"  # half precision answers otherwise: never mixed with float32's
     if context:
         key += ":" + hashlib.sha256(context.encode()).hexdigest()[:12]
     cached = CachedModel(model, cache_path=path, cache_key=key, batch_size=chunk)

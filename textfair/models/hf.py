@@ -17,7 +17,7 @@ import numpy as np
 from textfair.errors import TextfairError
 from textfair.models.base import resolve_device
 
-__all__ = ["HFModel"]
+__all__ = ["DTYPES", "HFModel", "check_dtype"]
 
 
 class HFModel:
@@ -48,6 +48,12 @@ class HFModel:
         order either way.
     revision
         A hub branch, tag or commit; it is added to the fingerprint.
+    dtype
+        The precision of the forward passes: ``"auto"`` (default: half precision on a CUDA
+        device, bfloat16 where the checkpoint was saved in it and float16 otherwise; float32
+        elsewhere, where half precision is slower), ``"float32"``, ``"float16"`` or
+        ``"bfloat16"``. A precision other than float32 is added to the fingerprint: its
+        answers differ in the last digits, and a cache never mixes them.
 
     Attributes
     ----------
@@ -58,11 +64,11 @@ class HFModel:
         a sigmoid per label instead of a softmax over them.
     fingerprint : str
         What identifies the model's answers: ``hf:<source>:<commit hash>``, with
-        ``@<revision>`` when one was given.
+        ``@<revision>`` when one was given and ``:<dtype>`` when it is not float32.
     tokenizer, network
         The transformers tokenizer and model.
-    device, batch_size, max_length, sort_by_length
-        As given (the device resolved).
+    device, batch_size, max_length, sort_by_length, dtype
+        As given (the device and the precision resolved).
 
     Raises
     ------
@@ -90,6 +96,7 @@ class HFModel:
         max_length: int | None = None,
         sort_by_length: bool = True,
         revision: str | None = None,
+        dtype: str = "auto",
     ) -> None:
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
         from transformers.utils import logging as hf_logging
@@ -116,9 +123,12 @@ class HFModel:
                 )
         except Exception as err:  # a loader fails in many ways; each is one line for the user
             raise load_error(err, source, revision, offline) from None
-        self._setup(source, batch_size, device, max_length, sort_by_length)
+        check_dtype(dtype)  # before the weights are read
+        self._setup(source, batch_size, device, max_length, sort_by_length, dtype)
         if revision:
             self.fingerprint += f"@{revision}"
+        if self.dtype != "float32":
+            self.fingerprint += f":{self.dtype}"
 
     @classmethod
     def from_objects(
@@ -130,6 +140,7 @@ class HFModel:
         device: str | None = None,
         max_length: int | None = None,
         sort_by_length: bool = True,
+        dtype: str | None = None,
     ) -> HFModel:
         """Wrap a model and tokenizer already in memory (a `pipeline`'s, or a pair loaded
         by the caller).
@@ -144,6 +155,8 @@ class HFModel:
             As for `HFModel`.
         device
             Where to run it; None (default): where the model already is.
+        dtype
+            As for `HFModel`; None (default): the precision it already has.
 
         Returns
         -------
@@ -162,12 +175,17 @@ class HFModel:
         model.tokenizer, model.network = tokenizer, network
         where = device or str(getattr(network, "device", "cpu"))
         source = str(getattr(network.config, "_name_or_path", "") or type(network).__name__)
-        model._setup(source, batch_size, where, max_length, sort_by_length)
+        model._setup(source, batch_size, where, max_length, sort_by_length, dtype)
+        if model.dtype != "float32":
+            model.fingerprint += f":{model.dtype}"
         return model
 
-    def _setup(self, source, batch_size, device, max_length, sort_by_length) -> None:
+    def _setup(self, source, batch_size, device, max_length, sort_by_length, dtype) -> None:
+        import torch
+
         self.device = resolve_device(device)
-        self.network.to(self.device).eval()
+        self.dtype = _precision(dtype, self.device, self.network)
+        self.network.to(self.device, dtype=getattr(torch, self.dtype)).eval()
         self.batch_size = batch_size
         self.sort_by_length = sort_by_length
         id2label = self.network.config.id2label
@@ -231,6 +249,31 @@ class HFModel:
                 )
                 result[rows] = scores.cpu().double().numpy()
         return result
+
+
+#: The precisions a Hugging Face model may run in.
+DTYPES = ("auto", "float32", "float16", "bfloat16")
+
+
+def check_dtype(dtype: str | None) -> None:
+    """One line for a precision textfair does not know."""
+    if dtype is not None and dtype not in DTYPES:
+        raise TextfairError.bad("dtype", f"is {dtype!r}; expected one of {', '.join(DTYPES)}")
+
+
+def _precision(dtype: str | None, device: str, network) -> str:
+    """The precision `dtype` resolves to on `device` (see `HFModel`); None keeps the
+    network's own."""
+    check_dtype(dtype)
+    own = str(next(network.parameters()).dtype).removeprefix("torch.")
+    if dtype is None:
+        return own
+    if dtype != "auto":
+        return dtype
+    if not device.startswith("cuda"):
+        return "float32"
+    saved = str(getattr(network.config, "torch_dtype", "") or "").removeprefix("torch.")
+    return "bfloat16" if saved == "bfloat16" else "float16"
 
 
 def load_error(err: Exception, source: str, revision: str | None, offline: bool) -> TextfairError:

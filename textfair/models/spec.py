@@ -12,7 +12,7 @@ from pathlib import Path
 from textfair.errors import TextfairError
 from textfair.models.base import UNNAMED, renamed
 from textfair.models.callable import CallableModel, load_callable
-from textfair.models.hf import HFModel
+from textfair.models.hf import HFModel, check_dtype
 from textfair.models.sklearn import SklearnModel
 from textfair.models.threads import set_torch_threads
 from textfair.models.torch_text import TorchTextModel
@@ -35,6 +35,7 @@ def load_model(
     revision: str | None = None,
     max_length: int | None = None,
     labels: Sequence[str] | None = None,
+    dtype: str = "auto",
 ):
     """Build the model a spec names, as ``textfair audit --model`` reads it.
 
@@ -68,6 +69,10 @@ def load_model(
         A hub branch, tag or commit; Hugging Face models only.
     max_length
         Tokens kept per text; Hugging Face models only.
+    dtype
+        The precision of a Hugging Face model's forward passes (`HFModel`): ``"auto"`` (half
+        precision on a CUDA device, float32 elsewhere), ``"float32"``, ``"float16"`` or
+        ``"bfloat16"``.
 
     Returns
     -------
@@ -96,8 +101,9 @@ def load_model(
         kind = kind + ":"
     if not rest:
         raise TextfairError(f"model spec {spec!r} names nothing after {kind!r}")
-    if kind != "hf:" and (revision or max_length):
-        flag = "revision" if revision else "max_length"
+    check_dtype(dtype)
+    if kind != "hf:" and (revision or max_length or dtype != "auto"):
+        flag = "revision" if revision else "max_length" if max_length else "dtype"
         raise TextfairError.bad(
             flag, f"applies to Hugging Face models (hf:...), not to {spec!r}; leave it out"
         )
@@ -115,6 +121,7 @@ def load_model(
             trust_remote_code=trust_remote_code,
             revision=revision,
             max_length=max_length,
+            dtype=dtype,
         )
     elif kind == "textfair:":
         model = TorchTextModel.load(_resolve(rest), batch_size=batch_size, device=device)
