@@ -133,3 +133,21 @@ def test_a_category_with_one_rated_term_is_not_its_own_lowest_and_highest():
     assert rate_extremes({"african": 0.791}) == ("african (79.1%), the only term rated", "–")
     assert rate_extremes({"a": 0.5, "b": 0.5}) == ("all 2 terms (50.0%)", "–")
     assert rate_extremes({"a": 0.4, "b": 0.6}) == ("a (40.0%)", "b (60.0%)")
+
+
+def test_each_findings_cell_is_under_its_own_header(bundled_gender_religion_report):
+    """report.md put the seeds under "acceptability (mean)", the acceptability under the
+    strict column and the strict result under "seeds": the header's order was not the
+    cells' (found reading the names_ethnicity report, 2026-11-26)."""
+    from textfair.report.render import render_markdown
+
+    report = bundled_gender_religion_report
+    header, *rows = tables(render_markdown(report))[0]
+    assert header[0] == "rule set" and rows
+    for row in rows:
+        cell = dict(zip(header, row, strict=True))
+        assert cell["seeds"].removesuffix(" !").isdigit()
+        assert 0 <= float(cell["acceptability (mean)"]) <= 1
+        strict = next(v for k, v in cell.items() if k.startswith("on seeds scoring"))
+        assert strict == "–" or "[" in strict
+        assert cell["difference [interval] (points)"][0] in "+-0"

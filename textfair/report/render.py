@@ -41,8 +41,9 @@ def _finding_cells(report: AuditReport, f) -> list[str]:
 
 
 def finding_columns(report: AuditReport) -> list[str]:
-    """The findings table's columns after the rule set, in the words of the model's label."""
-    columns = [f"{report.outcome} with", *FINDING_COLUMNS]
+    """The findings table's columns after the rule set, in the words of the model's label
+    and in `_finding_cells`' order: the seeds (report.unit) before the scored columns."""
+    columns = [f"{report.outcome} with", *FINDING_COLUMNS, report.unit]
     return columns + (strict_columns(report) if scored(report) else [])
 
 
@@ -133,7 +134,7 @@ def _seed_lines(report: AuditReport) -> list[str]:
 
 
 def _findings_lines(report: AuditReport, top: int) -> list[str]:
-    columns = ["rule set", *finding_columns(report), report.unit]
+    columns = ["rule set", *finding_columns(report)]
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for f, folded in report.shown_findings()[:top]:
         cells = [report.shown_label(f, folded), *_finding_cells(report, f)]
