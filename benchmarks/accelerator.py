@@ -28,7 +28,6 @@ REV's.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import platform
@@ -38,10 +37,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
+
+from benchmarks.gpu import bundled_comments
 
 COPIES = 13
 RATES = (2_000, 20_000)
@@ -64,16 +64,6 @@ class Accelerator:
         time.sleep(len(texts) / self.rate)
         self.seconds += time.perf_counter() - started
         return np.tile([0.8, 0.2], (len(texts), 1))
-
-
-def comments() -> tuple[list[str], list[str]]:
-    """The bundled comments and their labels."""
-    path = resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")
-    with path.open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    return [r["comment"] for r in rows], [
-        "toxic" if r["toxic"] == "True" else "non-toxic" for r in rows
-    ]
 
 
 def copies(texts: list[str], labels: list[str], count: int) -> tuple[list[str], list[str]]:
@@ -169,7 +159,7 @@ def measure(texts, labels, terms: str, rate: float, repeats: int) -> dict:
 
 def runs(repeats: int, quick: bool) -> dict:
     """Every run: list × corpus × rate (`quick`: the default list on the comments only)."""
-    texts, labels = comments()
+    texts, labels = bundled_comments(None)
     corpora = {"comments": (texts, labels)}
     if not quick:
         corpora["20k"] = copies(texts, labels, COPIES)

@@ -13,6 +13,13 @@ DATA = Path(__file__).parent / "data"
 PACKAGE_DATA = Path(__file__).resolve().parents[1] / "textfair" / "datasets"
 
 
+def bundled_comments() -> tuple[list[str], list[str]]:
+    """The bundled Wikipedia comments and their labels ("toxic", "non-toxic")."""
+    from benchmarks.gpu import bundled_comments as read
+
+    return read(None)
+
+
 @pytest.fixture
 def write(tmp_path):
     """Write text (or bytes) to a file in a temporary directory and return its path."""

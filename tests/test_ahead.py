@@ -2,12 +2,10 @@
 in order, the same calls whichever thread makes them, so the report is the same; a failure
 is raised where the audit would have met it; a model on this CPU is never asked ahead."""
 
-import csv
 import json
 import os
 import threading
 import time
-from importlib import resources
 
 import numpy as np
 import pytest
@@ -17,6 +15,8 @@ from textfair.auditing import AHEAD_BATCH
 from textfair.errors import ModelError, TextfairError
 from textfair.models.ahead import Ahead, computes_on_this_cpu
 from textfair.text.domain import TextDomain
+
+from conftest import bundled_comments
 
 
 def _recording_calls(count: int, seconds: float):
@@ -84,15 +84,6 @@ def test_a_model_on_this_cpu_says_so():
     assert not computes_on_this_cpu(lambda texts: texts)
 
 
-def _comments() -> tuple[list[str], list[str]]:
-    path = resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")
-    with path.open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    return [r["comment"] for r in rows], [
-        "toxic" if r["toxic"] == "True" else "non-toxic" for r in rows
-    ]
-
-
 def _waiting_model(batches: list[list[str]]):
     """A model on a 'device': it waits while it works, and records every batch."""
 
@@ -117,7 +108,7 @@ def _audit(texts, labels, batches):
 def test_the_model_is_asked_the_same_batches_and_the_report_is_the_same_ahead_or_not(
     monkeypatch,
 ):
-    texts, labels = _comments()
+    texts, labels = bundled_comments()
     made_ahead: list[Ahead] = []
     start = Ahead.start
 
@@ -148,7 +139,7 @@ def test_a_corpus_with_nothing_to_audit_asks_the_model_nothing():
 
 def test_the_first_seed_starts_the_calls_only_in_the_reading_process(tmp_path):
     """A seed read by a worker process starts nothing there (nor anything twice)."""
-    texts, _ = _comments()
+    texts, _ = bundled_comments()
     started = tmp_path / "started"
 
     def note() -> None:

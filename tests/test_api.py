@@ -1,7 +1,6 @@
 """The Python API returns what the CLI writes: the same findings and counterfactual results for
 the same model, inputs and seed, whichever form the model takes in the notebook."""
 
-import csv
 import json
 from importlib import resources
 
@@ -20,7 +19,7 @@ from textfair.cli import app
 from textfair.errors import TextfairError
 from textfair.report.model import AuditReport
 
-from conftest import DATA
+from conftest import DATA, bundled_comments
 
 SETTINGS = {"categories": ["gender", "religion"], "max_samples": 200, "seed": 4}
 OPTIONS = ["--categories", "gender,religion", "--max-samples", "200", "--seed", "4"]
@@ -36,15 +35,6 @@ def keyword_model(texts):
 
 
 keyword_model.labels = ["non-toxic", "toxic"]
-
-
-def _bundled() -> tuple[list[str], list[str]]:
-    path = resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")
-    with path.open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    return [r["comment"] for r in rows], [
-        "toxic" if r["toxic"] == "True" else "non-toxic" for r in rows
-    ]
 
 
 def _cli_report(tmp_path, spec: str) -> dict:
@@ -86,7 +76,7 @@ def test_a_hugging_face_pipeline(tmp_path):
 
 
 def test_a_scikit_learn_pipeline_trained_here(tmp_path):
-    texts, labels = _bundled()
+    texts, labels = bundled_comments()
     fitted = Pipeline([("tfidf", TfidfVectorizer()), ("lr", LogisticRegression(max_iter=500))])
     fitted.fit(texts, labels)
     report = textfair.audit(fitted, **SETTINGS)
@@ -104,7 +94,7 @@ def test_a_plain_function(tmp_path, monkeypatch):
 
 
 def test_data_as_a_frame_a_list_or_a_path(tmp_path):
-    texts, labels = _bundled()
+    texts, labels = bundled_comments()
     frame = pd.DataFrame({"comment": texts, "toxic": labels})
     settings = {"categories": ["religion"], "max_samples": 100, "causal": False}
     from_frame = textfair.audit(

@@ -1,10 +1,8 @@
 """The corpus read by forked workers (textfair.workers): the same domain and the same report
 as one process, to the bit; a worker that dies costs only time; a bad count is one line."""
 
-import csv
 import json
 import os
-from importlib import resources
 
 import numpy as np
 import pytest
@@ -21,13 +19,9 @@ from textfair.workers import (
     split,
 )
 
+from conftest import bundled_comments
+
 needs_fork = pytest.mark.skipif(not can_fork(), reason="workers are forked on Linux only")
-
-
-def _comments() -> list[str]:
-    path = resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")
-    with path.open(encoding="utf-8", newline="") as handle:
-        return [row["comment"] for row in csv.DictReader(handle)]
 
 
 class Shared:
@@ -90,7 +84,7 @@ def test_a_bad_worker_count_is_one_line(bad):
 
 @needs_fork
 def test_the_domain_read_by_two_workers_is_the_one_process_reads():
-    texts = _comments()
+    texts, _ = bundled_comments()
     one, two = TextDomain(texts, workers=1), TextDomain(texts, workers=2)
     assert two._mentions == one._mentions
     # Mentions point at this process's terms, not at copies of them.
