@@ -337,3 +337,5 @@ class ModelLabels:
     labels: tuple[str, ...]
     multi_label: bool
     fingerprint: str | None = None
+    device: str | None = None
+    """Where a torch model runs on the cluster ("cpu", "cuda:0"); None for another model."""
