@@ -13,7 +13,7 @@ from textfair.errors import TextfairError
 from textfair.models import CachedModel
 from textfair.models.hf import HFModel
 from textfair.models.sklearn import PickleWarning, SklearnModel
-from textfair.models.spec import bundled_models, load_model
+from textfair.models.spec import bundled_models, load_model, spec_fingerprint
 from textfair.models.torch_text import TorchTextModel
 
 from conftest import PACKAGE_DATA
@@ -245,6 +245,9 @@ def test_hf_precision_is_half_only_where_asked_or_on_a_gpu_and_keys_the_answers(
     assert auto.dtype == "float32" and not auto.fingerprint.endswith("float32")  # CPU: full
     half = load_model("toxicity-tiny-transformer", device="cpu", dtype="bfloat16")
     assert half.dtype == "bfloat16" and half.fingerprint == f"{auto.fingerprint}:bfloat16"
+    # The on-disk cache key too: a bundled model is keyed by its files, then its precision.
+    plain = spec_fingerprint("toxicity-tiny-transformer", auto)
+    assert spec_fingerprint("toxicity-tiny-transformer", half) == f"{plain}:bfloat16"
     assert str(next(half.network.parameters()).dtype) == "torch.bfloat16"
     answers = half.predict_proba(PROBES)
     assert answers.dtype == np.float64 and np.allclose(answers.sum(axis=1), 1.0)

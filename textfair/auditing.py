@@ -6,6 +6,7 @@ CachedModel, so a text generated for a rule set and again for a causal test is s
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import math
@@ -117,7 +118,8 @@ def audit_text(
     # The corpus's texts, which the label metrics score, asked ahead while the corpus is
     # read when the model waits rather than computes here (`textfair.models.ahead`).
     ahead = _ahead(cached, texts, config) if labels is not None and domain is None else None
-    try:
+    # A run that stops, for any reason, asks nothing more ahead (`Ahead.__exit__`).
+    with ahead if ahead is not None else contextlib.nullcontext():
         if domain is None:
             with cached.stage("matching"):
                 domain = TextDomain(
@@ -133,42 +135,38 @@ def audit_text(
         )
         if mentioning == 0:
             raise TextfairError(_nothing_to_audit(domain, len(texts), config.min_acceptability))
-    except BaseException:
-        if ahead is not None:
-            ahead.cancel()
-        raise
 
-    def metrics() -> LabelMetrics | None:
-        if labels is None:
-            return None
-        return _label_metrics(domain, cached, texts, labels, favorable, positive_label, config)
+        def metrics() -> LabelMetrics | None:
+            if labels is None:
+                return None
+            return _label_metrics(domain, cached, texts, labels, favorable, positive_label, config)
 
-    data_info = {
-        **(data_info or {}),
-        "rows": len(texts),
-        "mentioning_rows": mentioning,
-        # Left out of a category's rows: rewriting them to one term would merge groups.
-        "seeds_naming_several_terms": domain.several_terms,
-        "seeds_with_fixed_forms": domain.fixed_forms,
-        # Per category: the seeds naming it, those left out of its rows by reason
-        # (textfair.text.coherence), and the share that takes part (recall).
-        "seeds_mentioning": domain.mentioning,
-        "seeds_left_out": domain.left_out,
-        "seeds_taking_part": {c: round(r, 4) for c, r in domain.recall().items()},
-        # Per category, the most seeds one term can be written into (its largest support):
-        # the --theta that would make it a rule set, or 0 where none can.
-        "most_seeds_per_term": domain.most_seeds_per_term(),
-        # The axis of each term whose category has several ("gay": sexual orientation), so
-        # the verdict compares it with "another sexual orientation term".
-        "term_axes": {
-            category: axes
-            for category, terms in domain.term_list.categories.items()
-            if (axes := {term.id: term.axis for term in terms if term.axis})
-        },
-    }
-    return audit_domain(
-        domain, cached, favorable, config, metrics, run, data_info, config.terms, ahead
-    )
+        data_info = {
+            **(data_info or {}),
+            "rows": len(texts),
+            "mentioning_rows": mentioning,
+            # Left out of a category's rows: rewriting them to one term would merge groups.
+            "seeds_naming_several_terms": domain.several_terms,
+            "seeds_with_fixed_forms": domain.fixed_forms,
+            # Per category: the seeds naming it, those left out of its rows by reason
+            # (textfair.text.coherence), and the share that takes part (recall).
+            "seeds_mentioning": domain.mentioning,
+            "seeds_left_out": domain.left_out,
+            "seeds_taking_part": {c: round(r, 4) for c, r in domain.recall().items()},
+            # Per category, the most seeds one term can be written into (its largest support):
+            # the --theta that would make it a rule set, or 0 where none can.
+            "most_seeds_per_term": domain.most_seeds_per_term(),
+            # The axis of each term whose category has several ("gay": sexual orientation), so
+            # the verdict compares it with "another sexual orientation term".
+            "term_axes": {
+                category: axes
+                for category, terms in domain.term_list.categories.items()
+                if (axes := {term.id: term.axis for term in terms if term.axis})
+            },
+        }
+        return audit_domain(
+            domain, cached, favorable, config, metrics, run, data_info, config.terms, ahead
+        )
 
 
 @collecting_new_objects_only()
@@ -265,16 +263,12 @@ def audit_domain(
         )
     seeds = len(domain.category_mask(categories[0]))
     frequent = None
-    try:
-        if config.group:
-            _step(progress, "finding frequent rule sets")
-            frequent = frequent_rule_sets(domain, theta=config.theta, max_order=config.max_order)
-        # The last check before the first model query: a run that would not fit is refused.
-        _check_memory(domain, config, len(frequent.rule_sets) if frequent is not None else 0)
-    except BaseException:
-        if ahead is not None:
-            ahead.cancel()
-        raise
+    if config.group:
+        _step(progress, "finding frequent rule sets")
+        frequent = frequent_rule_sets(domain, theta=config.theta, max_order=config.max_order)
+    # The last check before the first model query: a run that would not fit is refused now
+    # (calls made ahead meanwhile are cancelled by the caller).
+    _check_memory(domain, config, len(frequent.rule_sets) if frequent is not None else 0)
     if ahead is not None:
         with cached.stage("label metrics"):
             ahead.finish()
@@ -368,7 +362,8 @@ def _ahead(cached: CachedModel, texts: Sequence[str], config: AuditConfig) -> Ah
     if computes_on_this_cpu(cached.model) or not _fits_at_worst(len(texts), config):
         return None
     probe = list(texts[:2])
-    rest = [text for text in dict.fromkeys(texts) if text not in set(probe)]
+    asked = set(probe)
+    rest = [text for text in dict.fromkeys(texts) if text not in asked]
     calls: list[Callable[[], object]] = [functools.partial(_probe, cached, probe, True)]
     for begin in range(0, len(rest), AHEAD_BATCH):
         batch = rest[begin : begin + AHEAD_BATCH]

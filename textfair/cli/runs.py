@@ -68,9 +68,6 @@ def cached_model(model, spec: str, options: dict, context: str = ""):
         if implicit:
             return CachedModel(model, batch_size=chunk)  # nothing identifies the model
         raise
-    dtype = getattr(model, "dtype", None)  # an hf: model's precision
-    if isinstance(dtype, str) and dtype != "float32":
-        key += f":{dtype}"  # half precision answers otherwise: never mixed with float32's
     if context:
         key += ":" + hashlib.sha256(context.encode()).hexdigest()[:12]
     cached = CachedModel(model, cache_path=path, cache_key=key, batch_size=chunk)

@@ -79,6 +79,14 @@ class Ahead:
         with self._lock:
             self._next = len(self._calls)
 
+    def __enter__(self) -> Ahead:
+        return self
+
+    def __exit__(self, kind: object, error: BaseException | None, traceback: object) -> None:
+        """A block that raises cancels what is left (`cancel`); the block's error stands."""
+        if error is not None:
+            self.cancel()
+
     def _take(self) -> Callable[[], object] | None:
         with self._lock:
             if self._next >= len(self._calls):
@@ -90,7 +98,8 @@ class Ahead:
         reader = time.pthread_getcpuclockid(self._reader)
         wall = cpu = 0.0
         while not self._stop.is_set() and (call := self._take()) is not None:
-            began, process, read = time.perf_counter(), time.process_time(), _clock(reader)
+            began, process = time.perf_counter(), time.process_time()
+            read = time.clock_gettime(reader)
             try:
                 call()
             except BaseException as err:  # raised by `finish`, in the reading thread
@@ -100,10 +109,6 @@ class Ahead:
             wall += time.perf_counter() - began
             # This process's CPU time less the reading thread's: the model's (its thread
             # and its own threads, such as torch's); worker processes are not counted.
-            cpu += time.process_time() - process - (_clock(reader) - read)
+            cpu += time.process_time() - process - (time.clock_gettime(reader) - read)
             if wall >= MEASURED_SECONDS and cpu > BUSY_SHARE * wall:
                 return  # it computes here: the rest waits for `finish`
-
-
-def _clock(clock: int) -> float:
-    return time.clock_gettime(clock)

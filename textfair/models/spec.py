@@ -222,7 +222,17 @@ def spec_fingerprint(spec: str, model: object | None = None) -> str:
     """What identifies the answers of the model a spec names, for an on-disk cache: a hash of
     the bytes it is loaded from (a file, every file of a directory, a py: function's module
     source), or, for a hub id, the model's own fingerprint (id and commit). A changed file
-    gives a new fingerprint, so stale answers are never reused."""
+    gives a new fingerprint, so stale answers are never reused. An hf: model run in another
+    precision than float32 answers otherwise: its precision is added."""
+    found = _files_fingerprint(spec, model)
+    dtype = getattr(model, "dtype", None)
+    if isinstance(dtype, str) and dtype != "float32" and not found.endswith(f":{dtype}"):
+        return f"{found}:{dtype}"  # a hub id's own fingerprint has it already
+    return found
+
+
+def _files_fingerprint(spec: str, model: object | None) -> str:
+    """`spec_fingerprint` before the precision."""
     kind, sep, rest = spec.partition(":")
     if sep and kind == "py":
         import importlib.util

@@ -88,7 +88,6 @@ class TextDomain:
         self._mentions: list[list[Mention]] = [[] for _ in self.texts]
         plans: list[dict[str, CategoryPlan]] = [{} for _ in self.texts]
         chunks = workers_split([len(text) for text in self.texts], check_workers(workers))
-        self._seed_found = False
         for chunk, (mentions, planned, scores) in zip(
             chunks,
             fork_map(self._annotate, chunks, self.term_list.terms(), on_first_seed),
@@ -155,6 +154,7 @@ class TextDomain:
         """Seeds `indices` read: each one's mentions, its plan per category (targets that
         score below `min_acceptability` left out), and the scores computed on the way."""
         mentions, plans = [], []
+        noticed = False  # notify() once a chunk: the notice is given once whoever calls it
         for i in indices:
             text = self.texts[i]
             # Mentions and the identity's other uses come from one scan of each text.
@@ -162,8 +162,8 @@ class TextDomain:
             others = self.matcher.other_uses(text, self._categories)
             mentions.append(found)
             plans.append(self._keep_acceptable(i, found, self.coherence.plan(text, found, others)))
-            if not self._seed_found and self._takes_part(plans[-1]):
-                self._seed_found = True
+            if not noticed and self._takes_part(plans[-1]):
+                noticed = True
                 notify()  # on_first_seed, in this process, wherever the seed was read
         return mentions, plans, self.scorer.remembered(indices)
 

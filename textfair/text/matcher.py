@@ -666,7 +666,6 @@ def _names_a_thing_at(text: str, start: int, end: int) -> bool:
     return (
         gates.in_capitals_run(text, start, end)
         or gates.in_quoted_title(text, start, end)
-        or _QUOTED_NAME.match(text, max(0, start - 1), min(len(text), end + 3)) is not None
         or gates.in_fixed_phrase(text, start, end)
     )
 
@@ -678,8 +677,9 @@ _TITLED_NAME = re.compile(r"[ ]+the[ ]+[A-Z][a-z]")
 _JOINED_AFTER = re.compile(r"[-/]\w|[ _]?\d|\||\]\]")
 _JOINED_BEFORE = frozenset("-:/|_[")
 # A quotation of at most six words around a name, opening on a capital, with no sentence
-# punctuation inside: a title ("'Something about Mary'", "\"Annie Hall\"").
-_SHORT_QUOTE = re.compile(r"[\"“‘']([A-Z][^\"“”‘’'.!?;:,\n]{0,60})[\"”’']")
+# punctuation inside but at its end: a title ("'Something about Mary'", "\"Annie Hall\"",
+# the new "Alexander." for a film).
+_SHORT_QUOTE = re.compile(r"[\"“‘']([A-Z][^\"“”‘’'.!?;:,\n]{0,60})[.,!?]?[\"”’']")
 
 
 def _in_short_quote(text: str, start: int, end: int) -> bool:
@@ -695,8 +695,6 @@ def _in_short_quote(text: str, start: int, end: int) -> bool:
 
 
 _NAME_OF = re.compile(r"\b([A-Z][a-z]+)[ ]+of[ ]+$")
-# A first name alone in quotation marks is a title: the new "Alexander." (a film).
-_QUOTED_NAME = re.compile(r"[\"“‘'][A-Z][a-z]+[.,!?]?[\"”’']")
 
 
 def _gendered_word_at(text: str, start: int, end: int) -> bool:
