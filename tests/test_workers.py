@@ -1,6 +1,7 @@
 """The corpus read by forked workers (textfair.workers): the same domain and the same report
 as one process, to the bit; a worker that dies costs only time; a bad count is one line."""
 
+import gc
 import json
 import os
 
@@ -14,6 +15,7 @@ from textfair.workers import (
     MIN_ITEMS_PER_WORKER,
     can_fork,
     check_workers,
+    collector_paused,
     fork_map,
     notify,
     split,
@@ -26,6 +28,22 @@ needs_fork = pytest.mark.skipif(not can_fork(), reason="workers are forked on Li
 
 class Shared:
     """An object the results refer to and this process holds."""
+
+
+def test_the_cycle_collector_is_paused_while_the_work_runs_and_restored_after():
+    # Here and in every child; a caller that had it off keeps it off.
+    seen = fork_map(lambda chunk: [gc.isenabled() for _ in chunk], [[1], [2]])
+    assert seen == [[False], [False]] and gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(ValueError), collector_paused():
+        raise ValueError
+    assert gc.isenabled()
 
 
 @needs_fork

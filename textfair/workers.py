@@ -19,13 +19,15 @@ forks safely (Linux); elsewhere, and for small inputs, the work runs in this pro
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import io
 import os
 import pickle
 import select
 import sys
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from textfair.errors import TextfairError
@@ -34,6 +36,7 @@ __all__ = [
     "MIN_ITEMS_PER_WORKER",
     "can_fork",
     "check_workers",
+    "collector_paused",
     "default_workers",
     "fork_map",
     "notify",
@@ -107,6 +110,37 @@ def fork_map(
     leaving its interpreter lock to its other threads (the model calls made ahead,
     `textfair.models.ahead`, which `on_notify` starts).
     """
+    with collector_paused():
+        return _map(function, chunks, shared, on_notify)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while the block runs, as it was after.
+
+    Reading a corpus allocates millions of small objects that live on (mentions, plans) and
+    almost none that form cycles: each allocation burst triggers a collection that walks
+    every object still young, and the older generations' collections walk everything read
+    so far, a sixth of the reading's time. Off, a forked child also never collects, so it
+    writes to none of the parent's objects' headers (pages it would otherwise copy). The
+    little cyclic garbage made meanwhile is collected as usual afterwards.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _map(
+    function: Callable[[Chunk], Result],
+    chunks: Sequence[Chunk],
+    shared: Iterable[object],
+    on_notify: Callable[[], object] | None,
+) -> list[Result]:
+    """`fork_map`'s work (the collector paused)."""
     once = _Once(on_notify)
     if not can_fork() or (len(chunks) <= 1 and on_notify is None):
         return _here(function, chunks, once)
