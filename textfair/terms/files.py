@@ -65,6 +65,7 @@ _TERM_KEYS = {
     "attributive_only": "true: written only before a noun, never as a predicate",
     "gradable": "true: reads as a degree ('too young'); there, only gradable terms are written",
     "fixed_forms": "forms found as the term but never rewritten (Roman Catholic)",
+    "members": "a group of terms (mappings): each is found as itself, a rewrite writes one",
 }
 _LIST_KEYS = ("name", "description", "source", "licence", "categories")
 _PAIR_KEYS = ("masculine", "feminine", "when")
@@ -385,10 +386,11 @@ def _parse_term(entry: Any, category: str, source: _Source, where: tuple) -> Ter
             "names",
         )
     words = _gendered_words(entry.get("swaps"), gender, label, source, where)
+    members = _members(entry.get("members"), category, label, source, where)
     return Term(
         text=text,
         category=category,
-        pos="noun" if names or words else pos,
+        pos="noun" if names or words or members else pos,
         noun=_optional_str(entry.get("noun"), "noun", label, source, where),
         plurals=_str_tuple(entry.get("plural"), "plural", label, source, where),
         aliases=_str_tuple(entry.get("aliases"), "aliases", label, source, where),
@@ -404,8 +406,35 @@ def _parse_term(entry: Any, category: str, source: _Source, where: tuple) -> Ter
         related=_related(entry.get("related"), label, source, where),
         clashes=_str_tuple(entry.get("clashes"), "clashes", label, source, where),
         fixed_forms=_str_tuple(entry.get("fixed_forms"), "fixed_forms", label, source, where),
+        members=members,
         **flags,
     )
+
+
+def _members(
+    value: Any, category: str, label: str, source: _Source, where: tuple
+) -> tuple[Term, ...]:
+    """`members: [{term: Mexican, plural: [Mexicans], ...}, ...]`: the terms of a group, each
+    parsed as a term of the category; a member is no group itself."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not value:
+        raise source.error(
+            f"{label} has members: {value!r}; expected a list of terms", *where, "members"
+        )
+    members = tuple(
+        _parse_term(entry, category, source, (*where, "members", index))
+        for index, entry in enumerate(value)
+    )
+    for index, member in enumerate(members):
+        if member.members or member.names or member.words:
+            raise source.error(
+                f"member {member.text!r} of {label} is a group itself; list its terms instead",
+                *where,
+                "members",
+                index,
+            )
+    return members
 
 
 def _related(value: Any, label: str, source: _Source, where: tuple) -> tuple[tuple[str, str], ...]:
@@ -519,23 +548,25 @@ def _validated(term_list: TermList, source: _Source | None = None) -> TermList:
                     index,
                 )
         for index, term in enumerate(terms):
-            for form, _role in term.surface_forms():
-                key = normalize_form(form)
-                if key in owner and owner[key] != (category, term.id):
-                    other_category, other_term = owner[key]
-                    where = (
-                        f"in both {other_category!r} and {category!r}"
-                        if other_category != category
-                        else f"twice in {category!r}"
-                    )
-                    raise source.error(
-                        f"{form!r} (term {term.id!r}) is {where} (already a form of "
-                        f"{other_term!r}); keep each form in one place",
-                        "categories",
-                        category,
-                        index,
-                    )
-                owner[key] = (category, term.id)
+            # A group's members are terms of their own here: two may not share a form.
+            for unit in term.members or (term,):
+                for form, _role in unit.surface_forms():
+                    key = normalize_form(form)
+                    if key in owner and owner[key] != (category, unit.id):
+                        other_category, other_term = owner[key]
+                        where = (
+                            f"in both {other_category!r} and {category!r}"
+                            if other_category != category
+                            else f"twice in {category!r}"
+                        )
+                        raise source.error(
+                            f"{form!r} (term {unit.id!r}) is {where} (already a form of "
+                            f"{other_term!r}); keep each form in one place",
+                            "categories",
+                            category,
+                            index,
+                        )
+                    owner[key] = (category, unit.id)
     return term_list
 
 
