@@ -36,6 +36,8 @@ BUILTIN_TERM_LISTS: dict[str, str] = {
     "holistic": "terms",
     "names": "terms",
     "names_ethnicity": "terms",
+    "nationality": "terms",
+    "nationality_income": "terms",
     "pronouns": "terms",
     "gender_pairs": "pairs",
 }
@@ -92,7 +94,8 @@ def builtin_term_lists() -> dict[str, str]:
     --------
     >>> textfair.builtin_term_lists()  # doctest: +NORMALIZE_WHITESPACE
     {'dixon2018': 'terms', 'holistic': 'terms', 'names': 'terms', 'names_ethnicity': 'terms',
-     'pronouns': 'terms', 'gender_pairs': 'pairs'}
+     'nationality': 'terms', 'nationality_income': 'terms', 'pronouns': 'terms',
+     'gender_pairs': 'pairs'}
     """
     return dict(BUILTIN_TERM_LISTS)
 
