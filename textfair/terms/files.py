@@ -104,15 +104,15 @@ def shipped_text(filename: str) -> str:
     """A file of the shipped term lists (the repository's top-level `term_lists/`, installed
     as the package `textfair.term_lists`).
 
-    A source checkout imported without installing it editable (the tests of a non-editable
-    install run from the repository root) has no `textfair.term_lists`; its files are then
-    read from the checkout's `term_lists/` beside the `textfair/` package.
+    A source checkout reads the files of its own `term_lists/`, beside the `textfair/`
+    package it imports: a checkout imported without installing it has no
+    `textfair.term_lists`, and one imported beside an editable install of another checkout
+    (a second git worktree) would read that checkout's lists through it.
     """
-    try:
-        return resources.files("textfair.term_lists").joinpath(filename).read_text("utf-8")
-    except ModuleNotFoundError:
-        checkout = Path(__file__).resolve().parents[2] / "term_lists"
-        return (checkout / filename).read_text("utf-8")
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "term_lists" / filename).is_file():
+        return (checkout / "term_lists" / filename).read_text("utf-8")
+    return resources.files("textfair.term_lists").joinpath(filename).read_text("utf-8")
 
 
 def read_data_words(filename: str) -> list[str]:
