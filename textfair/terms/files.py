@@ -430,6 +430,13 @@ def _members(
         for index, entry in enumerate(value)
     )
     for index, member in enumerate(members):
+        if member.id in (m.id for m in members[:index]):
+            raise source.error(
+                f"member {member.id!r} is listed twice in {label}; remove one",
+                *where,
+                "members",
+                index,
+            )
         if member.members or member.names or member.words:
             raise source.error(
                 f"member {member.text!r} of {label} is a group itself; list its terms instead",
@@ -526,7 +533,7 @@ def _validated(term_list: TermList, source: _Source | None = None) -> TermList:
     source = source or _Source(term_list.path or term_list.name, "")
     if not term_list.categories:
         raise source.error("no categories; add at least one with two or more terms")
-    owner: dict[str, tuple[str, str]] = {}
+    owner: dict[str, tuple[str, str, str]] = {}
     for category, terms in term_list.categories.items():
         if not terms:
             raise source.error(
@@ -555,8 +562,8 @@ def _validated(term_list: TermList, source: _Source | None = None) -> TermList:
             for unit in term.members or (term,):
                 for form, _role in unit.surface_forms():
                     key = normalize_form(form)
-                    if key in owner and owner[key] != (category, unit.id):
-                        other_category, other_term = owner[key]
+                    if key in owner and owner[key] != (category, term.id, unit.id):
+                        other_category, other_group, other_term = owner[key]
                         where = (
                             f"in both {other_category!r} and {category!r}"
                             if other_category != category
@@ -564,12 +571,14 @@ def _validated(term_list: TermList, source: _Source | None = None) -> TermList:
                         )
                         raise source.error(
                             f"{form!r} (term {unit.id!r}) is {where} (already a form of "
-                            f"{other_term!r}); keep each form in one place",
+                            f"{other_term!r}"
+                            f"{f' of {other_group!r}' if other_group != other_term else ''}"
+                            "); keep each form in one place",
                             "categories",
                             category,
                             index,
                         )
-                    owner[key] = (category, unit.id)
+                    owner[key] = (category, term.id, unit.id)
     return term_list
 
 
