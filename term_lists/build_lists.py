@@ -411,7 +411,7 @@ DEMONYMS_BY_HAND = {
 }
 # Economies left out for a reason no field of the Factbook shows.
 LEFT_OUT_BY_HAND = {
-    "GEO": '"Georgian" names people of the US state of Georgia as often, and "Georgia" the state',
+    "GEO": '"Georgian" also names people of the US state of Georgia, and "Georgia" the state',
 }
 # Country names read with "the" ("from the Netherlands"): a swap could not write one in the
 # place of another country's name ("from Mexico" -> "from Netherlands"), so they are cues,
