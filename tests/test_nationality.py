@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import textfair
 from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.terms import load_term_list
@@ -178,6 +179,12 @@ def test_an_income_swap_keeps_the_text_true():
     # Two countries of one group would become one: left out.
     for text in ("Mexicans and Brazilians met.", "Mexicans moved to Brazil."):
         assert left_out(text, "nationality_income", category) == "several_terms"
+    # Counterfactuals map the groups a text names to distinct groups: nationalities of two
+    # groups are rewritten, each to a member of its target with that member's country.
+    matcher = Matcher("nationality_income")
+    variants = textfair.counterfactuals("A Mexican from Mexico met Kenyans.", matcher=matcher)
+    assert variants and all("Mexic" not in v.text for v in variants if len(v.swaps) == 2)
+    assert textfair.counterfactuals("Mexicans met Brazilians.", matcher=matcher) == []
     # A member's own rules: "Mexican food" is a nation's thing.
     assert Matcher("nationality_income").find("I love Mexican food.") == []
     [mention] = Matcher("nationality_income").find("Mexicans are lazy.")

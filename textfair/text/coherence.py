@@ -355,9 +355,14 @@ class Coherence:
             sources.setdefault(term.id, term)
         if len(sources) > 1 and not several:
             return CategoryPlan("several_terms")
-        members = {m.member.id for m in found if m.member is not None}
-        members |= {w.member.id for w, _ in related if w.member is not None}
-        if len(members) > 1:
+        members: dict[str, set[str]] = {}
+        for mention in found:
+            if mention.member is not None:
+                members.setdefault(mention.term_id, set()).add(mention.member.id)
+        for word, term in related:
+            if word.member is not None:
+                members.setdefault(term.id, set()).add(word.member.id)
+        if any(len(named) > 1 for named in members.values()):
             # "Mexicans and Brazilians", "Mexicans in Brazil": two members of one group; a
             # rewrite to another group writes one member for both, merging them.
             return CategoryPlan("several_terms")
