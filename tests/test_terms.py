@@ -62,6 +62,8 @@ def test_gender_pairs_has_at_least_40_pairs_and_resolves_her():
         "holistic": "terms",
         "names": "terms",
         "names_ethnicity": "terms",
+        "nationality": "terms",
+        "nationality_income": "terms",
         "pronouns": "terms",
         "gender_pairs": "pairs",
     }

@@ -161,7 +161,8 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         typer.Option(
             DEFAULT.terms,
             "--terms",
-            help="Built-in list (dixon2018, holistic, names) or a file; several joined by commas.",
+            help="Built-in list (`textfair terms list`: dixon2018, holistic, names, "
+            "names_ethnicity, nationality, ...) or a file; several joined by commas.",
         ),
     ),
     "exclude_flags": (

@@ -18,7 +18,7 @@ def list_command() -> None:
     from textfair.terms import builtin_term_lists, load_gender_pairs, load_term_list
 
     table = Table(title="Built-in term lists")
-    for column in ("name", "kind", "categories", "entries", "description"):
+    for column in ("name", "kind", "categories", "entries", "description", "source"):
         table.add_column(column)
     for name, kind in builtin_term_lists().items():
         if kind == "terms":
@@ -29,10 +29,11 @@ def list_command() -> None:
                 str(len(term_list.categories)),
                 f"{len(term_list)} terms",
                 term_list.description,
+                term_list.source,
             )
         else:
             pairs = load_gender_pairs(name)
-            table.add_row(name, kind, "-", f"{len(pairs)} pairs", pairs.description)
+            table.add_row(name, kind, "-", f"{len(pairs)} pairs", pairs.description, pairs.source)
     Console().print(table)
 
 
@@ -91,6 +92,11 @@ def show_command(
                 aliases = (
                     f"{len(term.names)} first names; writes one of {len(written)}: "
                     f"{', '.join(written[:8])}, ..."
+                )
+            if term.members:
+                aliases = (
+                    f"{len(term.members)} members, each found as itself; writes one: "
+                    f"{', '.join(m.text for m in term.members[:8])}, ..."
                 )
             table.add_row(
                 term.text,

@@ -36,6 +36,8 @@ BUILTIN_TERM_LISTS: dict[str, str] = {
     "holistic": "terms",
     "names": "terms",
     "names_ethnicity": "terms",
+    "nationality": "terms",
+    "nationality_income": "terms",
     "pronouns": "terms",
     "gender_pairs": "pairs",
 }
@@ -65,6 +67,7 @@ _TERM_KEYS = {
     "attributive_only": "true: written only before a noun, never as a predicate",
     "gradable": "true: reads as a degree ('too young'); there, only gradable terms are written",
     "fixed_forms": "forms found as the term but never rewritten (Roman Catholic)",
+    "members": "a group of terms (mappings): each is found as itself, a rewrite writes one",
 }
 _LIST_KEYS = ("name", "description", "source", "licence", "categories")
 _PAIR_KEYS = ("masculine", "feminine", "when")
@@ -91,7 +94,8 @@ def builtin_term_lists() -> dict[str, str]:
     --------
     >>> textfair.builtin_term_lists()  # doctest: +NORMALIZE_WHITESPACE
     {'dixon2018': 'terms', 'holistic': 'terms', 'names': 'terms', 'names_ethnicity': 'terms',
-     'pronouns': 'terms', 'gender_pairs': 'pairs'}
+     'nationality': 'terms', 'nationality_income': 'terms', 'pronouns': 'terms',
+     'gender_pairs': 'pairs'}
     """
     return dict(BUILTIN_TERM_LISTS)
 
@@ -100,15 +104,15 @@ def shipped_text(filename: str) -> str:
     """A file of the shipped term lists (the repository's top-level `term_lists/`, installed
     as the package `textfair.term_lists`).
 
-    A source checkout imported without installing it editable (the tests of a non-editable
-    install run from the repository root) has no `textfair.term_lists`; its files are then
-    read from the checkout's `term_lists/` beside the `textfair/` package.
+    A source checkout reads the files of its own `term_lists/`, beside the `textfair/`
+    package it imports: a checkout imported without installing it has no
+    `textfair.term_lists`, and one imported beside an editable install of another checkout
+    (a second git worktree) would read that checkout's lists through it.
     """
-    try:
-        return resources.files("textfair.term_lists").joinpath(filename).read_text("utf-8")
-    except ModuleNotFoundError:
-        checkout = Path(__file__).resolve().parents[2] / "term_lists"
-        return (checkout / filename).read_text("utf-8")
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "term_lists" / filename).is_file():
+        return (checkout / "term_lists" / filename).read_text("utf-8")
+    return resources.files("textfair.term_lists").joinpath(filename).read_text("utf-8")
 
 
 def read_data_words(filename: str) -> list[str]:
@@ -385,10 +389,11 @@ def _parse_term(entry: Any, category: str, source: _Source, where: tuple) -> Ter
             "names",
         )
     words = _gendered_words(entry.get("swaps"), gender, label, source, where)
+    members = _members(entry.get("members"), category, label, source, where)
     return Term(
         text=text,
         category=category,
-        pos="noun" if names or words else pos,
+        pos="noun" if names or words or members else pos,
         noun=_optional_str(entry.get("noun"), "noun", label, source, where),
         plurals=_str_tuple(entry.get("plural"), "plural", label, source, where),
         aliases=_str_tuple(entry.get("aliases"), "aliases", label, source, where),
@@ -404,8 +409,42 @@ def _parse_term(entry: Any, category: str, source: _Source, where: tuple) -> Ter
         related=_related(entry.get("related"), label, source, where),
         clashes=_str_tuple(entry.get("clashes"), "clashes", label, source, where),
         fixed_forms=_str_tuple(entry.get("fixed_forms"), "fixed_forms", label, source, where),
+        members=members,
         **flags,
     )
+
+
+def _members(
+    value: Any, category: str, label: str, source: _Source, where: tuple
+) -> tuple[Term, ...]:
+    """`members: [{term: Mexican, plural: [Mexicans], ...}, ...]`: the terms of a group, each
+    parsed as a term of the category; a member is no group itself."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not value:
+        raise source.error(
+            f"{label} has members: {value!r}; expected a list of terms", *where, "members"
+        )
+    members = tuple(
+        _parse_term(entry, category, source, (*where, "members", index))
+        for index, entry in enumerate(value)
+    )
+    for index, member in enumerate(members):
+        if member.id in (m.id for m in members[:index]):
+            raise source.error(
+                f"member {member.id!r} is listed twice in {label}; remove one",
+                *where,
+                "members",
+                index,
+            )
+        if member.members or member.names or member.words:
+            raise source.error(
+                f"member {member.text!r} of {label} is a group itself; list its terms instead",
+                *where,
+                "members",
+                index,
+            )
+    return members
 
 
 def _related(value: Any, label: str, source: _Source, where: tuple) -> tuple[tuple[str, str], ...]:
@@ -494,7 +533,7 @@ def _validated(term_list: TermList, source: _Source | None = None) -> TermList:
     source = source or _Source(term_list.path or term_list.name, "")
     if not term_list.categories:
         raise source.error("no categories; add at least one with two or more terms")
-    owner: dict[str, tuple[str, str]] = {}
+    owner: dict[str, tuple[str, str, str]] = {}
     for category, terms in term_list.categories.items():
         if not terms:
             raise source.error(
@@ -519,23 +558,27 @@ def _validated(term_list: TermList, source: _Source | None = None) -> TermList:
                     index,
                 )
         for index, term in enumerate(terms):
-            for form, _role in term.surface_forms():
-                key = normalize_form(form)
-                if key in owner and owner[key] != (category, term.id):
-                    other_category, other_term = owner[key]
-                    where = (
-                        f"in both {other_category!r} and {category!r}"
-                        if other_category != category
-                        else f"twice in {category!r}"
-                    )
-                    raise source.error(
-                        f"{form!r} (term {term.id!r}) is {where} (already a form of "
-                        f"{other_term!r}); keep each form in one place",
-                        "categories",
-                        category,
-                        index,
-                    )
-                owner[key] = (category, term.id)
+            # A group's members are terms of their own here: two may not share a form.
+            for unit in term.members or (term,):
+                for form, _role in unit.surface_forms():
+                    key = normalize_form(form)
+                    if key in owner and owner[key] != (category, term.id, unit.id):
+                        other_category, other_group, other_term = owner[key]
+                        where = (
+                            f"in both {other_category!r} and {category!r}"
+                            if other_category != category
+                            else f"twice in {category!r}"
+                        )
+                        raise source.error(
+                            f"{form!r} (term {unit.id!r}) is {where} (already a form of "
+                            f"{other_term!r}"
+                            f"{f' of {other_group!r}' if other_group != other_term else ''}"
+                            "); keep each form in one place",
+                            "categories",
+                            category,
+                            index,
+                        )
+                    owner[key] = (category, term.id, unit.id)
     return term_list
 
 

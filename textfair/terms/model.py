@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Literal
 
@@ -108,6 +108,10 @@ class Term:
         Forms found as the term but never rewritten (``"Roman Catholic"``).
     gradable : bool
         Reads as a degree (``"too young"``); there, only gradable terms are written.
+    members : tuple of Term
+        A group of terms (a World Bank income group's nationalities): each member is found
+        as itself, under its own flags, and counts as the group; a rewrite to the group
+        writes one member, picked by a hash of the text.
 
     Examples
     --------
@@ -171,6 +175,12 @@ class Term:
     gradable: bool = False
     """Reads as a degree ("too young", "old enough", "very old"): in such a context the
     mention is rewritten, to gradable terms only ("too old", never "too elderly")."""
+    members: tuple[Term, ...] = field(default=(), compare=False, repr=False)
+    """A group of terms ("High income nationality": "American", "Japanese", ...): every
+    member's forms are found, each read by the member's own flags ("Mexican food" is no
+    mention), and count as the group; a rewrite to the group writes one member, picked by a
+    hash of the text (`textfair.text.rewrite.pick_member`), with that member's related
+    words. Compared by the group's other fields (its text names it)."""
 
     @cached_property
     def fixed_ids(self) -> frozenset[str]:
@@ -213,7 +223,8 @@ class Term:
         """Yield (form, role) for every written form the matcher should find.
 
         A name group's forms are its names, and a gendered term's its words, each with the
-        role ``"noun"`` (the group's label is not written in text).
+        role ``"noun"``; a group of terms' forms are its members' (the group's label is not
+        written in text).
 
         Yields
         ------
@@ -232,6 +243,10 @@ class Term:
         if self.names or self.words:
             for word in self.names or self.words:
                 yield word, "noun"
+            return
+        if self.members:
+            for member in self.members:
+                yield from member.surface_forms()
             return
         yield self.text, "base"
         for alias in (*self.aliases, *self.fixed_forms):

@@ -400,13 +400,23 @@ def _target_table(term_list: TermList, category: str) -> tuple[np.ndarray, np.nd
     lacks, own = [], []
     for term in term_list.categories[category]:
         lacks.append(_lacks(term))
-        own.append([float(term.gender is not None), float(len(term.text.split()) > 1)])
+        own.append(_own(term))
     return np.array(lacks, dtype=float).reshape(-1, 3), np.array(own, dtype=float).reshape(-1, 2)
+
+
+def _own(term: Term) -> list[float]:
+    """Whether the target is gendered and several words; a group of terms: the share of its
+    members (which one is written depends on the text)."""
+    if term.members:
+        return np.mean([_own(member) for member in term.members], axis=0).tolist()
+    return [float(term.gender is not None), float(len(term.text.split()) > 1)]
 
 
 def _lacks(term: Term) -> list[float]:
     if term.names or term.words:
         return [0.0, 0.0, 0.0]
+    if term.members:  # the share of the group's members lacking each form
+        return np.mean([_lacks(member) for member in term.members], axis=0).tolist()
     no_plural = term.plural_noun is None
     return [
         float(term.singular_noun is None),
@@ -422,9 +432,7 @@ def target_features(mentions: Sequence[Mention], category: str, target: Term) ->
     counts = _fallback_counts(mentions, category)
     total = counts.sum()
     fallback = float(counts @ np.array(_lacks(target)) / total) if total else 0.0
-    return np.array(
-        [fallback, float(target.gender is not None), float(len(target.text.split()) > 1)]
-    )
+    return np.array([fallback, *_own(target)])
 
 
 def feature_vector(

@@ -104,6 +104,7 @@ class _Word:
     kind: str  # "cue", "related", "clash"
     terms: tuple[Term, ...]
     role: str = ""
+    member: Term | None = None  # a related word of a group's member: the member
 
 
 class Coherence:
@@ -112,13 +113,19 @@ class Coherence:
     def __init__(self, term_list: TermList) -> None:
         self.term_list = term_list
         by_word: dict[tuple[str, str, str], list[Term]] = {}
+        # A group's words are its members', and belong to the group; a related word also
+        # names the member it goes with ("Mexico": Mexican, of "Upper middle income").
+        self._member_of: dict[tuple[str, str], Term] = {}
         for term in term_list.terms():
-            for word in term.cues:
-                by_word.setdefault((word, "cue", ""), []).append(term)
-            for role, word in term.related:
-                by_word.setdefault((word, "related", role), []).append(term)
-            for word in term.clashes:
-                by_word.setdefault((word, "clash", ""), []).append(term)
+            for unit in term.members or (term,):
+                for word in unit.cues:
+                    by_word.setdefault((word, "cue", ""), []).append(term)
+                for role, word in unit.related:
+                    by_word.setdefault((word, "related", role), []).append(term)
+                    if unit is not term:
+                        self._member_of[(word, role)] = unit
+                for word in unit.clashes:
+                    by_word.setdefault((word, "clash", ""), []).append(term)
         # One trie over every word, matched ignoring case; a word listed with a capital
         # ("Mass", "Church") counts only as listed or in capitals, a lowercase one in any case.
         self._words: dict[str, list[tuple[str, str, tuple[Term, ...], str]]] = {}
@@ -134,6 +141,12 @@ class Coherence:
                 key = (category, term.axis_name)
                 self._axes[key] = self._axes.get(key, frozenset()) | {term.id}
         self._roles = {term.id: dict(term.related) for term in term_list.terms() if term.related}
+        for term in term_list.terms():
+            # A group has a role where any of its members has one (a rewrite writes a member
+            # that has every role the text needs: `rewrite.pick_member`).
+            for member in term.members:
+                for role, word in member.related:
+                    self._roles.setdefault(term.id, {}).setdefault(role, word)
         # Categories with a gendered term (not a pronoun category's own words): only their
         # texts are searched for gendered words.
         self._gendered_category = {
@@ -314,7 +327,8 @@ class Coherence:
                     listed.upper(),
                 ):
                     continue  # "mass" is not "Mass"
-                words.append(_Word(match.start(), match.end(), kind, terms, role))
+                member = self._member_of.get((listed, role)) if kind == "related" else None
+                words.append(_Word(match.start(), match.end(), kind, terms, role, member))
         self._last = (text, words, None)
         return words
 
@@ -340,6 +354,17 @@ class Coherence:
         for _, term in related:
             sources.setdefault(term.id, term)
         if len(sources) > 1 and not several:
+            return CategoryPlan("several_terms")
+        members: dict[str, set[str]] = {}
+        for mention in found:
+            if mention.member is not None:
+                members.setdefault(mention.term_id, set()).add(mention.member.id)
+        for word, term in related:
+            if word.member is not None:
+                members.setdefault(term.id, set()).add(word.member.id)
+        if any(len(named) > 1 for named in members.values()):
+            # "Mexicans and Brazilians", "Mexicans in Brazil": two members of one group; a
+            # rewrite to another group writes one member for both, merging them.
             return CategoryPlan("several_terms")
         if any(m.fixed for m in found):
             return CategoryPlan("fixed_form")
@@ -407,9 +432,14 @@ class Coherence:
                 w.end,
                 term,
                 text[w.start : w.end],
-                self.related_word(term, w.role) or text[w.start : w.end],
+                (
+                    dict(w.member.related)[w.role]
+                    if w.member is not None
+                    else self.related_word(term, w.role) or text[w.start : w.end]
+                ),
                 "related",
                 role=w.role,
+                member=w.member,
             )
             for w, term in related
         )

@@ -67,6 +67,9 @@ class Mention:
     role : str
         For a related word (``"Judaism"``, form ``"related"``): its role (``"faith"``), by
         which the rewriter finds the target's counterpart.
+    member : Term or None
+        For a term that is a group of terms (``"High income nationality"``): the member
+        written here (``"American"``); None for any other term.
 
     Examples
     --------
@@ -93,6 +96,8 @@ class Mention:
     role: str = ""
     """For a related word ("Judaism", form "related"): its role ("faith"), by which the
     rewriter finds the target's counterpart."""
+    member: Term | None = None
+    """For a group of terms ("High income nationality"): the member written ("American")."""
 
     @property
     def category(self) -> str:
@@ -145,10 +150,16 @@ class Matcher:
     def __init__(self, terms: TermList | str = "dixon2018") -> None:
         self.term_list = load_term_list(terms) if isinstance(terms, str) else terms
         self._forms: dict[str, tuple[Term, str, str]] = {}
+        # A group's members are found as themselves, each under its own flags, and count as
+        # the group: their mentions are given the group's term at the end of a scan.
+        self._group_of: dict[str, Term] = {}
         for term in self.term_list.terms():
-            for form, role in term.surface_forms():
-                # The first role listed wins: "Chinese" is a base form before it is a plural.
-                self._forms.setdefault(normalize_form(form), (term, role, form))
+            for unit in term.members or (term,):
+                if unit is not term:
+                    self._group_of[unit.id] = term
+                for form, role in unit.surface_forms():
+                    # The first role listed wins: "Chinese" is a base form before a plural.
+                    self._forms.setdefault(normalize_form(form), (unit, role, form))
         self._grammar = FormReader(self._forms)
         trie = context.trie_pattern(self._forms)
         self._last_text: str | None = None
@@ -248,7 +259,19 @@ class Matcher:
             self._last_other_uses = []
             self._last_other_by_category = None
             self._last_mentions = self._find_all(text)
+            if self._group_of:
+                self._last_mentions = self._as_groups(self._last_mentions)
+                self._last_other_uses = self._as_groups(self._last_other_uses)
             self._last_text = text
+
+    def _as_groups(self, mentions: list[Mention]) -> list[Mention]:
+        """Mentions of a group's members as mentions of the group, each naming its member."""
+        return [
+            replace(m, term=group, member=m.term)
+            if (group := self._group_of.get(m.term.id)) is not None
+            else m
+            for m in mentions
+        ]
 
     def _other_use(self, text: str, match: re.Match, term: Term, natural: str) -> None:
         if term.text[:1].isupper():

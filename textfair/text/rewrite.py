@@ -42,6 +42,15 @@ def pick_name(names: tuple[str, ...], text: str, replaced: str) -> str:
     return names[zlib.crc32(f"{replaced}\0{text}".encode()) % len(names)]
 
 
+def pick_member(group: Term, text: str, roles: frozenset[str] = frozenset()) -> Term:
+    """The member a group of terms writes in `text`: one member for every mention and related
+    word of the text (a hash of the text and the group, as `pick_name`), among those having a
+    related word of each of `roles` (the text's "Mexico" needs a member with a country)."""
+    fitting = tuple(m for m in group.members if roles <= {role for role, _ in m.related})
+    members = fitting or group.members
+    return members[zlib.crc32(f"{group.id}\0{text}".encode()) % len(members)]
+
+
 # Slots: one per changed span of every variant; no per-object dict.
 @dataclass(frozen=True, slots=True)
 class Edit:
@@ -241,6 +250,8 @@ class Rewriter:
         found = memo.get(key)
         if found is None:
             mention, style = self.mentions[index], self._styles[index]
+            if target.members:  # a group writes one member for the whole text
+                target = pick_member(target, self.text, self._roles(target.category))
             natural = _target_phrase(mention, target, self.text)
             phrase = apply_case(natural, style, self._initial[index])
             if target.article and natural.startswith(target.text):
@@ -252,6 +263,12 @@ class Rewriter:
                 article,
             )
         return found
+
+    def _roles(self, category: str) -> frozenset[str]:
+        """The roles of the related words of `category` this text rewrites ("country")."""
+        return frozenset(
+            m.role for m in self.mentions if m.form == "related" and m.category == category
+        )
 
     def _memo(
         self, index: int, target: Term

@@ -1,0 +1,248 @@
+"""nationality and nationality_income (issue 44, part 2): countries' people by their demonyms
+(CIA World Factbook), alone and by the World Bank income group of their country; a country
+named as a place or a nation's thing is no mention, and a swap keeps the rest of the text
+true (the country's name goes with its people, articles go by sound)."""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import textfair
+from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.errors import TextfairError
+from textfair.terms import load_term_list
+from textfair.text.domain import TextDomain
+from textfair.text.matcher import Matcher
+
+ROOT = Path(__file__).resolve().parents[1]
+INCOME = (
+    "high income nationality",
+    "upper middle income nationality",
+    "lower middle income nationality",
+    "low income nationality",
+)
+
+
+def rewrite(text, term_list, category, target):
+    """The text rewritten to `target`, or None when its plan does not allow that target."""
+    domain = TextDomain([text], term_list, min_acceptability=0)
+    written = domain.rewrite(0, RuleSet((Rule(category, target),)))
+    return None if written is None else written.input
+
+
+def left_out(text, term_list="nationality", category="nationality"):
+    """Why `text` takes no part in the category's rows (None: it takes part)."""
+    domain = TextDomain([text], term_list, min_acceptability=0)
+    reasons = [r for r, n in domain.left_out[category].items() if n]
+    return reasons[0] if reasons else None
+
+
+def test_the_list_holds_the_factbook_demonyms_with_their_source_and_licence():
+    nationality = load_term_list("nationality")
+    assert list(nationality.categories) == ["nationality"] and len(nationality) == 185
+    assert "Factbook" in nationality.source and "public domain" in nationality.licence.lower()
+    terms = nationality.terms()
+    assert all(t.person_context for t in terms)
+    mexican = nationality.term("Mexicans")
+    assert (mexican.text, mexican.singular_noun, mexican.plural_noun) == (
+        "Mexican",
+        "Mexican",
+        "Mexicans",
+    )
+    assert dict(mexican.related) == {"country": "Mexico"}
+    assert nationality.term("Swedes").singular_noun == "Swede"
+    assert nationality.term("filipino").text == "Filipino"  # not the Factbook's "Philippine"
+    # Left out: dependencies, demonyms of two countries, words that name something else.
+    for word in ("Puerto Rican", "Korean", "Congolese", "Dominican", "Georgian", "Pole"):
+        with pytest.raises(TextfairError):
+            nationality.term(word)
+
+
+def test_the_header_records_sources_commits_checksum_and_every_country_left_out():
+    header = (ROOT / "term_lists" / "nationality.yaml").read_text(encoding="utf-8")
+    assert "8662a8b17a784841ab4528631b04090eb2f183eb" in header  # factbook.json
+    assert "4f58f4f042f782cd1f358516f2372d61863de745" in header  # GPID-WB/Class
+    assert "045cdac0dae551968dbde9ccc49cdc5cede11eed6951916919cec8138db10e38" in header
+    assert "A nationality is a proxy, not a person's identity" in header
+    assert "Left out (33 of the World Bank's 218 economies)" in header
+    assert '#   Korea, Rep.: "Korean" names the people of Korea, Dem. People\'s Rep. too.' in header
+
+
+def test_income_groups_hold_the_classified_countries_of_the_nationality_list():
+    income = load_term_list("nationality_income")
+    groups = income.categories["income_group"]
+    assert [g.id for g in groups] == list(INCOME)
+    assert [len(g.members) for g in groups] == [61, 51, 48, 23]
+    assert "World Bank" in income.source and "CC BY 4.0" in income.licence
+    members = {m.text for g in groups for m in g.members}
+    demonyms = {t.text for t in load_term_list("nationality").terms()}
+    assert members == demonyms - {"Ethiopian", "Venezuelan"}  # unclassified for FY2026
+    by_group = {m.text: g.id for g in groups for m in g.members}
+    assert by_group["American"] == "high income nationality"
+    assert by_group["Mexican"] == "upper middle income nationality"
+    assert by_group["Kenyan"] == "lower middle income nationality"
+    assert by_group["Afghan"] == "low income nationality"
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Mexicans are lazy.", [("Mexicans", "plural")]),
+        ("He is a Mexican.", [("Mexican", "noun")]),
+        ("Mexican people are nice.", [("Mexican", "adjective")]),
+        ("The French are rude.", [("French", "collective")]),
+        (
+            "She is Swedish and her husband is a Swede.",
+            [("Swedish", "adjective"), ("Swede", "noun")],
+        ),
+        # A country is a place, and a nation's thing is no person.
+        ("Iraq has done better.", []),
+        ("I love Mexican food.", []),
+        ("The Chinese government lied.", []),
+        # A noun that is an ordinary word is not listed: "pole".
+        ("He climbed a pole.", []),
+    ],
+)
+def test_demonyms_count_where_they_describe_or_stand_for_people(text, found):
+    mentions = Matcher("nationality").find(text)
+    assert [(m.surface, m.form) for m in mentions] == found
+
+
+def test_a_swap_writes_the_form_of_the_mention_with_the_article_it_sounds():
+    assert rewrite("Mexicans are lazy.", "nationality", "nationality", "kenyan") == (
+        "Kenyans are lazy."
+    )
+    assert rewrite("He is a Mexican.", "nationality", "nationality", "indian") == (
+        "He is an Indian."
+    )
+    assert rewrite("He is an Indian.", "nationality", "nationality", "uruguayan") == (
+        "He is a Uruguayan."
+    )
+    # A country with no noun for its people: "<adjective> person", "<adjective> people".
+    assert rewrite("He is a Mexican.", "nationality", "nationality", "french") == (
+        "He is a French person."
+    )
+    assert rewrite("Mexicans are lazy.", "nationality", "nationality", "polish") == (
+        "Polish people are lazy."
+    )
+
+
+def test_the_country_named_with_its_people_is_rewritten_with_them():
+    text = "A Mexican from Mexico came here."
+    assert rewrite(text, "nationality", "nationality", "kenyan") == (
+        "A Kenyan from Kenya came here."
+    )
+    # "from the United Kingdom" is not written where "Mexico" was: no British variant.
+    assert rewrite(text, "nationality", "nationality", "british") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("Mexicans love Mexican food.", "other_use"),  # "Mexican food" would stay
+        ("Mexicans and Kenyans met.", "several_terms"),
+        ("Mexicans moved to Kenya.", "several_terms"),  # Kenya's people are named too
+        ("Americans in Latin America.", "cue"),  # "Latin America" is no "Latin Kenya"
+        ("The Indians lived on the reservation.", "cue"),  # the Native American sense
+        ("The Dutch are proud, like every Dutchman.", "cue"),  # "Dutchman" has no counterpart
+        ("Poles and Polish people alike.", "cue"),
+        ("Mexicans are lazy.", None),
+    ],
+)
+def test_a_text_a_swap_could_not_keep_true_is_left_out(text, why):
+    assert left_out(text) == why
+
+
+def test_an_income_swap_writes_a_member_of_the_target_group_with_its_country():
+    income = load_term_list("nationality_income")
+    low = {m.text: m for m in income.term("low income nationality").members}
+    written = rewrite("Mexicans are lazy.", "nationality_income", "income_group", INCOME[3])
+    plurals = {m.plural_noun or f"{m.text} people" for m in low.values()}
+    assert written.removesuffix(" are lazy.") in plurals
+    written = rewrite(
+        "A Mexican from Mexico came here.", "nationality_income", "income_group", INCOME[2]
+    )
+    before, after = written.split(" from ")
+    country = after.removesuffix(" came here.")
+    [member] = [
+        m for m in income.term(INCOME[2]).members if dict(m.related).get("country") == country
+    ]
+    assert before in (f"A {member.text}", f"An {member.text}")
+    assert before.split()[0].lower() == ("an" if member.text[0] in "AEIOU" else "a")
+
+
+def test_an_income_swap_keeps_the_text_true():
+    category = "income_group"
+    # Two countries of one group would become one: left out.
+    for text in ("Mexicans and Brazilians met.", "Mexicans moved to Brazil."):
+        assert left_out(text, "nationality_income", category) == "several_terms"
+    # Counterfactuals map the groups a text names to distinct groups: nationalities of two
+    # groups are rewritten, each to a member of its target with that member's country.
+    matcher = Matcher("nationality_income")
+    variants = textfair.counterfactuals("A Mexican from Mexico met Kenyans.", matcher=matcher)
+    assert variants and all("Mexic" not in v.text for v in variants if len(v.swaps) == 2)
+    assert textfair.counterfactuals("Mexicans met Brazilians.", matcher=matcher) == []
+    # A member's own rules: "Mexican food" is a nation's thing.
+    assert Matcher("nationality_income").find("I love Mexican food.") == []
+    [mention] = Matcher("nationality_income").find("Mexicans are lazy.")
+    assert (mention.term_id, mention.member.text) == (INCOME[1], "Mexican")
+    # The same text is always rewritten to the same member, whatever the run.
+    text = "He is a Mexican."
+    assert rewrite(text, "nationality_income", category, INCOME[0]) == rewrite(
+        text, "nationality_income", category, INCOME[0]
+    )
+
+
+@pytest.mark.parametrize(
+    ("members", "message"),
+    [
+        ("[{term: A, members: [b, c]}]", "is a group itself"),
+        ("[{term: Kenyan}, {term: kenyan}]", "member 'kenyan' is listed twice"),
+        ("[{term: Kenyan}, {term: Malian}]", "already a form of 'kenyan' of 'one'"),
+        ("[]", "expected a list of terms"),
+    ],
+)
+def test_a_group_of_terms_is_validated_member_by_member(write, members, message):
+    path = write(
+        "groups.yaml",
+        f"categories:\n  g:\n    - {{term: One, members: {members}}}\n"
+        "    - {term: Two, members: [{term: Kenyan}]}\n",
+    )
+    with pytest.raises(TextfairError, match=message):
+        load_term_list(path)
+
+
+def _source(variable, default):
+    path = Path(os.environ.get(variable, default))
+    return path if path.exists() else None
+
+
+FACTBOOK = _source("TEXTFAIR_FACTBOOK_DIR", "/work/.mirror/factbook+factbook.json/repo")
+WORLD_BANK = _source("TEXTFAIR_WORLD_BANK_CLASS", "/work/.mirror/GPID-WB+Class/repo")
+
+
+@pytest.mark.skipif(
+    FACTBOOK is None or WORLD_BANK is None or shutil.which("git") is None,
+    reason="the Factbook and World Bank sources are not on this machine (set "
+    "TEXTFAIR_FACTBOOK_DIR and TEXTFAIR_WORLD_BANK_CLASS to build the lists)",
+)
+def test_the_build_reproduces_the_shipped_lists_byte_for_byte():
+    pytest.importorskip("babel")
+    from term_lists import build_lists
+
+    dictionary = Path("/usr/share/dict/words")
+    if not dictionary.exists():
+        pytest.skip("no English word list at /usr/share/dict/words (Debian's wamerican)")
+    found = subprocess.run(
+        ["git", "-C", str(FACTBOOK), "cat-file", "-e", f"{build_lists.FACTBOOK_COMMIT}^{{commit}}"]
+    )
+    if found.returncode:
+        pytest.skip("the Factbook copy lacks the commit the lists were built from")
+    nationality, income, _ = build_lists.nationality_lists(
+        FACTBOOK, build_lists._world_bank_file(WORLD_BANK), build_lists._dictionary(dictionary)
+    )
+    assert nationality == (ROOT / "term_lists" / "nationality.yaml").read_text(encoding="utf-8")
+    assert income == (ROOT / "term_lists" / "nationality_income.yaml").read_text(encoding="utf-8")
