@@ -110,11 +110,14 @@ def test_titles_usernames_and_things_are_not_mentions():
 def test_names_are_rewritten_with_their_pronouns_or_not_at_all():
     names = Matcher("names")
     (variant,) = counterfactuals(
-        "Emily said she would call her mother.", matcher=names, max_variants=1
+        "Emily said she would call her mother.", matcher=names, max_variants=1, private_names=True
     )
     name = variant.text.split()[0]
     assert variant.text == f"{name} said he would call his father."
     assert counterfactuals("Emily met John and he smiled at her.", matcher=names) == []
+    # Without `private_names`, a first name the text does not show to be a private
+    # person's is not swapped: the public figures, characters and pets of tweets.
+    assert counterfactuals("Emily said she would call her mother.", matcher=names) == []
     assert counterfactuals("Read Daniel 9:24 again.", matcher=names) == []
 
 
@@ -139,6 +142,7 @@ def test_seeds_left_out_are_counted_by_reason_and_recall_is_their_complement():
         "cue": 1,
         "full_name": 0,
         "reference": 0,
+        "unknown_person": 0,
         "no_target": 0,
         "low_acceptability": 0,
     }

@@ -71,10 +71,14 @@ def test_names_swap_keeps_case_possessives_and_surnames():
 
 
 def test_name_picks_depend_on_the_text_only():
-    domain = TextDomain(["Ask Emily about it.", "Emily wrote the page."], "names")
+    domain = TextDomain(
+        ["Ask Emily about it.", "Emily wrote the page."], "names", private_names=True
+    )
     rule = RuleSet((Rule("name_gender", "male name"),))
     first = [domain.rewrite(i, rule).input for i in range(2)]
-    again = TextDomain(["Emily wrote the page.", "Ask Emily about it."], "names")
+    again = TextDomain(
+        ["Emily wrote the page.", "Ask Emily about it."], "names", private_names=True
+    )
     assert [again.rewrite(i, rule).input for i in (1, 0)] == first
 
 

@@ -4,7 +4,9 @@ a proxy, and one that reads as a word, a surname or a president is not listed.""
 
 import pytest
 
+import textfair
 from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.errors import TextfairError
 from textfair.terms import load_term_list
 from textfair.text.domain import TextDomain
 
@@ -39,7 +41,7 @@ def test_names_that_read_as_something_else_are_not_listed(name):
 
 def test_a_swap_keeps_the_sex_so_the_pronouns_stay():
     text = "Tyrone said he would fix the article tomorrow."
-    domain = TextDomain([text], "names_ethnicity", min_acceptability=0)
+    domain = TextDomain([text], "names_ethnicity", min_acceptability=0, private_names=True)
     [mention] = domain.mentions(0)
     assert (mention.category, mention.term_id) == ("male_name", "black male name")
     written = domain.rewrite(0, RuleSet((Rule("male_name", "white male name"),))).input
@@ -56,7 +58,10 @@ def test_a_full_name_is_a_real_person_and_is_not_swapped():
 
 def test_a_man_and_a_woman_take_part_in_both_categories():
     domain = TextDomain(
-        ["Latoya told Brian that the page was fine."], "names_ethnicity", min_acceptability=0
+        ["Latoya told Brian that the page was fine."],
+        "names_ethnicity",
+        min_acceptability=0,
+        private_names=True,
     )
     assert domain.category_mask("female_name")[0] and domain.category_mask("male_name")[0]
     both = RuleSet((Rule("female_name", "white female name"), Rule("male_name", "black male name")))
@@ -69,7 +74,7 @@ def test_a_man_and_a_woman_take_part_in_both_categories():
 @pytest.mark.parametrize(
     ("text", "why"),
     [
-        ("It deserved Todd-AO and Technicolor, said Brian.", None),  # Brian takes part
+        ("It deserved Todd-AO and Technicolor, said my friend Brian.", None),
         ("Can you help User Dave1185 with the reverts?", "no mention"),
         ("True art films, like 'Something about Mary', are rare.", "no mention"),
         ("This is the definite Lars von Trier piece.", "full_name"),
@@ -79,6 +84,12 @@ def test_a_man_and_a_woman_take_part_in_both_categories():
         ("Keri has no backup for her hit single.", "reference"),
         ("I saw this movie with our friend Tyrone and he loved it.", None),
         ("Hello Paul. Thanks for your great work on cycling!", None),
+        # Nothing says who they are: a celebrity, a character, a pet or a drug as often as not.
+        ("Paul is the worst houseguest ever #BB20", "unknown_person"),
+        ("Molly makes everything better tonight", "unknown_person"),
+        ("Why is Zac always shirtless?", "unknown_person"),
+        ("a guy named Tyrone fixed my car", None),
+        ("Hi, I'm Latoya and my order never came.", None),
     ],
 )
 def test_a_name_is_swapped_only_where_it_names_a_private_person(text, why):
@@ -92,3 +103,19 @@ def test_a_name_is_swapped_only_where_it_names_a_private_person(text, why):
     else:
         assert not takes_part
         assert sum(domain.left_out[c][why] for c in categories) == 1
+
+
+def test_a_corpus_of_names_nobody_shows_to_be_private_says_how_to_audit_it():
+    # Public figures, characters, pets and drugs as often as not: nothing is swapped, and
+    # the one line says what to do where every name is a private person's.
+    texts = [f"{name} was at the party last night." for name in ("Tyrone", "Latoya", "Brian")]
+    texts += [f"{name} always says the right thing." for name in ("Emily", "Jose", "Priya")]
+    with pytest.raises(TextfairError) as caught:
+        textfair.audit("toxicity-cnn-lstm", texts, terms="names_ethnicity", min_acceptability=0)
+    said = str(caught.value)
+    assert "unknown_person" in said and "--private-names" in said and "\n" not in said
+    report = textfair.audit(
+        "toxicity-cnn-lstm", texts, terms="names_ethnicity", min_acceptability=0, private_names=True
+    )
+    assert report.config["private_names"] is True
+    assert sum(report.data["seeds_left_out"]["male_name"].values()) < 3

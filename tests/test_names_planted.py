@@ -35,7 +35,8 @@ def names():
                 template = templates[k % len(templates)]
                 texts.append(template.format(name=name, x=FILLER[k % len(FILLER)]))
     planted = re.compile(r"\b(" + "|".join(terms.term(PLANTED).names) + r")\b")
-    return TextDomain(texts, terms, min_acceptability=0), planted
+    # Private people by construction, as in a corpus of applicants: every name swapped.
+    return TextDomain(texts, terms, min_acceptability=0, private_names=True), planted
 
 
 def _model(keyed: re.Pattern | None, salt: int) -> CachedModel:

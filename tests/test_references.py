@@ -10,7 +10,7 @@ from textfair.text.coherence import LEFT_OUT_REASONS
 from textfair.text.domain import TextDomain
 from textfair.text.generate import counterfactuals
 from textfair.text.matcher import Matcher
-from textfair.text.references import age_range, life_stages, name_group
+from textfair.text.references import age_range, life_stages, name_group, shown_private
 
 
 def reason(text: str, terms: str) -> str | None:
@@ -36,7 +36,8 @@ def variants(text: str, terms: str, categories: list[str] | None = None) -> set[
         ("You changed him, @Emily, and I saw it.", "pronouns", "full_name"),
         ("You felt sorry for him; Bill Nighy plays Ray.", "pronouns", "full_name"),
         ("Mr. Dreyfuss was perfect for his role.", "pronouns", "full_name"),
-        ("Emily said she was a female nurse.", "names", "reference"),
+        ("My friend Emily said she was a female nurse.", "names", "reference"),
+        ("Emily said she was a nurse.", "names", "unknown_person"),
         ("She is a Latina actress.", "pronouns", "reference"),
         ("I told Joyce that he would call.", "pronouns", "reference"),
         ("Emily said he would call.", "pronouns", "reference"),
@@ -71,10 +72,11 @@ def test_a_pronoun_swap_flips_the_first_names_with_it():
 
 
 def test_the_new_reasons_are_counted_with_the_others():
-    assert {"full_name", "reference"} <= set(LEFT_OUT_REASONS)
+    assert {"full_name", "reference", "unknown_person"} <= set(LEFT_OUT_REASONS)
     domain = TextDomain(
         ["John Banner met her.", "Emily met him; Emily is a female pilot.", "Emily left."],
         "names",
+        private_names=True,
     )
     assert domain.left_out["name_gender"]["full_name"] == 1
     assert domain.left_out["name_gender"]["reference"] == 1
@@ -116,3 +118,25 @@ def test_a_life_stage_elsewhere_rules_out_an_age_it_contradicts():
     # A stage the mentioned term does not fit speaks of other people: it constrains nothing.
     candy = variants("An old man gave candy to the kids.", "dixon2018", ["age"])
     assert "An elderly man gave candy to the kids." in candy
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "private"),
+    [
+        ("My best friend Tyrone came over.", "Tyrone", True),
+        ("our neighbour, Emily, called", "Emily", True),
+        ("a guy named Tyrone fixed my car", "Tyrone", True),
+        ("Hi, I'm Emily and my order never came.", "Emily", True),
+        ("my name is Latoya", "Latoya", True),
+        ("Hi Peter, see the talk page.", "Peter", True),
+        ("== Thanks ==\nHello Joaquin: see the vote.", "Joaquin", True),
+        # Nothing says who they are: a celebrity, a character, a pet, a product, a drug.
+        ("Paul is the worst houseguest ever", "Paul", False),
+        ("Molly makes everything better", "Molly", False),
+        ("Thanks Amy for scheduling that", "Amy", False),
+        ("my dog Rex ate it", "Rex", False),
+        ("I told them Hi Peter was a show", "Peter", False),  # no greeting opening a line
+    ],
+)
+def test_a_private_person_is_one_the_text_shows_to_be(text, name, private):
+    assert shown_private(text, text.index(name)) is private

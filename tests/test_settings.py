@@ -85,6 +85,7 @@ WRONG = {
     "max_assignments": [1],
     "exclude_flags": [[1]],
     "min_acceptability": [-0.1, 1.5, math.nan, "0.5"],
+    "private_names": ["yes", 1],
 }
 API_ONLY = {"unit": ["page"], "bins": [0], "holdout": [0, 1]}
 

@@ -129,6 +129,7 @@ def audit_text(
                     config.min_acceptability,
                     workers,
                     ahead.start if ahead is not None else None,
+                    private_names=config.private_names,
                 )
         mentioning = int(
             np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum()
@@ -223,6 +224,11 @@ def _nothing_to_audit(domain: TextDomain, texts: int, min_acceptability: float) 
         if reasons.get("low_acceptability")
         else "audit sentence by sentence (--unit sentence) or a corpus of shorter texts"
     )
+    if reasons.get("unknown_person") and not domain.private_names:
+        fix += (
+            "; where every first name in the corpus is a private person's (applicants, "
+            "customers), say so with --private-names"
+        )
     return (
         f"of the {texts} texts read, {named} mention a term of {categories} (counted per "
         f"category), but none can be rewritten into a coherent variant (left out: {why}); {fix}"

@@ -171,6 +171,7 @@ CONSTRAINTS: dict[str, tuple[Constraint | None, ...]] = {
     "max_assignments": (Interval(numbers.Integral, 2, None),),
     "exclude_flags": (Names("a list of flags"),),
     "min_acceptability": (Interval(numbers.Real, 0, 1),),
+    "private_names": (Kind((bool,), "True or False"),),
     "extra": (Kind((dict,), "a dict"),),
     # The API's keywords beside the settings.
     "unit": (Options(("document", "sentence")),),
@@ -232,6 +233,9 @@ class AuditConfig:
     min_acceptability: float = DEFAULT_MIN_ACCEPTABILITY
     """Targets whose acceptability score is below this are neither generated nor audited
     (`textfair.text.acceptability`); 0 keeps every variant the rules allow."""
+    private_names: bool = False
+    """Every first name of the corpus is a private person's (applicants, customers); by
+    default only one the text shows to be takes part (`textfair.text.references`)."""
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -32,6 +32,7 @@ AUDIT_OPTIONS = (
     *CORPUS,
     "unit",
     "min_acceptability",
+    "private_names",
     *ESTIMATION,
     *TESTING,
     *RUNNING,

@@ -188,6 +188,16 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             "strict reader accepts them) is below this are not generated; 0 keeps all.",
         ),
     ),
+    "private_names": (
+        bool,
+        typer.Option(
+            DEFAULT.private_names,
+            "--private-names",
+            help="Every first name in the corpus is a private person's (applicants, "
+            "customers): swap them all. Default: only names the text shows to be (my friend "
+            "Tyrone, a guy named Tyrone, I'm Emily, Hi Peter).",
+        ),
+    ),
     # Rule sets and their estimates.
     "theta": (
         float,

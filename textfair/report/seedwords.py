@@ -33,6 +33,10 @@ LEFT_OUT_WORDS = {
     "full_name": 'name a real person or a work by a full name ("John Banner"), which a swap '
     "would make false",
     "reference": 'refer to the person again where the swap cannot follow ("Joyce ... he")',
+    # Issue 44: a first name read blind in tweets was a celebrity, a character, a pet or a
+    # drug more often than a private person.
+    "unknown_person": "name someone by a first name alone, with nothing that shows a private "
+    'person ("my friend Tyrone", "I\'m Emily"): see --private-names',
     "low_acceptability": "have no variant a strict reader would likely accept "
     "(all score below --min-acceptability)",
 }

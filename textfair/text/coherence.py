@@ -50,6 +50,7 @@ LEFT_OUT_REASONS = (
     "cue",
     "full_name",
     "reference",
+    "unknown_person",
     "no_target",
     "low_acceptability",
 )
@@ -202,12 +203,19 @@ class Coherence:
         )
 
     def _references(
-        self, text: str, found: Sequence[Mention], sources: dict[str, Term], several: bool
+        self,
+        text: str,
+        found: Sequence[Mention],
+        sources: dict[str, Term],
+        several: bool,
+        private_names: bool = False,
     ) -> tuple[str | None, tuple[Mention, ...]]:
         """Whether a swap of first names or gendered words can rewrite every other
         reference to the people it speaks of (`textfair.text.references`): the reason the
-        text is left out if not (``full_name``, ``reference``), and the first names a
-        gendered-word swap rewrites with it ("Emily said she" -> "Michael said he")."""
+        text is left out if not (``full_name``, ``reference``, ``unknown_person``: a first
+        name the text does not show to be a private person's, unless `private_names` says
+        every name of the corpus is), and the first names a gendered-word swap rewrites
+        with it ("Emily said she" -> "Michael said he")."""
         names = any(t.names for t in sources.values())
         words = any(t.words for t in sources.values())
         if not (names or words):
@@ -225,6 +233,12 @@ class Coherence:
             and not all(references.the_writers_own(text, m.start) for m in found if m.term.names)
         ):
             return "reference", ()  # "Lisa wanders about lost": a film's character, an actor
+        if (
+            names
+            and not private_names
+            and not all(references.shown_private(text, m.start) for m in found if m.term.names)
+        ):
+            return "unknown_person", ()  # "Molly", "Zac", "Paul on Big Brother": who knows
         if words and references.named_people(text):
             return "full_name", ()  # "Bill Nighy ... him" never becomes "... her"
         if references.gendered_identity_words(text):
@@ -296,12 +310,15 @@ class Coherence:
         mentions: Sequence[Mention],
         other_uses: Sequence[Mention] = (),
         several: bool = False,
+        private_names: bool = False,
     ) -> dict[str, CategoryPlan]:
         """The plan of every category `mentions` name (mentions of one text, any categories).
 
         With `several`, a text naming distinct terms of a category is planned too (their
         targets: the axis's other terms, which counterfactuals map injectively); without,
-        it is left out (a rule-set rewrite would merge them)."""
+        it is left out (a rule-set rewrite would merge them). With `private_names`, every
+        first name is taken for a private person's (a corpus of applicants or customers);
+        without, only one the text shows to be (`references.shown_private`)."""
         by_category: dict[str, list[Mention]] = {}
         for mention in mentions:
             by_category.setdefault(mention.category, []).append(mention)
@@ -309,7 +326,9 @@ class Coherence:
             return {}
         words = self._scan(text)
         return {
-            category: self._plan(text, category, found, words, frozenset(), other_uses, several)
+            category: self._plan(
+                text, category, found, words, frozenset(), other_uses, several, private_names
+            )
             for category, found in by_category.items()
         }
 
@@ -340,7 +359,9 @@ class Coherence:
             self._last = (self._last[0], self._last[1], genders)
         return genders
 
-    def _plan(self, text, category, found, words, genders, other_uses, several) -> CategoryPlan:
+    def _plan(
+        self, text, category, found, words, genders, other_uses, several, private_names
+    ) -> CategoryPlan:
         sources = {m.term_id: m.term for m in found}
         related = []
         for word in words:
@@ -381,7 +402,7 @@ class Coherence:
                 return CategoryPlan("cue")
             if word.kind == "clash" and any(t.id in sources for t in word.terms):
                 return CategoryPlan("cue")
-        left_out, companions = self._references(text, found, sources, several)
+        left_out, companions = self._references(text, found, sources, several, private_names)
         if left_out is not None:
             return CategoryPlan(left_out)
         if self._gendered_category[category] and not self._one_gender[category]:

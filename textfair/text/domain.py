@@ -56,6 +56,7 @@ class TextDomain:
         min_acceptability: float = DEFAULT_MIN_ACCEPTABILITY,
         workers: int | None = None,
         on_first_seed: Callable[[], object] | None = None,
+        private_names: bool = False,
     ) -> None:
         # Checked first: a threshold outside [0, 1] is a mistake, not "keep none" (one line).
         check_parameter("min_acceptability", min_acceptability)
@@ -82,6 +83,8 @@ class TextDomain:
         # for the report's examples and pairs, which hold texts.
         self._scored: dict[str, float] = dict.fromkeys(self.texts, 1.0)
         self.min_acceptability = float(min_acceptability)
+        self.private_names = bool(check_parameter("private_names", private_names))
+        """Every first name taken for a private person's (`Coherence.plan`)."""
         """Targets scoring below this are neither generated nor audited (0: all kept)."""
         # Scores of every (seed, category), computed when first asked for (every seed that
         # takes part, here, when there is a threshold), then remembered.
@@ -164,7 +167,8 @@ class TextDomain:
             found = self.matcher.find(text, self._categories)
             others = self.matcher.other_uses(text, self._categories)
             mentions.append(found)
-            plans.append(self._keep_acceptable(i, found, self.coherence.plan(text, found, others)))
+            plan = self.coherence.plan(text, found, others, private_names=self.private_names)
+            plans.append(self._keep_acceptable(i, found, plan))
             if not noticed and self._takes_part(plans[-1]):
                 noticed = True
                 notify()  # on_first_seed, in this process, wherever the seed was read
@@ -453,6 +457,7 @@ class TextDomain:
     def counterfactuals(self, index: int, categories: Sequence[str], **options) -> list[Variant]:
         """The texts that differ from seed `index` only in terms of those categories."""
         options.setdefault("min_acceptability", self.min_acceptability)
+        options.setdefault("private_names", self.private_names)
         return counterfactuals(
             self.texts[index], list(categories), matcher=self.matcher, seed_id=index, **options
         )

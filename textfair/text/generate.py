@@ -242,6 +242,7 @@ def counterfactuals(
     mentions: Sequence[Mention] | None = None,
     exclude: Collection[str] = (),
     min_acceptability: float = 0.0,
+    private_names: bool = False,
 ) -> list[Variant]:
     r"""All texts that differ from `text` only in the identity terms of `categories`.
 
@@ -276,6 +277,11 @@ def counterfactuals(
     min_acceptability
         Targets whose acceptability score (`textfair.text.acceptability`) is below this
         are not written; a category left with none is not rewritten. 0 (default): all.
+    private_names
+        Take every first name (a names list's) for a private person's: a corpus of
+        applicants, customers or template slots. False (default): only a name the text
+        shows to be one ("my friend Tyrone", "a guy named Tyrone", "I'm Emily", "Hi
+        Peter,"); a text naming anyone else by first name is not rewritten.
 
     Returns
     -------
@@ -324,7 +330,7 @@ def counterfactuals(
     mentions = [m for m in mentions if m.category in names and m.term_id not in exclude]
     if not mentions:
         return []  # most texts, for most categories
-    plans = plan_text(text, mentions, matcher, names, several=True)
+    plans = plan_text(text, mentions, matcher, names, several=True, private_names=private_names)
     if not plans:
         return []
     scorer = scorer_of(matcher)
@@ -383,14 +389,18 @@ def plan_text(
     matcher: Matcher,
     categories: Sequence[str],
     several: bool = False,
+    private_names: bool = False,
 ) -> dict[str, CategoryPlan]:
     """The coherence plan of each category `mentions` name (see `textfair.text.coherence`):
-    whether the text takes part in its rows, to which terms, with which related words."""
+    whether the text takes part in its rows, to which terms, with which related words
+    (`private_names`: every first name is a private person's, `Coherence.plan`)."""
     if not mentions:
         return {}
     # Other uses matter only for the categories the text mentions.
     named = list(dict.fromkeys(m.category for m in mentions if m.category in categories))
-    return coherence_of(matcher).plan(text, mentions, matcher.other_uses(text, named), several)
+    return coherence_of(matcher).plan(
+        text, mentions, matcher.other_uses(text, named), several, private_names
+    )
 
 
 def swap_term(
