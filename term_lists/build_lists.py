@@ -463,7 +463,10 @@ NATIONALITY_HEADER = """\
 # singular and plural nouns ("a Mexican", "Mexicans"; "Swede", "Swedes" beside "Swedish";
 # "Chinese" for both). It counts only where it describes or stands for people
 # (person_context): "Mexican food", "the Chinese government" and a country named as a place
-# ("Iraq has done better") are no mentions. The country's name (the Factbook's short form)
+# ("Iraq has done better") are no mentions. One person called by it counts only where the
+# text shows a private person ("my Syrian neighbour"; groups_only): read blind on tweets,
+# "a Syrian refugee", "a Somali girl", "a Moroccan truck driver" were real people in the
+# news, whom a swap makes false. The country's name (the Factbook's short form)
 # is rewritten with the term ("a Mexican from Mexico" -> "a Kenyan from Kenya"); its other
 # names (long, local and former forms, abbreviations), its nouns for men and women
 # ("Frenchman") and the nouns left out below are cues: a text holding one is left out of
@@ -644,8 +647,8 @@ def _adjectives(text: str) -> list[str]:
 
 def _names_of(profile: dict, dictionary: frozenset[str]) -> list[str]:
     """The country's names in the Factbook: conventional short and long forms, former names,
-    abbreviations and the local short form, those written in English letters and that are no
-    lowercase word ("CAR": "car")."""
+    abbreviations, the local short form and the capital, those written in English letters and
+    that are no lowercase word ("CAR": "car", "Male": "male")."""
     names = []
     for key in ("conventional short form", "conventional long form", "former", "abbreviation"):
         names += _ALTERNATIVES.split(
@@ -653,6 +656,11 @@ def _names_of(profile: dict, dictionary: frozenset[str]) -> list[str]:
         )
     local = _field(profile, "Government", "Country name", "local short form")
     names += _ALTERNATIVES.split(re.sub(r"\s*\(.*?\)", "", local))
+    # Its capital ("Moscow"): a text set there speaks of that country (read blind on tweets,
+    # "I fear no Russian" in Moscow became "no Equatorial Guinean"). Notes, other seats and a
+    # state after a comma ("Washington, DC") are not read.
+    capital = _field(profile, "Government", "Capital", "name").split(";")[0]
+    names.append(re.sub(r"\s*\(.*?\)", "", capital).split(",")[0])
     kept = [
         name.strip()
         for name in names
@@ -731,6 +739,7 @@ def _demonym_entry(
     if term in ARTICLES_BY_HAND:
         entry["article"] = ARTICLES_BY_HAND[term]
     entry["person_context"] = True
+    entry["groups_only"] = True
     if term in surnames:
         entry["surname"] = True
     if term in first:
@@ -904,7 +913,7 @@ def nationality_lists(
         ),
         "categories": {
             "income_group": [
-                {"term": INCOME_GROUPS[group], "members": members}
+                {"term": INCOME_GROUPS[group], "groups_only": True, "members": members}
                 for group, members in groups.items()
             ]
         },

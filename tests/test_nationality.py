@@ -115,15 +115,16 @@ def test_a_swap_writes_the_form_of_the_mention_with_the_article_it_sounds():
     assert rewrite("Mexicans are lazy.", "nationality", "nationality", "kenyan") == (
         "Kenyans are lazy."
     )
-    assert rewrite("He is a Mexican.", "nationality", "nationality", "indian") == (
-        "He is an Indian."
+    # One person counts where the text shows a private one ("my neighbour"): `groups_only`.
+    assert rewrite("My neighbour is a Mexican.", "nationality", "nationality", "indian") == (
+        "My neighbour is an Indian."
     )
-    assert rewrite("He is an Indian.", "nationality", "nationality", "uruguayan") == (
-        "He is a Uruguayan."
+    assert rewrite("I'm an Indian.", "nationality", "nationality", "uruguayan") == (
+        "I'm a Uruguayan."
     )
     # A country with no noun for its people: "<adjective> person", "<adjective> people".
-    assert rewrite("He is a Mexican.", "nationality", "nationality", "french") == (
-        "He is a French person."
+    assert rewrite("My neighbour is a Mexican.", "nationality", "nationality", "french") == (
+        "My neighbour is a French person."
     )
     assert rewrite("Mexicans are lazy.", "nationality", "nationality", "polish") == (
         "Polish people are lazy."
@@ -131,9 +132,9 @@ def test_a_swap_writes_the_form_of_the_mention_with_the_article_it_sounds():
 
 
 def test_the_country_named_with_its_people_is_rewritten_with_them():
-    text = "A Mexican from Mexico came here."
+    text = "My friend, a Mexican from Mexico, came here."
     assert rewrite(text, "nationality", "nationality", "kenyan") == (
-        "A Kenyan from Kenya came here."
+        "My friend, a Kenyan from Kenya, came here."
     )
     # "from the United Kingdom" is not written where "Mexico" was: no British variant.
     assert rewrite(text, "nationality", "nationality", "british") is None
@@ -163,15 +164,18 @@ def test_an_income_swap_writes_a_member_of_the_target_group_with_its_country():
     plurals = {m.plural_noun or f"{m.text} people" for m in low.values()}
     assert written.removesuffix(" are lazy.") in plurals
     written = rewrite(
-        "A Mexican from Mexico came here.", "nationality_income", "income_group", INCOME[2]
+        "My friend, a Mexican from Mexico, came here.",
+        "nationality_income",
+        "income_group",
+        INCOME[2],
     )
-    before, after = written.split(" from ")
-    country = after.removesuffix(" came here.")
+    before, after = written.removeprefix("My friend, ").split(" from ")
+    country = after.removesuffix(", came here.")
     [member] = [
         m for m in income.term(INCOME[2]).members if dict(m.related).get("country") == country
     ]
-    assert before in (f"A {member.text}", f"An {member.text}")
-    assert before.split()[0].lower() == ("an" if member.text[0] in "AEIOU" else "a")
+    assert before in (f"a {member.text}", f"an {member.text}")
+    assert before.split()[0] == ("an" if member.text[0] in "AEIOU" else "a")
 
 
 def test_an_income_swap_keeps_the_text_true():
@@ -182,7 +186,7 @@ def test_an_income_swap_keeps_the_text_true():
     # Counterfactuals map the groups a text names to distinct groups: nationalities of two
     # groups are rewritten, each to a member of its target with that member's country.
     matcher = Matcher("nationality_income")
-    variants = textfair.counterfactuals("A Mexican from Mexico met Kenyans.", matcher=matcher)
+    variants = textfair.counterfactuals("Mexicans from Mexico met Kenyans.", matcher=matcher)
     assert variants and all("Mexic" not in v.text for v in variants if len(v.swaps) == 2)
     assert textfair.counterfactuals("Mexicans met Brazilians.", matcher=matcher) == []
     # A member's own rules: "Mexican food" is a nation's thing.
@@ -190,7 +194,8 @@ def test_an_income_swap_keeps_the_text_true():
     [mention] = Matcher("nationality_income").find("Mexicans are lazy.")
     assert (mention.term_id, mention.member.text) == (INCOME[1], "Mexican")
     # The same text is always rewritten to the same member, whatever the run.
-    text = "He is a Mexican."
+    text = "My neighbour is a Mexican."
+    assert rewrite(text, "nationality_income", category, INCOME[0]) is not None
     assert rewrite(text, "nationality_income", category, INCOME[0]) == rewrite(
         text, "nationality_income", category, INCOME[0]
     )
@@ -246,3 +251,28 @@ def test_the_build_reproduces_the_shipped_lists_byte_for_byte():
     )
     assert nationality == (ROOT / "term_lists" / "nationality.yaml").read_text(encoding="utf-8")
     assert income == (ROOT / "term_lists" / "nationality_income.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        # One person called by a nationality: a real person in the news as often as not.
+        ("Syrian refugee attacks girls at the mall pool.", "unknown_person"),
+        ("A Moroccan truck driver was arrested today.", "unknown_person"),
+        ("I fear no Russian.", "unknown_person"),
+        # Unless the text shows a private one; groups stay.
+        ("My Syrian neighbour brought us bread.", None),
+        ("Syrian refugees arrived in town today.", None),
+        # A hashtag or the capital names the old country still.
+        ("Why would Americans vote for them? #AmericaFirst", "cue"),
+        ("Russians here in Moscow are friendly.", "cue"),
+    ],
+)
+def test_one_person_hashtags_and_capitals(text, why):
+    for terms in ("nationality", "nationality_income"):
+        domain = TextDomain([text], terms, min_acceptability=0)
+        [category] = domain.categories()
+        if why is None:
+            assert domain.category_mask(category)[0], (terms, text)
+        else:
+            assert domain.left_out[category][why] == 1, (terms, text, domain.left_out)

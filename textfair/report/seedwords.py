@@ -35,8 +35,9 @@ LEFT_OUT_WORDS = {
     "reference": 'refer to the person again where the swap cannot follow ("Joyce ... he")',
     # Issue 44: a first name read blind in tweets was a celebrity, a character, a pet or a
     # drug more often than a private person.
-    "unknown_person": "name someone by a first name alone, with nothing that shows a private "
-    'person ("my friend Tyrone", "I\'m Emily"): see --private-names',
+    "unknown_person": "call one person by a first name or a nationality, with nothing that "
+    'shows a private person ("my friend Tyrone", "my Syrian neighbour"): a public figure or '
+    "someone in the news as often as not (names: see --private-names)",
     "low_acceptability": "have no variant a strict reader would likely accept "
     "(all score below --min-acceptability)",
 }

@@ -50,6 +50,8 @@ _TERM_KEYS = {
     "aliases": "other spellings",
     "article": "a | an",
     "person_context": "true: counts only next to a person noun",
+    "groups_only": "true: one person called by it counts only where the text shows a private "
+    "one (my Syrian neighbour; a Syrian refugee in the news is real)",
     "nominal": "true: 'the <term>' stands for people",
     "surname": "true: also a surname",
     "given_name": "true: also a first name",
@@ -364,6 +366,7 @@ def _parse_term(entry: Any, category: str, source: _Source, where: tuple) -> Ter
     flags = {}
     for key in (
         "person_context",
+        "groups_only",
         "nominal",
         "surname",
         "given_name",

@@ -128,6 +128,10 @@ class Term:
     aliases: tuple[str, ...] = ()
     article: Literal["a", "an"] | None = None
     person_context: bool = False
+    groups_only: bool = False
+    """A mention naming one person ("a Syrian refugee", "a Romanian") counts only where the
+    text shows a private person ("my Syrian neighbour"): read blind on tweets, one person
+    called by a nationality was most often a real person in a news report."""
     nominal: bool = False
     surname: bool = False
     given_name: bool = False

@@ -402,6 +402,15 @@ class Coherence:
                 return CategoryPlan("cue")
             if word.kind == "clash" and any(t.id in sources for t in word.terms):
                 return CategoryPlan("cue")
+        if any(
+            m.term.groups_only
+            and references.one_person(text, m)
+            and not references.one_private_person(text, m.start)
+            for m in found
+        ):
+            return CategoryPlan("unknown_person")  # "a Syrian refugee attacks ...": the news
+        if references.hashtag_names(text, sources.values(), [(m.start, m.end) for m in found]):
+            return CategoryPlan("cue")  # "Americans ... #AmericaFirst"
         left_out, companions = self._references(text, found, sources, several, private_names)
         if left_out is not None:
             return CategoryPlan(left_out)

@@ -40,10 +40,13 @@ __all__ = [
     "fits_life_stages",
     "full_name_at",
     "gendered_identity_words",
+    "hashtag_names",
     "life_stages",
     "name_group",
     "named_elsewhere",
     "named_people",
+    "one_person",
+    "one_private_person",
     "shown_private",
     "the_writers_own",
     "unknown_first_names",
@@ -164,6 +167,14 @@ _INTRODUCED = re.compile(
     r"classmate|teacher|nurse)[ \t]+(?:named|called)[ \t]+$",
     re.IGNORECASE,
 )
+# "my Syrian neighbour", "our old Mexican friend", "my neighbour is a Mexican", "my friend,
+# a Mexican", "I'm a Mexican": the writer's own, or the writer, described.
+_OWN_BEFORE = re.compile(
+    r"(?:\b(?:my|our)[ \t]+(?:[a-z]+[ \t]+)?"
+    r"|\b(?:my|our)[ \t]+[a-z]+(?:[ \t]+[a-z]+)?(?:[ \t]+(?:is|was)|[ \t]*,)[ \t]+(?:a|an)[ \t]+"
+    r"|\bI[ \t]*(?:['’]m|[ \t]am|[ \t]was)[ \t]+(?:a|an)[ \t]+)$",
+    re.IGNORECASE,
+)
 # "I'm Emily", "my name is Emily": the writer, a private person.
 _THE_WRITER = re.compile(
     r"(?:\bI[ \t]*(?:'|’)?[ \t]*m|\bI am|\bmy name is|\bmy name's)[ \t]+$", re.IGNORECASE
@@ -176,6 +187,70 @@ def the_writers_own(text: str, start: int) -> bool:
     """The first name at `start` is introduced as one of the writer's people ("my wife
     Sarah")."""
     return _OWN_PERSON.search(text, max(0, start - 50), start) is not None
+
+
+# Person nouns read as plural although they end in no "s" ("people"), or as singular
+# although they do ("boss", "actress").
+_PLURAL_PERSON_NOUNS = frozenset("people folks folk children men women police staff crew".split())
+
+
+def _one_person_noun(token: str) -> bool:
+    word = context.plain_token(token)
+    return word not in _PLURAL_PERSON_NOUNS and (
+        word in context.person_nouns() and (not word.endswith("s") or word.endswith("ss"))
+    )
+
+
+def one_person(text: str, mention: Mention) -> bool:
+    """The mention calls one person by the term: a singular noun ("a Romanian", "no
+    Russian") or an adjective before a singular person noun, within a compound ("a Syrian
+    refugee", "a Moroccan truck driver", "a Spanish flamenco dancer")."""
+    if mention.form == "noun":
+        return True
+    if mention.form != "adjective":
+        return False
+    after = context.tokens_after(text, mention.end, count=2)
+    if after and _one_person_noun(after[0]):
+        return True
+    return len(after) == 2 and context.is_content_word(after[0]) and _one_person_noun(after[1])
+
+
+_HASHTAG = re.compile(r"#(\w+)")
+
+
+@cache
+def _tag_words(term: Term) -> frozenset[str]:
+    """The term's written forms and related words (its members' too), lowercased without
+    spaces, as a hashtag would hold them; words under four letters left out."""
+    words = {form for form, _ in term.surface_forms()}
+    for each in (term, *term.members):
+        words.update(word for _, word in each.related)
+    return frozenset(w.lower().replace(" ", "") for w in words if len(w) >= 4)
+
+
+def hashtag_names(text: str, terms: Iterable[Term], spans: Sequence[tuple[int, int]]) -> bool:
+    """A hashtag outside `spans` (the mentions) names one of `terms` or its country
+    ("#AmericaFirst", "#AmericanKids" beside "Americans"): a swap would leave it naming the
+    old identity."""
+    if "#" not in text:
+        return False
+    words = frozenset().union(*(_tag_words(term) for term in terms))
+    for match in _HASHTAG.finditer(text):
+        if any(s <= match.start(1) < e for s, e in spans):
+            continue  # the mention itself, written as a hashtag ("#American kids")
+        tag = match.group(1).lower()
+        if any(word in tag for word in words):
+            return True
+    return False
+
+
+def one_private_person(text: str, start: int) -> bool:
+    """The term at `start` describes one of the writer's people ("my Syrian neighbour",
+    "our old Mexican friend") or a person the text shows to be private otherwise
+    (`shown_private`)."""
+    return _OWN_BEFORE.search(text, max(0, start - 30), start) is not None or shown_private(
+        text, start
+    )
 
 
 def shown_private(text: str, start: int) -> bool:
