@@ -266,6 +266,8 @@ def test_the_build_reproduces_the_shipped_lists_byte_for_byte():
         # A hashtag or the capital names the old country still.
         ("Why would Americans vote for them? #AmericaFirst", "cue"),
         ("Russians here in Moscow are friendly.", "cue"),
+        # The writer speaks as one of a nation: the nationality is most often theirs.
+        ("Too many Americans died while invaders walk into our country.", "cue"),
     ],
 )
 def test_one_person_hashtags_and_capitals(text, why):

@@ -409,6 +409,8 @@ class Coherence:
             for m in found
         ):
             return CategoryPlan("unknown_person")  # "a Syrian refugee attacks ...": the news
+        if any(t.groups_only for t in sources.values()) and references.our_nation(text):
+            return CategoryPlan("cue")  # "too many Americans ... into our country"
         if references.hashtag_names(text, sources.values(), [(m.start, m.end) for m in found]):
             return CategoryPlan("cue")  # "Americans ... #AmericaFirst"
         left_out, companions = self._references(text, found, sources, several, private_names)

@@ -47,6 +47,7 @@ __all__ = [
     "named_people",
     "one_person",
     "one_private_person",
+    "our_nation",
     "shown_private",
     "the_writers_own",
     "unknown_first_names",
@@ -242,6 +243,22 @@ def hashtag_names(text: str, terms: Iterable[Term], spans: Sequence[tuple[int, i
         if any(word in tag for word in words):
             return True
     return False
+
+
+# "our country", "our borders", "our own laws": the writer speaks as one of a nation.
+_OUR_NATION = re.compile(
+    r"\bour[ \t]+(?:own[ \t]+)?(?:country|nation|homeland|borders?|laws|constitution|flag|"
+    r"taxes|taxpayers|veterans|vets|troops|soldiers|citizens|fellow[ \t]+citizens)\b",
+    re.IGNORECASE,
+)
+
+
+def our_nation(text: str) -> bool:
+    """The writer speaks as one of a nation ("our country", "our borders", "our laws"):
+    read blind on tweets, a nationality beside such words was most often the writer's own
+    ("too many Americans ... invaders walk into our country"), which the rest of the text
+    still speaks of after a swap."""
+    return _OUR_NATION.search(text) is not None
 
 
 def one_private_person(text: str, start: int) -> bool:
