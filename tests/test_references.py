@@ -130,6 +130,8 @@ def test_a_life_stage_elsewhere_rules_out_an_age_it_contradicts():
         ("my name is Latoya", "Latoya", True),
         ("Hi Peter, see the talk page.", "Peter", True),
         ("== Thanks ==\nHello Joaquin: see the vote.", "Joaquin", True),
+        ("Our server Jessica was great.", "Jessica", True),
+        ("Ask for the manager, Tom.", "Tom", True),
         # Nothing says who they are: a celebrity, a character, a pet, a product, a drug.
         ("Paul is the worst houseguest ever", "Paul", False),
         ("Molly makes everything better", "Molly", False),

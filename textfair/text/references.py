@@ -176,6 +176,16 @@ _OWN_BEFORE = re.compile(
     r"|\bI[ \t]*(?:['’]m|[ \t]am|[ \t]was)[ \t]+(?:a|an)[ \t]+)$",
     re.IGNORECASE,
 )
+# "our server Jessica", "the manager, Tom": someone who served the writer, named by role.
+_SERVED_BY = re.compile(
+    r"\b(?:my|our|the)[ \t]+(?:server|waiter|waitress|bartender|barista|host|hostess|"
+    r"stylist|hairdresser|hair[ \t]+stylist|barber|colorist|manicurist|technician|tech|"
+    r"mechanic|agent|rep|representative|manager|owner|cashier|clerk|driver|realtor|"
+    r"contractor|groomer|trainer|instructor|teacher|therapist|masseuse|massage[ \t]+therapist|"
+    r"nurse|receptionist|associate|salesman|saleswoman|salesperson|planner|photographer|"
+    r"coordinator|chef|cook|guide|tutor|coach|landlord|landlady|neighbou?r)[ \t]*,?[ \t]+$",
+    re.IGNORECASE,
+)
 # "I'm Emily", "my name is Emily": the writer, a private person.
 _THE_WRITER = re.compile(
     r"(?:\bI[ \t]*(?:'|’)?[ \t]*m|\bI am|\bmy name is|\bmy name's)[ \t]+$", re.IGNORECASE
@@ -273,7 +283,8 @@ def one_private_person(text: str, start: int) -> bool:
 def shown_private(text: str, start: int) -> bool:
     """The text shows that the first name at `start` is a private person's: one of the
     writer's people ("my friend Tyrone", "our neighbour, Emily"), someone introduced by name
-    ("a guy named Tyrone"), the writer ("I'm Emily", "my name is Emily") or the one a message
+    ("a guy named Tyrone") or by the role they served the writer in ("our server Jessica",
+    "the manager, Tom"), the writer ("I'm Emily", "my name is Emily") or the one a message
     opens by greeting ("Hi Peter,"). Read blind, first names in tweets, comments and reviews
     with nothing of the kind were mostly public figures, characters, pets, products and
     drugs ("Molly"), whom a swap makes false: such a name is left out (``unknown_person``)
@@ -282,7 +293,7 @@ def shown_private(text: str, start: int) -> bool:
     return (
         any(
             pattern.search(text, begin, start) is not None
-            for pattern in (_OWN_PERSON, _INTRODUCED, _THE_WRITER)
+            for pattern in (_OWN_PERSON, _INTRODUCED, _THE_WRITER, _SERVED_BY)
         )
         or _GREETED.search(text, max(0, start - 12) if start > 12 else 0, start) is not None
     )
