@@ -110,7 +110,7 @@ def test_a_planted_descriptor_is_ranked_first_and_covered_in_200_runs(holistic_d
 def test_a_planted_name_group_is_ranked_first_and_covered_in_200_runs():
     terms = load_term_list("names")
     female = {name for name in terms.term("female name").names}
-    domain = TextDomain(name_texts(), terms)
+    domain = TextDomain(name_texts(), terms, private_names=True)  # made-up private people
     frequent = frequent_rule_sets(domain)
     target = RuleSet((Rule("name_gender", "female name"),))
     first, covered = [], []
