@@ -119,3 +119,19 @@ def test_a_corpus_of_names_nobody_shows_to_be_private_says_how_to_audit_it():
     )
     assert report.config["private_names"] is True
     assert sum(report.data["seeds_left_out"]["male_name"].values()) < 3
+
+
+def test_the_name_referent_gold_set_points_at_the_bundled_texts():
+    # Each mark of tests/data/name_referent_gold.jsonl is the word it says, where it says,
+    # in the bundled corpus it names, with two readers' labels.
+    from benchmarks.name_recall import corpora, gold
+
+    texts = corpora()
+    records = gold("tune") + gold("frozen")
+    assert len(records) == 289
+    labels = {"private", "public", "fictional", "not_a_person", "unsure"}
+    for record in records:
+        text = texts[record["corpus"]][record["index"]]
+        for mark in record["marks"]:
+            assert text[mark["start"] : mark["end"]] == mark["word"]
+            assert len(mark["labels"]) == 2 and set(mark["labels"]) <= labels
