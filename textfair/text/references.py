@@ -295,7 +295,8 @@ def shown_private(text: str, start: int) -> bool:
             pattern.search(text, begin, start) is not None
             for pattern in (_OWN_PERSON, _INTRODUCED, _THE_WRITER, _SERVED_BY)
         )
-        or _GREETED.search(text, max(0, start - 12) if start > 12 else 0, start) is not None
+        # "^" matches only at the text's start, not at `pos`: a greeting opens the text or a line.
+        or _GREETED.search(text, max(0, start - 12), start) is not None
     )
 
 
