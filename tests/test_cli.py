@@ -56,6 +56,15 @@ def test_counterfactuals_of_one_text():
     }.items() <= next(r for r in lines if r["to"] == "european").items()
 
 
+def test_counterfactuals_swap_a_bare_first_name_only_when_told_names_are_private():
+    text = ["--text", "Tyrone said he would fix the article.", "--terms", "names_ethnicity"]
+    shown = run("counterfactuals", *text, "--min-acceptability", "0")
+    assert shown.exit_code == 0 and records(shown.output) == []
+    told = run("counterfactuals", *text, "--min-acceptability", "0", "--private-names")
+    assert told.exit_code == 0 and len(records(told.output)) == 3  # the three other groups
+    assert all(r["text"].endswith(" said he would fix the article.") for r in records(told.output))
+
+
 def test_counterfactuals_default_runs_on_the_bundled_examples():
     result = run("counterfactuals")
     assert result.exit_code == 0

@@ -22,6 +22,7 @@ EXAMPLE_DATA = "wiki_examples.csv"
     "terms",
     "categories",
     "min_acceptability",
+    "private_names",
     "seed",
     "overwrite",
     "engine",
@@ -47,6 +48,7 @@ def counterfactuals_command(
     terms: str,
     categories: str | None,
     min_acceptability: float,
+    private_names: bool,
     seed: int,
     overwrite: bool,
     engine: str,
@@ -88,12 +90,13 @@ def counterfactuals_command(
             seed,
             ray_address,
             min_acceptability,
+            private_names,
         )
         return
     matcher = Matcher(terms)
     names = matcher.term_list.category_names(split_list(categories))
     seeds = list(_seeds(text, data, text_column, id_column))
-    options = (gender_swap, max_variants, seed, min_acceptability)
+    options = (gender_swap, max_variants, seed, min_acceptability, private_names)
     records = _records(seeds, matcher, names, options, show_progress=out)
     if out is None:
         _write(records, sys.stdout)
@@ -117,6 +120,7 @@ def _counterfactuals_on_ray(
     seed,
     address,
     min_acceptability,
+    private_names,
 ) -> None:
     """`counterfactuals --engine ray`: every row's variants generated on Ray, the local
     engine's records, as Parquet shards in --out (a directory)."""
@@ -143,6 +147,7 @@ def _counterfactuals_on_ray(
             max_variants=max_variants,
             seed=seed,
             min_acceptability=min_acceptability,
+            private_names=private_names,
             address=address,
             tracker=tracker,
         ),

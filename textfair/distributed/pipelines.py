@@ -246,6 +246,7 @@ def counterfactuals_corpus(
     max_variants: int,
     seed: int,
     min_acceptability: float = 0.0,
+    private_names: bool = False,
     address: str | None = None,
     tracker: Tracker | None = None,
 ) -> int:
@@ -263,6 +264,7 @@ def counterfactuals_corpus(
         "max_variants": max_variants,
         "seed": seed,
         "min_acceptability": min_acceptability,
+        "private_names": private_names,
     }
     return _generate(corpus, rows, _counterfactual_records, settings, out, address, tracker)
 
@@ -275,6 +277,7 @@ def _counterfactual_records(
     max_variants,
     seed,
     min_acceptability=0.0,
+    private_names=False,
     counter=None,
 ) -> pd.DataFrame:
     from textfair.text.records import seed_records
@@ -286,7 +289,15 @@ def _counterfactual_records(
         record
         for seed_id, text in zip(ids, batch["text"], strict=True)
         for record in seed_records(
-            seed_id, text, matcher, names, gender_swap, max_variants, seed, min_acceptability
+            seed_id,
+            text,
+            matcher,
+            names,
+            gender_swap,
+            max_variants,
+            seed,
+            min_acceptability,
+            private_names,
         )
     ]
     if counter is not None:

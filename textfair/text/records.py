@@ -9,11 +9,19 @@ from textfair.text.generate import counterfactuals
 
 
 def seed_records(
-    seed_id, text, matcher, names, gender_swap, max_variants, seed, min_acceptability=0.0
+    seed_id,
+    text,
+    matcher,
+    names,
+    gender_swap,
+    max_variants,
+    seed,
+    min_acceptability=0.0,
+    private_names=False,
 ) -> list[dict]:
     """The records of one seed text: its counterfactuals (sampled with `seed`, those scoring
-    below `min_acceptability` left out), and with `gender_swap` the text with he/she,
-    his/her, ... swapped."""
+    below `min_acceptability` left out; `private_names`: every first name taken for a private
+    person's), and with `gender_swap` the text with he/she, his/her, ... swapped."""
     seed_id = _plain(seed_id)
     records = [
         variant.to_record()
@@ -26,6 +34,7 @@ def seed_records(
             seed_id=seed_id,
             with_edits=False,
             min_acceptability=min_acceptability,
+            private_names=private_names,
         )
     ]
     if gender_swap:
