@@ -66,6 +66,7 @@ def _close(first, second, tolerance: float = 1e-6) -> bool:
     return first == second
 
 
+@pytest.mark.slow  # builds and trains a small transformer: about 6 s
 def test_a_hugging_face_pipeline(tmp_path):
     tiny = textfair.load_model("toxicity-tiny-transformer", device="cpu", batch_size=64)
     classifier = pipeline("text-classification", model=tiny.network, tokenizer=tiny.tokenizer)

@@ -17,7 +17,15 @@ import _tabular  # noqa: E402
 import _training  # noqa: E402
 
 
-@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+# Training the tiny transformer takes about 6 s: it runs in the slow tier.
+@pytest.mark.parametrize(
+    "script",
+    [
+        pytest.param(p, marks=pytest.mark.slow) if p.name == "train_tiny_transformer.py" else p
+        for p in SCRIPTS
+    ],
+    ids=lambda p: p.name,
+)
 def test_every_example_explains_itself_and_needs_no_argument(script):
     done = subprocess.run(
         [sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120
