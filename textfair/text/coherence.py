@@ -13,7 +13,11 @@ category, precision first:
   mentioned identity is also named where it is not rewritten, in a title, an institution
   or a nation's thing ("Catholic Church", "American politics": ``other_use``); a word that
   goes with one identity of the axis and has no counterpart is there ("Qur'an",
-  "synagogue": ``cue``); or no other term fits (``no_target``);
+  "synagogue", a hashtag naming the identity, "#AmericaFirst": ``cue``); a person is named
+  whom a swap could not follow or make true (a full name, a first name written elsewhere:
+  ``full_name``, ``reference``), or whom the text does not show to be a private person (a
+  first name alone, "Molly"; one person called by a nationality, "a Syrian refugee" in the
+  news: ``unknown_person``); or no other term fits (``no_target``);
 * otherwise **the terms it may become**: those of the mention's axis (a nationality never
   becomes a race, a gender identity never a sexual orientation), less those the text
   contradicts: a term whose `clashes` are in the text ("atheist" beside "pray"), a gendered
