@@ -20,21 +20,19 @@ import json
 import time
 from pathlib import Path
 
-from benchmarks.gpu import bundled_comments
+from benchmarks.name_recall import corpora
 from textfair.discovery.rulesets import Rule
 from textfair.text.domain import TextDomain
 
 ROOT = Path(__file__).resolve().parents[1]
-REVIEWS = ROOT / "examples" / "data" / "imdb_small.tsv"
 WIKI = ROOT.parent / "shared" / "data" / "text" / "wiki_toxicity.csv"
 LISTS = ("dixon2018", "holistic", "names", "names_ethnicity", "pronouns", "nationality")
 
 
 def corpus() -> list[str]:
     """The bundled comments and reviews, and the shared comments where they are beside."""
-    with open(REVIEWS, encoding="utf-8", newline="") as handle:
-        reviews = [row["review"] for row in csv.DictReader(handle, delimiter="\t")]
-    texts = bundled_comments(None)[0] + reviews
+    bundled = corpora()
+    texts = bundled["comments"] + bundled["reviews"]
     if WIKI.exists():
         with open(WIKI, encoding="utf-8", newline="") as handle:
             texts += [row["comment"] for row in csv.DictReader(handle)]

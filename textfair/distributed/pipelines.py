@@ -285,20 +285,12 @@ def _counterfactual_records(
     matcher = _matcher(terms)
     names = matcher.term_list.category_names(categories)
     ids = batch["seed_id"] if "seed_id" in batch.columns else batch["row"]
+    # The options in `seed_records`' order, as the local engine passes them.
+    options = (gender_swap, max_variants, seed, min_acceptability, private_names)
     records = [
         record
         for seed_id, text in zip(ids, batch["text"], strict=True)
-        for record in seed_records(
-            seed_id,
-            text,
-            matcher,
-            names,
-            gender_swap,
-            max_variants,
-            seed,
-            min_acceptability,
-            private_names,
-        )
+        for record in seed_records(seed_id, text, matcher, names, *options)
     ]
     if counter is not None:
         counter.add.remote(len(batch))
