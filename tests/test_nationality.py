@@ -269,9 +269,33 @@ def test_the_build_reproduces_the_shipped_lists_byte_for_byte():
         ("Syrian refugee attacks girls at the mall pool.", "unknown_person"),
         ("A Moroccan truck driver was arrested today.", "unknown_person"),
         ("I fear no Russian.", "unknown_person"),
-        # Unless the text shows a private one; groups stay.
+        # Unless the text shows a private one; a people spoken of in general stays.
         ("My Syrian neighbour brought us bread.", None),
-        ("Syrian refugees arrived in town today.", None),
+        ("My Indian Uber driver was lovely.", None),  # a private person: a brand is fine
+        ("Amazing how many Americans slag off capitalism from their armchairs.", None),
+        ("Syrians are the kindest hosts I know.", None),
+        # Where the text speaks of public affairs, a people is that country's in its
+        # politics and news: a politics word, a name, a hashtag, a link.
+        ("Syrian refugees arrived in town today.", "cue"),
+        ("Build the wall. Nearly 30% of Americans live on welfare.", "cue"),
+        ("Trump says Mexicans are great.", "cue"),
+        ("The Dutch Red Cross helps Syrians.", "cue"),
+        ("@user Another elitist out of touch with Americans!", None),  # a handle opens it
+        ("Americans love it https://t.co/x", "cue"),
+        ("Americans love it #sundayfunday", "cue"),
+        ("I LOVE IT when Americans are happy.", None),  # shouting is no name
+        ("The GOP hates Americans.", "cue"),
+        # One said to be of a nationality is one person, most often a real one.
+        ("You don't know her, she is Senegalese.", "unknown_person"),
+        ("He is German and loves it.", "unknown_person"),
+        ("“I am German when we win but an immigrant when we lose”", "unknown_person"),
+        ("I'm Irish and proud.", None),  # the writer: a private person
+        # A region's people, a nickname or slur, a flag, a colour of skin or a count.
+        ("Asian group... those Chinese dudes are loud.", "cue"),
+        ("Americans are loud, Aussies are louder.", "cue"),
+        ("And she is with Canadians 🇨🇦", "cue"),
+        ("Some people realize why black Americans feel the way they do.", "cue"),
+        ("They have not released the names of the 13 Russians yet.", "cue"),
         # A hashtag or the capital names the old country still.
         ("Why would Americans vote for them? #AmericaFirst", "cue"),
         ("Russians here in Moscow are friendly.", "cue"),

@@ -48,6 +48,8 @@ __all__ = [
     "one_person",
     "one_private_person",
     "our_nation",
+    "public_affairs",
+    "region_or_slur",
     "shown_private",
     "the_writers_own",
     "unknown_first_names",
@@ -212,14 +214,26 @@ def _one_person_noun(token: str) -> bool:
     )
 
 
+# An adjective said of one person: "she is Canadian", "he's half German", "I'm Irish".
+_PREDICATED_OF_ONE = re.compile(
+    r"\b(?:he|she|i|he['’]s|she['’]s|i['’]m)(?:[ \t]+(?:is|was|isn['’]t|wasn['’]t|am|seems|"
+    r"looks|sounds|became|becomes))?(?:[ \t]+(?:so|very|really|half|fully|totally|also|not|"
+    r"clearly|obviously|literally))?[ \t]+$",
+    re.IGNORECASE,
+)
+
+
 def one_person(text: str, mention: Mention) -> bool:
     """The mention calls one person by the term: a singular noun ("a Romanian", "no
-    Russian") or an adjective before a singular person noun, within a compound ("a Syrian
-    refugee", "a Moroccan truck driver", "a Spanish flamenco dancer")."""
+    Russian"), an adjective said of one ("she is Canadian", "he's half German") or one
+    before a singular person noun, within a compound ("a Syrian refugee", "a Moroccan truck
+    driver", "a Spanish flamenco dancer")."""
     if mention.form == "noun":
         return True
     if mention.form != "adjective":
         return False
+    if _PREDICATED_OF_ONE.search(text, max(0, mention.start - 40), mention.start):
+        return True  # "she is Canadian", "he's half German"
     after = context.tokens_after(text, mention.end, count=2)
     if after and _one_person_noun(after[0]):
         return True
@@ -271,13 +285,167 @@ def our_nation(text: str) -> bool:
     return _OUR_NATION.search(text) is not None
 
 
+# Words of a country's public affairs: government and elections, parties and ideologies,
+# borders and migration, war and espionage, the police and the courts, its money. Read blind
+# on tweets the project had not seen, a nationality beside them was most often one country's
+# people in its politics and news ("Build the wall ... 30% of Americans", "the Dutch Red
+# Cross ... Syrian refugees", "Democrats against American citizens"): a swap makes the text
+# false about them or leaves its other words speaking of the old country.
+PUBLIC_AFFAIRS_WORDS = frozenset(
+    """
+    government governments govt president presidents presidential minister ministers
+    ministry congress congressman congresswoman senate senator senators parliament mp mps
+    election elections elected vote votes voted voter voters voting ballot campaign politics
+    political politician politicians policy policies law laws legal illegal illegals
+    democrat democrats democratic republican republicans gop dems libs liberal liberals
+    leftist leftists conservative conservatives tory tories socialist socialists communist
+    communists fascist fascists nazi nazis border borders wall deport deports deported
+    deporting deportation immigration immigrant immigrants migrant migrants migration
+    refugee refugees asylum invade invaded invader invaders invasion invading citizen
+    citizens citizenship passport visa visas nation nations national nationalist
+    nationalists country countries patriot patriots patriotic treason sovereign sovereignty
+    taxpayer taxpayers tax taxes welfare military army troops soldier soldiers war wars
+    veteran veterans vets police cops court courts judge officials official authorities
+    agency embassy terror terrorist terrorists terrorism genocide sanctions regime dictator
+    protest protests protesters riot riots news media agent agents asset assets spy spies
+    intelligence diplomat diplomats ambassador navy rights freedom freedoms constitution
+    amendment flag dollar dollars euro euros rupee rupees peso pesos yen yuan ruble rubles
+    gun guns civilians advocates
+    """.split()
+)
+_PUBLIC_AFFAIRS = re.compile(
+    r"\b(?:" + "|".join(sorted(PUBLIC_AFFAIRS_WORDS)) + r")\b", re.IGNORECASE
+)
+# A link, or the placeholder an anonymised corpus writes for one.
+_LINK = re.compile(r"https?://|\bwww\.|@url\b", re.IGNORECASE)
+_NAME_LIKE = re.compile(r"(?<![\w@#'’])[A-Z][\w'’.\-]*")
+_HANDLE_BEFORE = re.compile(r"@\w+[ \t]*$")
+# Capitalised words that name no one: the writer, God and the writer's parents, days and
+# months, interjections and the usual chat acronyms.
+_NAMES_NO_ONE = frozenset(
+    """
+    i i'm i've i'll i'd god dad mom mum mommy daddy ok okay lol omg imo wtf smh tbh idk lmao
+    rofl btw fyi rip pls plz thx tv january february march april may june july august
+    september october november december monday tuesday wednesday thursday friday saturday
+    sunday
+    """.split()
+)
+
+
+_WORD_BEFORE = re.compile(r"([A-Za-z]{2,})[^\w\n]*$")
+_WORD_AFTER = re.compile(r"[^\w\n]*([A-Za-z]{2,})")
+
+
+def _shouted(text: str, match: re.Match[str]) -> bool:
+    """The word in capitals at `match` stands beside another: a writer shouting ("I CARE
+    THAT"), not an acronym ("the GOP hates")."""
+    before = _WORD_BEFORE.search(text, max(0, match.start() - 20), match.start())
+    after = _WORD_AFTER.match(text, match.end())
+    return any(found is not None and found.group(1).isupper() for found in (before, after))
+
+
+def _names_someone(text: str, match: re.Match[str]) -> bool:
+    """The capitalised word of `match` is a name (a person, an organisation, a place): one
+    inside a sentence, or a sentence's first word (after the text's start, a sentence's end,
+    a line break, a quote or an emoji, or after the @-handles a tweet opens with) that the
+    name lexicons hold; not the writer, God or a month, and not a word in capitals a
+    shouting writer uses (five letters or more, a function word, or beside another word in
+    capitals: "BUILD THE WALL", "I CARE"; "the GOP", "US", "CBC" are names). Taking a word
+    for a name only leaves a text out."""
+    word = match.group().rstrip(".'’-")
+    lower = word.lower()
+    if lower in _NAMES_NO_ONE:
+        return False
+    if (
+        word.isupper()
+        and len(word) > 1
+        and (len(word) >= 5 or lower in context.FUNCTION_WORDS or _shouted(text, match))
+    ):
+        return False
+    before = text[: match.start()].rstrip()
+    inside = before and (before[-1].isalnum() or before[-1] in ",&'’")
+    if inside and _HANDLE_BEFORE.search(before) is None:
+        return True
+    # A sentence's first word is written with a capital whatever it is: a name there is one
+    # the lexicons of first names and surnames hold ("Trump says ...", "Bernie did ...").
+    return lower not in context.FUNCTION_WORDS and (
+        word in context.first_names() or word in context.last_names()
+    )
+
+
+def public_affairs(text: str, spans: Sequence[tuple[int, int]]) -> bool:
+    """The text speaks of public affairs, where a nationality is a country's real people in
+    its politics and news: a name outside `spans` (the identity's own words) of a person, an
+    organisation or a place ("Trump", "Assad", "the Dutch Red Cross", "Miami", "GOP"), a
+    hashtag, a link, or a word of :data:`PUBLIC_AFFAIRS_WORDS` ("government", "borders",
+    "refugees", "voters"). Read blind on unseen tweets, such a nationality was most often
+    anchored there (the writer's own nation, a real event), and a swap made the text false
+    or incoherent; what is left, a people spoken of in general ("amazing how many Americans
+    slag off capitalism ..."), reads true after a swap."""
+    if "#" in text or _LINK.search(text) or _PUBLIC_AFFAIRS.search(text):
+        return True
+    return any(
+        not any(s <= match.start() < e for s, e in spans) and _names_someone(text, match)
+        for match in _NAME_LIKE.finditer(text)
+    )
+
+
+# Words of a region's or a race's people, their nicknames, and slurs aimed at a people: a
+# nationality beside them is one of that region ("Asian group ... those Chinese dudes",
+# "filipinos were hispanic", "Americans: ... Aussies: ..."), and a swap to a people of
+# another region contradicts them (read blind on unseen tweets).
+_REGION_OR_SLUR = re.compile(
+    r"\b(?:asians?|hispanics?|latin[oax]s?|latinx|arabs?|africans?|europeans?|caucasians?|"
+    r"orientals?|middle[ \t]+eastern|slavs?|nordic|scandinavians?|balkans?|aussies?|brits?|"
+    r"yanks?|kiwis?|canucks?|ching[ \t]+chong|chinks?|gooks?|japs?|spics?|wetbacks?|"
+    r"beaners?|towelheads?|ragheads?|pakis?|kikes?|gringos?|chinam[ae]n|coolies?|dagos?|"
+    r"wops?|krauts?|limeys?|polacks?)\b",
+    re.IGNORECASE,
+)
+
+
+# A country's flag as an emoji: two regional indicator symbols.
+_FLAG = re.compile("[\U0001f1e6-\U0001f1ff]{2}")
+# A colour of skin or a count right before the nationality: "black Americans" (a people of
+# their own), "the 13 Russians" (people in the news).
+_RACE_OR_COUNT_BEFORE = re.compile(
+    r"\b(?:black|white|brown|\d+|two|three|four|five|six|seven|eight|nine|ten|dozen)[ \t]+$",
+    re.IGNORECASE,
+)
+
+
+def region_or_slur(text: str, spans: Sequence[tuple[int, int]] = ()) -> bool:
+    """A word of a region's or a race's people, a nickname of a people or a slur aimed at
+    one, outside `spans` (the mentions), or a flag emoji: it places the nationality in its
+    region. So does a colour of skin or a count right before a mention ("black Americans",
+    "the 13 Russians")."""
+    if _FLAG.search(text) or any(
+        _RACE_OR_COUNT_BEFORE.search(text, max(0, start - 12), start) for start, _ in spans
+    ):
+        return True
+    return any(
+        not any(s <= match.start() < e for s, e in spans)
+        for match in _REGION_OR_SLUR.finditer(text)
+    )
+
+
 def one_private_person(text: str, start: int) -> bool:
     """The term at `start` describes one of the writer's people ("my Syrian neighbour",
     "our old Mexican friend") or a person the text shows to be private otherwise
-    (`shown_private`)."""
+    (`shown_private`), outside a quotation (whose "I" and "my" are someone else's: "“I am
+    German when we win”")."""
+    if _quoted(text, start):
+        return False
     return _OWN_BEFORE.search(text, max(0, start - 30), start) is not None or shown_private(
         text, start
     )
+
+
+def _quoted(text: str, start: int) -> bool:
+    """`start` lies inside a quotation: after an opening curly quote not closed yet, or
+    after an odd number of straight double quotes."""
+    before = text[:start]
+    return before.rfind("“") > before.rfind("”") or before.count('"') % 2 == 1
 
 
 def shown_private(text: str, start: int) -> bool:
