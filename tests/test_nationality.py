@@ -293,6 +293,7 @@ def test_the_build_reproduces_the_shipped_lists_byte_for_byte():
         # A region's people, a nickname or slur, a flag, a colour of skin or a count.
         ("Asian group... those Chinese dudes are loud.", "cue"),
         ("Americans are loud, Aussies are louder.", "cue"),
+        ("Americans: loud\\n\\nAussies: louder", "cue"),  # line breaks written out
         ("And she is with Canadians 🇨🇦", "cue"),
         ("Some people realize why black Americans feel the way they do.", "cue"),
         ("They have not released the names of the 13 Russians yet.", "cue"),

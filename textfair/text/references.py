@@ -395,7 +395,9 @@ def public_affairs(text: str, spans: Sequence[tuple[int, int]]) -> bool:
 # "filipinos were hispanic", "Americans: ... Aussies: ..."), and a swap to a people of
 # another region contradicts them (read blind on unseen tweets).
 _REGION_OR_SLUR = re.compile(
-    r"\b(?:asians?|hispanics?|latin[oax]s?|latinx|arabs?|africans?|europeans?|caucasians?|"
+    # A line break a corpus wrote out as "\\n" ends a word too.
+    r"(?:\b|(?<=\\[nrt]))"
+    r"(?:asians?|hispanics?|latin[oax]s?|latinx|arabs?|africans?|europeans?|caucasians?|"
     r"orientals?|middle[ \t]+eastern|slavs?|nordic|scandinavians?|balkans?|aussies?|brits?|"
     r"yanks?|kiwis?|canucks?|ching[ \t]+chong|chinks?|gooks?|japs?|spics?|wetbacks?|"
     r"beaners?|towelheads?|ragheads?|pakis?|kikes?|gringos?|chinam[ae]n|coolies?|dagos?|"
