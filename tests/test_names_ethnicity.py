@@ -90,6 +90,9 @@ def test_a_man_and_a_woman_take_part_in_both_categories():
         ("Why is Zac always shirtless?", "unknown_person"),
         ("a guy named Tyrone fixed my car", None),
         ("Hi, I'm Latoya and my order never came.", None),
+        # The name again in a hashtag or as its initial: a swap renames one of them only.
+        ("I am working for my boss Ned, unfortunately. #nedfail", "reference"),
+        ("my neighbor John came with a beer but I said no! sorry J", "reference"),
     ],
 )
 def test_a_name_is_swapped_only_where_it_names_a_private_person(text, why):

@@ -289,7 +289,8 @@ def test_the_build_reproduces_the_shipped_lists_byte_for_byte():
         ("You don't know her, she is Senegalese.", "unknown_person"),
         ("He is German and loves it.", "unknown_person"),
         ("“I am German when we win but an immigrant when we lose”", "unknown_person"),
-        ("I'm Irish and proud.", None),  # the writer: a private person
+        # The writer's own nationality: the rest of the text most often turns on it.
+        ("I'm Irish and proud.", "unknown_person"),
         # A region's people, a nickname or slur, a flag, a colour of skin or a count.
         ("Asian group... those Chinese dudes are loud.", "cue"),
         ("Americans are loud, Aussies are louder.", "cue"),
@@ -297,6 +298,12 @@ def test_the_build_reproduces_the_shipped_lists_byte_for_byte():
         ("And she is with Canadians 🇨🇦", "cue"),
         ("Some people realize why black Americans feel the way they do.", "cue"),
         ("They have not released the names of the 13 Russians yet.", "cue"),
+        # A people's culture, a work about them, a place or an idiom: no people swapped.
+        ("The film knows what is quirky about Canadians.", "cue"),
+        ("Served by real Italians, I expected more spice.", "cue"),
+        ("im on knodell n french rd fuck boy", "cue"),
+        ("A half dozen young Turks angling for attention.", "cue"),
+        ("why the dutch are wearing yellow in this game", "cue"),  # a national team
         # A hashtag or the capital names the old country still.
         ("Why would Americans vote for them? #AmericaFirst", "cue"),
         ("Russians here in Moscow are friendly.", "cue"),

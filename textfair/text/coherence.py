@@ -423,8 +423,11 @@ class Coherence:
                 own = [(m.start, m.end) for m in found] + [(w.start, w.end) for w, _ in related]
                 if references.public_affairs(text, own):
                     return CategoryPlan("cue")  # "Build the wall ... 30% of Americans"
-            if references.region_or_slur(text, [(m.start, m.end) for m in found]):
+            spans = [(m.start, m.end) for m in found]
+            if references.region_or_slur(text, spans):
                 return CategoryPlan("cue")  # "Asian group ... those Chinese dudes"
+            if references.a_peoples_culture(text, spans):
+                return CategoryPlan("cue")  # "a film about Canadians", "real Italians ... spice"
         if references.hashtag_names(text, sources.values(), [(m.start, m.end) for m in found]):
             return CategoryPlan("cue")  # "Americans ... #AmericaFirst"
         left_out, companions = self._references(text, found, sources, several, private_names)
