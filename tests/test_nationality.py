@@ -304,6 +304,13 @@ def test_the_build_reproduces_the_shipped_lists_byte_for_byte():
         ("im on knodell n french rd fuck boy", "cue"),
         ("A half dozen young Turks angling for attention.", "cue"),
         ("why the dutch are wearing yellow in this game", "cue"),  # a national team
+        ("mine is my spanish teacher, she favorites the boys", "cue"),  # a language
+        ("also rough translation of the chinese: very beautiful octopus", "cue"),
+        ("meds from the vet for my german", "cue"),  # a dog
+        ("On the plane (Lufthansa): gotta love the Germans.", "cue"),  # a name after "("
+        ("@KimKardashian armenians shouldnt burn!! lol", "cue"),  # a real account
+        ("@user armenians shouldnt burn!! lol", None),  # an anonymised one
+        ("Like I know you are American, but anything else?", "unknown_person"),
         # A hashtag or the capital names the old country still.
         ("Why would Americans vote for them? #AmericaFirst", "cue"),
         ("Russians here in Moscow are friendly.", "cue"),
