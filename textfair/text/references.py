@@ -471,12 +471,19 @@ _CULTURE = re.compile(
     + r")\b",
     re.IGNORECASE,
 )
+
+
+def _followed_by(words: str) -> re.Pattern[str]:
+    """A pattern matching, right after a mention, one of `words` (space-separated regular
+    expressions of one word each)."""
+    return re.compile(r"[ \t]+(?:" + "|".join(words.split()) + r")\b", re.IGNORECASE)
+
+
 # A nationality naming a place or a thing: "French Rd", "Young Turks", "Ten Little Indians",
 # "Dutch oven": read blind, no people there.
-_PLACE_AFTER = re.compile(
-    r"[ \t]+(?:rd|road|st|street|ave|avenue|blvd|boulevard|lane|drive|dr|square|park|quarter|"
-    r"district|bay|river|island|islands|sea|coast|alps|embassy|consulate)\b",
-    re.IGNORECASE,
+_PLACE_AFTER = _followed_by(
+    "rd road st street ave avenue blvd boulevard lane drive dr square park quarter district "
+    "bay river island islands sea coast alps embassy consulate"
 )
 _IDIOM = re.compile(
     r"\b(?:young[ \t]+turks?|little[ \t]+indians|indian[ \t]+givers?|going[ \t]+dutch|"
@@ -494,10 +501,9 @@ _IDIOM = re.compile(
 
 # A nationality naming a language: "my Spanish teacher", "a rough translation of the
 # Chinese", "I speak German".
-_LANGUAGE_AFTER = re.compile(
-    r"[ \t]+(?:teachers?|class|classes|lessons?|course|courses|homework|exams?|words?|"
-    r"translations?|subtitles|speakers?|dub|dubbed|version|grammar|vocab|vocabulary)\b",
-    re.IGNORECASE,
+_LANGUAGE_AFTER = _followed_by(
+    "teachers? class classes lessons? course courses homework exams? words? translations? "
+    "subtitles speakers? dub dubbed version grammar vocab vocabulary"
 )
 _LANGUAGE_BEFORE = re.compile(
     r"\b(?:speak|speaks|speaking|spoke|learn|learning|learnt|learned|study|studying|"
