@@ -90,6 +90,12 @@ def test_a_man_and_a_woman_take_part_in_both_categories():
         ("Why is Zac always shirtless?", "unknown_person"),
         ("a guy named Tyrone fixed my car", None),
         ("Hi, I'm Latoya and my order never came.", None),
+        # A talk page's message or reply addressing an editor, the writer saying who they are.
+        ("== A friendly note == Peter, this is Noc. Please stop.", None),
+        ("== New article == Hey Bogdan, I finally created the article.", None),
+        (":: Tyrone you have not read the source yourself.", None),
+        ("Hey its Jim. Thanks for the help.", None),
+        ("Tyrone you are so funny lately", "unknown_person"),  # no talk page: who knows
         # The name again in a hashtag or as its initial: a swap renames one of them only.
         ("I am working for my boss Ned, unfortunately. #nedfail", "reference"),
         ("my neighbor John came with a beer but I said no! sorry J", "reference"),

@@ -195,6 +195,29 @@ _THE_WRITER = re.compile(
 )
 # "Hi Peter," opening a message or a line of it: the person the writer addresses.
 _GREETED = re.compile(r"(?:^|\n)[ \t=:*]*(?:hi|hello|hey|dear)[ \t,]+$", re.IGNORECASE)
+# A talk page's message opening after its heading ("== New article == Hey Bogdan,", "== A
+# friendly note == Peter, ...") or a reply's indentation ("::Doug you have not read ...",
+# "::: Monkeykiss, Stephen I agree"): the editor the writer addresses, a private person.
+# (Tweets, where a greeted first name was a celebrity as often as not, have neither.)
+_TALK_OPENING = re.compile(
+    r"(?:==[ \t`]*|(?:^|\n)[ \t`]*:+[ \t]*)"
+    r"(?:(?P<greeting>(?:hi|hello|hey|dear)[ \t,]+)|(?:[A-Z]\w*,[ \t]+)?)$",
+    re.IGNORECASE,
+)
+_ADDRESS_AFTER = re.compile(r"\w+[ \t]*(?:[,:!]|(?:you|I)\b)")
+# "Hey its Jim.": the writer says who they are after a greeting.
+_INTRODUCES_ONESELF = re.compile(
+    r"\b(?:hi|hey|hello)[ \t,]+(?:it['’]?s|this[ \t]+is)[ \t]+$", re.IGNORECASE
+)
+
+
+def _addressed_on_a_talk_page(text: str, start: int) -> bool:
+    """The first name at `start` opens a talk page's message or reply, greeted or followed
+    by a comma, a colon or "you"/"I" (`_TALK_OPENING`)."""
+    opening = _TALK_OPENING.search(text[max(0, start - 40) : start])
+    if opening is None:
+        return False
+    return opening.group("greeting") is not None or _ADDRESS_AFTER.match(text, start) is not None
 
 
 def the_writers_own(text: str, start: int) -> bool:
@@ -557,8 +580,9 @@ def shown_private(text: str, start: int) -> bool:
     """The text shows that the first name at `start` is a private person's: one of the
     writer's people ("my friend Tyrone", "our neighbour, Emily"), someone introduced by name
     ("a guy named Tyrone") or by the role they served the writer in ("our server Jessica",
-    "the manager, Tom"), the writer ("I'm Emily", "my name is Emily") or the one a message
-    opens by greeting ("Hi Peter,"). Read blind, first names in tweets, comments and reviews
+    "the manager, Tom"), the writer ("I'm Emily", "my name is Emily", "Hey its Jim"), the
+    one a message opens by greeting ("Hi Peter,") or the editor a talk page's message or
+    reply addresses ("== A note == Peter, ...", "::Doug you have not read"). Read blind, first names in tweets, comments and reviews
     with nothing of the kind were mostly public figures, characters, pets, products and
     drugs ("Molly"), whom a swap makes false: such a name is left out (``unknown_person``)
     unless the user says the corpus's names are private people's (`private_names`)."""
@@ -570,6 +594,8 @@ def shown_private(text: str, start: int) -> bool:
         )
         # "^" matches only at the text's start, not at `pos`: a greeting opens the text or a line.
         or _GREETED.search(text, max(0, start - 12), start) is not None
+        or _INTRODUCES_ONESELF.search(text, max(0, start - 20), start) is not None
+        or _addressed_on_a_talk_page(text, start)
     )
 
 
