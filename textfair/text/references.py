@@ -582,10 +582,11 @@ def shown_private(text: str, start: int) -> bool:
     ("a guy named Tyrone") or by the role they served the writer in ("our server Jessica",
     "the manager, Tom"), the writer ("I'm Emily", "my name is Emily", "Hey its Jim"), the
     one a message opens by greeting ("Hi Peter,") or the editor a talk page's message or
-    reply addresses ("== A note == Peter, ...", "::Doug you have not read"). Read blind, first names in tweets, comments and reviews
-    with nothing of the kind were mostly public figures, characters, pets, products and
-    drugs ("Molly"), whom a swap makes false: such a name is left out (``unknown_person``)
-    unless the user says the corpus's names are private people's (`private_names`)."""
+    reply addresses ("== A note == Peter, ...", "::Doug you have not read"). Read blind,
+    first names in tweets, comments and reviews with nothing of the kind were mostly public
+    figures, characters, pets, products and drugs ("Molly"), whom a swap makes false: such
+    a name is left out (``unknown_person``) unless the user says the corpus's names are
+    private people's (`private_names`)."""
     begin = max(0, start - 50)
     return (
         any(
