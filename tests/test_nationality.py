@@ -305,6 +305,9 @@ def test_the_build_reproduces_the_shipped_lists_byte_for_byte():
         ("A half dozen young Turks angling for attention.", "cue"),
         ("why the dutch are wearing yellow in this game", "cue"),  # a national team
         ("mine is my spanish teacher, she favorites the boys", "cue"),  # a language
+        ("The indians scored 13 runs in 1 inning", "cue"),  # a team
+        ("greeks season is over, but returns in august", "cue"),  # a show
+        ("Good morning my Swedish friend. I love the meatballs.", "cue"),  # a cuisine
         ("also rough translation of the chinese: very beautiful octopus", "cue"),
         ("meds from the vet for my german", "cue"),  # a dog
         ("On the plane (Lufthansa): gotta love the Germans.", "cue"),  # a name after "("

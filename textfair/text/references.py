@@ -339,7 +339,8 @@ PUBLIC_AFFAIRS_WORDS = frozenset(
     gun guns civilians advocates journalist journalists reporter reporters press newspaper
     game games match matches team teams league cup olympics olympic tournament
     championship football soccer rugby cricket hockey basketball baseball player players
-    coach fans stadium fascism fascist communism dictatorship
+    coach fans stadium fascism fascist communism dictatorship season playoffs scored runs
+    inning innings wicket wickets batting pitcher brexit remainers remainiacs leavers
     """.split()
 )
 _PUBLIC_AFFAIRS = re.compile(
@@ -485,8 +486,11 @@ _CULTURE = re.compile(
                 sushi curry tacos taco burrito noodles music folk dance
                 dancing accent accents language languages culture cultures cultural
                 tradition traditions heritage background ancestry descent filmmaker
-                filmmakers genre comedy comedies drama thriller vet dog dogs puppy puppies
-                pet pets breed cat cats kitten horse
+                filmmakers genre comedy comedies drama thriller version vet dog dogs puppy
+                puppies pet pets breed cat cats kitten horse meatballs kebab kebabs paella
+                croissant baguette schnitzel sauerkraut dumplings kimchi ramen tapas
+                bratwurst haggis borscht falafel hummus airline airlines flight flights
+                plane cabin airport boarding
                 """.split()
             )
         )
@@ -506,7 +510,8 @@ def _followed_by(words: str) -> re.Pattern[str]:
 # "Dutch oven": read blind, no people there.
 _PLACE_AFTER = _followed_by(
     "rd road st street ave avenue blvd boulevard lane drive dr square park quarter district "
-    "bay river island islands sea coast alps embassy consulate"
+    "bay river island islands sea coast alps embassy consulate room hall bar cafe pub hotel "
+    "inn"
 )
 _IDIOM = re.compile(
     r"\b(?:young[ \t]+turks?|little[ \t]+indians|indian[ \t]+givers?|going[ \t]+dutch|"
