@@ -45,13 +45,13 @@ def draw(
     """The items of one read: per list, `counts` variants of texts not read before, drawn
     with `seed` from every corpus's candidates (each corpus's seed texts that take part)."""
     read = {item["text"] for path in exclude for item in json.loads(path.read_text("utf-8"))}
+    texts_of = {path: load_texts(path, "text") for path in corpora}
     rng = random.Random(seed)
     used: set[str] = set()
     chosen = []
     for terms, count in zip(lists, counts, strict=True):
         pool = []
-        for path in corpora:
-            texts = load_texts(path, "text")
+        for path, texts in texts_of.items():
             # Every candidate of the corpus: a count no corpus reaches.
             for record in draw_variants(texts, terms, len(texts), seed, path.stem):
                 if record["text"] not in read:

@@ -413,6 +413,7 @@ class Coherence:
             for m in found
         ):
             return CategoryPlan("unknown_person")  # "a Syrian refugee attacks ...": the news
+        spans = [(m.start, m.end) for m in found]
         if any(t.groups_only for t in sources.values()):
             if references.our_nation(text):
                 return CategoryPlan("cue")  # "too many Americans ... into our country"
@@ -420,15 +421,14 @@ class Coherence:
             # affairs does not (one private person, "my Syrian neighbour", takes part).
             groups = [m for m in found if m.term.groups_only]
             if not (groups and all(references.one_person(text, m) for m in groups)):
-                own = [(m.start, m.end) for m in found] + [(w.start, w.end) for w, _ in related]
+                own = spans + [(w.start, w.end) for w, _ in related]
                 if references.public_affairs(text, own):
                     return CategoryPlan("cue")  # "Build the wall ... 30% of Americans"
-            spans = [(m.start, m.end) for m in found]
             if references.region_or_slur(text, spans):
                 return CategoryPlan("cue")  # "Asian group ... those Chinese dudes"
             if references.a_peoples_culture(text, spans):
                 return CategoryPlan("cue")  # "a film about Canadians", "real Italians ... spice"
-        if references.hashtag_names(text, sources.values(), [(m.start, m.end) for m in found]):
+        if references.hashtag_names(text, sources.values(), spans):
             return CategoryPlan("cue")  # "Americans ... #AmericaFirst"
         left_out, companions = self._references(text, found, sources, several, private_names)
         if left_out is not None:
