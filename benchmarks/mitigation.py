@@ -118,9 +118,9 @@ def table(path: Path) -> dict:
     from textfair.auditing import AuditConfig
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_table
     from textfair.mitigate.retrain import holdout_split
+    from textfair.models.baselines import logistic_regression
+    from textfair.models.rows import RowModel
     from textfair.run import Run
-    from textfair.tabular.baselines import logistic_regression
-    from textfair.tabular.models import RowModel
     from textfair.tabular.schema import infer_schema
 
     frame = pd.read_csv(path)[COMPAS_COLUMNS]
@@ -170,8 +170,8 @@ def compared(case: str, methods: str) -> dict:
         from _tabular import DATASETS
 
         from textfair.mitigate.compare import comparison_split
-        from textfair.tabular.baselines import logistic_regression
-        from textfair.tabular.models import RowModel
+        from textfair.models.baselines import logistic_regression
+        from textfair.models.rows import RowModel
         from textfair.tabular.schema import infer_schema
 
         frame, label, favorable, sensitive = DATASETS[case]()

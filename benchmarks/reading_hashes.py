@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from benchmarks.name_recall import corpora
-from textfair.discovery.rulesets import Rule
+from textfair.core.rules import Rule
 from textfair.text.domain import TextDomain
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -122,7 +122,8 @@ def acceptability_figures() -> dict:
     """The shipped acceptability model's calibration, as its refit measured it on the gold
     set's tune half (cross-validated by document: ECE, the reliability diagram's bins, and
     acceptability and recall per kind at each threshold), with the default threshold."""
-    from textfair.text.acceptability import DEFAULT_MIN_ACCEPTABILITY, load_model
+    from textfair.settings import DEFAULT_MIN_ACCEPTABILITY
+    from textfair.text.acceptability import load_model
 
     model = load_model()
     return {

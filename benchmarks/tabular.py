@@ -19,9 +19,9 @@ import pandas as pd
 
 from textfair.discovery.themis import themis
 from textfair.models import CachedModel
-from textfair.tabular.baselines import logistic_regression
+from textfair.models.baselines import logistic_regression
+from textfair.models.rows import RowModel
 from textfair.tabular.domain import TabularDomain
-from textfair.tabular.models import RowModel
 from textfair.tabular.schema import infer_schema
 from textfair.tabular.search import aequitas_search
 

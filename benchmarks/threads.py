@@ -24,9 +24,10 @@ import pandas as pd
 import torch
 
 from textfair.auditing import AuditConfig, audit_text
+from textfair.core.machine import usable_cores
 from textfair.models import CachedModel
 from textfair.models.spec import load_model
-from textfair.models.threads import default_threads, usable_cores
+from textfair.models.threads import default_threads
 
 
 def _spin(stop) -> None:

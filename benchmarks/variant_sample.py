@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from textfair.discovery.rulesets import Rule
+from textfair.core.rules import Rule
 from textfair.io import read_texts
 from textfair.text.domain import TextDomain
 from textfair.text.evaluation import target_for

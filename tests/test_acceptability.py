@@ -14,12 +14,11 @@ import pytest
 
 import textfair
 from textfair.cli import main
-from textfair.discovery.rulesets import Rule
+from textfair.core.rules import Rule
 from textfair.errors import TextfairError
-from textfair.settings import AuditConfig
+from textfair.settings import DEFAULT_MIN_ACCEPTABILITY, AuditConfig
 from textfair.text import acceptability
 from textfair.text.acceptability import (
-    DEFAULT_MIN_ACCEPTABILITY,
     FEATURES,
     AcceptabilityModel,
     Scorer,

@@ -123,7 +123,7 @@ def test_data_as_a_frame_a_list_or_a_path(tmp_path):
 
 
 def test_audit_table_takes_a_frame_and_a_fitted_pipeline():
-    from textfair.tabular.baselines import logistic_regression
+    from textfair.models.baselines import logistic_regression
 
     frame = pd.read_csv(DATA / "adult_sample.csv")
     fitted = logistic_regression(frame.drop(columns="income"), frame["income"], max_iter=500)

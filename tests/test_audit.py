@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 from textfair.auditing import AuditConfig, audit_text
 from textfair.cli import app
-from textfair.discovery import Rule, frequent_rule_sets
+from textfair.core.rules import Rule
+from textfair.discovery import frequent_rule_sets
 from textfair.discovery.groups import group_fairness
 from textfair.models import CachedModel, CallableModel
 from textfair.models.spec import load_model

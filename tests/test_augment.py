@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from textfair.cli import app
-from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.core.rules import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.mitigate.augment import counterfactual_augmentation, rule_set_augmentation
 from textfair.mitigate.strategies import target_rule_sets

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from textfair.core.rules import Rule
 from textfair.corpus import load_corpus
-from textfair.discovery.rulesets import Rule
 from textfair.text.domain import TextDomain
 from textfair.text.generate import counterfactuals, rule_satisfying
 from textfair.text.matcher import Matcher

@@ -17,13 +17,13 @@ from textfair.mitigate.methods import (
     run_method,
 )
 from textfair.mitigate.retrain import Retraining
+from textfair.models.baselines import logistic_regression
+from textfair.models.rows import RowModel
 from textfair.report.comparison import (
     comparison_verdict,
     render_comparison,
     render_comparison_html,
 )
-from textfair.tabular.baselines import logistic_regression
-from textfair.tabular.models import RowModel
 from textfair.tabular.schema import infer_schema
 
 GERMAN = Path(__file__).resolve().parents[1] / "examples" / "data" / "german.csv.gz"
@@ -421,7 +421,7 @@ def _outcome_dict(method, worst, accuracy, over_budget=False, cost=None, skipped
 
 
 def _report(baseline, methods, budget=0.01):
-    from textfair.mitigate.front import Point, headline, pareto_front
+    from textfair.report.front import Point, headline, pareto_front
 
     points = [
         Point(o["method"], o["worst_target"], o["quality"]["accuracy"]["value"], o["over_budget"])
@@ -461,7 +461,7 @@ def test_a_dominated_method_is_never_the_headline():
 
 
 def test_the_headline_prefers_the_budget_and_says_when_it_cannot():
-    from textfair.mitigate.front import Point, headline, pareto_front
+    from textfair.report.front import Point, headline, pareto_front
 
     points = [
         Point("none", 0.10, 0.90),
@@ -487,7 +487,7 @@ def test_the_headline_prefers_the_budget_and_says_when_it_cannot():
 
 
 def test_random_fronts_hold_no_dominated_method_and_the_headline_is_on_them():
-    from textfair.mitigate.front import Point, headline, pareto_front
+    from textfair.report.front import Point, headline, pareto_front
 
     rng = np.random.default_rng(0)
     for _ in range(500):
@@ -665,7 +665,7 @@ def test_methods_all_on_the_bundled_model_reports_every_method_and_a_front_headl
     import subprocess
     import sys
 
-    from textfair.mitigate.front import Point, pareto_front
+    from textfair.report.front import Point, pareto_front
 
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     done = subprocess.run(

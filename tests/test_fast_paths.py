@@ -68,8 +68,8 @@ def check_categories(check: MergeCheck) -> dict[str, frozenset[str]]:
 
 
 def test_ascii_tokens_are_the_regex_engines_tokens():
+    from textfair.core.words import word_regex
     from textfair.text import context
-    from textfair.text.tokens import word_regex
 
     reference = word_regex(context._TOKENIZER_PATTERN)
     rng = random.Random(0)

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from textfair.cli import main
-from textfair.tabular.baselines import logistic_regression
+from textfair.models.baselines import logistic_regression
 
 from conftest import DATA, PACKAGE_DATA
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.core.rules import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.report.gate import Gate
 from textfair.report.parts import Finding

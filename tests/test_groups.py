@@ -5,9 +5,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from textfair.discovery import Rule, frequent_rule_sets
+from textfair.core.rules import Rule, RuleSet
+from textfair.discovery import frequent_rule_sets
 from textfair.discovery.groups import group_fairness
-from textfair.discovery.rulesets import RuleSet
 from textfair.errors import TextfairError
 from textfair.models import CachedModel, CallableModel
 from textfair.text.domain import TextDomain

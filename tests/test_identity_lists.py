@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.core.rules import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.terms import load_term_list
 from textfair.text.domain import TextDomain

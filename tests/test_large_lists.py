@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from textfair.auditing import AuditConfig, audit_text
-from textfair.discovery import Rule, frequent_rule_sets
+from textfair.core.rules import Rule, RuleSet
+from textfair.discovery import frequent_rule_sets
 from textfair.discovery.groups import group_fairness
-from textfair.discovery.rulesets import RuleSet
 from textfair.models import CachedModel, CallableModel
 from textfair.terms import load_term_list
 from textfair.text.domain import TextDomain

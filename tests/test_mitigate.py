@@ -21,12 +21,12 @@ from textfair.mitigate.retrain import (
     holdout_split,
     retrainer_for,
 )
+from textfair.models.baselines import logistic_regression
 from textfair.models.callable import CallableModel
+from textfair.models.rows import RowModel
+from textfair.models.tabular_mlp import TabularMLP
 from textfair.models.torch_text import TorchTextModel, train_text_classifier
 from textfair.report.model import AuditReport, ModelInfo, RunStats
-from textfair.tabular.baselines import logistic_regression
-from textfair.tabular.mlp import TabularMLP
-from textfair.tabular.models import RowModel
 from textfair.tabular.schema import infer_schema
 from textfair.text.matcher import Matcher
 

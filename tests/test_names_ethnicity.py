@@ -5,7 +5,7 @@ a proxy, and one that reads as a word, a surname or a president is not listed.""
 import pytest
 
 import textfair
-from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.core.rules import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.terms import load_term_list
 from textfair.text.domain import TextDomain

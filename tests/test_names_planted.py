@@ -8,7 +8,8 @@ import re
 import numpy as np
 import pytest
 
-from textfair.discovery import Rule, frequent_rule_sets
+from textfair.core.rules import Rule
+from textfair.discovery import frequent_rule_sets
 from textfair.discovery.groups import group_fairness
 from textfair.models import CachedModel, CallableModel
 from textfair.terms import load_term_list

@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from textfair.cli import app
+from textfair.models.baselines import logistic_regression
 from textfair.report.render import write_report
-from textfair.tabular.baselines import logistic_regression
 
 from conftest import DATA, write_flat_model
 

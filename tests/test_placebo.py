@@ -12,7 +12,7 @@ import re
 import numpy as np
 import pytest
 
-from textfair.discovery.rulesets import Rule
+from textfair.core.rules import Rule
 from textfair.discovery.themis import themis
 from textfair.models import CachedModel, CallableModel
 from textfair.text.domain import PLACEBO_WORDS, TextDomain

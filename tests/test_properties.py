@@ -143,7 +143,7 @@ def _distinct_terms(text, category):
 def test_no_variant_merges_distinct_terms(case, seed):
     """Counterfactuals map a seed's distinct terms injectively; rule-set rewrites and audit
     rows, which need one term per category, leave such seeds out of that category."""
-    from textfair.discovery import Rule
+    from textfair.core.rules import Rule
     from textfair.text.domain import TextDomain
     from textfair.text.generate import rule_satisfying
 

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from textfair.core.rules import Rule
 from textfair.corpus import load_corpus
-from textfair.discovery.rulesets import Rule
 from textfair.report.seedwords import LEFT_OUT_WORDS
 from textfair.text.domain import TextDomain
 

@@ -11,8 +11,8 @@ from markdown_it import MarkdownIt
 from typer.testing import CliRunner
 
 from textfair.cli import app
+from textfair.models.baselines import logistic_regression
 from textfair.report.render import markdown_cell
-from textfair.tabular.baselines import logistic_regression
 
 from conftest import DATA
 

@@ -8,13 +8,13 @@ import pandas as pd
 import pytest
 
 from textfair.auditing import AuditConfig, audit_rows, audit_text
-from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.core.rules import Rule, RuleSet
 from textfair.errors import TextfairError
+from textfair.models.baselines import logistic_regression
+from textfair.models.rows import RowModel
 from textfair.models.spec import load_model
 from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
 from textfair.report.render import render_markdown
-from textfair.tabular.baselines import logistic_regression
-from textfair.tabular.models import RowModel
 from textfair.tabular.schema import infer_schema
 
 from conftest import DATA

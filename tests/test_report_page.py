@@ -115,7 +115,7 @@ def test_pages_of_an_audit_a_table_audit_and_a_mitigation(browser, tmp_path, mon
     import pandas as pd
     from joblib import dump
 
-    from textfair.tabular.baselines import logistic_regression
+    from textfair.models.baselines import logistic_regression
 
     frame = pd.read_csv(DATA / "adult_sample.csv")
     dump(
@@ -150,8 +150,8 @@ def test_the_page_of_a_mitigation_comparison(browser, tmp_path, monkeypatch):
     from joblib import dump
 
     from textfair.mitigate.compare import comparison_split
+    from textfair.models.baselines import logistic_regression
     from textfair.report.comparison import comparison_verdict
-    from textfair.tabular.baselines import logistic_regression
 
     monkeypatch.chdir(tmp_path)
     german = Path(__file__).resolve().parents[1] / "examples" / "data" / "german.csv.gz"

@@ -12,7 +12,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from textfair.cli import app
-from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.core.rules import Rule, RuleSet
 from textfair.report.render import render_terminal
 
 BOX = set("┏┃┡│└┗━┳╇┩┓┴┼─┬┌┐┘├┤")

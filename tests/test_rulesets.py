@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from textfair.discovery import Rule, frequent_rule_sets
+from textfair.core.rules import Rule
+from textfair.discovery import frequent_rule_sets
 from textfair.errors import TextfairError
 from textfair.text.domain import TextDomain
 

@@ -6,8 +6,8 @@ import pytest
 
 from textfair.errors import TextfairError
 from textfair.models import CachedModel
+from textfair.models.rows import RowModel
 from textfair.tabular.domain import TabularDomain
-from textfair.tabular.models import RowModel
 from textfair.tabular.schema import infer_schema
 from textfair.tabular.search import aequitas_search
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from textfair.discovery import Rule, frequent_rule_sets
+from textfair.core.rules import Rule, RuleSet
+from textfair.discovery import frequent_rule_sets
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, Strict, holds_strictly
 from textfair.discovery.groups import group_fairness
-from textfair.discovery.rulesets import RuleSet
 from textfair.discovery.sampling import seed_order
 from textfair.discovery.themis import themis
 from textfair.models import CachedModel, CallableModel

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from textfair.discovery import Rule, frequent_rule_sets
+from textfair.core.rules import Rule
+from textfair.discovery import frequent_rule_sets
 from textfair.discovery.groups import group_fairness
 from textfair.discovery.themis import themis
 from textfair.errors import TextfairError

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from textfair.cli import app
-from textfair.tabular.baselines import logistic_regression
+from textfair.models.baselines import logistic_regression
 
 from conftest import DATA
 

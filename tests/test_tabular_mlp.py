@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 
 from textfair.errors import TextfairError
-from textfair.tabular.mlp import TabularMLP
-from textfair.tabular.models import RowModel
+from textfair.models.rows import RowModel
+from textfair.models.tabular_mlp import TabularMLP
 
 from conftest import DATA
 

@@ -7,8 +7,9 @@ import time
 import pytest
 import torch
 
+from textfair.core.machine import busy_elsewhere, usable_cores
 from textfair.errors import TextfairError
-from textfair.models.threads import busy_elsewhere, default_threads, set_torch_threads, usable_cores
+from textfair.models.threads import default_threads, set_torch_threads
 
 from conftest import PACKAGE_DATA
 
@@ -79,9 +80,9 @@ def test_training_of_every_kind_uses_the_fixed_thread_count(kind):
     on TRAINING_THREADS whatever torch was set to, and put the caller's count back."""
     import pandas as pd
 
+    from textfair.models.tabular_mlp import TabularMLP
     from textfair.models.threads import TRAINING_THREADS
     from textfair.models.torch_text import train_text_classifier
-    from textfair.tabular.mlp import TabularMLP
 
     frame = pd.read_csv(PACKAGE_DATA / "wiki_toxicity.csv").head(48)
     labels = ["toxic" if value else "non-toxic" for value in frame["toxic"]]

@@ -116,7 +116,7 @@ def test_cached_model_over_a_real_network_forwards_each_text_once(trained):
 
 def _reference_tokens(text: str) -> list[str]:
     """The tokenizer the bundled models were trained with: nltk's, each token lowercased."""
-    from textfair.text.tokens import word_tokenizer
+    from textfair.core.words import word_tokenizer
 
     return [token.lower() for token in word_tokenizer().tokenize(text)]
 

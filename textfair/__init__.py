@@ -12,14 +12,14 @@ from textfair.corpus import Corpus, load_corpus
 from textfair.errors import TextfairError
 from textfair.mitigate.retrain import holdout_split
 from textfair.models import as_model
+from textfair.models.baselines import logistic_regression, tabular_encoder
 from textfair.models.hf import HFModel
+from textfair.models.rows import RowModel
 from textfair.models.spec import load_model
+from textfair.models.tabular_mlp import TabularMLP
 from textfair.models.torch_text import TorchTextModel, train_text_classifier
 from textfair.report.gate import Gate
 from textfair.report.model import AuditReport
-from textfair.tabular.baselines import logistic_regression, tabular_encoder
-from textfair.tabular.mlp import TabularMLP
-from textfair.tabular.models import RowModel
 from textfair.tabular.schema import Schema, infer_schema
 from textfair.terms import (
     GenderPairs,

@@ -234,7 +234,7 @@ def audit_table(
 
     from textfair.auditing import audit_rows
     from textfair.io import read_table
-    from textfair.tabular.models import RowModel
+    from textfair.models.rows import RowModel
     from textfair.tabular.schema import infer_schema
 
     config = _config(settings)
@@ -329,7 +329,7 @@ def compare_mitigations(
 
     from textfair.io import read_table
     from textfair.mitigate.compare import compare_table_mitigations, compare_text_mitigations
-    from textfair.tabular.models import RowModel
+    from textfair.models.rows import RowModel
     from textfair.tabular.schema import infer_schema
 
     settings.setdefault("causal", False)  # the targets are group findings

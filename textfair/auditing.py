@@ -18,11 +18,12 @@ import numpy as np
 import pandas as pd
 
 from textfair._version import __version__
+from textfair.core.domain import Domain
+from textfair.core.rules import RuleSet
 from textfair.corpus import FAVORABLE_GUESSES
 from textfair.discovery import frequent_rule_sets
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, scorer
 from textfair.discovery.groups import assignments_per_seed, group_fairness
-from textfair.discovery.rulesets import Domain, RuleSet
 from textfair.discovery.themis import themis
 from textfair.errors import ModelError, TextfairError
 from textfair.memory import check_memory, estimate_memory, memory_limit

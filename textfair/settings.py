@@ -22,12 +22,32 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from textfair.discovery.groups import MAX_ASSIGNMENTS
 from textfair.errors import InputNote, TextfairError
 from textfair.terms import TermList, load_term_list
-from textfair.text.acceptability import DEFAULT_MIN_ACCEPTABILITY
 
-__all__ = ["CONSTRAINTS", "AuditConfig", "PointsNote", "check_parameter", "points"]
+__all__ = [
+    "CONSTRAINTS",
+    "DEFAULT_MIN_ACCEPTABILITY",
+    "MAX_ASSIGNMENTS",
+    "AuditConfig",
+    "PointsNote",
+    "check_parameter",
+    "points",
+]
+
+#: Variants scoring below this are not generated and not audited (``--min-acceptability``).
+#: Chosen on the tune half's cross-validated scores (``acceptability_fit``'s
+#: ``suggest_threshold``): no threshold reaches 0.95 acceptability on sentences and comments
+#: with half their variants kept, so it is the highest that keeps half of both (at 0.5:
+#: sentences 0.67 acceptable with 0.82 kept, comments 0.66 with 0.64, reviews 0.47 with 0.22).
+#: It is also where a calibrated score says a variant is as likely rejected as accepted:
+#: below it, a strict reader more likely rejects the variant than accepts it.
+DEFAULT_MIN_ACCEPTABILITY = 0.5
+
+# Assignments per seed at most. Two HolisticBias axes of 100 descriptors make 10,000
+# assignments; past this bound each seed is rewritten to a sample of them (fixed by its text).
+# Every pair of dixon2018 categories (at most 17 x 16 = 272) stays exhaustive.
+MAX_ASSIGNMENTS = 512
 
 
 class PointsNote(InputNote, FutureWarning):

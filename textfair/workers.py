@@ -58,7 +58,7 @@ def can_fork() -> bool:
 
 def default_workers() -> int:
     """The cores this process may use (its affinity, capped by a cgroup CPU quota)."""
-    from textfair.models.threads import usable_cores
+    from textfair.core.machine import usable_cores
 
     return usable_cores()
 

@@ -69,7 +69,7 @@ def _dtype(value: str) -> str:
 def _threads(value: int | None) -> int | None:
     """At most the cores this process may use: more threads than cores only wait for each
     other (and a huge count makes torch fail to start its pool)."""
-    from textfair.models.threads import usable_cores
+    from textfair.core.machine import usable_cores
 
     if value is not None and value > usable_cores():
         raise typer.BadParameter(

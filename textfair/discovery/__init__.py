@@ -1,6 +1,8 @@
-"""Discovery: which groups a model treats differently. Nothing here knows text from rows."""
+"""Discovery: which groups a model treats differently. Nothing here knows text from rows.
 
-from textfair.discovery.rulesets import Domain, FrequentRuleSets, Rule, frequent_rule_sets
+The rules, rule sets and the Domain protocol it works on are in `textfair.core`."""
+
+from textfair.discovery.rulesets import FrequentRuleSets, frequent_rule_sets
 from textfair.discovery.sampling import Sampling, seed_order
 
-__all__ = ["Domain", "FrequentRuleSets", "Rule", "Sampling", "frequent_rule_sets", "seed_order"]
+__all__ = ["FrequentRuleSets", "Sampling", "frequent_rule_sets", "seed_order"]

@@ -38,12 +38,15 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from textfair.core.domain import Domain
+from textfair.core.rules import Rule, RuleSet
+from textfair.core.seeds import keyed_rng, seed_rng
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, Strict, mean_score, scorer
-from textfair.discovery.rulesets import Domain, Rule, RuleSet
-from textfair.discovery.sampling import Sampling, keyed_rng, seed_order, seed_rng
+from textfair.discovery.sampling import Sampling, seed_order
 from textfair.errors import TextfairError
 from textfair.models.base import Model
 from textfair.models.decision import Decision, decide
+from textfair.settings import MAX_ASSIGNMENTS
 from textfair.stats import (
     adjust,
     bounded_mean,
@@ -55,7 +58,6 @@ from textfair.stats import (
 )
 
 __all__ = [
-    "MAX_ASSIGNMENTS",
     "GroupFinding",
     "assignments_per_seed",
     "by_credibility",
@@ -67,10 +69,6 @@ __all__ = [
 # it stops close to where its interval reaches ±error; the rule reads each interval's width, not
 # its position, so checking often does not bias coverage (the simulations in tests/ check).
 BATCH_SEEDS = 25
-# Assignments per seed at most. Two HolisticBias axes of 100 descriptors make 10,000
-# assignments; past this bound each seed is rewritten to a sample of them (fixed by its text).
-# Every pair of dixon2018 categories (at most 17 x 16 = 272) stays exhaustive.
-MAX_ASSIGNMENTS = 512
 PAPER_BATCH = 100  # pairs per draw in paper mode
 
 

@@ -10,112 +10,16 @@ finds by enumerating all combinations and filtering, with far fewer support comp
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 
+from textfair.core.domain import Domain
+from textfair.core.rules import Rule, RuleSet
 from textfair.errors import TextfairError
 
-__all__ = ["Domain", "FrequentRuleSets", "Rule", "RuleSet", "frequent_rule_sets"]
-
-
-@dataclass(frozen=True, order=True)
-class Rule:
-    """One sensitive category and the value it takes (text: a term id)."""
-
-    category: str
-    value: str
-
-
-class RuleSet(tuple[Rule, ...]):
-    """At most one rule per category: the one representation of a rule set, for text and
-    rows alike. A tuple, so discovery hashes, orders and indexes rule sets as it always did;
-    these methods are the only place a rule set is shown, written or read back.
-
-    In a report, a text rule set is written ``[{"category": c, "term": t}, ...]`` and a row
-    rule set ``[{"feature": f, "values": v}, ...]``; `kind` says which ("text" or "rows").
-    """
-
-    __slots__ = ()
-
-    def __new__(cls, rules=()) -> RuleSet:
-        return super().__new__(cls, rules)
-
-    def label(self, kind: str = "text") -> str:
-        """For people: {"gay", "taoist"} for text, {sex ∈ Female, race ∈ Black} for rows."""
-        if kind == "text":
-            return "{" + ", ".join(f'"{rule.value}"' for rule in self) + "}"
-        return "{" + ", ".join(f"{rule.category} ∈ {rule.value}" for rule in self) + "}"
-
-    @property
-    def key(self) -> str:
-        """A stable one-line name, "gender=gay & religion=taoist", for files and tables."""
-        return " & ".join(f"{rule.category}={rule.value}" for rule in self)
-
-    def to_records(self, kind: str = "text") -> list[dict[str, str]]:
-        """The rule set as report.json writes it."""
-        first, second = _RECORD_KEYS[kind]
-        return [{first: rule.category, second: rule.value} for rule in self]
-
-    @classmethod
-    def from_records(cls, records, kind: str = "text") -> RuleSet:
-        """Read back what `to_records` wrote."""
-        first, second = _RECORD_KEYS[kind]
-        return cls(Rule(str(item[first]), str(item[second])) for item in records)
-
-
-_RECORD_KEYS = {"text": ("category", "term"), "rows": ("feature", "values")}
-
-
-class Domain(Protocol):
-    """What discovery needs from data; text and tabular domains implement it the same way.
-
-    A seed is one input of the data (a text, a row), addressed by its index. A rule set is
-    any tuple of rules: discovery builds plain tuples, a report holds RuleSets."""
-
-    def categories(self) -> list[str]:
-        """The sensitive categories (identity categories, sensitive columns)."""
-        ...
-
-    def single_rules(self, category: str) -> list[Rule]:
-        """One rule per value a category can take."""
-        ...
-
-    def support_mask(self, rule_set: tuple[Rule, ...]) -> np.ndarray:
-        """Seeds that can be rewritten to satisfy the rule set."""
-        ...
-
-    def category_mask(self, category: str) -> np.ndarray:
-        """Seeds that can be rewritten in this category."""
-        ...
-
-    def seeds_for(self, rule_set: tuple[Rule, ...]) -> np.ndarray:
-        """Indices of the seeds in `support_mask`."""
-        ...
-
-    def disjoint(self, first: tuple[Rule, ...], second: tuple[Rule, ...]) -> bool:
-        """No input satisfies both rule sets."""
-        ...
-
-    def input(self, index: int) -> Hashable:
-        """Seed `index` as the model sees it."""
-        ...
-
-    def rewrite(self, index: int, rule_set: tuple[Rule, ...]):
-        """Seed `index` rewritten to satisfy the rule set (a Variant), or None."""
-        ...
-
-    def values_of(self, index: int, category: str) -> set[str]:
-        """The values seed `index` has in a category."""
-        ...
-
-    def sample(
-        self, rule_set: tuple[Rule, ...], n: int, rng: np.random.Generator, negate: bool = False
-    ):
-        """TestSGD's Sample(D, R) (or Sample(D, not R)): `n` rewritten seeds."""
-        ...
+__all__ = ["FrequentRuleSets", "frequent_rule_sets"]
 
 
 @dataclass(frozen=True)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import itertools
-import zlib
 from dataclasses import dataclass
 
 import numpy as np
 
-from textfair.discovery.rulesets import Domain
+from textfair.core.domain import Domain
 
-__all__ = ["Sampling", "batches", "keyed_rng", "seed_order", "seed_rng"]
+__all__ = ["Sampling", "batches", "seed_order"]
 
 
 @dataclass(frozen=True)
@@ -42,21 +41,3 @@ def batches(total: int, min_samples: int, step: int) -> list[tuple[int, int]]:
     first = min(total, max(min_samples, step))
     bounds = [0, *range(first, total, step), total] if total else [0]
     return [(begin, end) for begin, end in itertools.pairwise(bounds) if end > begin]
-
-
-def seed_rng(domain: Domain, index: int, *keys: str) -> np.random.Generator:
-    """A random generator fixed by seed input `index` (its text, or a row's repr) and `keys`,
-    never by the run's --seed: what it draws for a seed (which assignments, which joint
-    variants) is the same in every run, so estimands do not depend on the run's seed and a
-    text once scored is found in the cache again."""
-    seed_input = domain.input(index)
-    text = seed_input if isinstance(seed_input, str) else repr(seed_input)
-    text_key = zlib.crc32(text.encode("utf-8", "surrogatepass"))
-    return np.random.default_rng([text_key, zlib.crc32("|".join(keys).encode())])
-
-
-def keyed_rng(seed: int, *keys: str) -> np.random.Generator:
-    """A random generator fixed by the run's `seed` and `keys` (a rule set's name): what one
-    estimate draws does not depend on what was drawn for others before it, so a rule set's
-    finding is the same whichever other rule sets the run scores."""
-    return np.random.default_rng([seed, zlib.crc32("|".join(keys).encode())])

@@ -30,10 +30,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from textfair.core.domain import Domain
+from textfair.core.rules import Rule
+from textfair.core.seeds import seed_rng
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, Strict, mean_score, scorer
 from textfair.discovery.keptpairs import PairKeeper, PairsLeftOut, with_adjusted_excess
-from textfair.discovery.rulesets import Domain, Rule
-from textfair.discovery.sampling import Sampling, batches, seed_order, seed_rng
+from textfair.discovery.sampling import Sampling, batches, seed_order
 from textfair.models.base import CachedModel, Model
 from textfair.models.decision import Decision, decide, favourable_score, outcomes
 from textfair.stats import adjust, bounded_mean

@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable, Sequence
 
 import numpy as np
 
-from textfair.discovery.rulesets import RuleSet
+from textfair.core.rules import RuleSet
 from textfair.errors import TextfairError
 from textfair.models.decision import class_labels, recorded_decision
 from textfair.report.model import AuditReport

@@ -44,7 +44,6 @@ from textfair._version import __version__
 from textfair.auditing import AuditConfig, audit_rows, audit_text
 from textfair.discovery.groups import by_credibility
 from textfair.errors import TextfairError
-from textfair.mitigate.front import Point, headline, pareto_front
 from textfair.mitigate.methods import (
     Method,
     Mitigated,
@@ -57,10 +56,11 @@ from textfair.mitigate.methods import (
 from textfair.mitigate.retrain import holdout_split, retrainer_for
 from textfair.models import CachedModel
 from textfair.models.base import Model
+from textfair.models.baselines import tabular_encoder
+from textfair.report.front import Point, headline, pareto_front
 from textfair.report.model import AuditReport
 from textfair.stats.estimate import proportion
 from textfair.stats.metrics import consistency, group_metrics, theil_index
-from textfair.tabular.baselines import tabular_encoder
 
 __all__ = [
     "Comparison",

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
+from textfair.core.rules import RuleSet
 from textfair.discovery.groups import group_fairness
-from textfair.discovery.rulesets import RuleSet
 from textfair.models import CachedModel
 from textfair.models.base import Model, favorable_index
 from textfair.report.model import AuditReport

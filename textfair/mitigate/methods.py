@@ -157,7 +157,7 @@ def _encoded(setting):
     encoded names start with "sensitive__"), as a DataFrame of floats."""
     from sklearn.compose import ColumnTransformer
 
-    from textfair.tabular.baselines import tabular_encoder
+    from textfair.models.baselines import tabular_encoder
 
     frame = setting.features.iloc[setting.split.train]
     sensitive = [f.name for f in setting.schema.sensitive]
@@ -241,7 +241,7 @@ def _table_aequitas(setting) -> Mitigated:
     )
     if result.model is None:
         return Mitigated(None, "model", skipped=result.report["status"])
-    from textfair.tabular.models import RowModel
+    from textfair.models.rows import RowModel
 
     return Mitigated(RowModel(result.model, setting.columns), "model", note=_loop_note(result))
 
@@ -249,7 +249,7 @@ def _table_aequitas(setting) -> Mitigated:
 def _table_reweighing(setting) -> Mitigated:
     from sklearn.base import clone
 
-    from textfair.tabular.models import RowModel
+    from textfair.models.rows import RowModel
 
     final, why = _weighted_classifier(setting)
     if final is None:
@@ -272,7 +272,7 @@ def _table_correlation_remover(setting) -> Mitigated:
     from fairlearn.preprocessing import CorrelationRemover
     from sklearn.base import clone
 
-    from textfair.tabular.models import RowModel
+    from textfair.models.rows import RowModel
 
     final, why = _pipeline_parts(setting)
     if final is None:
@@ -295,7 +295,7 @@ def _table_exponentiated_gradient(setting) -> Mitigated:
     from fairlearn.reductions import DemographicParity, ExponentiatedGradient
     from sklearn.base import clone
 
-    from textfair.tabular.models import RowModel
+    from textfair.models.rows import RowModel
 
     final, why = _weighted_classifier(setting)
     if final is None:

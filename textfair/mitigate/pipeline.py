@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from textfair.auditing import AuditConfig, label_map_hint
-from textfair.discovery.rulesets import Rule, RuleSet
+from textfair.core.rules import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.mitigate.measure import Measurer
 from textfair.mitigate.retrain import (

@@ -27,11 +27,11 @@ from textfair.errors import TextfairError
 from textfair.io import atomic_writer
 from textfair.models.callable import CallableModel
 from textfair.models.hf import HFModel
+from textfair.models.rows import RowModel
 from textfair.models.sklearn import SklearnModel
+from textfair.models.tabular_mlp import TabularMLP
 from textfair.models.threads import training_threads
 from textfair.models.torch_text import TorchTextModel, train_text_classifier
-from textfair.tabular.mlp import TabularMLP
-from textfair.tabular.models import RowModel
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from textfair.auditing import AuditConfig, audit_rows, audit_text
-from textfair.discovery.rulesets import RuleSet
+from textfair.core.rules import RuleSet
 from textfair.mitigate.augment import (
     aequitas_augmentation,
     counterfactual_augmentation,
@@ -29,9 +29,9 @@ from textfair.mitigate.augment import (
 from textfair.mitigate.retrain import Retrainer
 from textfair.models import CachedModel
 from textfair.models.base import favorable_index
+from textfair.models.rows import RowModel
 from textfair.report.model import AuditReport
 from textfair.tabular.domain import TabularDomain
-from textfair.tabular.models import RowModel
 from textfair.tabular.schema import Schema
 from textfair.text.domain import TextDomain
 

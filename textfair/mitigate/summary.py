@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from textfair._version import __version__
-from textfair.discovery.rulesets import RuleSet
+from textfair.core.rules import RuleSet
 from textfair.mitigate.measure import Measurement
 from textfair.mitigate.retrain import LoopResult, Retrainer
 from textfair.report.model import AuditReport

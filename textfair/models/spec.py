@@ -13,11 +13,11 @@ from textfair.errors import TextfairError
 from textfair.models.base import UNNAMED, renamed
 from textfair.models.callable import CallableModel, load_callable
 from textfair.models.hf import HFModel, check_dtype
+from textfair.models.rows import RowModel
 from textfair.models.sklearn import SklearnModel
+from textfair.models.tabular_mlp import TabularMLP
 from textfair.models.threads import set_torch_threads
 from textfair.models.torch_text import TorchTextModel
-from textfair.tabular.mlp import TabularMLP
-from textfair.tabular.models import RowModel
 
 __all__ = ["bundled_models", "load_model", "load_row_model"]
 

@@ -13,69 +13,26 @@ operation while one of them waits for the core.
 from __future__ import annotations
 
 import contextlib
-import math
-import os
 from collections.abc import Iterator
-from pathlib import Path
 
+from textfair.core.machine import busy_elsewhere, cgroup_quota, usable_cores
 from textfair.errors import TextfairError
 
 __all__ = [
     "TRAINING_THREADS",
-    "busy_elsewhere",
     "default_threads",
     "set_torch_threads",
     "training_threads",
-    "usable_cores",
 ]
-
-
-def usable_cores() -> int:
-    """The cores this process may run on: its affinity mask, capped by a cgroup v2 (cpu.max)
-    or v1 (cfs_quota_us / cfs_period_us) quota when one is set."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    quota = _cgroup_quota()
-    return max(1, min(cores or 1, math.ceil(quota) if quota else cores or 1))
-
-
-def busy_elsewhere(samples: int = 9) -> int:
-    """Threads of other processes running right now: the kernel's count of runnable threads
-    (/proc/loadavg), less this one, median of a few samples 10 ms apart; 0 where unknown."""
-    import statistics
-    import time
-
-    counts = []
-    for index in range(samples):
-        try:
-            running = Path("/proc/loadavg").read_text().split()[3].partition("/")[0]
-            counts.append(max(0, int(running) - 1))
-        except (OSError, IndexError, ValueError):
-            return 0
-        if index + 1 < samples:
-            time.sleep(0.01)
-    return int(statistics.median(counts))
 
 
 def default_threads() -> int:
     """The usable cores less those busy elsewhere, at least 1. Under a cgroup quota the
     quota is this process's share whatever the host runs, so nothing is subtracted."""
     cores = usable_cores()
-    if _cgroup_quota():
+    if cgroup_quota():
         return cores
     return max(1, cores - busy_elsewhere())
-
-
-def _cgroup_quota() -> float | None:
-    v2 = Path("/sys/fs/cgroup/cpu.max")
-    try:
-        if v2.is_file():
-            limit, _, period = v2.read_text().partition(" ")
-            return None if limit == "max" else int(limit) / int(period)
-        v1 = Path("/sys/fs/cgroup/cpu")
-        quota = int((v1 / "cpu.cfs_quota_us").read_text())
-        return None if quota <= 0 else quota / int((v1 / "cpu.cfs_period_us").read_text())
-    except (OSError, ValueError):
-        return None
 
 
 def set_torch_threads(threads: int | None = None) -> int:

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
+from textfair.core.words import word_regex
 from textfair.errors import TextfairError
 from textfair.io import atomic_directory
 from textfair.models.base import resolve_device
 from textfair.models.threads import training_threads
-from textfair.text.tokens import word_regex
 
 __all__ = ["TextModelConfig", "TorchTextModel", "tokenize", "train_text_classifier"]
 
@@ -33,7 +33,7 @@ FILES = ("config.json", "vocab.json", "model.safetensors")
 
 def tokenize(text: str) -> list[str]:
     """Lowercased word and punctuation tokens: the tokens of nltk's RegexpTokenizer with
-    textfair's pattern (`textfair.text.tokens`), each lowercased.
+    textfair's pattern (`textfair.core.words`), each lowercased.
 
     The text is lowercased once before it is split, not token by token (a fifth of the
     bundled CNN-LSTM's time went to this function). That gives the same tokens: no character

@@ -54,7 +54,7 @@ def worst_target(outcome: dict) -> tuple[float, tuple[float, float]] | None:
 
 def _points(report: dict) -> list:
     """Each method with results as a point of the trade-off (`textfair.mitigate.compare.Point`)."""
-    from textfair.mitigate.front import Point
+    from textfair.report.front import Point
 
     return [
         Point(
@@ -73,7 +73,7 @@ def _headline(report: dict) -> str | None:
     recorded one) chosen again from its points the same way."""
     if "headline" in report:
         return report["headline"]
-    from textfair.mitigate.front import headline, pareto_front
+    from textfair.report.front import headline, pareto_front
 
     points = _points(report)
     # Every comparison.json records its front: read it, not worked out again.

@@ -17,8 +17,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from textfair.core.rules import Rule, RuleSet
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, Strict, holds_strictly
-from textfair.discovery.rulesets import Rule, RuleSet
 from textfair.discovery.themis import CausalScore, Excess
 from textfair.errors import TextfairError
 from textfair.io import read_json

@@ -12,9 +12,9 @@ import warnings
 from dataclasses import asdict
 from typing import Any
 
+from textfair.core.rules import RuleSet
 from textfair.discovery.acceptable import Strict
 from textfair.discovery.keptpairs import PairsLeftOut
-from textfair.discovery.rulesets import RuleSet
 from textfair.discovery.themis import CausalScore, Excess, GroupScore, PairShift
 from textfair.errors import InputNote, TextfairError
 from textfair.report.parts import (

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from textfair.discovery.rulesets import Rule
+from textfair.core.rules import Rule
 from textfair.errors import TextfairError
 from textfair.tabular.schema import Feature, Schema
 

@@ -13,8 +13,8 @@ import pandas as pd
 from textfair.corpus import parse_label_map
 from textfair.errors import TextfairError
 from textfair.io import read_table
+from textfair.models.rows import RowModel
 from textfair.models.spec import load_row_model
-from textfair.tabular.models import RowModel
 from textfair.tabular.schema import Schema, infer_schema, load_schema
 
 __all__ = ["TableInputs", "load_table_inputs"]

@@ -50,7 +50,6 @@ if TYPE_CHECKING:
     from textfair.text.generate import Swap
 
 __all__ = [
-    "DEFAULT_MIN_ACCEPTABILITY",
     "FEATURES",
     "AcceptabilityModel",
     "Scorer",
@@ -63,14 +62,6 @@ __all__ = [
     "target_features",
 ]
 
-#: Variants scoring below this are not generated and not audited (``--min-acceptability``).
-#: Chosen on the tune half's cross-validated scores (``acceptability_fit``'s
-#: ``suggest_threshold``): no threshold reaches 0.95 acceptability on sentences and comments
-#: with half their variants kept, so it is the highest that keeps half of both (at 0.5:
-#: sentences 0.67 acceptable with 0.82 kept, comments 0.66 with 0.64, reviews 0.47 with 0.22).
-#: It is also where a calibrated score says a variant is as likely rejected as accepted:
-#: below it, a strict reader more likely rejects the variant than accepts it.
-DEFAULT_MIN_ACCEPTABILITY = 0.5
 
 MODEL_FILE = "acceptability_model.json"
 

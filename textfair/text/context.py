@@ -12,8 +12,8 @@ import sys
 from collections.abc import Iterable, Iterator
 from functools import cache, lru_cache
 
+from textfair.core.words import word_regex
 from textfair.terms import normalize_form, read_data_words
-from textfair.text.tokens import word_regex
 
 # Function words: when one of these follows a word, that word is not modifying a noun.
 FUNCTION_WORDS = frozenset(

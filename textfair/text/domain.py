@@ -13,13 +13,13 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from textfair.discovery.rulesets import Rule
-from textfair.discovery.sampling import seed_rng
+from textfair.core.rules import Rule
+from textfair.core.seeds import seed_rng
 from textfair.errors import TextfairError
-from textfair.settings import check_parameter
+from textfair.settings import DEFAULT_MIN_ACCEPTABILITY, check_parameter
 from textfair.terms import TermList
 from textfair.text import context
-from textfair.text.acceptability import DEFAULT_MIN_ACCEPTABILITY, Scorer, keep_acceptable
+from textfair.text.acceptability import Scorer, keep_acceptable
 from textfair.text.coherence import LEFT_OUT_REASONS, CategoryPlan, coherence_of
 from textfair.text.generate import Swap, Variant, counterfactuals, rounded
 from textfair.text.matcher import Matcher, Mention

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from textfair.discovery.rulesets import Rule
+from textfair.core.rules import Rule
 from textfair.terms import Term
 from textfair.text.domain import TextDomain
 from textfair.text.matcher import Matcher
