@@ -26,7 +26,9 @@ def test_terms_list_shows_dixon2018_with_4_categories_and_48_terms():
     result = run("terms", "list")
     assert result.exit_code == 0
     row = next(line for line in result.output.splitlines() if "dixon2018" in line)
-    assert "4" in row and "48 terms" in row
+    # The row's cells, by column: name, kind, categories, entries (the table is boxed).
+    cells = [cell.strip() for cell in row.strip("│ ").split("│")]
+    assert cells[:4] == ["dixon2018", "terms", "4", "48 terms"]
     assert "74 pairs" in result.output
 
 

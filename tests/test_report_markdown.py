@@ -4,6 +4,8 @@ terminal view of a mitigation."""
 
 from __future__ import annotations
 
+import re
+
 import joblib
 import pandas as pd
 import pytest
@@ -135,6 +137,12 @@ def test_a_category_with_one_rated_term_is_not_its_own_lowest_and_highest():
     assert rate_extremes({"a": 0.4, "b": 0.6}) == ("a (40.0%)", "b (60.0%)")
 
 
+_NUMBER = r"[+-]?\d+(?:\.\d+)?"
+# `strict_result`: "–", "no texts", or the estimate, its interval and its seeds, "?" when
+# the finding does not hold on them.
+STRICT_CELL = re.compile(rf"–|(?:no \w+|{_NUMBER} \[{_NUMBER}, {_NUMBER}\], \d+)(?: \?)?")
+
+
 def test_each_findings_cell_is_under_its_own_header(bundled_gender_religion_report):
     """report.md put the seeds under "acceptability (mean)", the acceptability under the
     strict column and the strict result under "seeds": the header's order was not the
@@ -149,5 +157,7 @@ def test_each_findings_cell_is_under_its_own_header(bundled_gender_religion_repo
         assert cell["seeds"].removesuffix(" !").isdigit()
         assert 0 <= float(cell["acceptability (mean)"]) <= 1
         strict = next(v for k, v in cell.items() if k.startswith("on seeds scoring"))
-        assert strict == "–" or "[" in strict
+        # No strict result, or a difference with its interval and the seeds it rests on
+        # ("+13.2 [+3.6, +21.4], 67"), whole.
+        assert STRICT_CELL.fullmatch(strict), strict
         assert cell["difference [interval] (points)"][0] in "+-0"
