@@ -21,9 +21,10 @@ from textfair.terms import TermList
 from textfair.text import context
 from textfair.text.acceptability import Scorer, keep_acceptable
 from textfair.text.coherence import LEFT_OUT_REASONS, CategoryPlan, coherence_of
-from textfair.text.generate import Swap, Variant, counterfactuals, rounded
+from textfair.text.generate import counterfactuals
 from textfair.text.matcher import Matcher, Mention
 from textfair.text.rewrite import Rewriter
+from textfair.text.variants import Swap, Variant, rounded
 from textfair.workers import check_workers, collector_paused, fork_map, notify
 from textfair.workers import split as workers_split
 
