@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Sequence
+from typing import TypedDict
 
 from textfair.errors import TextfairError
 from textfair.terms import Term
@@ -29,9 +30,28 @@ from textfair.text.matcher import Matcher, Mention, default_matcher
 from textfair.text.rewrite import Rewriter
 from textfair.text.variants import Swap, Variant
 
-__all__ = ["DEFAULT_MAX_VARIANTS", "counterfactuals", "plan_text", "swap_term"]
+__all__ = [
+    "DEFAULT_MAX_VARIANTS",
+    "CounterfactualOptions",
+    "counterfactuals",
+    "plan_text",
+    "swap_term",
+]
 
 DEFAULT_MAX_VARIANTS = 256
+
+
+class CounterfactualOptions(TypedDict, total=False):
+    """The options of `counterfactuals` a caller passes on by keyword (a domain's
+    `counterfactuals` gives the text, its categories, the matcher and the seed's id)."""
+
+    max_variants: int
+    seed: int
+    with_edits: bool
+    mentions: Sequence[Mention] | None
+    exclude: Collection[str]
+    min_acceptability: float
+    private_names: bool
 
 
 def counterfactuals(
