@@ -144,41 +144,41 @@ class SeedTokens:
 
     @classmethod
     def of(
-        cls, text: str, mentions: Sequence[Mention], own: frozenset[str] = frozenset()
+        cls, text: str, mentions: Sequence[Mention], own_words: frozenset[str] = frozenset()
     ) -> SeedTokens:
-        """The tokens of `text`; a word inside one of `mentions` or among `own` (the list's
+        """The tokens of `text`; a word inside one of `mentions` or among `own_words` (the list's
         words, lowercased) is not a name."""
         spans = sorted((m.start, m.end) for m in mentions)
-        firsts = context.first_names()
-        names, first, full, previous_end = [], [], 0, -2
+        known_first_names = context.first_names()
+        names, first_names, full_names, previous_end = [], [], 0, -2
         for match in _CAPITALISED.finditer(text):
             start, token = match.start(), match.group()
             if start and (text[start - 1].isalnum() or text[start - 1] in "'’_"):
                 continue  # inside a word ("McDonald", "don'T")
             lower = token.lower()
             if lower in TITLES or lower.rstrip(".") in TITLES:
-                first.append(start)
+                first_names.append(start)
                 continue
-            if lower in _NOT_NAMES or lower in own or _inside(spans, start):
+            if lower in _NOT_NAMES or lower in own_words or _inside(spans, start):
                 continue
             if context.is_sentence_initial(text, start):
                 continue
             names.append(start)
             if start - previous_end <= 1:
-                full += 1
+                full_names += 1
             previous_end = match.end()
-            if token in firsts:
-                first.append(start)
+            if token in known_first_names:
+                first_names.append(start)
         counted = [_COUNTED_KIND[w] for w in _COUNTED.findall(text.lower())]
         return cls(
             text,
             len(text.split()),
             names,
-            first,
+            first_names,
             counted.count("pronoun"),
             counted.count("gendered"),
             counted.count("review"),
-            full,
+            full_names,
         )
 
     def distance(self, positions: list[int], offset: int) -> int:
@@ -295,14 +295,16 @@ def category_values(
     if tokens is None:
         words_of_list = frozenset() if isinstance(term_list, str) else list_words(term_list)
         tokens = SeedTokens.of(text, mentions, words_of_list)
-    own = [m for m in mentions if m.category == category and m.form != "related"]
-    name_distance = min((tokens.distance(tokens.names, m.start) for m in own), default=_FAR)
-    first_distance = min((tokens.distance(tokens.first_names, m.start) for m in own), default=_FAR)
-    forms = [_form(text, m) for m in own]
+    rewritten = [m for m in mentions if m.category == category and m.form != "related"]
+    name_distance = min((tokens.distance(tokens.names, m.start) for m in rewritten), default=_FAR)
+    first_distance = min(
+        (tokens.distance(tokens.first_names, m.start) for m in rewritten), default=_FAR
+    )
+    forms = [_form(text, m) for m in rewritten]
     share = {f: forms.count(f) / len(forms) if forms else 0.0 for f in set(forms)}
     values = [
         math.log1p(tokens.words),
-        math.log1p(len(own)),
+        math.log1p(len(rewritten)),
         math.log1p(related),
         math.log1p(name_distance),
         float(name_distance <= 3),
@@ -344,7 +346,7 @@ def category_values(
                 text[m.start : m.start + 1].isupper()
                 and not m.natural[:1].isupper()
                 and not context.is_sentence_initial(text, m.start)
-                for m in own
+                for m in rewritten
             )
         ),
     ]

@@ -106,13 +106,13 @@ class TextDomain:
         self._mentions, plans = read_seeds(reader, workers, self.term_list.terms(), on_first_seed)
         self._terms = [self._terms_by_category(mentions) for mentions in self._mentions]
         self._related = [
-            [m for plan in found.values() if plan.left_out is None for m in plan.related]
-            for found in plans
+            [m for plan in by_category.values() if plan.left_out is None for m in plan.related]
+            for by_category in plans
         ]
         self._presence = np.array(
             [
-                [c in found and found[c].left_out is None for c in self._categories]
-                for found in plans
+                [c in by_category and by_category[c].left_out is None for c in self._categories]
+                for by_category in plans
             ],
             dtype=bool,
         ).reshape(len(self.texts), len(self._categories))
@@ -199,9 +199,9 @@ class TextDomain:
     def may_become(self, index: int, category: str, term_id: str) -> bool:
         """Whether seed `index` takes part in the category's rows and may be rewritten to
         `term_id` (its own term, or one its plan allows)."""
-        found = self._target_set_of[category][index]
-        return found >= 0 and bool(
-            self._target_table[category][found, self._term_column[(category, term_id)]]
+        target_set = self._target_set_of[category][index]
+        return target_set >= 0 and bool(
+            self._target_table[category][target_set, self._term_column[(category, term_id)]]
         )
 
     def categories(self) -> list[str]:
