@@ -123,7 +123,7 @@ def acceptability_figures() -> dict:
     set's tune half (cross-validated by document: ECE, the reliability diagram's bins, and
     acceptability and recall per kind at each threshold), with the default threshold."""
     from textfair.settings import DEFAULT_MIN_ACCEPTABILITY
-    from textfair.text.acceptability import load_model
+    from textfair.text.acceptability_model import load_model
 
     model = load_model()
     return {

@@ -27,7 +27,7 @@ from textfair.core.rules import Rule
 from textfair.io import read_texts
 from textfair.text.domain import TextDomain
 from textfair.text.evaluation import target_for
-from textfair.text.generate import Variant
+from textfair.text.variants import Variant
 
 
 def marked(seed: str, variant: Variant) -> str:

@@ -18,13 +18,9 @@ from textfair.core.rules import Rule
 from textfair.errors import TextfairError
 from textfair.settings import DEFAULT_MIN_ACCEPTABILITY, AuditConfig
 from textfair.text import acceptability
-from textfair.text.acceptability import (
-    FEATURES,
-    AcceptabilityModel,
-    Scorer,
-    load_model,
-    score_variant,
-)
+from textfair.text.acceptability import Scorer, score_variant
+from textfair.text.acceptability_features import FEATURES
+from textfair.text.acceptability_model import AcceptabilityModel, load_model
 from textfair.text.domain import TextDomain
 from textfair.text.matcher import Matcher
 

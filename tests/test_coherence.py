@@ -11,8 +11,9 @@ import pytest
 from textfair.core.rules import Rule
 from textfair.corpus import load_corpus
 from textfair.text.domain import TextDomain
-from textfair.text.generate import counterfactuals, rule_satisfying
+from textfair.text.generate import counterfactuals
 from textfair.text.matcher import Matcher
+from textfair.text.rule_satisfying import rule_satisfying
 from textfair.text.sentences import split_sentences
 
 

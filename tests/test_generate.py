@@ -6,11 +6,8 @@ import pytest
 
 from textfair.errors import TextfairError
 from textfair.text.gender import gender_swap
-from textfair.text.generate import (
-    counterfactuals,
-    rule_satisfying,
-    sample_rule_satisfying,
-)
+from textfair.text.generate import counterfactuals
+from textfair.text.rule_satisfying import rule_satisfying, sample_rule_satisfying
 from textfair.text.templates import TEMPLATES, expand_template, expand_templates
 
 

@@ -145,7 +145,7 @@ def test_no_variant_merges_distinct_terms(case, seed):
     rows, which need one term per category, leave such seeds out of that category."""
     from textfair.core.rules import Rule
     from textfair.text.domain import TextDomain
-    from textfair.text.generate import rule_satisfying
+    from textfair.text.rule_satisfying import rule_satisfying
 
     category, text = case
     named = _distinct_terms(text, category)

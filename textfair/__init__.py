@@ -30,17 +30,12 @@ from textfair.terms import (
     load_term_list,
 )
 from textfair.text.gender import GenderSwapper, gender_swap
-from textfair.text.generate import (
-    Swap,
-    Variant,
-    counterfactuals,
-    rule_satisfying,
-    sample_rule_satisfying,
-    swap_term,
-)
+from textfair.text.generate import counterfactuals, swap_term
 from textfair.text.matcher import Matcher, Mention, find_mentions
 from textfair.text.rewrite import Edit, Rewrite, rewrite
+from textfair.text.rule_satisfying import rule_satisfying, sample_rule_satisfying
 from textfair.text.templates import TEMPLATES, Template, expand_template, expand_templates
+from textfair.text.variants import Swap, Variant
 
 # One list literal, grouped (as the API reference groups it), so type checkers read it.
 __all__ = [  # noqa: RUF022 (grouped, not sorted)

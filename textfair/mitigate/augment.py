@@ -27,8 +27,9 @@ from textfair.models.decision import class_labels, recorded_decision
 from textfair.report.model import AuditReport
 from textfair.report.parts import Finding
 from textfair.tabular.search import aequitas_search
-from textfair.text.generate import counterfactuals, rewritable_categories, rule_satisfying
+from textfair.text.generate import counterfactuals
 from textfair.text.matcher import Matcher, Mention
+from textfair.text.rule_satisfying import rewritable_categories, rule_satisfying
 
 __all__ = [
     "aequitas_augmentation",

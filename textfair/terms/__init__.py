@@ -1,15 +1,16 @@
-"""Identity term lists: load, validate and describe them (types in `model`, files in
-`files`)."""
+"""Identity term lists: load, validate and describe them (a term in `term`, the lists in
+`lists`; loading them in `files`, over `reading`, `entries`, `validation` and `pairs`)."""
 
-from textfair.terms.files import (
+from textfair.terms.files import load_term_list
+from textfair.terms.lists import GenderPair, GenderPairs, TermList
+from textfair.terms.pairs import load_gender_pairs
+from textfair.terms.reading import (
     BUILTIN_TERM_LISTS,
     builtin_term_lists,
-    load_gender_pairs,
-    load_term_list,
     read_data_words,
     shipped_text,
 )
-from textfair.terms.model import GenderPair, GenderPairs, Term, TermList, normalize_form
+from textfair.terms.term import Term, normalize_form
 
 __all__ = [
     "BUILTIN_TERM_LISTS",

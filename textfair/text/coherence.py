@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from textfair.terms import Term, TermList, normalize_form
-from textfair.terms.files import GENDER_ADJECTIVES, load_gender_pairs
+from textfair.terms.pairs import GENDER_ADJECTIVES, load_gender_pairs
 from textfair.text import context, gates, references
 from textfair.text.matcher import Matcher, Mention
 from textfair.text.merges import MergeCheck

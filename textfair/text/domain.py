@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Unpack
 
 import numpy as np
 
@@ -19,13 +20,15 @@ from textfair.errors import TextfairError
 from textfair.settings import DEFAULT_MIN_ACCEPTABILITY, check_parameter
 from textfair.terms import TermList
 from textfair.text import context
-from textfair.text.acceptability import Scorer, keep_acceptable
-from textfair.text.coherence import LEFT_OUT_REASONS, CategoryPlan, coherence_of
-from textfair.text.generate import Swap, Variant, counterfactuals, rounded
+from textfair.text.acceptability import Scorer
+from textfair.text.coherence import LEFT_OUT_REASONS, coherence_of
+from textfair.text.generate import CounterfactualOptions, counterfactuals
 from textfair.text.matcher import Matcher, Mention
 from textfair.text.rewrite import Rewriter
-from textfair.workers import check_workers, collector_paused, fork_map, notify
-from textfair.workers import split as workers_split
+from textfair.text.seed_reading import SeedReader, read_seeds
+from textfair.text.target_tables import target_tables
+from textfair.text.variants import Swap, Variant, rounded
+from textfair.workers import collector_paused
 
 __all__ = ["PLACEBO_WORDS", "TextDomain"]
 
@@ -71,7 +74,6 @@ class TextDomain:
         self._term_of = {
             (term.category, term.id): term for term in self.term_list.terms(self._categories)
         }
-        self._term_of_category = set(self._categories)
         self._column_of = {
             c: {t.id: j for j, t in enumerate(self.term_list.categories[c])}
             for c in self._categories
@@ -89,28 +91,28 @@ class TextDomain:
         # Scores of every (seed, category), computed when first asked for (every seed that
         # takes part, here, when there is a threshold), then remembered.
         self.scorer = Scorer(self.term_list)
-        # Mentions are found once per seed; every rewrite of the seed reuses them. Each
-        # seed is read on its own, so the seeds are read in chunks by worker processes.
-        self._mentions: list[list[Mention]] = [[] for _ in self.texts]
-        plans: list[dict[str, CategoryPlan]] = [{} for _ in self.texts]
-        chunks = workers_split([len(text) for text in self.texts], check_workers(workers))
-        for chunk, (mentions, planned, scores) in zip(
-            chunks,
-            fork_map(self._annotate, chunks, self.term_list.terms(), on_first_seed),
-            strict=True,
-        ):
-            for index, found, by_category in zip(chunk, mentions, planned, strict=True):
-                self._mentions[index], plans[index] = found, by_category
-            self.scorer.remember(scores)
+        # Mentions are found once per seed (`read_seeds`, by worker processes); every
+        # rewrite of the seed reuses them.
+        reader = SeedReader(
+            self.texts,
+            self.matcher,
+            self.coherence,
+            self.scorer,
+            self._categories,
+            self._column_of,
+            self.min_acceptability,
+            self.private_names,
+        )
+        self._mentions, plans = read_seeds(reader, workers, self.term_list.terms(), on_first_seed)
         self._terms = [self._terms_by_category(mentions) for mentions in self._mentions]
         self._related = [
-            [m for plan in found.values() if plan.left_out is None for m in plan.related]
-            for found in plans
+            [m for plan in by_category.values() if plan.left_out is None for m in plan.related]
+            for by_category in plans
         ]
         self._presence = np.array(
             [
-                [c in found and found[c].left_out is None for c in self._categories]
-                for found in plans
+                [c in by_category and by_category[c].left_out is None for c in self._categories]
+                for by_category in plans
             ],
             dtype=bool,
         ).reshape(len(self.texts), len(self._categories))
@@ -126,76 +128,15 @@ class TextDomain:
                         self.left_out[c][plan.left_out] += 1
         self.several_terms = {c: self.left_out[c]["several_terms"] for c in self._categories}
         self.fixed_forms = {c: self.left_out[c]["fixed_form"] for c in self._categories}
-        # Which terms each seed may become, per category: a few distinct sets (axes, clashes),
-        # kept once each, with a boolean row over the category's terms.
-        self._target_sets: dict[str, list[frozenset[str]]] = {c: [] for c in self._categories}
-        self._target_set_of = {c: np.full(len(self.texts), -1) for c in self._categories}
-        interned: dict[tuple[str, frozenset[str]], int] = {}
-        for i, by_category in enumerate(plans):
-            for c, plan in by_category.items():
-                if c not in self._target_set_of or plan.left_out is not None:
-                    continue
-                allowed = plan.targets | self._terms[i][c]
-                key = (c, allowed)
-                if key not in interned:
-                    interned[key] = len(self._target_sets[c])
-                    self._target_sets[c].append(allowed)
-                self._target_set_of[c][i] = interned[key]
-        self._target_table = {
-            c: np.array(
-                [[t.id in allowed for t in self.term_list.categories[c]] for allowed in sets],
-                dtype=bool,
-            ).reshape(len(sets), len(self.term_list.categories[c]))
-            for c, sets in self._target_sets.items()
-        }
+        # Which terms each seed may become, per category (`target_tables`).
+        self._target_sets, self._target_set_of, self._target_table = target_tables(
+            plans, self._terms, self._categories, self.term_list
+        )
         self._term_column = {
             (c, t.id): j
             for c in self._categories
             for j, t in enumerate(self.term_list.categories[c])
         }
-
-    def _annotate(
-        self, indices: list[int]
-    ) -> tuple[list[list[Mention]], list[dict[str, CategoryPlan]], dict]:
-        """Seeds `indices` read: each one's mentions, its plan per category (targets that
-        score below `min_acceptability` left out), and the scores computed on the way."""
-        mentions, plans = [], []
-        noticed = False  # notify() once a chunk: the notice is given once whoever calls it
-        for i in indices:
-            text = self.texts[i]
-            # Mentions and the identity's other uses come from one scan of each text.
-            found = self.matcher.find(text, self._categories)
-            others = self.matcher.other_uses(text, self._categories)
-            mentions.append(found)
-            plan = self.coherence.plan(text, found, others, private_names=self.private_names)
-            plans.append(self._keep_acceptable(i, found, plan))
-            if not noticed and self._takes_part(plans[-1]):
-                noticed = True
-                notify()  # on_first_seed, in this process, wherever the seed was read
-        return mentions, plans, self.scorer.remembered(indices)
-
-    def _takes_part(self, plans: dict[str, CategoryPlan]) -> bool:
-        """Whether a seed with these plans takes part in one category's rows at least."""
-        return any(
-            c in self._term_of_category and plan.left_out is None for c, plan in plans.items()
-        )
-
-    def _keep_acceptable(
-        self, index: int, mentions: list[Mention], plans: dict[str, CategoryPlan]
-    ) -> dict[str, CategoryPlan]:
-        """The seed's plans less the targets scoring below `min_acceptability` (`mentions`:
-        the seed's, read before `_mentions` holds them)."""
-        if self.min_acceptability <= 0.0:
-            return plans
-        kept = {}
-        for c, plan in plans.items():
-            if c in self._term_of_category and plan.left_out is None:
-                scores = self.scorer.scores(
-                    index, self.texts[index], mentions, c, len(plan.related)
-                )
-                plan = keep_acceptable(plan, scores, self._column_of[c], self.min_acceptability)
-            kept[c] = plan
-        return kept
 
     def _category_scores(self, index: int, category: str, related: int = 0) -> np.ndarray:
         """Per term of `category`, the score of rewriting seed `index`'s mentions to it."""
@@ -258,9 +199,9 @@ class TextDomain:
     def may_become(self, index: int, category: str, term_id: str) -> bool:
         """Whether seed `index` takes part in the category's rows and may be rewritten to
         `term_id` (its own term, or one its plan allows)."""
-        found = self._target_set_of[category][index]
-        return found >= 0 and bool(
-            self._target_table[category][found, self._term_column[(category, term_id)]]
+        target_set = self._target_set_of[category][index]
+        return target_set >= 0 and bool(
+            self._target_table[category][target_set, self._term_column[(category, term_id)]]
         )
 
     def categories(self) -> list[str]:
@@ -421,7 +362,7 @@ class TextDomain:
         as written); None for any other text."""
         return self._scored.get(text)
 
-    def scored_examples(self, examples: Sequence[dict]) -> list[dict]:
+    def scored_examples(self, examples: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """A finding's examples (``text``, ``counterfactual``, ...) with the acceptability
         of each text, 3 decimals (``acceptability``, ``counterfactual_acceptability``)."""
         return [
@@ -454,7 +395,9 @@ class TextDomain:
                 others.append(variant)
         return others
 
-    def counterfactuals(self, index: int, categories: Sequence[str], **options) -> list[Variant]:
+    def counterfactuals(
+        self, index: int, categories: Sequence[str], **options: Unpack[CounterfactualOptions]
+    ) -> list[Variant]:
         """The texts that differ from seed `index` only in terms of those categories."""
         options.setdefault("min_acceptability", self.min_acceptability)
         options.setdefault("private_names", self.private_names)

@@ -7,8 +7,8 @@ from functools import cache
 
 from textfair.text import context
 from textfair.text.counterparts import GenderCounterparts
-from textfair.text.generate import Swap, Variant
 from textfair.text.rewrite import Edit, apply_case, case_style
+from textfair.text.variants import Swap, Variant
 
 __all__ = ["GenderSwapper", "gender_swap"]
 

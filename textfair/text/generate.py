@@ -1,233 +1,57 @@
-"""Generators of test texts: pure functions from a seed text to its variants.
+"""Generators of counterfactual texts: pure functions from a seed text to its variants.
 
-Each returns :class:`Variant` objects that carry the new text and what was swapped, so
-variants can be fed to another generator, flattened into one batched model call and mapped
-back (CheckList's design), or written out as augmentation data. Every random choice takes
-an explicit ``seed``.
+Each returns :class:`~textfair.text.variants.Variant` objects that carry the new text and
+what was swapped, so variants can be fed to another generator, flattened into one batched
+model call and mapped back (CheckList's design), or written out as augmentation data. Every
+random choice takes an explicit ``seed``.
 
 - :func:`counterfactuals` — every text that differs from the seed only in the identity terms
   of some categories (enumerated when there are at most ``max_variants``, sampled otherwise);
-- :func:`rule_satisfying` — TestSGD's Sample(D, R) rewrite: every mention of a category of
-  the rule set becomes the rule set's term ("I am a lesbian" -> "I am a gay person");
-- :func:`sample_rule_satisfying` — Sample(D, R) over a corpus: n random seeds, rewritten;
-- :func:`gender_swap` — the text with every gendered word swapped (he <-> she, ...).
+- :func:`swap_term` — every mention of one term replaced by another;
+- :func:`plan_text` — the coherence plan of each category a text names, which the
+  generators consult.
+
+The other generators: the rule-satisfying rewrites (:mod:`textfair.text.rule_satisfying`),
+the gender swap (:mod:`textfair.text.gender`), the templates (:mod:`textfair.text.templates`).
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
-import math
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-
-import numpy as np
-import numpy.random  # numpy loads it on first use: the first text sampled (12 ms)
+from collections.abc import Collection, Sequence
+from typing import TypedDict
 
 from textfair.errors import TextfairError
 from textfair.terms import Term
 from textfair.text.acceptability import keep_acceptable, scorer_of
+from textfair.text.assignments import slots_of, target_assignments
 from textfair.text.coherence import CategoryPlan, coherence_of
 from textfair.text.matcher import Matcher, Mention, default_matcher
-from textfair.text.rewrite import Rewrite, Rewriter
+from textfair.text.rewrite import Rewriter
+from textfair.text.variants import Swap, Variant
 
 __all__ = [
-    "Swap",
-    "Variant",
+    "DEFAULT_MAX_VARIANTS",
+    "CounterfactualOptions",
     "counterfactuals",
-    "rule_satisfying",
-    "sample_rule_satisfying",
+    "plan_text",
     "swap_term",
 ]
 
 DEFAULT_MAX_VARIANTS = 256
 
 
-# Slots: an audit makes tens of thousands of these value objects; no per-object dict.
-@dataclass(frozen=True, slots=True)
-class Swap:
-    """One term replaced by another everywhere it is mentioned in a text.
+class CounterfactualOptions(TypedDict, total=False):
+    """The options of `counterfactuals` a caller passes on by keyword (a domain's
+    `counterfactuals` gives the text, its categories, the matcher and the seed's id)."""
 
-    Attributes
-    ----------
-    category : str
-        The replaced term's category (``"gender_pairs"`` for a gender swap).
-    source : str
-        The replaced term's id in the term list (the word itself for a gender swap; the
-        slot, ``"{identity}"``, for a template's filling).
-    target : str
-        The id of the term written instead.
-
-    Examples
-    --------
-    >>> textfair.swap_term("Muslims are my neighbours.", "muslim", "jewish").swaps
-    (Swap(category='religion', source='muslim', target='jewish'),)
-    """
-
-    category: str
-    source: str
-    """The replaced term's id in the term list (the word itself for a gender swap)."""
-    target: str
-    """The id of the term written instead."""
-
-
-@dataclass(frozen=True, slots=True)
-class Variant(Rewrite):
-    """A rewrite of a seed text that swapped identity terms: the text, the span map from the
-    seed (`edits`), what was swapped, and the seed's id.
-
-    What every generator returns. Variants can be fed to another generator, flattened into
-    one batched model call and mapped back by `seed_id` (CheckList's design), or written out
-    as augmentation data (`to_record`).
-
-    Attributes
-    ----------
-    text : str
-        The new text.
-    edits : tuple of Edit
-        Where each change lies in the seed and in `text` (empty when not asked for, and
-        for a template's filling).
-    swaps : tuple of Swap
-        What was swapped, one `Swap` per distinct term changed.
-    seed_id : int, str or None
-        The seed text's id, carried into the JSON-lines record.
-    acceptability : float or None
-        The calibrated probability that a strict reader accepts the variant.
-
-    Examples
-    --------
-    >>> variant = textfair.swap_term("Muslims are my neighbours.", "muslim", "jewish")
-    >>> variant.text
-    'Jews are my neighbours.'
-    """
-
-    swaps: tuple[Swap, ...] = ()
-    seed_id: int | str | None = None
-    """The seed text's id, carried into the JSON-lines record."""
-    scoring: float | Callable[[], float] | None = field(default=None, compare=False, repr=False)
-    """The acceptability, or the function that computes it when first read (a generator
-    asked for many variants scores only those whose score is read); see `acceptability`."""
-
-    @property
-    def acceptability(self) -> float | None:
-        """The probability that a strict reader accepts the variant
-        (`textfair.text.acceptability`: the product over its swapped categories); None
-        where no score applies (a gender swap, a template's filling)."""
-        score = self.scoring
-        if callable(score):
-            score = score()
-            object.__setattr__(self, "scoring", score)  # computed once
-        return score
-
-    @property
-    def input(self) -> str:
-        """What the model is given: the text (a tabular domain's variants give a row)."""
-        return self.text
-
-    def to_record(self) -> dict[str, object]:
-        """The JSON-lines record, as ``textfair counterfactuals`` writes it.
-
-        Returns
-        -------
-        dict
-            ``seed_id``, ``text``, ``category``, ``from`` and ``to`` (``"+"``-joined when
-            several terms were swapped), ``acceptability`` (3 decimals, or None), and
-            ``swaps``: a list of ``{"category", "from", "to"}``, one per swap.
-
-        Examples
-        --------
-        >>> variant = textfair.swap_term("Muslims are my neighbours.", "muslim", "jewish")
-        >>> variant.to_record()["to"]
-        'jewish'
-        """
-        return {
-            "seed_id": self.seed_id,
-            "text": self.text,
-            "category": "+".join(s.category for s in self.swaps),
-            "from": "+".join(s.source for s in self.swaps),
-            "to": "+".join(s.target for s in self.swaps),
-            "acceptability": rounded(self.acceptability),
-            "swaps": [
-                {"category": s.category, "from": s.source, "to": s.target} for s in self.swaps
-            ],
-        }
-
-
-def rounded(score: float | None) -> float | None:
-    """An acceptability score as every output writes it: 3 decimals (None stays None)."""
-    return None if score is None else round(float(score), 3)
-
-
-@dataclass(frozen=True)
-class _Slot:
-    """A distinct term of the seed text: all its mentions change together."""
-
-    category: str
-    source: Term
-    mention_indices: tuple[int, ...]
-
-
-def _slots(mentions: Sequence[Mention]) -> list[_Slot]:
-    by_term: dict[tuple[str, str], list[int]] = {}
-    terms: dict[tuple[str, str], Term] = {}
-    for index, mention in enumerate(mentions):
-        key = (mention.category, mention.term_id)
-        by_term.setdefault(key, []).append(index)
-        terms[key] = mention.term
-    return [_Slot(key[0], terms[key], tuple(ix)) for key, ix in by_term.items()]
-
-
-def _assignments(
-    slots: list[_Slot], options: Mapping[str, list[Term]], max_variants: int, seed: int
-) -> list[tuple[int, ...]]:
-    """Target assignments for the slots, as indices into their category's options.
-
-    Injective within a category, identity excluded: two distinct terms of one category never
-    become the same term ("Christians and Muslims" never becomes "Taoists and Taoists"), so
-    each variant still names distinct groups.
-    """
-    per_category: dict[str, list[int]] = {}
-    for index, slot in enumerate(slots):
-        per_category.setdefault(slot.category, []).append(index)
-    sizes = {category: len(options[category]) for category in per_category}
-    total = math.prod(math.perm(sizes[c], len(ix)) for c, ix in per_category.items()) - 1
-    identity = tuple(
-        next(i for i, term in enumerate(options[slot.category]) if term.id == slot.source.id)
-        for slot in slots
-    )
-    if total <= max_variants:
-        if len(slots) == 1:  # one term (most texts): every other option, in order
-            return [(pick,) for pick in range(sizes[slots[0].category]) if pick != identity[0]]
-        return [a for a in _enumerate(len(slots), sizes, per_category) if a != identity]
-    rng = np.random.default_rng(seed)
-    chosen: dict[tuple[int, ...], None] = {}
-    while len(chosen) < max_variants:
-        # A batch of uniform injective picks per category: the first k columns of a random
-        # permutation of the category's terms, drawn for the whole batch at once.
-        batch = 2 * max_variants
-        columns = np.empty((batch, len(slots)), dtype=np.int64)
-        for category, indices in per_category.items():
-            permutations = rng.random((batch, sizes[category])).argsort(axis=1)
-            columns[:, indices] = permutations[:, : len(indices)]
-        for row in map(tuple, columns.tolist()):
-            if row != identity:
-                chosen.setdefault(row, None)
-                if len(chosen) == max_variants:
-                    break
-    return list(chosen)
-
-
-def _enumerate(
-    n_slots: int, sizes: Mapping[str, int], per_category: Mapping[str, list[int]]
-) -> Iterator[tuple[int, ...]]:
-    order = [index for indices in per_category.values() for index in indices]
-    choices = [itertools.permutations(range(sizes[c]), len(ix)) for c, ix in per_category.items()]
-    for combination in itertools.product(*choices):
-        assignment = [0] * n_slots
-        flat = (pick for group in combination for pick in group)
-        for slot_index, pick in zip(order, flat, strict=False):
-            assignment[slot_index] = pick
-        yield tuple(assignment)
+    max_variants: int
+    seed: int
+    with_edits: bool
+    mentions: Sequence[Mention] | None
+    exclude: Collection[str]
+    min_acceptability: float
+    private_names: bool
 
 
 def counterfactuals(
@@ -353,7 +177,7 @@ def counterfactuals(
     if not mentions:
         return []
     rewriter = Rewriter(text, mentions)
-    slots = _slots(rewriter.mentions)
+    slots = slots_of(rewriter.mentions)
     sources = {(slot.category, slot.source.id) for slot in slots}
     options = {
         name: [
@@ -366,7 +190,7 @@ def counterfactuals(
     variants = []
     product = functools.partial(scorer.product, text, text, seed_mentions)
     choices = [(slot, options[slot.category]) for slot in slots]  # read once per variant
-    for assignment in _assignments(slots, options, max_variants, seed):
+    for assignment in target_assignments(slots, options, max_variants, seed):
         targets: dict[int, Term] = {}
         swaps = []
         for (slot, terms), pick in zip(choices, assignment, strict=True):
@@ -455,179 +279,3 @@ def swap_term(
     result = rewriter.apply(dict.fromkeys(range(len(mentions)), new))
     swap = Swap(old.category, old.id, new.id)
     return Variant(result.text, result.edits, (swap,), seed_id)
-
-
-def rewritable_categories(
-    text: str, mentions: Sequence[Mention], matcher: Matcher | None = None
-) -> set[str]:
-    """The categories whose mentions in `text` can be rewritten to one term each with the
-    text still coherent (`textfair.text.coherence`): one distinct term and no fixed
-    mention, no other use of it, no cue of its axis, some term to become.
-
-    "split among Muslims, Christians" rewritten to satisfy religion=Sikh would read "among
-    Sikhs, Sikhs", which says something the seed did not: a text naming two or more
-    distinct terms of a category has no rule-set rewrite over it; its counterfactuals map
-    its distinct terms injectively instead (`counterfactuals`).
-    """
-    matcher = matcher or default_matcher()
-    categories = sorted({m.category for m in mentions})
-    plans = plan_text(text, mentions, matcher, categories)
-    return {c for c, plan in plans.items() if plan.left_out is None}
-
-
-def rule_satisfying(
-    text: str,
-    rule_set: Mapping[str, str],
-    *,
-    matcher: Matcher | None = None,
-    seed_id: int | str | None = None,
-    mentions: Sequence[Mention] | None = None,
-) -> Variant | None:
-    """TestSGD's Sample(D, R) rewrite of one seed text.
-
-    Every mention of a category of the rule set $R$ becomes the rule set's term ("I
-    am a lesbian" -> "I am a gay person"), with the words related to it.
-
-    Parameters
-    ----------
-    text
-        The seed text.
-    rule_set
-        Categories to one term each (``{"gender": "gay", "religion": "taoist"}``); a term
-        by id or any written form.
-    matcher
-        The `Matcher` of the term list; by default the built-in dixon2018 list's.
-    seed_id
-        The seed text's id, carried by the variant.
-    mentions
-        The text's mentions, when they were found already.
-
-    Returns
-    -------
-    Variant or None
-        The rewritten text, with a `Swap` for each term that changed (none when the text
-        satisfies $R$ already). None when the text cannot be made to satisfy
-        $R$ coherently: it does not name every category of the rule set with one
-        distinct term, or its plan does not allow $R$'s term there (another axis, a
-        clash: see `rewritable_categories`).
-
-    Raises
-    ------
-    TextfairError
-        An empty rule set, an unknown category or term, or a term that is not of the
-        category it is given for.
-
-    Examples
-    --------
-    >>> textfair.rule_satisfying("I am a lesbian.", {"gender": "gay"}).text
-    'I am a gay person.'
-    >>> textfair.rule_satisfying("Christians and Muslims met.", {"religion": "jewish"}) is None
-    True
-    """
-    matcher = matcher or default_matcher()
-    targets = _rule_targets(rule_set, matcher)
-    if mentions is None:
-        mentions = matcher.find(text, list(targets))
-    mentions = [m for m in mentions if m.category in targets]
-    plans = plan_text(text, mentions, matcher, list(targets))
-    for category, target in targets.items():
-        plan = plans.get(category)
-        if plan is None or plan.left_out is not None:
-            return None
-        own = {m.term_id for m in mentions if m.category == category}
-        if target.id not in plan.targets | own:
-            return None
-    related = [m for c in targets for m in plans[c].related]
-    rewriter = Rewriter(text, [*mentions, *related])
-    result = rewriter.apply({i: targets[m.category] for i, m in enumerate(rewriter.mentions)})
-    swaps = tuple(
-        Swap(slot.category, slot.source.id, targets[slot.category].id)
-        for slot in _slots(rewriter.mentions)
-        if slot.source != targets[slot.category]
-    )
-    related_counts = {c: len(plan.related) for c, plan in plans.items()}
-    score = scorer_of(matcher).product(text, text, mentions, swaps, related_counts)
-    return Variant(result.text, result.edits, swaps, seed_id, score)
-
-
-def sample_rule_satisfying(
-    texts: Sequence[str],
-    rule_set: Mapping[str, str],
-    n: int,
-    *,
-    seed: int,
-    matcher: Matcher | None = None,
-) -> list[Variant]:
-    r"""Sample(D, R): `n` seeds drawn with replacement among the texts that name every
-    category of `rule_set` with one distinct term, each rewritten to satisfy it.
-
-    Parameters
-    ----------
-    texts
-        The corpus $D$.
-    rule_set
-        Categories to one term each, as `rule_satisfying` takes it.
-    n
-        How many seeds to draw.
-    seed
-        Seeds the draw (NumPy's ``default_rng``); the same seed gives the same sample.
-    matcher
-        The `Matcher` of the term list; by default the built-in dixon2018 list's.
-
-    Returns
-    -------
-    list of Variant
-        One variant per seed drawn, in the order drawn; `seed_id` is the text's index. A
-        seed whose rewrite is not possible (`rule_satisfying` returns None) is dropped, so
-        the list may hold fewer than `n`.
-
-    Raises
-    ------
-    TextfairError
-        No text names every category of the rule set with one distinct term, or the rule
-        set is not valid (see `rule_satisfying`).
-
-    Notes
-    -----
-    With $E \subseteq D$ the eligible texts (each category of the rule set named
-    with one distinct term, and its mentions rewritable), each of the `n` seeds is drawn
-    independently and uniformly from $E$.
-
-    Examples
-    --------
-    >>> texts = ["I am a lesbian.", "The sky is blue."]
-    >>> variants = textfair.sample_rule_satisfying(texts, {"gender": "gay"}, 2, seed=0)
-    >>> [(v.text, v.seed_id) for v in variants]
-    [('I am a gay person.', 0), ('I am a gay person.', 0)]
-    """
-    matcher = matcher or default_matcher()
-    targets = _rule_targets(rule_set, matcher)
-    eligible = [
-        i
-        for i, text in enumerate(texts)
-        if set(targets) <= rewritable_categories(text, matcher.find(text, list(targets)), matcher)
-    ]
-    if not eligible:
-        raise TextfairError(
-            f"no text mentions every category of the rule set {dict(rule_set)}; "
-            "use a corpus with such texts or a rule set over fewer categories"
-        )
-    picks = np.random.default_rng(seed).choice(eligible, size=n, replace=True)
-    variants = [rule_satisfying(texts[i], rule_set, matcher=matcher, seed_id=int(i)) for i in picks]
-    return [v for v in variants if v is not None]
-
-
-def _rule_targets(rule_set: Mapping[str, str], matcher: Matcher) -> dict[str, Term]:
-    if not rule_set:
-        raise TextfairError("empty rule set; give at least one category: term pair")
-    names = matcher.term_list.category_names(list(rule_set))
-    targets = {}
-    for category in names:
-        term = matcher.term_list.term(rule_set[category])
-        if term.category != category:
-            raise TextfairError(
-                f"term {term.id!r} is in category {term.category!r}, not {category!r}; "
-                "a rule set picks one term of each of its categories"
-            )
-        targets[category] = term
-    return targets

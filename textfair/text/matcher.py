@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from textfair.terms import Term, TermList, load_term_list, normalize_form
-from textfair.terms.files import PRONOUNS
+from textfair.terms.pairs import PRONOUNS
 from textfair.text import context, gates
 from textfair.text.forms import GROUP_NOUNS, Form, FormReader
 
