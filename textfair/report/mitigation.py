@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from textfair.report.markdown import code_span, markdown_cell, markdown_text
 from textfair.report.page import escape, number, page, percent, table
 from textfair.report.plots import before_after, tradeoff
-from textfair.report.render import code_span, markdown_cell, markdown_text
 
 __all__ = [
     "mitigation_verdict",

@@ -939,7 +939,7 @@ class AuditReport:
         >>> report.save("report/")  # doctest: +SKIP
         PosixPath('report')
         """
-        from textfair.report.render import write_report
+        from textfair.report.files import write_report
 
         write_report(self, directory, top, overwrite=overwrite)
         return Path(directory)
@@ -983,7 +983,7 @@ class AuditReport:
         return page
 
     def _repr_markdown_(self) -> str:
-        from textfair.report.render import render_markdown
+        from textfair.report.markdown import render_markdown
 
         return render_markdown(self)
 
