@@ -19,7 +19,8 @@ from textfair.discovery.groups import group_fairness
 from textfair.discovery.sampling import seed_order
 from textfair.discovery.themis import themis
 from textfair.models import CachedModel, CallableModel
-from textfair.report.model import SMALL_SAMPLE, AuditReport
+from textfair.report.model import AuditReport
+from textfair.report.samples import SMALL_SAMPLE
 from textfair.stats import bounded_mean
 from textfair.text.domain import TextDomain
 
