@@ -46,7 +46,7 @@ from benchmarks.threads import competing_load
 from textfair.auditing import AuditConfig, audit_text
 from textfair.models import CachedModel
 from textfair.models.spec import load_model
-from textfair.report.render import write_report
+from textfair.report.files import write_report
 from textfair.stats import z_value
 from textfair.text.domain import TextDomain
 

@@ -13,8 +13,9 @@ from rich.console import Console
 from scipy.stats import norm
 
 from textfair.report.html import render_html
+from textfair.report.markdown import render_markdown
 from textfair.report.model import AuditReport
-from textfair.report.render import render_markdown, render_terminal
+from textfair.report.terminal import render_terminal
 from textfair.stats.auc import MIN_PER_CLASS, auc, auc_interval, bias_metrics
 
 BUNDLED = Path(__file__).parent / "data" / "bundled_audit_report.json"

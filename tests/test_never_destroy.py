@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from textfair.cli import app
 from textfair.models.baselines import logistic_regression
-from textfair.report.render import write_report
+from textfair.report.files import write_report
 
 from conftest import DATA, write_flat_model
 

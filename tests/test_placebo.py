@@ -88,7 +88,7 @@ def test_the_verdict_markdown_and_page_speak_of_the_excess():
     term-pair tables and the page's heatmap show the excess, not the raw flip rate."""
     from textfair.auditing import AuditConfig, audit_text
     from textfair.report.html import render_html
-    from textfair.report.render import render_markdown
+    from textfair.report.markdown import render_markdown
 
     texts = corpus(40)
     planted = CallableModel(_muslim, labels=["ok", "toxic"])

@@ -26,8 +26,9 @@ from rich.console import Console
 from textfair.core.rules import Rule, RuleSet
 from textfair.discovery.themis import Excess
 from textfair.report.html import render_html
+from textfair.report.markdown import render_markdown
 from textfair.report.model import AuditReport
-from textfair.report.render import render_markdown, render_terminal
+from textfair.report.terminal import render_terminal
 
 BUNDLED = Path(__file__).parent / "data" / "bundled_audit_report.json"
 # "estimate [low, high]" as every surface prints a difference: the ends always signed.

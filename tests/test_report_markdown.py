@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from textfair.cli import app
 from textfair.models.baselines import logistic_regression
-from textfair.report.render import markdown_cell
+from textfair.report.markdown import markdown_cell
 
 from conftest import DATA
 
@@ -104,7 +104,7 @@ def test_a_text_report_says_how_many_seeds_of_each_category_took_part():
 
     from textfair.auditing import AuditConfig, audit_text
     from textfair.models import CachedModel, CallableModel
-    from textfair.report.render import render_markdown
+    from textfair.report.markdown import render_markdown
 
     texts = [
         "The Jews met the rabbi.",  # a cue of the identity: left out
@@ -130,7 +130,7 @@ def test_a_text_report_says_how_many_seeds_of_each_category_took_part():
 
 def test_a_category_with_one_rated_term_is_not_its_own_lowest_and_highest():
     """report.md said "lowest african (79.1%), highest african (79.1%)" (issue 29)."""
-    from textfair.report.render import rate_extremes
+    from textfair.report.markdown import rate_extremes
 
     assert rate_extremes({"african": 0.791}) == ("african (79.1%), the only term rated", "–")
     assert rate_extremes({"a": 0.5, "b": 0.5}) == ("all 2 terms (50.0%)", "–")
@@ -147,7 +147,7 @@ def test_each_findings_cell_is_under_its_own_header(bundled_gender_religion_repo
     """report.md put the seeds under "acceptability (mean)", the acceptability under the
     strict column and the strict result under "seeds": the header's order was not the
     cells' (found reading the names_ethnicity report, 2026-11-26)."""
-    from textfair.report.render import render_markdown
+    from textfair.report.markdown import render_markdown
 
     report = bundled_gender_religion_report
     header, *rows = tables(render_markdown(report))[0]

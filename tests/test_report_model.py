@@ -13,8 +13,8 @@ from textfair.errors import TextfairError
 from textfair.models.baselines import logistic_regression
 from textfair.models.rows import RowModel
 from textfair.models.spec import load_model
+from textfair.report.markdown import render_markdown
 from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
-from textfair.report.render import render_markdown
 from textfair.tabular.schema import infer_schema
 
 from conftest import DATA

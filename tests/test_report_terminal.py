@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from textfair.cli import app
 from textfair.core.rules import Rule, RuleSet
-from textfair.report.render import render_terminal
+from textfair.report.terminal import render_terminal
 
 BOX = set("┏┃┡│└┗━┳╇┩┓┴┼─┬┌┐┘├┤")
 
@@ -134,7 +134,7 @@ def test_in_a_pipe_the_audit_keeps_every_column_and_wraps_no_cell(tmp_path):
 def test_fitted_table_cuts_a_column_of_words_and_never_a_number(width):
     """What `mitigate` shows: a long status in words beside numbers. At 80 columns the
     words are cut with "…" on their one line; numbers and names stay whole."""
-    from textfair.report.render import fitted_table
+    from textfair.report.terminal import fitted_table
 
     status = "no retrained version kept the accuracy within the budget of one point"
     rows = [
@@ -155,7 +155,7 @@ def test_fitted_table_cuts_a_column_of_words_and_never_a_number(width):
 
 
 def test_fitted_table_too_wide_even_cut_is_one_line_per_row():
-    from textfair.report.render import fitted_table
+    from textfair.report.terminal import fitted_table
 
     rows = [['{"heterosexual"}', "+11.8 [+5.1, +17.7] *", "50.0%", "38.2%", "0.0086", "110"]]
     columns = ["rule set", "difference\n[interval], points", "with", "without", "p", "seeds"]

@@ -19,7 +19,8 @@ from textfair.discovery.groups import group_fairness
 from textfair.discovery.sampling import seed_order
 from textfair.discovery.themis import themis
 from textfair.models import CachedModel, CallableModel
-from textfair.report.model import SMALL_SAMPLE, AuditReport
+from textfair.report.model import AuditReport
+from textfair.report.samples import SMALL_SAMPLE
 from textfair.stats import bounded_mean
 from textfair.text.domain import TextDomain
 
@@ -241,7 +242,7 @@ def test_holds_strictly_reads_the_strict_interval_and_its_seeds(case):
 
 def test_the_views_flag_exactly_the_findings_that_do_not_hold_on_high_scoring_seeds():
     from textfair.report.html import render_html
-    from textfair.report.render import render_markdown
+    from textfair.report.markdown import render_markdown
 
     report = _flag_report()
     flagged = {f"term {k}" for k, case in enumerate(CASES.values()) if case[2]}
@@ -316,7 +317,7 @@ def test_report_json_version_5_round_trips_the_strict_results():
 
 def test_a_version_4_report_reads_without_strict_results_and_renders_as_before():
     from textfair.report.html import render_html
-    from textfair.report.render import render_markdown
+    from textfair.report.markdown import render_markdown
 
     record = before_issue42()
     assert record["report_version"] == 4

@@ -362,12 +362,12 @@ def _write(result, out: Path, augmentation_columns: list[str] | None, overwrite:
     from rich.console import Console
 
     from textfair.io import atomic_directory
+    from textfair.report.files import write_report
     from textfair.report.mitigation import (
         print_mitigation,
         render_mitigation,
         render_mitigation_html,
     )
-    from textfair.report.render import write_report
 
     files = {"mitigation": out / "mitigation.json"}
     with atomic_directory(out, replace=overwrite) as staging:

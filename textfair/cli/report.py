@@ -27,9 +27,10 @@ def report_command(
     from textfair.io import Output, atomic_writer, check_outputs, read_json
     from textfair.report.comparison import render_comparison, render_comparison_html
     from textfair.report.html import render_html
+    from textfair.report.markdown import render_markdown
     from textfair.report.mitigation import render_mitigation, render_mitigation_html
     from textfair.report.model import AuditReport
-    from textfair.report.render import render_markdown, render_terminal
+    from textfair.report.terminal import render_terminal
 
     check_outputs(
         [Output("--html", html), Output("--md", markdown)], {"REPORT": report}, overwrite=overwrite

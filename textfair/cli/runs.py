@@ -82,9 +82,9 @@ def check_report_options(options: dict, inputs: dict) -> None:
     the command's `inputs` (flag -> path or model spec). A command that makes no finding it
     could gate on (causal tests only) has no --fail-above."""
     from textfair.io import Output, check_outputs
+    from textfair.report.files import REPORT_FILES
     from textfair.report.gate import Gate
     from textfair.report.pairs import check_pairs_path
-    from textfair.report.render import REPORT_FILES
 
     if options.get("fail_above") is not None:
         options["fail_above"] = Gate.parse(options["fail_above"])
@@ -116,7 +116,8 @@ def publish(report, options: dict, err) -> None:
     this; every other problem exits 2."""
     from dataclasses import replace
 
-    from textfair.report.render import render_terminal, write_report
+    from textfair.report.files import write_report
+    from textfair.report.terminal import render_terminal
 
     top, out, gate = options["top"], options["out"], options.get("fail_above")
 

@@ -1,3 +1,3 @@
-"""Audit reports: the typed result (`model`), its JSON contract (`records`), and its
-renderings (`render`: Markdown and the terminal; `html`: the page). The package imports
-nothing itself, so that the model, which the renderers import, never waits on them."""
+"""Audit reports: the typed result (`model`) with its `prose`, `records`, `files` and `notebook`
+views, and its renderings (`markdown`, `terminal`, `html` with `figures`). The package imports
+nothing itself, so that the model, which the renderers know as a type, never waits on them."""

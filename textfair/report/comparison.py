@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textfair.io import atomic_directory, check_output_directory
 from textfair.report.page import escape, number, page, percent, table
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = [
     "COMPARISON_FILES",
@@ -235,13 +239,13 @@ def _worst_cell(outcome: dict) -> str:
     return f"{percent(worst[0])} [{percent(worst[1][0])}, {percent(worst[1][1])}]"
 
 
-def print_comparison(report: dict, console) -> None:
+def print_comparison(report: dict, console: Console) -> None:
     """comparison.md's verdict and tables for a terminal, a pipe or a CI log: prose that a
     pipe does not break, tables that keep every column at 80 characters (a long cell cut with
     "…", never wrapped word by word), the methods that did not run one line each."""
-    from textfair.report.mitigation import terminal_table
+    from textfair.report.mitigation import prose_options, terminal_table
 
-    prose = {"markup": False, "soft_wrap": not console.is_terminal, "highlight": False}
+    prose = prose_options(console)
     split = report["split"]
     console.print(f"Mitigation methods compared: {report.get('model_id') or 'the model'}", **prose)
     console.print(comparison_verdict(report), **prose)

@@ -10,10 +10,11 @@ bins holds the other. report.json keeps every rule set; the views say how many w
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from textfair.core.rules import Rule
     from textfair.report.parts import Finding
 
 # "[17, 82.7)", "[60.8, 90]": a run of bins as RuleSet.label writes it.
@@ -25,7 +26,7 @@ def _run(value: str) -> tuple[float, float] | None:
     return None if match is None else (float(match[1]), float(match[2]))
 
 
-def nested(kept, other) -> bool:
+def nested(kept: Iterable[Rule], other: Iterable[Rule]) -> bool:
     """Whether rule set `other` differs from `kept` only by a run of bins of one numeric
     feature that starts or ends where `kept`'s does and holds, or is held by, it: [17, 75.4)
     and [17, 82.7), not [17, 82.7) and [38.9, 53.5), which is another group."""

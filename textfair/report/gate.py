@@ -13,9 +13,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from textfair.errors import TextfairError
 from textfair.settings import points
+
+if TYPE_CHECKING:
+    from textfair.core.rules import Rule
+    from textfair.report.parts import Finding
 
 EXAMPLE = "points: 10, or per category or term gender=5,race=10 (a bare number or *=20 for others)"
 
@@ -195,7 +200,7 @@ class Gate:
             )
         return self
 
-    def threshold(self, rule_set) -> float | None:
+    def threshold(self, rule_set: Iterable[Rule]) -> float | None:
         """The strictest threshold that applies to a rule set.
 
         A rule's threshold is its term's entry, else its category's; the rule set takes the
@@ -220,7 +225,7 @@ class Gate:
         ]
         return min(found) if found else self.default
 
-    def failing(self, findings) -> list:
+    def failing(self, findings: Iterable[Finding]) -> list[Finding]:
         r"""The significant findings whose score is above their threshold.
 
         Parameters

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from textfair.report.markdown import code_span, markdown_cell, markdown_text
 from textfair.report.page import escape, number, page, percent, table
 from textfair.report.plots import before_after, tradeoff
-from textfair.report.render import code_span, markdown_cell, markdown_text
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from textfair.report.terminal import PrintOptions
 
 __all__ = [
     "mitigation_verdict",
     "print_mitigation",
+    "prose_options",
     "render_mitigation",
     "render_mitigation_html",
     "terminal_table",
@@ -94,7 +104,7 @@ def render_mitigation(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _data_line(report: dict, name=str) -> str:
+def _data_line(report: dict, name: Callable[[object], str] = str) -> str:
     """The model and its data split; when the loop never ran (nothing was significant) the
     audit's data alone, said in words, not as "None training rows"."""
     data = report.get("data") or {}
@@ -134,7 +144,7 @@ def _size_change(row: dict) -> float | None:
     return row["after"]["score"] - row["before"]["score"]
 
 
-def _difference(side: dict | None):
+def _difference(side: dict | None) -> tuple[float, tuple[float, float], bool] | None:
     """(signed difference, interval, significant) of a side, for the plot."""
     if side is None:
         return None
@@ -285,7 +295,17 @@ def mitigation_verdict(report: dict) -> str:
     return sentence + "."
 
 
-def terminal_table(title: str, columns: list[tuple], rows: list[list[str]]):
+def prose_options(console: Console) -> PrintOptions:
+    """How `print_mitigation` and `print_comparison` print a sentence: as written (no
+    markup, no highlighting), on one line in a pipe or a log."""
+    return dict(markup=False, soft_wrap=not console.is_terminal, highlight=False)
+
+
+def terminal_table(
+    title: str,
+    columns: list[tuple[str, int] | tuple[str, int, int]],
+    rows: list[list[str]],
+) -> Table:
     """A rich Table for a terminal, a pipe or a CI log: every column kept (never dropped),
     no cell wrapped; a cell too long for the console's width is cut with "…". `columns`:
     (header, least width) or (header, least, most) for a column of free text (a rule set),
@@ -318,11 +338,11 @@ def terminal_table(title: str, columns: list[tuple], rows: list[list[str]]):
     return table
 
 
-def print_mitigation(report: dict, console) -> None:
+def print_mitigation(report: dict, console: Console) -> None:
     """mitigation.md's content for a terminal or a pipe: the status and data in prose, each
     target and held-out term on one line, the held-out quality and the steps as tables that
     keep every column at 80 characters."""
-    prose = {"markup": False, "soft_wrap": not console.is_terminal, "highlight": False}
+    prose = prose_options(console)
     console.print(f"Mitigation: {report['status']}", **prose)
     if line := _data_line(report):
         console.print(line, **prose)

@@ -9,8 +9,14 @@ writing them asks the model nothing.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textfair.errors import TextfairError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from textfair.report.model import AuditReport
 
 FORMATS = (".csv", ".tsv", ".jsonl")
 
@@ -24,7 +30,7 @@ def check_pairs_path(path: str | Path | None) -> None:
         )
 
 
-def flipped_pairs_frame(report):
+def flipped_pairs_frame(report: AuditReport) -> pd.DataFrame:
     """The flipped pairs as a DataFrame: category, from, to, the text and its
     counterfactual, the decision of each in the model's words, the favourable label's
     probability of each, whether the seed's placebo edit flipped too (a flip that a
@@ -66,7 +72,7 @@ def flipped_pairs_frame(report):
     return pd.DataFrame(rows, columns=columns)
 
 
-def write_flipped_pairs(report, path: str | Path, *, overwrite: bool = False) -> int:
+def write_flipped_pairs(report: AuditReport, path: str | Path, *, overwrite: bool = False) -> int:
     """Write every flipped pair to `path` (.csv, .tsv or .jsonl), atomically; returns how
     many. An existing file is replaced only with `overwrite`."""
     from textfair.io import atomic_writer

@@ -24,6 +24,7 @@ from matplotlib.ticker import FuncFormatter
 from textfair.report.labels import wrap_label
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
     from matplotlib.typing import RcKeyType
 
 __all__ = ["before_after", "forest", "heatmap", "methods_tradeoff", "rates", "tradeoff"]
@@ -38,7 +39,7 @@ _STYLE: dict[RcKeyType, Any] = {
 }
 
 
-def _svg(figure, description: str) -> str:
+def _svg(figure: Figure, description: str) -> str:
     """The figure as an inline <svg> that says what it shows to a screen reader."""
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})

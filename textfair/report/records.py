@@ -1,4 +1,6 @@
-"""report.json, field by field: each part of an AuditReport written as JSON and read back.
+"""report.json, field by field: an AuditReport and each of its parts written as JSON and
+read back (`AuditReport.to_dict` and `from_dict` are `report_record` and
+`report_from_record`), and the format's version.
 
 NaN (an AUC with one class, a gap with no negatives) is written as null and read back as NaN;
 tuples are written as lists. Reports written before version 2 carry no "kind": rule sets
@@ -9,8 +11,8 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import asdict
-from typing import Any
+from dataclasses import asdict, fields
+from typing import TYPE_CHECKING, Any
 
 from textfair.core.rules import RuleSet
 from textfair.discovery.acceptable import Strict
@@ -22,10 +24,116 @@ from textfair.report.parts import (
     Finding,
     Kind,
     LabelMetrics,
+    ModelInfo,
+    RunStats,
     TableMetrics,
 )
 from textfair.stats.auc import AUC_KINDS, RATE_GAPS, AucGap, SubgroupMetrics
 from textfair.stats.metrics import GroupMetrics
+
+# Only a type here: the model calls these functions (to_dict, from_dict), and builds the
+# report from the class it passes.
+if TYPE_CHECKING:
+    from textfair.report.model import AuditReport
+
+# 2: "kind" and "report_version" written; rule sets read back through RuleSet.
+# 3: causal tests, group scores and term pairs carry a placebo edit's rates ("excess").
+# 4: each finding carries its signed "difference" (phi_r - phi_not_r) beside the unsigned
+#    "score"; data["term_axes"] records the axis of terms whose category has several.
+# 5: each finding and term pair carries the mean "acceptability" of its variants and its
+#    "strict" result on the seeds whose variants all score at least config's
+#    "strict_acceptability" (null without scores); versions 3 and 4 read with None.
+#    Compatible later: the counterfactual may carry "term_pairs_left_out" (a category with
+#    more term pairs than are kept in full); a report without it reads as none left out.
+#    A later version that only adds what an older reader may ignore says so by writing
+#    "compatible_with": the oldest version able to read it (see check_version).
+REPORT_VERSION = 5
+
+
+def report_record(report: AuditReport) -> dict[str, Any]:
+    """report.json as a JSON-ready dict (NaN written as null): `AuditReport.to_dict`.
+
+    Returns
+    -------
+    dict
+        ``report_version``, ``kind``, ``textfair_version``, ``command``, ``seed``,
+        ``model``, ``data``, ``config``, ``rule_sets_tested``, ``findings``,
+        ``counterfactual``, ``metrics`` and ``run``, then the keys of `extra`.
+        ``AuditReport.from_dict(report.to_dict()) == report``.
+    """
+    return finite(
+        {
+            "report_version": report.report_version,
+            "kind": report.kind,
+            "textfair_version": report.textfair_version,
+            "command": report.command,
+            "seed": report.seed,
+            "model": {**asdict(report.model), "labels": list(report.model.labels)},
+            "data": report.data,
+            "config": report.config,
+            "rule_sets_tested": len(report.findings),
+            "findings": [finding_record(f, report.kind) for f in report.findings],
+            "counterfactual": counterfactual_record(report.counterfactual),
+            "metrics": metrics_record(report.metrics),
+            "run": asdict(report.run),
+            **report.extra,
+        }
+    )
+
+
+def report_from_record(cls: type[AuditReport], record: object) -> AuditReport:
+    """A report of class `cls` read from what `report_record` wrote (or report.json); a
+    one-line error otherwise: `AuditReport.from_dict`.
+
+    Parameters
+    ----------
+    cls
+        `AuditReport`.
+    record
+        The dict `report_record` returned, or the object a report.json holds. Keys a
+        newer writer added are kept in `extra`.
+
+    Raises
+    ------
+    TextfairError
+        `record` is not a dict with ``findings`` and ``model``, or it is incomplete or
+        malformed.
+    """
+    if not isinstance(record, dict) or "findings" not in record or "model" not in record:
+        raise TextfairError(
+            f"a {type(record).__name__} is not an audit report; expected the object in "
+            "a report.json written by textfair audit"
+        )
+    check_version(record, REPORT_VERSION)
+    try:
+        kind = record.get("kind") or kind_of_version_1(record)
+        read_keys = {f.name for f in fields(cls)} | {"rule_sets_tested", "compatible_with"}
+        model = record["model"]
+        return cls(
+            kind=kind,
+            model=ModelInfo(
+                model.get("id", ""),
+                model.get("fingerprint"),
+                tuple(model["labels"]),
+                model["favorable"],
+            ),
+            data=dict(record.get("data") or {}),
+            config=dict(record.get("config") or {}),
+            findings=tuple(read_finding(f, kind) for f in record["findings"]),
+            counterfactual=read_counterfactual(record.get("counterfactual")),
+            metrics=read_metrics(record.get("metrics")),
+            run=RunStats(**record["run"]),
+            seed=int(record.get("seed", 0)),
+            command=record.get("command", ""),
+            textfair_version=record.get("textfair_version", ""),
+            report_version=int(record.get("report_version", 1)),
+            extra={k: v for k, v in record.items() if k not in read_keys},
+        )
+    except (KeyError, TypeError, ValueError) as err:
+        raise TextfairError(
+            f"the report is incomplete or malformed ({type(err).__name__}: {err}); "
+            "expected a report.json written by textfair audit"
+        ) from None
 
 
 def kind_of_version_1(record: dict) -> Kind:
@@ -125,7 +233,9 @@ def check_version(record: dict, readable: int) -> None:
             f"reads; its writer says version {compatible} readers can read it, so it is "
             "read without what is new (upgrade textfair to see everything)",
             InputNote,
-            stacklevel=4,
+            # The code that called AuditReport.read: past this function,
+            # report_from_record, files.read_report and the method.
+            stacklevel=5,
         )
         return
     raise TextfairError(
@@ -322,7 +432,7 @@ def _number(value: Any) -> Any:
     return math.nan if value is None else value
 
 
-def finite(value):
+def finite(value: Any) -> Any:
     """JSON has no NaN: write null instead."""
     if isinstance(value, float) and math.isnan(value):
         return None

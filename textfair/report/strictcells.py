@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 from textfair.report.numbers import difference
 
 if TYPE_CHECKING:
+    from textfair.discovery.acceptable import Strict
     from textfair.report.model import AuditReport
+    from textfair.report.parts import Finding
 
 __all__ = ["scored", "strict_cells", "strict_columns", "strict_result"]
 
@@ -30,14 +32,19 @@ def strict_columns(report: AuditReport) -> list[str]:
     ]
 
 
-def strict_cells(report: AuditReport, f) -> tuple[str, str]:
+def strict_cells(report: AuditReport, f: Finding) -> tuple[str, str]:
     """A finding's mean acceptability ("0.93") and its difference on its high-scoring seeds
     with its interval and their number ("+3.1 [-1.0, +7.0], 64"), marked "?" when it does
     not hold there (`AuditReport.holds_strictly`); dashes without scores."""
     return strict_result(report, f.acceptability, f.strict, f.ci)
 
 
-def strict_result(report: AuditReport, acceptability, strict, ci) -> tuple[str, str]:
+def strict_result(
+    report: AuditReport,
+    acceptability: float | None,
+    strict: Strict | None,
+    ci: tuple[float, float],
+) -> tuple[str, str]:
     """Two cells: the mean acceptability, and the strict estimate with its interval and
     seeds, marked "?" where the result (interval `ci`) does not hold on them."""
     if strict is None:

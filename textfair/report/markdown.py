@@ -1,30 +1,33 @@
-"""Render an audit report: Markdown for people and files, rich tables for the terminal."""
+"""report.md: the audit as Markdown, for people and files, and the escaping that keeps a
+user's text (a comment, a term, a column or file name) shown as written inside Markdown.
+
+One of the report's renderers, apart from the terminal's (`textfair.report.terminal`) and
+the page's (`textfair.report.html`): each reads an `AuditReport`, which it knows only as a
+type, and `textfair.report.files` writes what they return.
+"""
 
 from __future__ import annotations
 
-import json
-from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textfair.discovery.keptpairs import pair_shift
-from textfair.io import atomic_directory, check_output_directory, printable
 from textfair.report import labelwords as words
-from textfair.report.gate import Gate
 from textfair.report.numbers import acceptability_note, difference, informative, percent, points
-from textfair.report.parts import LabelMetrics, TableMetrics
+from textfair.report.parts import Finding, LabelMetrics, TableMetrics
 from textfair.report.seedwords import SEEDS_INTRO, seed_rows
 from textfair.report.strictcells import scored, strict_cells, strict_columns, strict_result
 
 # Only a type here: AuditReport's notebook methods (save, to_html, the Jupyter views) call
 # these renderers, so importing the model at run time would close a cycle.
 if TYPE_CHECKING:
+    from textfair.discovery.themis import Excess, GroupScore, PairShift
     from textfair.report.model import AuditReport
+    from textfair.stats.auc import SubgroupMetrics
 
-__all__ = ["markdown_cell", "render_markdown", "render_terminal", "write_report"]
+__all__ = ["code_span", "markdown_cell", "markdown_text", "rate_extremes", "render_markdown"]
 
 
-def _finding_cells(report: AuditReport, f) -> list[str]:
+def _finding_cells(report: AuditReport, f: Finding) -> list[str]:
     """One row of the findings table in Markdown: the signed difference with its interval
     (points, as every surface writes it), so a sign is never read off the interval alone;
     with scored variants, their mean acceptability and the strict result (`strict_cells`)."""
@@ -56,7 +59,7 @@ FINDING_COLUMNS = [
 ]
 
 
-def _number(value, digits: int = 3) -> str:
+def _number(value: float | None, digits: int = 3) -> str:
     return "-" if value is None or value != value else f"{value:.{digits}f}"
 
 
@@ -284,13 +287,13 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
     return lines
 
 
-def _pair_strict(report: AuditReport, pair) -> tuple[str, str]:
+def _pair_strict(report: AuditReport, pair: PairShift) -> tuple[str, str]:
     """A term pair's mean acceptability and its shift on the seeds whose swapped text
     scores at least the strict level, marked "?" where it does not hold there."""
     return strict_result(report, pair.acceptability, pair.strict, pair_shift(pair)[1])
 
 
-def _excess_strict(report: AuditReport, group) -> tuple[str, str]:
+def _excess_strict(report: AuditReport, group: GroupScore) -> tuple[str, str]:
     """A group score's mean acceptability and its excess on the seeds whose rewrites all
     score at least the strict level, marked "?" where it does not hold there."""
     ci = group.excess.ci if group.excess is not None else (-1.0, 1.0)
@@ -301,7 +304,7 @@ def _excess_strict(report: AuditReport, group) -> tuple[str, str]:
 EXCESS_COLUMNS = ("per edit", "placebo", "excess [interval] (points)", "significant")
 
 
-def _excess_cells(excess) -> str:
+def _excess_cells(excess: Excess | None) -> str:
     """Per-edit and placebo flip rates, the excess with its interval, significance: four
     Markdown cells (dashes where the domain has no placebo edit)."""
     if excess is None:
@@ -342,7 +345,7 @@ def _label_metrics_lines(metrics: LabelMetrics) -> list[str]:
     return lines
 
 
-def _starred(s, kind: str, metrics: LabelMetrics) -> str:
+def _starred(s: SubgroupMetrics, kind: str, metrics: LabelMetrics) -> str:
     """An AUC cell, starred when it differs significantly from the overall AUC."""
     gap = s.gaps.get(kind)
     return words.auc_cell(s, kind, metrics) + (" *" if gap and gap.significant else "")
@@ -406,292 +409,3 @@ def code_span(text: object) -> str:
     fence = "`" * (max((len(run) for run in re.findall("`+", flat)), default=0) + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") else ""
     return f"{fence}{pad}{flat}{pad}{fence}"
-
-
-# The name column folds (never cuts) its names down to this width before text cells are cut.
-NAME_MIN_WIDTH = 30
-# The narrowest a name column folds to, and a text cell (no digit in its column) is cut to
-# with "…", before a table that still does not fit is printed as one line per row.
-NAME_FOLD_MIN = 12
-TEXT_MIN_WIDTH = 12
-
-
-def fitted_table(title: str, columns: list[str], rows: list[list], width: int):
-    """`rows` (cells: plain strings, or (text, style)) as a rich Table that fits `width`,
-    every column kept: in a terminal, a pipe or a CI log alike.
-
-    The first column holds names, folded over lines (after a space or a "|" between
-    values) but never cut, at NAME_MIN_WIDTH or its longest name when there is room, and
-    down to NAME_FOLD_MIN when there is not. The other columns never wrap: a column of
-    numbers keeps its width (a number is never cut), and a column of words (no digit in any
-    cell) is cut with "…", down to TEXT_MIN_WIDTH, widest first. A table that still cannot
-    fit is printed as one line per row ("name: header value; header value"), which a log
-    keeps whole.
-
-    Returns
-    -------
-    renderable
-        The table, or the lines.
-    """
-    from rich.cells import cell_len
-    from rich.table import Table
-    from rich.text import Text
-
-    from textfair.report.labels import wrap_label
-
-    pad = 3  # a space either side and a rule
-
-    def text(cell) -> Text:
-        return Text(*cell) if isinstance(cell, tuple) else Text(str(cell))
-
-    def widest(index: int) -> int:
-        lines = [*columns[index].splitlines(), *(text(row[index]).plain for row in rows)]
-        return max(map(cell_len, lines)) + pad
-
-    def words(index: int) -> bool:
-        return not any(ch.isdigit() for row in rows for ch in text(row[index]).plain)
-
-    longest = widest(0) - pad
-    widths = {i: widest(i) for i in range(1, len(columns))}
-    room = width - 1 - pad - sum(widths.values())
-    least = min(longest, NAME_FOLD_MIN)
-    # Cut text columns, widest first, until the names have room to fold.
-    for index in sorted((i for i in widths if words(i)), key=lambda i: -widths[i]):
-        if room >= least:
-            break
-        cut = min(widths[index] - (TEXT_MIN_WIDTH + pad), least - room)
-        if cut > 0:
-            widths[index] -= cut
-            room += cut
-    if room < least:
-        return _row_lines(title, columns, [[text(c).plain for c in row] for row in rows])
-    room = min(room, longest)
-    table = Table(title=title, title_justify="left", padding=(0, 1))
-    table.add_column(Text(columns[0]), no_wrap=True, min_width=room)
-    for index, column in enumerate(columns[1:], start=1):
-        table.add_column(
-            Text(column),
-            no_wrap=True,
-            justify="right",
-            overflow="ellipsis",
-            max_width=widths[index] - pad,
-        )
-    for row in rows:
-        name = "\n".join(wrap_label(text(row[0]).plain, room))
-        table.add_row(Text(name), *(text(cell) for cell in row[1:]))
-    return table
-
-
-def _row_lines(title: str, columns: list[str], rows: list[list[str]]):
-    """A table too wide for its width, as one line per row: "name: header value; ...".
-    Each header is written on one line ("difference [interval], points")."""
-    from rich.console import Group
-    from rich.text import Text
-
-    heads = [" ".join(c.split()) for c in columns]
-    lines = [Text(title)]
-    for row in rows:
-        cells = "; ".join(
-            f"{head} {cell.strip()}" for head, cell in zip(heads[1:], row[1:], strict=True)
-        )
-        lines.append(Text(f"  {row[0]}: {cells}"))
-    return Group(*lines)
-
-
-def _marked(value: str, significant: bool):
-    """A number that is significant: in bold red with a star (a star alone without colour)."""
-    return (f"{value} *", "bold red") if significant else f"{value}  "
-
-
-def render_terminal(report: AuditReport, top: int = 10, console=None) -> None:
-    """A summary that fits the terminal: compact tables (under 100 columns for the default
-    audit; the full ones are in report.md and on the page) that keep every column, whose
-    names fold but are never cut (see `fitted_table`), then the reading notes, the run, and
-    the verdict as the last line. A log or a pipe, which has no width of its own, gets 100
-    columns (or $COLUMNS)."""
-    import os
-
-    from rich.console import Console
-
-    if console is None:
-        console = Console()
-        if not console.is_terminal:
-            console = Console(width=int(os.environ.get("COLUMNS") or 0) or 100)
-    # Sentences: rich breaks them at words in a terminal; in a log each stays one line, so
-    # `grep Verdict:` finds all of it.
-    prose = {"markup": False, "soft_wrap": not console.is_terminal}
-
-    def show(title, columns, rows) -> None:
-        table = fitted_table(title, columns, rows, console.width)
-        console.print(table, soft_wrap=not console.is_terminal)
-
-    findings = report.shown_findings()[:top]
-    if findings:
-        show(
-            f"Group fairness: top {len(findings)} of {len(report.findings)} rule sets",
-            [
-                "rule set",
-                "difference\n[interval], points",
-                f"{report.outcome}\nwith",
-                "without",
-                "p adj.",
-                report.unit,
-            ],
-            [
-                [
-                    printable(report.shown_label(f, folded)),
-                    _marked(difference(f.difference, f.ci), f.significant),
-                    percent(f.phi_r),
-                    percent(f.phi_not_r),
-                    f"{f.p_adjusted:.3g}",
-                    f"{f.n_r} !" if report.small(f) else str(f.n_r),
-                ]
-                for f, folded in findings
-            ],
-        )
-        if scored(report):
-            # A table of its own: beside the findings' columns it would not fit 100.
-            show(
-                f"The same rule sets on the {report.unit} whose variants all score at least "
-                f"{report.strict_level:g}",
-                [
-                    "rule set",
-                    "acceptability\n(mean)",
-                    "difference\n[interval], points, n",
-                    "holds",
-                ],
-                [
-                    [
-                        printable(report.shown_label(f, folded)),
-                        *strict_cells(report, f),
-                        report.holds_words(f),
-                    ]
-                    for f, folded in findings
-                ],
-            )
-        console.print(
-            f"* significant after {report.correction_name}; "
-            "difference: the rate with the rule set minus without it (negative: its "
-            f"{report.inputs} fare worse). {report.intervals_statement}",
-            **prose,
-        )
-    for note in report.reading_notes(top):
-        console.print(printable(note), **prose)
-    if isinstance(report.metrics, LabelMetrics):
-        _terminal_label_metrics(report.metrics, show, lambda line: console.print(line, **prose))
-    if report.counterfactual is not None:
-        rows = []
-        for c in report.counterfactual.causal:
-            e = c.excess
-            rows.append(
-                [
-                    printable(" + ".join(c.categories)),
-                    _marked(difference(e.excess, e.ci), e.significant) if e else "–",
-                    percent(e.identity_rate) if e else "–",
-                    percent(e.placebo_rate) if e else "–",
-                    percent(c.score),
-                    str(e.n) if e else "–",
-                ]
-            )
-        show(
-            "Causal tests: decisions flipped when only identity terms change",
-            [
-                "categories",
-                "excess\n[interval], points",
-                "identity\nswap",
-                "placebo\nedit",
-                "Themis\nscore",
-                f"{report.inputs}\nwith both",
-            ],
-            rows,
-        )
-        console.print(
-            "Excess: how much more often one identity swap flips the decision (identity "
-            "swap) than a neutral word written before the term (placebo edit), its interval "
-            f"simultaneous over the {len(report.counterfactual.causal)} tests (Bonferroni), "
-            f"* significant after {report.correction_name}; "
-            f"Themis score: the share of the {report.inputs} sampled with any flip; "
-            f"{report.inputs} with both: those the excess is measured on.",
-            **prose,
-        )
-    run = report.run
-    console.print(
-        f"{run.queries()} for {run.requested:,} {report.inputs} requested "
-        f"({run.cache_hits:,} asked before in this run or an earlier one, answered from "
-        f"the cache), {run.seconds} s.",
-        **prose,
-    )
-    console.print(f"Verdict: {printable(report.summary())}", **prose)
-
-
-def _terminal_label_metrics(metrics: LabelMetrics, show, say) -> None:
-    """One row per AUC with a value (term, kind, value with its interval, the term's texts
-    of each class), starred where it differs significantly from the overall AUC: narrow
-    enough for 80 columns. The AUCs left out have too few texts."""
-    some, _ = words.split(metrics)
-    rows = [
-        [
-            printable(s.subgroup),
-            name,
-            _marked(words.auc_cell(s, kind, metrics), bool(gap and gap.significant)),
-            f"{s.positives} / {s.negatives}",
-        ]
-        for s in some
-        for kind, name in words.AUC_NAMES.items()
-        if s.intervals.get(kind)
-        for gap in [s.gaps.get(kind)]
-    ]
-    if rows:
-        show(
-            f"Label metrics: AUCs with enough texts (overall {words.auc_cell(None, '', metrics)})",
-            ["term", "AUC", "value [interval]", words.classes(metrics)],
-            rows,
-        )
-    for note in (words.gaps_note(metrics), words.too_few_note(metrics)):
-        if note:
-            say(printable(note))
-    rest = len(metrics.subgroups) - len({row[0] for row in rows})
-    if rest and metrics.min_per_class:
-        say(f"{rest} more terms have too few texts for any AUC; report.md lists them.")
-
-
-# What a report directory holds: it is replaced as one set.
-REPORT_FILES = ["report.json", "report.md", "report.html"]
-
-
-def write_report(
-    report: AuditReport,
-    directory: str | Path,
-    top: int = 10,
-    *,
-    overwrite: bool = False,
-    fail_above: float | str | Gate | None = None,
-) -> tuple[Path, Path, Path]:
-    """Write report.json, report.md and report.html into `directory`, as one set.
-
-    The files are staged in a directory beside it that then takes its place in one step, so
-    an interrupted write leaves the complete old set or the complete new one, never a mix.
-    A directory holding an earlier report is replaced only with `overwrite`; one holding
-    other files is refused (see :func:`textfair.io.check_output_directory`). `fail_above`,
-    the CI gate the audit ran with (a number, "gender=0.05,race=0.1" or a Gate), is
-    recorded in report.json and drawn on the page. The page is rendered from report.json as
-    written, so `textfair report` renders it again byte for byte.
-    """
-    from textfair.report.html import render_html
-
-    out = Path(directory)
-    check_output_directory(out, REPORT_FILES, overwrite)
-    if fail_above is not None:
-        gate = Gate.parse(fail_above).to_json()
-        report = replace(report, extra={**report.extra, "fail_above": gate})
-    text = json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    page = render_html(type(report).from_dict(json.loads(text)))
-    with atomic_directory(out, replace=overwrite) as staging:
-        for name, content in (
-            ("report.json", text),
-            ("report.md", render_markdown(report, top)),
-            ("report.html", page),
-        ):
-            with open(staging / name, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(content)
-    return out / "report.json", out / "report.md", out / "report.html"

@@ -1,0 +1,88 @@
+"""The report in a notebook: the findings as a pandas DataFrame, and the views Jupyter shows
+for a report left at the end of a cell (`_repr_markdown_`, `_repr_html_`).
+
+Apart from the report's data (`textfair.report.model`), whose methods delegate here: the
+views call the renderers and pandas, which the data never imports.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+from textfair.report.markdown import render_markdown
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from textfair.report.model import AuditReport
+
+__all__ = ["findings_frame", "html_view", "markdown_view"]
+
+
+def findings_frame(report: AuditReport) -> pd.DataFrame:
+    r"""The findings as a pandas DataFrame, most credible first, in the words of the
+    model's labels (`AuditReport.findings_frame`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per finding: ``rule_set`` (as `AuditReport.label` writes it), the rate of
+        the favourable label with and without the rule set (e.g. ``non-toxic_rate_with``,
+        ``non-toxic_rate_without``), their signed ``difference`` and its interval
+        (``ci_low``, ``ci_high``), ``credible_bound`` (the end of the interval nearest
+        zero; 0 when it holds 0), ``p_adjusted``, ``significant``, ``seeds`` (on the
+        rule set's side) and ``support``; then how much it rests on doubtful text:
+        ``acceptability`` (its variants' mean score), ``strict_difference``,
+        ``strict_ci_low``, ``strict_ci_high`` and ``strict_seeds`` (on the seeds whose
+        variants all score at least ``config["strict_acceptability"]``), and
+        ``holds_strictly`` (see `AuditReport.holds_strictly`); None where nothing was
+        scored. report.json keeps the paper's names: ``phi_r``, ``phi_not_r``, and
+        ``score``, the absolute difference, beside the signed ``difference``.
+
+    Notes
+    -----
+    For a rule set $R$, the ``difference`` is
+    $\varphi_R - \varphi_{\neg R}$: negative when the rule set's texts (rows) get
+    the favourable label less often.
+    """
+    import pandas as pd
+
+    label = report.model.favorable or "favourable"
+    return pd.DataFrame(
+        [
+            {
+                "rule_set": report.label(f.rule_set),
+                f"{label}_rate_with": f.phi_r,
+                f"{label}_rate_without": f.phi_not_r,
+                "difference": f.difference,
+                "ci_low": f.ci[0],
+                "ci_high": f.ci[1],
+                "credible_bound": f.credible_bound,
+                "p_adjusted": f.p_adjusted,
+                "significant": f.significant,
+                "seeds": f.n_r,
+                "support": f.support,
+                # How much it rests on doubtful text (None without scores).
+                "acceptability": f.acceptability,
+                "strict_difference": f.strict.estimate if f.strict else None,
+                "strict_ci_low": f.strict.ci[0] if f.strict else None,
+                "strict_ci_high": f.strict.ci[1] if f.strict else None,
+                "strict_seeds": f.strict.n if f.strict else None,
+                "holds_strictly": report.holds_strictly(f),
+            }
+            for f in report.findings
+        ]
+    )
+
+
+def markdown_view(report: AuditReport) -> str:
+    """What Jupyter shows of a report as Markdown: report.md."""
+    return render_markdown(report)
+
+
+def html_view(report: AuditReport) -> str:
+    """What Jupyter shows of a report as HTML: the verdict, then the ten most credible
+    findings of `findings_frame`."""
+    table = findings_frame(report).head(10).to_html(index=False, float_format="{:.3f}".format)
+    return f"<p>{html.escape(report.summary())}</p>{table}"
