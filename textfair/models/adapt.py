@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard
 
 from textfair.errors import TextfairError
-from textfair.models.base import Model, renamed
+from textfair.models.base import Model
 from textfair.models.callable import CallableModel
 from textfair.models.hf import HFModel
+from textfair.models.keywords import renamed
 from textfair.models.sklearn import SklearnModel
 from textfair.models.spec import CLASS_NAMES, load_model, name_classes
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from textfair.errors import TextfairError
-from textfair.models.base import resolve_device
+from textfair.models.device import resolve_device
 
 __all__ = ["DTYPES", "HFModel", "check_dtype"]
 

@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from textfair.errors import TextfairError
-from textfair.models.base import UNNAMED, renamed
+from textfair.models.base import UNNAMED
 from textfair.models.callable import CallableModel, load_callable
 from textfair.models.hf import HFModel, check_dtype
+from textfair.models.keywords import renamed
 from textfair.models.rows import RowModel
 from textfair.models.sklearn import SklearnModel
 from textfair.models.tabular_mlp import TabularMLP
