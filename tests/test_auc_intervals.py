@@ -15,7 +15,8 @@ from scipy.stats import norm
 from textfair.report.html import render_html
 from textfair.report.model import AuditReport
 from textfair.report.render import render_markdown, render_terminal
-from textfair.stats.auc import MIN_PER_CLASS, auc, auc_interval, bias_metrics
+from textfair.stats.auc import auc, auc_interval
+from textfair.stats.label_metrics import MIN_PER_CLASS, bias_metrics
 
 BUNDLED = Path(__file__).parent / "data" / "bundled_audit_report.json"
 

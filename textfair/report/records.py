@@ -24,7 +24,7 @@ from textfair.report.parts import (
     LabelMetrics,
     TableMetrics,
 )
-from textfair.stats.auc import AUC_KINDS, RATE_GAPS, AucGap, SubgroupMetrics
+from textfair.stats.label_metrics import AUC_KINDS, RATE_GAPS, AucGap, SubgroupMetrics
 from textfair.stats.metrics import GroupMetrics
 
 
