@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from textfair.cli.options import with_options
+from textfair.cli.signatures import with_options
 from textfair.errors import ModelError, TextfairError
 from textfair.io import printable
 
