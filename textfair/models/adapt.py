@@ -129,7 +129,7 @@ def as_model(
     )
 
 
-def _is_model(obj: object) -> bool:
+def _is_model(obj: object) -> TypeGuard[Model]:
     # Not isinstance(obj, Model): a sklearn estimator has predict_proba but no `labels`, and
     # a pipeline object is callable; only a real textfair model has both attributes.
     return hasattr(obj, "labels") and callable(getattr(obj, "predict_proba", None))
