@@ -21,7 +21,10 @@ from textfair.models.tabular_mlp import TabularMLP
 from textfair.models.threads import set_torch_threads
 from textfair.models.torch_text import TorchTextModel
 
-__all__ = ["bundled_models", "load_model", "load_row_model"]
+__all__ = ["SpecModel", "bundled_models", "load_model", "load_row_model"]
+
+# What a spec names: the model `load_model` builds.
+SpecModel = HFModel | TorchTextModel | SklearnModel | CallableModel
 
 _PREFIXES = ("hf:", "textfair:", "sklearn:", "py:")
 
@@ -38,7 +41,7 @@ def load_model(
     max_length: int | None = None,
     labels: Sequence[str] | None = None,
     dtype: str = "auto",
-) -> HFModel | TorchTextModel | SklearnModel | CallableModel:
+) -> SpecModel:
     """Build the model a spec names, as ``textfair audit --model`` reads it.
 
     Parameters
