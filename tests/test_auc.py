@@ -7,7 +7,8 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from textfair.errors import TextfairError
-from textfair.stats.auc import auc, bias_metrics, generalized_mean
+from textfair.stats.auc import auc
+from textfair.stats.label_metrics import bias_metrics, generalized_mean
 
 
 @pytest.mark.parametrize("seed", range(5))

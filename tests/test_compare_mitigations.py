@@ -220,7 +220,7 @@ def _planted_texts():
 
 def test_logit_pairing_lowers_the_pair_gap_on_a_planted_model():
     from textfair.mitigate.logit_pairing import counterfactual_pairs, logit_pairing, pair_gap
-    from textfair.models.torch_text import train_text_classifier
+    from textfair.models.text_training import train_text_classifier
     from textfair.text.matcher import Matcher
 
     texts, labels = _planted_texts()

@@ -25,7 +25,8 @@ from textfair.models.baselines import logistic_regression
 from textfair.models.callable import CallableModel
 from textfair.models.rows import RowModel
 from textfair.models.tabular_mlp import TabularMLP
-from textfair.models.torch_text import TorchTextModel, train_text_classifier
+from textfair.models.text_training import train_text_classifier
+from textfair.models.torch_text import TorchTextModel
 from textfair.report.model import AuditReport, ModelInfo, RunStats
 from textfair.tabular.schema import infer_schema
 from textfair.text.matcher import Matcher

@@ -399,11 +399,11 @@ def test_the_command_line_reads_a_fraction_with_a_note_naming_its_flag(
 
 
 def test_the_command_lines_choices_and_defaults_are_the_settings_own():
-    from textfair.cli.options import _SHARED, Correction, Mode, Unit
+    from textfair.cli.options import SHARED, Correction, Mode, Unit
 
     for name, literal in (("mode", Mode), ("correction", Correction), ("unit", Unit)):
         (options,) = CONSTRAINTS[name]
         assert typing.get_args(literal) == options.choices
     defaults = AuditConfig()
     for name in ("theta", "max_order", "confidence", "error", "min_samples", "max_samples"):
-        assert _SHARED[name][1].default == getattr(defaults, name)
+        assert SHARED[name][1].default == getattr(defaults, name)

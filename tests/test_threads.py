@@ -81,8 +81,8 @@ def test_training_of_every_kind_uses_the_fixed_thread_count(kind):
     import pandas as pd
 
     from textfair.models.tabular_mlp import TabularMLP
+    from textfair.models.text_training import train_text_classifier
     from textfair.models.threads import TRAINING_THREADS
-    from textfair.models.torch_text import train_text_classifier
 
     frame = pd.read_csv(PACKAGE_DATA / "wiki_toxicity.csv").head(48)
     labels = ["toxic" if value else "non-toxic" for value in frame["toxic"]]

@@ -7,7 +7,8 @@ import pytest
 
 from textfair.errors import TextfairError
 from textfair.models import CachedModel
-from textfair.models.torch_text import TorchTextModel, train_text_classifier
+from textfair.models.text_training import train_text_classifier
+from textfair.models.torch_text import TorchTextModel
 
 TEXTS = [
     "you are a wonderful editor, thanks",

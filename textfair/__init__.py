@@ -17,7 +17,8 @@ from textfair.models.hf import HFModel
 from textfair.models.rows import RowModel
 from textfair.models.spec import load_model
 from textfair.models.tabular_mlp import TabularMLP
-from textfair.models.torch_text import TorchTextModel, train_text_classifier
+from textfair.models.text_training import train_text_classifier
+from textfair.models.torch_text import TorchTextModel
 from textfair.report.gate import Gate
 from textfair.report.model import AuditReport
 from textfair.tabular.schema import Schema, infer_schema

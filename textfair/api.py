@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from textfair.errors import TextfairError
 from textfair.models import as_model
-from textfair.models.base import renamed
+from textfair.models.keywords import renamed
 from textfair.report.model import AuditReport
 from textfair.settings import check_parameter, points
 from textfair.workers import check_workers

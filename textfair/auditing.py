@@ -41,7 +41,7 @@ from textfair.report.model import (
 )
 from textfair.run import Run, collecting_new_objects_only
 from textfair.settings import AuditConfig
-from textfair.stats.auc import bias_metrics
+from textfair.stats.label_metrics import bias_metrics
 from textfair.stats.metrics import consistency, group_metrics, theil_index
 from textfair.tabular.domain import TabularDomain
 from textfair.terms import TermList

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import warnings
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TextIO, cast
 
 from textfair.cli.app import EXIT_INTERRUPTED, EXIT_USAGE, app
 from textfair.errors import InputNote
@@ -52,7 +52,14 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(code)
 
 
-def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+def _one_line_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
     """A warning as one line on stderr ("warning: ..."), without Python's file name, line
     number and source line, which tell a user of the command nothing."""
     if getattr(message, "parameter", None):  # the library's name, as the command's flag

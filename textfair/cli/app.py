@@ -12,15 +12,20 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
-from textfair.cli.options import with_options
+from textfair.cli.signatures import with_options
 from textfair.errors import ModelError, TextfairError
 from textfair.io import printable
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 F = TypeVar("F", bound=Callable[..., object])
+# A settings dataclass (AuditConfig, MitigationConfig), built from a command's options.
+C = TypeVar("C", bound="DataclassInstance")
 
 # Exit codes, a contract for CI: 0 done (fair, or nothing crossed --fail-above); 1 only when a
 # significant finding scores above --fail-above; 2 a mistake in the input or a model that
@@ -157,7 +162,7 @@ def command(group: typer.Typer, name: str, *shared: str, **settings: Any) -> Cal
     return decorate
 
 
-def _with_flags(err: Exception) -> str:
+def _with_flags(err: Exception | str) -> str:
     """The library names a parameter ("theta is 1.5"); the command line names its flag (an
     error's, or a note's such as PointsNote's)."""
     message = str(err)
@@ -189,7 +194,7 @@ def split_list(value: str | None) -> list[str] | None:
     return items or None
 
 
-def settings_of(config_type, options: dict, **overrides):
+def settings_of(config_type: type[C], options: dict, **overrides: object) -> C:
     """A settings dataclass (AuditConfig, MitigationConfig) from a command's options: the
     options named like its fields, "categories" split at commas, then `overrides`."""
     import dataclasses

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import typer
 
@@ -24,6 +26,10 @@ from textfair.cli.options import (
 )
 from textfair.cli.progress import Stages
 from textfair.cli.runs import cached_model, check_report_options, load_text_model, publish
+
+if TYPE_CHECKING:
+    from textfair.distributed.ray_engine import ActorPoolModel
+    from textfair.models.spec import SpecModel
 
 DEFAULT_MODEL = "toxicity-cnn-lstm"
 
@@ -48,7 +54,7 @@ CAUSAL_OPTIONS = tuple(name for name in AUDIT_OPTIONS if name not in GROUP_ONLY)
 STAGES = {"audit": ("group", "causal"), "causal": ("causal",)}
 
 
-def _options(group: bool, old_name: str = ""):
+def _options(group: bool, old_name: str = "") -> Callable[..., None]:
     """The command of both `audit` and `causal`, as a function so each gets its own."""
 
     def run(
@@ -115,11 +121,11 @@ def _audit(options: dict, group: bool) -> None:
             workers=options["workers"],
         )
     if options["engine"] == "ray":
-        loaded.close()
+        cast("ActorPoolModel", loaded).close()  # what `_load` makes for --engine ray
     publish(report, options, err)
 
 
-def _load(options: dict):
+def _load(options: dict) -> SpecModel | ActorPoolModel:
     """The model: in this process, or with --engine ray one copy per actor of a Ray pool
     that answers the audit's batches in parallel (the same batches, so the same answers and
     the same report as the local engine)."""

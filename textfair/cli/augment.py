@@ -124,16 +124,16 @@ def augment_command(
 
 
 def _augment_on_ray(
-    data,
-    out,
-    text_column,
-    label_column,
-    method,
-    categories,
-    max_per_text,
-    seed,
-    address,
-    min_acceptability,
+    data: Path,
+    out: Path,
+    text_column: str | None,
+    label_column: str | None,
+    method: str,
+    categories: str | None,
+    max_per_text: int,
+    seed: int,
+    address: str | None,
+    min_acceptability: float,
 ) -> None:
     """`augment --engine ray`: counterfactual augmentation of every row of --data on Ray,
     the local engine's rows, as Parquet shards in --out (a directory)."""

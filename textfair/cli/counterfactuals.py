@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import IO, TYPE_CHECKING
 
 import typer
 
 from textfair.cli.app import app, command, split_list
+
+if TYPE_CHECKING:
+    from textfair.text.matcher import Matcher
 
 EXAMPLE_DATA = "wiki_examples.csv"
 
@@ -109,18 +113,18 @@ def counterfactuals_command(
 
 
 def _counterfactuals_on_ray(
-    data,
-    out,
-    text_column,
-    id_column,
-    terms,
-    categories,
-    gender_swap,
-    max_variants,
-    seed,
-    address,
-    min_acceptability,
-    private_names,
+    data: Path,
+    out: Path | None,
+    text_column: str | None,
+    id_column: str | None,
+    terms: str,
+    categories: str | None,
+    gender_swap: bool,
+    max_variants: int,
+    seed: int,
+    address: str | None,
+    min_acceptability: float,
+    private_names: bool,
 ) -> None:
     """`counterfactuals --engine ray`: every row's variants generated on Ray, the local
     engine's records, as Parquet shards in --out (a directory)."""
@@ -186,7 +190,13 @@ def _seeds(
     yield from zip(ids, frame[column].tolist(), strict=True)
 
 
-def _records(seeds, matcher, names, options, show_progress):
+def _records(
+    seeds: Sequence[tuple[object, str]],
+    matcher: Matcher,
+    names: list[str],
+    options: tuple[bool, int, int, float, bool],
+    show_progress: Path | None,
+) -> Iterator[dict]:
     """The JSON records of every seed's variants; with an output file, progress on stderr."""
     from contextlib import nullcontext
 
@@ -207,7 +217,7 @@ def _records(seeds, matcher, names, options, show_progress):
             done += 1
 
 
-def _write(records: Iterable[dict], handle) -> int:
+def _write(records: Iterable[dict], handle: IO[str]) -> int:
     count = 0
     for record in records:
         handle.write(json.dumps(record, ensure_ascii=False) + "\n")

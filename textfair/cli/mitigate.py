@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,9 @@ from textfair.errors import TextfairError
 from textfair.io import Output, check_outputs
 
 if TYPE_CHECKING:
+    from textfair.mitigate.compare import Comparison
+    from textfair.mitigate.pipeline import Mitigation
+    from textfair.models.base import Model
     from textfair.report.model import AuditReport
 
 AUDIT_HELP = (
@@ -285,7 +289,7 @@ def _methods(kind: str, methods: str | None, old: str | None) -> tuple[list[str]
     return named, ""
 
 
-def _check_applicable(kind: str, named: list[str], model) -> None:
+def _check_applicable(kind: str, named: list[str], model: Model) -> None:
     """Methods named one by one must apply to the model (one line, before any model query);
     of 'all', the comparison lists those that do not with the reason."""
     from textfair.mitigate.methods import applicable, methods_for
@@ -294,7 +298,14 @@ def _check_applicable(kind: str, named: list[str], model) -> None:
         applicable(methods_for(kind, named), model, named=True)
 
 
-def _compare(compare, named: list[str], out: Path, options: dict, *inputs, **settings) -> None:
+def _compare(
+    compare: Callable[..., Comparison],
+    named: list[str],
+    out: Path,
+    options: dict,
+    *inputs: object,
+    **settings: object,
+) -> None:
     """Run a comparison of the methods named by --methods and write it into `out`."""
     from rich.console import Console
 
@@ -314,7 +325,7 @@ def _compare(compare, named: list[str], out: Path, options: dict, *inputs, **set
     Console(stderr=True).print(f"wrote {out}/comparison.json, comparison.md, comparison.html")
 
 
-def _read_report(path: Path, model) -> AuditReport:
+def _read_report(path: Path, model: Model) -> AuditReport:
     """An audit report, checked to be of this model."""
     from textfair.report.model import AuditReport  # numpy and scipy: not for --help
 
@@ -345,7 +356,9 @@ def _check_out(out: Path, inputs: dict, options: dict) -> None:
     )
 
 
-def _with_progress(mitigate, model_id: str, *inputs, **options):
+def _with_progress(
+    mitigate: Callable[..., Mitigation], model_id: str, *inputs: object, **options: object
+) -> Mitigation:
     """Run a mitigation with this command line recorded and its stages on stderr."""
     from textfair.cli.progress import Stages
     from textfair.run import Run
@@ -355,7 +368,9 @@ def _with_progress(mitigate, model_id: str, *inputs, **options):
         return mitigate(*inputs, run=Run(model_id, command, advance), **options)
 
 
-def _write(result, out: Path, augmentation_columns: list[str] | None, overwrite: bool) -> None:
+def _write(
+    result: Mitigation, out: Path, augmentation_columns: list[str] | None, overwrite: bool
+) -> None:
     """The reports before and after, mitigation.json/.md, the augmentation used, the model:
     staged beside `out`, which they replace as one set."""
     import pandas as pd

@@ -1,25 +1,22 @@
 """Options that several commands share, declared once: flag, type, default and help.
 
-A command lists the shared options it takes with :func:`with_options` and receives them in
-``**options``; the options it declares itself come first in its ``--help`` and win over a
-shared option of the same name (``mitigate`` has its own ``--error`` default, for instance).
-Declaring them once keeps a flag's default and help the same in every command that has it.
+A command lists the shared options it takes with :func:`textfair.cli.signatures.with_options`
+and receives them in ``**options``; the options it declares itself come first in its
+``--help`` and win over a shared option of the same name (``mitigate`` has its own
+``--error`` default, for instance). Declaring them once keeps a flag's default and help the
+same in every command that has it. Their values are checked in `textfair.cli.option_checks`.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
-import typing
-from collections.abc import Callable
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal
 
 import typer
 
+from textfair.cli import option_checks
 from textfair.settings import AuditConfig
 
-F = TypeVar("F", bound=Callable[..., object])
 # The audit's defaults, written once (in AuditConfig): the options show and take them.
 DEFAULT = AuditConfig()
 
@@ -40,46 +37,7 @@ MODEL_HELP = (
     "py:<module>:<function>, a directory, or a bundled model's name."
 )
 
-
-def _device(value: str) -> str:
-    """auto, cpu, mps, cuda or cuda:N; anything else is one line before any work."""
-    index = value.partition(":")[2] if value.startswith("cuda:") else ""
-    if value in ("auto", "cpu", "mps", "cuda") or index.isdigit():
-        return value
-    raise typer.BadParameter(f"{value!r} is not auto, cpu, mps, cuda or cuda:N (e.g. cuda:0)")
-
-
-def _accuracy_drop(value: float) -> float:
-    """--max-accuracy-drop in points, as every difference is given, handed on as the fraction
-    mitigation compares accuracies in (a number below 1 is a fraction, with a note)."""
-    from textfair.settings import points
-
-    return points("--max-accuracy-drop", value) / 100.0
-
-
-def _dtype(value: str) -> str:
-    """auto, float32, float16 or bfloat16; anything else is one line before any work."""
-    from textfair.models.hf import DTYPES
-
-    if value not in DTYPES:
-        raise typer.BadParameter(f"{value!r} is not one of {', '.join(DTYPES)}")
-    return value
-
-
-def _threads(value: int | None) -> int | None:
-    """At most the cores this process may use: more threads than cores only wait for each
-    other (and a huge count makes torch fail to start its pool)."""
-    from textfair.core.machine import usable_cores
-
-    if value is not None and value > usable_cores():
-        raise typer.BadParameter(
-            f"{value} is more than the {usable_cores()} cores this process may use; pass at "
-            "most that, or leave --threads out"
-        )
-    return value
-
-
-_SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
+SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
     # The corpus of a text command.
     "unit": (
         Unit,
@@ -291,7 +249,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         typer.Option(
             "auto",
             "--device",
-            callback=_device,
+            callback=option_checks.check_device,
             help="auto (CUDA when available), cpu, mps, cuda or cuda:N.",
         ),
     ),
@@ -301,7 +259,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             None,
             "--threads",
             min=1,
-            callback=_threads,
+            callback=option_checks.check_threads,
             help="CPU threads of a torch model (default: the cores this process may use).",
         ),
     ),
@@ -350,7 +308,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         typer.Option(
             "auto",
             "--dtype",
-            callback=_dtype,
+            callback=option_checks.check_dtype,
             help="Precision of an hf: model: auto (half precision on a CUDA device, float32 "
             "elsewhere), float32, float16 or bfloat16.",
         ),
@@ -385,7 +343,7 @@ _SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         typer.Option(
             1.0,
             "--max-accuracy-drop",
-            callback=_accuracy_drop,
+            callback=option_checks.accuracy_drop_fraction,
             help="Held-out accuracy the fix may cost, in points (1: one percentage point; a "
             "number below 1 is read as a fraction, 0.01 = 1 point).",
         ),
@@ -486,73 +444,3 @@ RUNNING = (
 )
 # What an audit shows and writes, and the CI gate.
 REPORTING = ("top", "out", "overwrite", "fail_above", "cache_path")
-
-
-def with_options(*names: str) -> Callable[[F], F]:
-    """Give a command the shared options `names`.
-
-    A keyword-only parameter of the command without a default that is named in `names` gets
-    the shared declaration; the other names are appended and arrive in its ``**options``. A
-    parameter with a default of its own keeps it. An option with an old name in
-    :data:`ALIASES` also gets that name as a hidden flag, whose value arrives under the new
-    name with a note on stderr.
-    """
-    unknown = [name for name in names if name not in _SHARED]
-    if unknown:
-        raise ValueError(f"no shared option {unknown}")
-
-    def decorate(command: F) -> F:
-        signature = inspect.signature(command)
-        hints = typing.get_type_hints(command)
-        parameters = []
-        for name, parameter in signature.parameters.items():
-            if parameter.kind is parameter.VAR_KEYWORD:
-                continue
-            if name in names and parameter.default is parameter.empty:
-                parameter = parameter.replace(default=_SHARED[name][1])
-            parameters.append(parameter.replace(annotation=hints.get(name, parameter.annotation)))
-        present = {parameter.name for parameter in parameters}
-        parameters += [
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
-            for name in names
-            if name not in present
-            for kind, option in [_SHARED[name]]
-        ]
-        aliased = {n: ALIASES[n] for n in names if n in ALIASES}
-        parameters += [
-            inspect.Parameter(
-                _alias_parameter(name),
-                inspect.Parameter.KEYWORD_ONLY,
-                default=typer.Option(None, old, hidden=True, help=f"Old name of {_flag(name)}."),
-                annotation=str | None,
-            )
-            for name, old in aliased.items()
-        ]
-
-        @functools.wraps(command)
-        def run(*args: object, **kwargs: object) -> object:
-            for name, old in aliased.items():
-                value = kwargs.pop(_alias_parameter(name), None)
-                if value is not None:
-                    flag = _flag(name)
-                    typer.echo(
-                        f"note: {old} is now {flag}; {old} goes in a later release", err=True
-                    )
-                    kwargs[name] = kwargs.get(name) or value
-            return command(*args, **kwargs)
-
-        run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
-        return run  # type: ignore[return-value]
-
-    return decorate
-
-
-def _flag(name: str) -> str:
-    """The option's flag ("--label-column"): every shared option is declared with one."""
-    declared = _SHARED[name][1].param_decls
-    assert declared, name
-    return declared[0]
-
-
-def _alias_parameter(name: str) -> str:
-    return f"{name}_old_name"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -95,7 +96,17 @@ def predict_command(
     )
 
 
-def _predict_on_ray(model, data, text_column, out, address, text, cache, running, decide):
+def _predict_on_ray(
+    model: str,
+    data: Path | None,
+    text_column: str | None,
+    out: Path | None,
+    address: str | None,
+    text: list[str] | None,
+    cache: Path | None,
+    running: dict[str, Any],
+    decide: dict[str, str | None],
+) -> None:
     """`predict --engine ray`: every row of --data scored on Ray Data, each distinct text
     once, `predict`'s records written as Parquet shards into --out (a new directory, or one
     an earlier run wrote, replaced as a whole)."""
@@ -125,7 +136,7 @@ def _predict_on_ray(model, data, text_column, out, address, text, cache, running
     rule = None
     if decide["favorable"] or decide["decision"] or described["multi_label"]:
         rule = model_decision(ModelLabels(**described), **decide)
-    record = {"command": "predict", "model": model, "data": str(data)}
+    record: dict[str, object] = {"command": "predict", "model": model, "data": str(data)}
     shown, tracker = ray_progress(3, "texts")
     with shown as advance, shard_directory(out, record) as staging:
         tracker.advance = advance

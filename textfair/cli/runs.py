@@ -6,11 +6,24 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from textfair.cli.app import EXIT_UNFAIR, cache_in_use
 from textfair.errors import TextfairError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from rich.console import Console
+
+    from textfair.cli.progress import Stages
+    from textfair.distributed.pipelines import Tracker
+    from textfair.models.base import Model
+    from textfair.models.cached import CachedModel
+    from textfair.models.spec import SpecModel
+    from textfair.report.model import AuditReport
 
 __all__ = [
     "cache_file",
@@ -22,7 +35,7 @@ __all__ = [
 ]
 
 
-def load_text_model(spec: str, options: dict):
+def load_text_model(spec: str, options: dict) -> SpecModel:
     """The model a text command names, run as its options say (batch size, device, threads,
     and for hf: models the revision and the tokens kept)."""
     from textfair.models.spec import load_model
@@ -47,7 +60,7 @@ def load_options(options: dict) -> dict:
     }
 
 
-def cached_model(model, spec: str, options: dict, context: str = ""):
+def cached_model(model: Model, spec: str, options: dict, context: str = "") -> CachedModel:
     """The model behind one CachedModel for the whole run. With --cache, or by default a file
     beside --out (DIR.cache.sqlite), answers are also kept on disk, keyed by a fingerprint of
     the model's files (and `context`, e.g. a table model's column order), and committed once
@@ -110,7 +123,7 @@ def cache_file(options: dict) -> Path | None:
     return None if path is None else Path(path)
 
 
-def publish(report, options: dict, err) -> None:
+def publish(report: AuditReport, options: dict, err: Console) -> None:
     """Show an audit's top findings, write report.json and report.md to --out, and apply
     --fail-above: exit 1 when a significant finding scores above it. Exit 1 means only
     this; every other problem exits 2."""
@@ -154,7 +167,7 @@ def publish(report, options: dict, err) -> None:
         raise typer.Exit(EXIT_UNFAIR)
 
 
-def ray_progress(stages: int, unit: str):
+def ray_progress(stages: int, unit: str) -> tuple[Stages, Tracker]:
     """A progress display and the Tracker a Ray pipeline feeds it through: the stage, and
     the items done (read from the cluster's counter) of the total once it is known."""
     from textfair.cli.progress import Stages
@@ -166,7 +179,9 @@ def ray_progress(stages: int, unit: str):
     return shown, tracker
 
 
-def generate_on_ray(out, record: dict, unit: str, generate) -> int:
+def generate_on_ray(
+    out: Path | None, record: dict, unit: str, generate: Callable[[Path, Tracker], int]
+) -> int:
     """Run `generate(staging, tracker)` (a Ray generation pipeline) into the shard directory
     --out with one progress stage; `record` (what ran) goes into its marker with the rows
     written, which are returned. --out is checked before Ray starts."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -20,11 +20,14 @@ from textfair.cli.progress import Stages
 from textfair.cli.runs import cached_model, check_report_options, publish
 from textfair.io import Output, check_outputs
 
+if TYPE_CHECKING:
+    from textfair.tabular.inputs import TableInputs
+
 tabular_app = typer.Typer(help="Audit classifiers of table rows.", no_args_is_help=True)
 app.add_typer(tabular_app, name="tabular")
 
 
-def load_inputs(model_spec: str, data: Path, options: dict):
+def load_inputs(model_spec: str, data: Path, options: dict) -> TableInputs:
     """The rows, schema and model of a `tabular` command, from its options."""
     from textfair.errors import TextfairError
     from textfair.tabular.inputs import load_table_inputs

@@ -3,17 +3,30 @@ tabular domains alike."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Protocol
+from collections.abc import Hashable, Sequence
+from typing import Protocol, TypeVar
 
 import numpy as np
 
 from textfair.core.rules import Rule
 
-__all__ = ["Domain"]
+__all__ = ["Domain", "Rewritten"]
+
+# What the model sees of a seed: a text (str) in the text domain, a row (tuple) in tables.
+Input = TypeVar("Input", bound=Hashable, covariant=True)
 
 
-class Domain(Protocol):
+class Rewritten(Protocol[Input]):
+    """A seed rewritten to satisfy a rule set (a text's Variant, a table's RowVariant): what
+    discovery reads of it."""
+
+    @property
+    def input(self) -> Input:
+        """The rewritten seed as the model sees it."""
+        ...
+
+
+class Domain(Protocol[Input]):
     """What discovery needs from data; text and tabular domains implement it the same way.
 
     A seed is one input of the data (a text, a row), addressed by its index. A rule set is
@@ -43,11 +56,11 @@ class Domain(Protocol):
         """No input satisfies both rule sets."""
         ...
 
-    def input(self, index: int) -> Hashable:
+    def input(self, index: int) -> Input:
         """Seed `index` as the model sees it."""
         ...
 
-    def rewrite(self, index: int, rule_set: tuple[Rule, ...]):
+    def rewrite(self, index: int, rule_set: tuple[Rule, ...]) -> Rewritten[Input] | None:
         """Seed `index` rewritten to satisfy the rule set (a Variant), or None."""
         ...
 
@@ -57,6 +70,6 @@ class Domain(Protocol):
 
     def sample(
         self, rule_set: tuple[Rule, ...], n: int, rng: np.random.Generator, negate: bool = False
-    ):
+    ) -> Sequence[Rewritten[Input]]:
         """TestSGD's Sample(D, R) (or Sample(D, not R)): `n` rewritten seeds."""
         ...

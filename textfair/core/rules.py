@@ -4,6 +4,7 @@ that build them, the discovery algorithms that search them and the report that s
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 __all__ = ["Rule", "RuleSet"]
@@ -28,7 +29,7 @@ class RuleSet(tuple[Rule, ...]):
 
     __slots__ = ()
 
-    def __new__(cls, rules=()) -> RuleSet:
+    def __new__(cls, rules: Iterable[Rule] = ()) -> RuleSet:
         return super().__new__(cls, rules)
 
     def label(self, kind: str = "text") -> str:
@@ -48,7 +49,7 @@ class RuleSet(tuple[Rule, ...]):
         return [{first: rule.category, second: rule.value} for rule in self]
 
     @classmethod
-    def from_records(cls, records, kind: str = "text") -> RuleSet:
+    def from_records(cls, records: Iterable[Mapping[str, object]], kind: str = "text") -> RuleSet:
         """Read back what `to_records` wrote."""
         first, second = _RECORD_KEYS[kind]
         return cls(Rule(str(item[first]), str(item[second])) for item in records)

@@ -14,7 +14,11 @@ directly (`word_regex`), which is what the tokenizer's `tokenize` does after its
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import regex
+    from nltk.tokenize import RegexpTokenizer
 
 __all__ = ["PATTERN", "word_regex", "word_tokenizer"]
 
@@ -23,7 +27,7 @@ PATTERN = r"\w+(?:['’]\w+)*|[^\w\s]"
 
 
 @cache
-def word_regex(pattern: str = PATTERN):
+def word_regex(pattern: str = PATTERN) -> regex.Pattern[str]:
     """One of textfair's own patterns compiled with the `regex` engine, for callers that
     split many texts and want `findall` without a tokenizer object's per-call checks."""
     import regex
@@ -32,7 +36,7 @@ def word_regex(pattern: str = PATTERN):
 
 
 @cache
-def word_tokenizer(pattern: str = PATTERN):
+def word_tokenizer(pattern: str = PATTERN) -> RegexpTokenizer:
     """An nltk RegexpTokenizer for one of textfair's own (trusted, linear) patterns."""
     from nltk.tokenize import RegexpTokenizer
 

@@ -36,7 +36,8 @@ from textfair.core.seeds import seed_rng
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, Strict, mean_score, scorer
 from textfair.discovery.keptpairs import PairKeeper, PairsLeftOut, with_adjusted_excess
 from textfair.discovery.sampling import Sampling, batches, seed_order
-from textfair.models.base import CachedModel, Model
+from textfair.models.base import Model
+from textfair.models.cached import CachedModel
 from textfair.models.decision import Decision, decide, favourable_score, outcomes
 from textfair.stats import adjust, bounded_mean
 

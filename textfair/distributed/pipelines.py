@@ -430,7 +430,7 @@ def label_metrics_on_ray(
     label-metric stage for a corpus the driver need not hold. Equal to the local engine's
     metrics for the same corpus, model, `confidence` (of every interval) and `correction`
     (of the AUCs' tests against the overall AUC)."""
-    from textfair.stats.auc import bias_metrics
+    from textfair.stats.label_metrics import bias_metrics
     from textfair.terms import load_term_list
 
     start(address)

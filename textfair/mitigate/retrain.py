@@ -30,8 +30,9 @@ from textfair.models.hf import HFModel
 from textfair.models.rows import RowModel
 from textfair.models.sklearn import SklearnModel
 from textfair.models.tabular_mlp import TabularMLP
+from textfair.models.text_training import train_text_classifier
 from textfair.models.threads import training_threads
-from textfair.models.torch_text import TorchTextModel, train_text_classifier
+from textfair.models.torch_text import TorchTextModel
 
 if TYPE_CHECKING:
     import pandas as pd

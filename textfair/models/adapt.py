@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard
 
 from textfair.errors import TextfairError
-from textfair.models.base import Model, renamed
+from textfair.models.base import Model
 from textfair.models.callable import CallableModel
 from textfair.models.hf import HFModel
+from textfair.models.keywords import renamed
 from textfair.models.sklearn import SklearnModel
 from textfair.models.spec import CLASS_NAMES, load_model, name_classes
 
@@ -128,7 +129,7 @@ def as_model(
     )
 
 
-def _is_model(obj: object) -> bool:
+def _is_model(obj: object) -> TypeGuard[Model]:
     # Not isinstance(obj, Model): a sklearn estimator has predict_proba but no `labels`, and
     # a pipeline object is callable; only a real textfair model has both attributes.
     return hasattr(obj, "labels") and callable(getattr(obj, "predict_proba", None))

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from numpy.typing import ArrayLike
+    from sklearn.compose import ColumnTransformer
+    from sklearn.pipeline import Pipeline
+
 __all__ = ["logistic_regression", "tabular_encoder"]
 
 
-def tabular_encoder(features):
+def tabular_encoder(features: pd.DataFrame) -> ColumnTransformer:
     r"""One-hot encode the non-numeric columns of a DataFrame and standardise the numeric ones.
 
     Parameters
@@ -45,7 +53,9 @@ def tabular_encoder(features):
     )
 
 
-def logistic_regression(features, labels, max_iter: int = 1000):
+def logistic_regression(
+    features: pd.DataFrame, labels: ArrayLike, max_iter: int = 1000
+) -> Pipeline:
     r"""A fitted pipeline: the tabular encoder, then a logistic regression.
 
     A baseline classifier of table rows, of the kind the examples, tests and benchmarks

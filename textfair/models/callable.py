@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable, Sequence
+from types import ModuleType
 
 import numpy as np
 
@@ -120,7 +121,7 @@ def load_callable(spec: str) -> Callable:
     return target
 
 
-def _import_here_too(module_name: str):
+def _import_here_too(module_name: str) -> ModuleType:
     """Import a module as `python -m` would: also from the current directory, which the
     `textfair` console script does not put on the import path."""
     import sys

@@ -11,11 +11,15 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from textfair.errors import TextfairError
-from textfair.models.base import resolve_device
+from textfair.models.device import resolve_device
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel
 
 __all__ = ["DTYPES", "HFModel", "check_dtype"]
 
@@ -133,8 +137,8 @@ class HFModel:
     @classmethod
     def from_objects(
         cls,
-        network,
-        tokenizer,
+        network: PreTrainedModel,
+        tokenizer: Any,  # a transformers tokenizer: its class differs by release and backend
         *,
         batch_size: int = 32,
         device: str | None = None,
@@ -180,7 +184,15 @@ class HFModel:
             model.fingerprint += f":{model.dtype}"
         return model
 
-    def _setup(self, source, batch_size, device, max_length, sort_by_length, dtype) -> None:
+    def _setup(
+        self,
+        source: str,
+        batch_size: int,
+        device: str,
+        max_length: int | None,
+        sort_by_length: bool,
+        dtype: str | None,
+    ) -> None:
         import torch
 
         self.device = resolve_device(device)
@@ -261,7 +273,7 @@ def check_dtype(dtype: str | None) -> None:
         raise TextfairError.bad("dtype", f"is {dtype!r}; expected one of {', '.join(DTYPES)}")
 
 
-def _precision(dtype: str | None, device: str, network) -> str:
+def _precision(dtype: str | None, device: str, network: PreTrainedModel) -> str:
     """The precision `dtype` resolves to on `device` (see `HFModel`); None keeps the
     network's own."""
     check_dtype(dtype)

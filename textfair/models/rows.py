@@ -61,7 +61,12 @@ class RowModel:
     (1, 2)
     """
 
-    def __init__(self, model, columns: Sequence[str], labels: Sequence[str] | None = None):
+    def __init__(
+        self,
+        model: object,
+        columns: Sequence[str],
+        labels: Sequence[str] | None = None,
+    ) -> None:
         self.columns = list(columns)
         self.source = model  # the estimator or function wrapped, for retraining
         if hasattr(model, "predict_proba"):

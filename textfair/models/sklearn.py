@@ -10,12 +10,28 @@ import hashlib
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
 from textfair.errors import TextfairError
 
-__all__ = ["PickleWarning", "SklearnModel"]
+__all__ = ["FittedClassifier", "PickleWarning", "SklearnModel"]
+
+
+class FittedClassifier(Protocol):
+    """A fitted scikit-learn estimator or pipeline: its classes, and their probabilities for
+    a batch of inputs (a list of texts, or a DataFrame of rows)."""
+
+    @property
+    def classes_(self) -> Sequence[object] | np.ndarray:
+        """The class labels, in the order of the probability columns."""
+        ...
+
+    # Any: whatever the estimator was fitted on (a list of texts, a DataFrame, an array).
+    def predict_proba(self, inputs: Any) -> object:
+        """One row of class probabilities per input, a column per class of `classes_`."""
+        ...
 
 
 class PickleWarning(UserWarning):
@@ -25,7 +41,7 @@ class PickleWarning(UserWarning):
 class SklearnModel:
     """A fitted estimator or pipeline with `predict_proba` and `classes_`."""
 
-    def __init__(self, estimator, fingerprint: str = "") -> None:
+    def __init__(self, estimator: FittedClassifier, fingerprint: str = "") -> None:
         for attribute in ("predict_proba", "classes_"):
             if not hasattr(estimator, attribute):
                 raise TextfairError(

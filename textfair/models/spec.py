@@ -8,18 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from textfair.errors import TextfairError
-from textfair.models.base import UNNAMED, renamed
+from textfair.models.base import UNNAMED, Model
 from textfair.models.callable import CallableModel, load_callable
 from textfair.models.hf import HFModel, check_dtype
+from textfair.models.keywords import renamed
 from textfair.models.rows import RowModel
 from textfair.models.sklearn import SklearnModel
 from textfair.models.tabular_mlp import TabularMLP
 from textfair.models.threads import set_torch_threads
 from textfair.models.torch_text import TorchTextModel
 
-__all__ = ["bundled_models", "load_model", "load_row_model"]
+__all__ = ["SpecModel", "bundled_models", "load_model", "load_row_model"]
+
+# What a spec names: the model `load_model` builds.
+SpecModel = HFModel | TorchTextModel | SklearnModel | CallableModel
 
 _PREFIXES = ("hf:", "textfair:", "sklearn:", "py:")
 
@@ -36,7 +41,7 @@ def load_model(
     max_length: int | None = None,
     labels: Sequence[str] | None = None,
     dtype: str = "auto",
-):
+) -> SpecModel:
     """Build the model a spec names, as ``textfair audit --model`` reads it.
 
     Parameters
@@ -134,7 +139,11 @@ def load_model(
 CLASS_NAMES = "a model's class names; the texts' true labels are true_labels= in textfair.audit"
 
 
-def name_classes(model, label_names: Sequence[str] | None, what: str):
+# A textfair model, of whatever class: `name_classes` gives it back as it came.
+M = TypeVar("M", bound=Model)
+
+
+def name_classes(model: M, label_names: Sequence[str] | None, what: str) -> M:
     """`model` with its classes called `label_names` (in the order of its outputs), when it
     calls them LABEL_0, LABEL_1, ... or 0, 1, ...; `model` as it is for None. A one-line
     error, before any query, for a count that is not the model's or a model that names
@@ -154,11 +163,13 @@ def name_classes(model, label_names: Sequence[str] | None, what: str):
             "label_names",
             f"renames the classes {what} names itself ({', '.join(current)}); leave it out",
         )
-    model.labels = names
+    # Set on a model that holds its class names in an attribute (HFModel, TorchTextModel,
+    # SklearnModel, CachedModel); the protocol only promises to read them.
+    model.labels = names  # type: ignore[misc]
     return model
 
 
-def load_row_model(spec: str, columns: list[str], *, labels: list[str] | None = None):
+def load_row_model(spec: str, columns: list[str], *, labels: list[str] | None = None) -> RowModel:
     """A model of table rows from a spec: sklearn:<joblib file> (a pipeline over a DataFrame
     of `columns`), textfair:<dir> (TestSGD's MLP) or py:<module>:<function>."""
     kind, _, rest = spec.partition(":")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,12 +18,16 @@ from textfair.errors import TextfairError
 from textfair.io import atomic_directory
 from textfair.models.threads import training_threads
 
+if TYPE_CHECKING:
+    import pandas as pd
+    from torch import nn
+
 __all__ = ["TabularMLP"]
 
 HIDDEN = (64, 32, 16, 8, 4)
 
 
-def _network(width: int, classes: int, hidden: Sequence[int]):
+def _network(width: int, classes: int, hidden: Sequence[int]) -> nn.Sequential:
     from torch import nn
 
     layers, previous = [], width
@@ -93,10 +98,10 @@ class TabularMLP:
         self,
         encoder: list[dict],
         labels: Sequence[str],
-        network,
-        hidden=HIDDEN,
+        network: nn.Module | None,
+        hidden: Sequence[int] = HIDDEN,
         training: dict | None = None,
-    ):
+    ) -> None:
         self.encoder = encoder
         # epochs, learning_rate, batch_size and seed, so a mitigation retrains the same way
         self.training = dict(training or {})
@@ -109,7 +114,7 @@ class TabularMLP:
         """The input columns, in order (a list of str)."""
         return [spec["name"] for spec in self.encoder]
 
-    def encode(self, frame) -> np.ndarray:
+    def encode(self, frame: pd.DataFrame) -> np.ndarray:
         """One-hot categorical columns, standardised numeric ones (unknown values: zeros).
 
         Parameters
@@ -147,7 +152,7 @@ class TabularMLP:
                 parts.append(onehot)
         return np.hstack(parts).astype(np.float32)
 
-    def predict_proba(self, frame) -> np.ndarray:
+    def predict_proba(self, frame: pd.DataFrame) -> np.ndarray:
         """Softmax probabilities for the rows of a DataFrame.
 
         Parameters
@@ -170,7 +175,7 @@ class TabularMLP:
     @classmethod
     def train(
         cls,
-        frame,
+        frame: pd.DataFrame,
         labels: Sequence,
         *,
         epochs: int = 20,

@@ -3,7 +3,8 @@
 These are the kinds of models TestSGD audits. A model is saved as a directory holding
 ``config.json`` (architecture and labels), ``vocab.json`` (the word list) and
 ``model.safetensors`` (the weights) — never a pickle, so loading one runs no code.
-:func:`train_text_classifier` trains one from texts and labels with a fixed seed.
+:func:`textfair.models.text_training.train_text_classifier` trains one from texts and labels
+with a fixed seed; the networks are in :mod:`textfair.models.text_networks`.
 """
 
 from __future__ import annotations
@@ -11,23 +12,25 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from textfair.core.words import word_regex
 from textfair.errors import TextfairError
 from textfair.io import atomic_directory
-from textfair.models.base import resolve_device
-from textfair.models.threads import training_threads
+from textfair.models.device import resolve_device
+from textfair.models.text_networks import ARCHITECTURES, TextModelConfig, build_network
 
-__all__ = ["TextModelConfig", "TorchTextModel", "tokenize", "train_text_classifier"]
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
-ARCHITECTURES = ("cnn", "lstm", "cnn_lstm")
-PAD, UNK = "<pad>", "<unk>"
+__all__ = ["TorchTextModel", "tokenize"]
+
 FILES = ("config.json", "vocab.json", "model.safetensors")
 
 
@@ -45,83 +48,6 @@ def tokenize(text: str) -> list[str]:
     if "Σ" in text:
         return [token.lower() for token in word_regex().findall(text)]
     return word_regex().findall(text.lower())
-
-
-@dataclass
-class TextModelConfig:
-    """Everything needed to rebuild a network before its weights are loaded."""
-
-    arch: str
-    labels: list[str]
-    vocab_size: int
-    embed_dim: int = 64
-    hidden: int = 64
-    filters: int = 64
-    kernel_sizes: list[int] = field(default_factory=lambda: [3, 4, 5])
-    max_length: int = 200
-    dropout: float = 0.3
-    # How the weights were trained (epochs, batch_size, learning_rate, seed, class_weights),
-    # so `textfair mitigate` can retrain the same way; empty when not recorded (defaults).
-    training: dict = field(default_factory=dict)
-
-
-def _build_network(config: TextModelConfig):
-    import torch
-    from torch import nn
-
-    class CNN(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.embedding = nn.Embedding(config.vocab_size, config.embed_dim, padding_idx=0)
-            self.convs = nn.ModuleList(
-                nn.Conv1d(config.embed_dim, config.filters, k, padding=k // 2)
-                for k in config.kernel_sizes
-            )
-            self.dropout = nn.Dropout(config.dropout)
-            self.out = nn.Linear(config.filters * len(config.kernel_sizes), len(config.labels))
-
-        def forward(self, ids):
-            # The padding embedding is zero, like the convolution's own padding, so real
-            # positions are unchanged by padding; padded positions are masked out of the max.
-            padded = (ids == 0).unsqueeze(1)
-            x = self.embedding(ids).transpose(1, 2)
-            width = ids.shape[1]  # an even kernel yields one extra position: drop it
-            pooled = [
-                torch.relu(conv(x)[:, :, :width]).masked_fill(padded, float("-inf")).amax(dim=2)
-                for conv in self.convs
-            ]
-            return self.out(self.dropout(torch.cat(pooled, dim=1)))
-
-    class BiLSTM(nn.Module):
-        def __init__(self, convolve: bool) -> None:
-            super().__init__()
-            self.embedding = nn.Embedding(config.vocab_size, config.embed_dim, padding_idx=0)
-            self.conv = (
-                nn.Conv1d(config.embed_dim, config.filters, 5, padding=2) if convolve else None
-            )
-            width = config.filters if convolve else config.embed_dim
-            self.lstm = nn.LSTM(width, config.hidden, batch_first=True, bidirectional=True)
-            self.dropout = nn.Dropout(config.dropout)
-            self.out = nn.Linear(2 * config.hidden, len(config.labels))
-
-        def forward(self, ids):
-            lengths = (ids != 0).sum(dim=1).clamp(min=1)
-            x = self.embedding(ids)
-            if self.conv is not None:
-                x = torch.relu(self.conv(x.transpose(1, 2))).transpose(1, 2)
-            # Packed sequences: the backward direction starts at each text's last real token,
-            # so a text gets the same prediction whatever it is batched with.
-            packed = nn.utils.rnn.pack_padded_sequence(
-                x, lengths.cpu(), batch_first=True, enforce_sorted=False
-            )
-            states, _ = nn.utils.rnn.pad_packed_sequence(
-                self.lstm(packed)[0], batch_first=True, padding_value=float("-inf")
-            )
-            return self.out(self.dropout(states.amax(dim=1)))
-
-    if config.arch == "cnn":
-        return CNN()
-    return BiLSTM(convolve=config.arch == "cnn_lstm")
 
 
 class TorchTextModel:
@@ -168,10 +94,10 @@ class TorchTextModel:
         self,
         config: TextModelConfig,
         vocab: list[str],
-        network,
+        network: nn.Module,
         batch_size: int = 64,
         device: str = "cpu",
-    ):
+    ) -> None:
         self.config = config
         self.vocab = vocab
         self.device = device
@@ -304,7 +230,7 @@ class TorchTextModel:
             raise TextfairError(
                 f"{path}: unknown architecture {config.arch!r}; expected one of {ARCHITECTURES}"
             )
-        network = _build_network(config)
+        network = build_network(config)
         try:
             network.load_state_dict(load_file(str(path / "model.safetensors")))
         except Exception as err:  # safetensors' and torch's errors: a damaged or foreign file
@@ -318,7 +244,7 @@ class TorchTextModel:
         return model
 
 
-def _pad(sequences: list[list[int]]):
+def _pad(sequences: list[list[int]]) -> torch.Tensor:
     import torch
 
     width = max(len(ids) for ids in sequences)
@@ -333,157 +259,3 @@ def _fingerprint(directory: Path) -> str:
     for name in FILES:
         digest.update((directory / name).read_bytes())
     return "textfair-text:" + digest.hexdigest()[:16]
-
-
-def build_vocab(texts: Sequence[str], min_count: int = 2, max_size: int = 20_000) -> list[str]:
-    """Words seen at least `min_count` times, most frequent first, after <pad> and <unk>."""
-    counts = Counter(token for text in texts for token in tokenize(text))
-    frequent = [
-        w for w, c in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if c >= min_count
-    ]
-    return [PAD, UNK, *frequent[: max_size - 2]]
-
-
-def train_text_classifier(
-    texts: Sequence[str],
-    labels: Sequence[str],
-    *,
-    arch: str = "cnn_lstm",
-    epochs: int = 8,
-    seed: int = 0,
-    batch_size: int = 32,
-    learning_rate: float = 2e-3,
-    label_order: Sequence[str] | None = None,
-    class_weights: bool = True,
-    **config_overrides,
-) -> TorchTextModel:
-    r"""Train a CNN, BiLSTM or CNN-LSTM text classifier; the same seed gives the same weights.
-
-    The vocabulary is the words seen at least twice, most frequent first (20,000 at most,
-    ``"<pad>"`` and ``"<unk>"`` included). The network is trained with Adam on the
-    cross-entropy loss, over shuffled batches. The seed fixes torch's random state (initial
-    weights, dropout) and the order of the batches, and training uses a fixed number of
-    torch threads, so the same seed gives the same weights. How it was trained is kept in
-    ``config.training``, so that ``textfair mitigate`` can retrain the same way.
-
-    Parameters
-    ----------
-    texts
-        The training texts.
-    labels
-        One label per text (turned into strings); two classes or more.
-    arch
-        ``"cnn"``, ``"lstm"`` (bidirectional) or ``"cnn_lstm"`` (default).
-    epochs
-        Passes over the data.
-    seed
-        Seeds torch (initial weights, dropout) and the shuffling of the batches.
-    batch_size
-        Texts per step.
-    learning_rate
-        Adam's learning rate.
-    label_order
-        The order of the output columns; by default the labels sorted.
-    class_weights
-        Weigh the loss by inverse class frequency, so a rare class (toxic comments are 17%
-        of the Wikipedia sample) is not ignored.
-    **config_overrides
-        Sizes of the network, as ``TextModelConfig`` names them: ``embed_dim`` (64),
-        ``hidden`` (64), ``filters`` (64), ``kernel_sizes`` ([3, 4, 5]), ``max_length``
-        (200 tokens per text) and ``dropout`` (0.3).
-
-    Returns
-    -------
-    TorchTextModel
-        The trained model, in eval mode on the CPU; `save` writes it.
-
-    Raises
-    ------
-    TextfairError
-        An unknown architecture, a number of texts and labels that differ or are zero, or
-        a single class.
-
-    Notes
-    -----
-    With $N$ texts, $K$ classes and $n_c$ texts of class $c$, the
-    class weights are
-
-    $$
-    w_c = \frac{N}{K \max(n_c, 1)},
-    $$
-
-    so that every class weighs as much in the loss,
-    $\sum_i w_{y_i} (-\log p_{y_i}(x_i)) / \sum_i w_{y_i}$ over a batch.
-
-    Examples
-    --------
-    >>> texts = ["you are an idiot", "thanks a lot", "idiot", "have a nice day"] * 5
-    >>> labels = ["toxic", "non-toxic", "toxic", "non-toxic"] * 5
-    >>> model = textfair.train_text_classifier(texts, labels, arch="cnn", epochs=2, seed=0)
-    >>> model.labels
-    ('non-toxic', 'toxic')
-    >>> model.save("my-model/")  # doctest: +SKIP
-    """
-
-    if arch not in ARCHITECTURES:
-        raise TextfairError(
-            f"unknown architecture {arch!r}; choose one of: {', '.join(ARCHITECTURES)}"
-        )
-    if len(texts) != len(labels) or not texts:
-        raise TextfairError(
-            f"got {len(texts)} texts and {len(labels)} labels; expected the same non-zero number"
-        )
-    names = [str(x) for x in (label_order or sorted({str(y) for y in labels}))]
-    if len(names) < 2:
-        raise TextfairError(f"all labels are {names[0]!r}; a classifier needs two or more classes")
-    with training_threads():
-        return _train(
-            texts,
-            labels,
-            names,
-            arch,
-            epochs,
-            seed,
-            batch_size,
-            learning_rate,
-            class_weights,
-            config_overrides,
-        )
-
-
-def _train(
-    texts, labels, names, arch, epochs, seed, batch_size, learning_rate, class_weights, overrides
-) -> TorchTextModel:
-    import torch
-
-    torch.manual_seed(seed)
-    vocab = build_vocab(texts)
-    recipe = {
-        "epochs": epochs,
-        "batch_size": batch_size,
-        "learning_rate": learning_rate,
-        "seed": seed,
-        "class_weights": class_weights,
-    }
-    config = TextModelConfig(
-        arch=arch, labels=names, vocab_size=len(vocab), training=recipe, **overrides
-    )
-    model = TorchTextModel(config, vocab, _build_network(config))
-    targets = torch.tensor([names.index(str(y)) for y in labels])
-    encoded = [model.encode(str(t)) for t in texts]
-    weights = None
-    if class_weights:
-        counts = torch.bincount(targets, minlength=len(names)).double()
-        weights = (counts.sum() / (len(names) * counts.clamp(min=1))).float()
-    loss_fn = torch.nn.CrossEntropyLoss(weight=weights)
-    optimizer = torch.optim.Adam(model.network.parameters(), lr=learning_rate)
-    generator = torch.Generator().manual_seed(seed)
-    model.network.train()
-    for _ in range(epochs):
-        for rows in torch.randperm(len(encoded), generator=generator).split(batch_size):
-            optimizer.zero_grad()
-            logits = model.network(_pad([encoded[i] for i in rows.tolist()]))
-            loss_fn(logits, targets[rows]).backward()
-            optimizer.step()
-    model.network.eval()
-    return model

@@ -9,7 +9,7 @@ import math
 
 from textfair.report.numbers import interval, signed
 from textfair.report.parts import LabelMetrics
-from textfair.stats.auc import AUC_KINDS, RATE_GAPS, AucGap, SubgroupMetrics
+from textfair.stats.label_metrics import AUC_KINDS, RATE_GAPS, AucGap, SubgroupMetrics
 from textfair.stats.testing import CORRECTION_NAMES
 
 __all__ = [

@@ -1,7 +1,7 @@
 """The parts of an audit report: model, run statistics, counterfactual results, metrics.
 
 `AuditReport` (report/model.py) is made of these; `Finding` is discovery's GroupFinding and
-`LabelMetrics` is stats.auc's BiasMetrics, under the names the report uses.
+`LabelMetrics` is stats.label_metrics's BiasMetrics, under the names the report uses.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from textfair.discovery.themis import (
     PairShift,
     ThemisResult,
 )
-from textfair.stats.auc import BiasMetrics
+from textfair.stats.label_metrics import BiasMetrics
 from textfair.stats.metrics import GroupMetrics
 
 __all__ = [
@@ -99,7 +99,7 @@ class Counterfactual:
 
 
 # Label-based metrics of a text classifier (Borkan et al. 2019): per-subgroup AUCs and
-# error-rate gaps, their generalized means, and the overall AUC (see stats.auc).
+# error-rate gaps, their generalized means, and the overall AUC (see stats.label_metrics).
 LabelMetrics = BiasMetrics
 
 

@@ -28,7 +28,7 @@ from textfair.report.parts import (
     RunStats,
     TableMetrics,
 )
-from textfair.stats.auc import AUC_KINDS, RATE_GAPS, AucGap, SubgroupMetrics
+from textfair.stats.label_metrics import AUC_KINDS, RATE_GAPS, AucGap, SubgroupMetrics
 from textfair.stats.metrics import GroupMetrics
 
 # Only a type here: the model calls these functions (to_dict, from_dict), and builds the

@@ -1,19 +1,5 @@
-r"""Label-based bias metrics for classifiers with a score (Borkan et al. 2019; Dixon et al. 2018).
-
-For an identity subgroup (texts mentioning a term) and the background (all other texts):
-
-* subgroup AUC — AUC within the subgroup: does the model rank its positives above its
-  negatives?
-* BPSN AUC (background positive, subgroup negative) — low when the model scores the
-  subgroup's negatives above the background's positives (false positives tied to identity).
-* BNSP AUC (background negative, subgroup positive) — low when the subgroup's positives score
-  below the background's negatives.
-* the generalized mean with power -5 summarises per-subgroup AUCs, weighting the worst ones.
-* FPR and FNR gaps (Dixon et al.): subgroup rate minus overall rate, signed (positive: the
-  subgroup's harmless texts are flagged, or its harmful ones missed, more often); the
-  equality differences sum their absolute values.
-
-Every metric comes with an interval at `confidence`, and only from enough texts:
+r"""The AUC of a classifier's scores, its interval, and the comparison of two AUCs that share
+texts: the statistics under the label-based bias metrics (`stats.label_metrics`).
 
 * An AUC's interval is the score-type interval of Newcombe (2006, "Part 2", method 5): the
   values $\theta$ with $(\hat A - \theta)^2 \le z^2 V(\theta)$, $V$ the Hanley-McNeil
@@ -21,53 +7,27 @@ Every metric comes with an interval at `confidence`, and only from enough texts:
   inside [0, 1] and keeps its width when the estimate is 0 or 1, where a Wald interval
   (DeLong's or Hanley-McNeil's variance at $\hat A$) shrinks to a point; ties make the
   true variance smaller, so they only widen it.
-* A subgroup's AUC against the overall AUC: the difference with the MOVER interval of Zou &
-  Donner (2008) built from the two score intervals and their DeLong correlation (the two
-  AUCs share texts). Its p-value is $1 -$ the confidence at which that interval reaches 0, so
-  the interval excludes 0 exactly when $p < \alpha$; the p-values of every subgroup and
-  every AUC kind are adjusted together with the audit's correction (`stats.testing.adjust`).
-* A rate gap $r_g - r$ is $(1 - w)(r_g - r_{\bar g})$, $w$ the subgroup's share of the
-  class, so its interval is Newcombe's hybrid score interval of the subgroup's rate against
-  the background's (`stats.estimate.difference`), scaled by $1 - w$.
-* A metric that ranks or counts fewer than `MIN_PER_CLASS` texts of a class it takes from
-  the subgroup (or the background) has no value (NaN; null in report.json): "too few texts".
+* The difference of two AUCs has the MOVER interval of Zou & Donner (2008) built from the
+  two score intervals and their DeLong correlation (the two AUCs share texts). Its p-value
+  is $1 -$ the confidence at which that interval reaches 0, so the interval excludes 0
+  exactly when $p < \alpha$.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from textfair.errors import TextfairError
-from textfair.stats.estimate import difference as rate_difference
 from textfair.stats.estimate import z_value
-from textfair.stats.testing import adjust
 
-__all__ = [
-    "AUC_KINDS",
-    "MIN_PER_CLASS",
-    "RATE_GAPS",
-    "AucGap",
-    "BiasMetrics",
-    "SubgroupMetrics",
-    "auc",
-    "auc_interval",
-    "bias_metrics",
-    "generalized_mean",
-]
+__all__ = ["DelongAuc", "IntervalAt", "auc", "auc_difference", "auc_interval", "difference_p_value"]
 
-MIN_PER_CLASS = 10
-"""The fewest texts of each class a metric is computed from (e.g. a subgroup AUC needs 10 of
-the subgroup's positives and 10 of its negatives; a BPSN AUC 10 of its negatives). Below it
-one text moves an AUC by a tenth or more of its range (a rate by 0.1), and the interval, though
-it keeps its coverage (tests/test_auc_intervals.py), spans most of [0, 1]: a number so loose
-reads as a finding it is not. At 10 and 10 the interval of an AUC of 1 is about [0.83, 1]."""
-
-AUC_KINDS = ("subgroup_auc", "bpsn_auc", "bnsp_auc")
-RATE_GAPS = ("fpr_gap", "fnr_gap")
+IntervalAt = Callable[[float], tuple[float, float]]
+"""An interval as a function of the normal quantile it is taken at."""
 
 
 def auc(labels: np.ndarray, scores: np.ndarray) -> float:
@@ -140,181 +100,7 @@ def _score_interval(value: float, positives: int, negatives: int, z: float) -> t
 
 
 @dataclass(frozen=True)
-class AucGap:
-    """A subgroup's AUC against the overall AUC (see the module's notes for the test)."""
-
-    difference: float
-    """This AUC minus the overall AUC (negative: the model ranks worse here)."""
-    ci: tuple[float, float]
-    """MOVER interval of the difference at the metrics' confidence, on its own."""
-    p_value: float
-    p_adjusted: float
-    """Adjusted over every subgroup and AUC kind with the audit's correction."""
-    significant: bool
-    """p_adjusted <= 1 - confidence."""
-
-
-@dataclass(frozen=True)
-class SubgroupMetrics:
-    """Label-based metrics of one identity subgroup (Borkan et al. 2019).
-
-    A metric is NaN where it has too few texts (see `MIN_PER_CLASS`); records written before
-    version 0.x hold no `positives`, `negatives`, `intervals` or `gaps`.
-    """
-
-    subgroup: str
-    size: int
-    subgroup_auc: float
-    """AUC on the subgroup's texts alone."""
-    bpsn_auc: float
-    """Background Positive, Subgroup Negative: AUC on the subgroup's negatives and the other
-    texts' positives; low when the model over-scores harmless mentions of the group."""
-    bnsp_auc: float
-    """Background Negative, Subgroup Positive: AUC on the subgroup's positives and the other
-    texts' negatives; low when the model under-scores harmful ones."""
-    fpr_gap: float
-    """FPR(subgroup) - FPR(all) at the decision threshold (|…| in records before intervals)."""
-    fnr_gap: float
-    """FNR(subgroup) - FNR(all) at the decision threshold."""
-    positives: int | None = None
-    """The subgroup's texts of the positive class (None in older records)."""
-    negatives: int | None = None
-    """The subgroup's texts of the other classes."""
-    intervals: Mapping[str, tuple[float, float]] = field(default_factory=dict)
-    """Per metric name (subgroup_auc, ..., fnr_gap) with a value: its interval."""
-    gaps: Mapping[str, AucGap] = field(default_factory=dict)
-    """Per AUC kind with a value: that AUC against the overall AUC."""
-
-
-@dataclass(frozen=True)
-class BiasMetrics:
-    """Per-subgroup AUCs and error-rate gaps, their generalized means, and the overall AUC."""
-
-    overall_auc: float
-    subgroups: tuple[SubgroupMetrics, ...]
-    generalized_mean: dict[str, float]
-    """Per AUC kind, (mean over subgroups of AUC ** power) ** (1 / power): the worst
-    subgroups dominate for a negative power. Over the subgroups with a value; no interval."""
-    fpr_equality_difference: float
-    """Sum over subgroups of |fpr_gap| (Dixon et al. 2018)."""
-    fnr_equality_difference: float
-    """Sum over subgroups of |fnr_gap|."""
-    power: float
-    threshold: float
-    """Score at or above which a text is predicted positive."""
-    positive_label: str = ""
-    """The class whose score is ranked (e.g. "toxic")."""
-    overall_auc_ci: tuple[float, float] | None = None
-    """The overall AUC's interval (None in older records, or without enough texts)."""
-    positives: int | None = None
-    """Texts of the positive class in all (None in older records)."""
-    negatives: int | None = None
-    confidence: float | None = None
-    """The intervals' confidence (None: a record written before intervals)."""
-    correction: str = ""
-    """How the gaps' p-values were adjusted: holm, bh or none."""
-    min_per_class: int | None = None
-    """The fewest texts of a class a metric was computed from (None in older records)."""
-
-    def significant_gaps(self) -> list[tuple[SubgroupMetrics, str, AucGap]]:
-        """(subgroup, AUC kind, gap) of every significant gap, the largest shortfall first."""
-        found = [
-            (s, kind, gap)
-            for s in self.subgroups
-            for kind, gap in s.gaps.items()
-            if gap.significant
-        ]
-        return sorted(found, key=lambda found: (found[2].ci[1], found[0].subgroup))
-
-
-def bias_metrics(
-    labels: np.ndarray,
-    scores: np.ndarray,
-    subgroups: Mapping[str, np.ndarray],
-    *,
-    threshold: float = 0.5,
-    power: float = -5.0,
-    confidence: float = 0.95,
-    correction: str = "holm",
-    min_per_class: int = MIN_PER_CLASS,
-) -> BiasMetrics:
-    """Per-subgroup AUCs and error-rate gaps with intervals, their tests against the overall
-    AUC, the generalized means, and the overall AUC.
-
-    `labels` are the true positive-class labels (e.g. toxic), `scores` the model's
-    probability of that class, `subgroups` maps a name to a boolean mask over the rows. A
-    metric from fewer than `min_per_class` texts of a class is NaN, without an interval.
-    The gaps' p-values are adjusted together with `correction` (holm, bh or none) and
-    significant at 1 - `confidence`.
-    """
-    y = np.asarray(labels, dtype=bool)
-    s = np.asarray(scores, dtype=np.float64)
-    if y.shape != s.shape or y.ndim != 1:
-        raise TextfairError(
-            f"labels {y.shape} and scores {s.shape} differ; expected one score per label"
-        )
-    z = z_value(confidence)
-    adjust([], correction)  # an unknown correction is refused before any work
-    predicted = s >= threshold
-    overall = _Auc.of(s, y, ~y, z, min_per_class)
-    rows: list[SubgroupMetrics] = []
-    tests: list[tuple[int, str, tuple[float, Callable]]] = []
-    for name, mask in subgroups.items():
-        m = np.asarray(mask, dtype=bool)
-        if not m.any():
-            continue
-        background = ~m
-        aucs = {
-            "subgroup_auc": _Auc.of(s, m & y, m & ~y, z, min_per_class),
-            "bpsn_auc": _Auc.of(s, background & y, m & ~y, z, min_per_class),
-            "bnsp_auc": _Auc.of(s, m & y, background & ~y, z, min_per_class),
-        }
-        rates = {
-            "fpr_gap": _rate_gap(predicted, m & ~y, background & ~y, confidence, min_per_class),
-            "fnr_gap": _rate_gap(~predicted, m & y, background & y, confidence, min_per_class),
-        }
-        strata = [m & y, m & ~y, background & y, background & ~y]
-        intervals = {k: a.ci for k, a in aucs.items() if a.ci is not None}
-        intervals |= {k: ci for k, (_, ci) in rates.items() if ci is not None}
-        for kind, a in aucs.items():
-            if a.ci is not None and overall.ci is not None:
-                tests.append((len(rows), kind, _gap(a, overall, strata)))
-        rows.append(
-            SubgroupMetrics(
-                subgroup=name,
-                size=int(m.sum()),
-                subgroup_auc=aucs["subgroup_auc"].value,
-                bpsn_auc=aucs["bpsn_auc"].value,
-                bnsp_auc=aucs["bnsp_auc"].value,
-                fpr_gap=rates["fpr_gap"][0],
-                fnr_gap=rates["fnr_gap"][0],
-                positives=int((m & y).sum()),
-                negatives=int((m & ~y).sum()),
-                intervals=intervals,
-            )
-        )
-    rows = _with_gaps(rows, tests, correction, confidence)
-    return BiasMetrics(
-        overall_auc=overall.value,
-        subgroups=tuple(rows),
-        generalized_mean={
-            key: generalized_mean([getattr(r, key) for r in rows], power) for key in AUC_KINDS
-        },
-        fpr_equality_difference=float(np.nansum([abs(r.fpr_gap) for r in rows])),
-        fnr_equality_difference=float(np.nansum([abs(r.fnr_gap) for r in rows])),
-        power=power,
-        threshold=threshold,
-        overall_auc_ci=overall.ci,
-        positives=int(y.sum()),
-        negatives=int((~y).sum()),
-        confidence=confidence,
-        correction=correction,
-        min_per_class=min_per_class,
-    )
-
-
-@dataclass(frozen=True)
-class _Auc:
+class DelongAuc:
     """One AUC, its score interval and each text's DeLong term (0 for texts it leaves out)."""
 
     value: float
@@ -324,7 +110,14 @@ class _Auc:
     influence: np.ndarray
 
     @classmethod
-    def of(cls, scores, positive, negative, z: float, least: int) -> _Auc:
+    def of(
+        cls,
+        scores: np.ndarray,
+        positive: np.ndarray,
+        negative: np.ndarray,
+        z: float,
+        least: int,
+    ) -> DelongAuc:
         r"""The AUC of the texts in `positive` against those in `negative`.
 
         DeLong's placements: $V_{10}(i)$, the share of negatives below positive $i$ (ties
@@ -350,7 +143,9 @@ class _Auc:
         return cls(value, _score_interval(value, p, n, z), p, n, influence)
 
 
-def _gap(first: _Auc, second: _Auc, strata) -> tuple[float, Callable]:
+def auc_difference(
+    first: DelongAuc, second: DelongAuc, strata: Sequence[np.ndarray]
+) -> tuple[float, IntervalAt]:
     r"""`first` - `second`, and its MOVER interval as a function of the normal quantile
     (from the correlation of the two).
 
@@ -379,7 +174,11 @@ def _gap(first: _Auc, second: _Auc, strata) -> tuple[float, Callable]:
 
 
 def _mover(
-    first: float, first_ci: tuple[float, float], second: float, second_ci, r: float = 0.0
+    first: float,
+    first_ci: tuple[float, float],
+    second: float,
+    second_ci: tuple[float, float],
+    r: float = 0.0,
 ) -> tuple[float, float]:
     r"""The MOVER interval of `first` - `second` from their intervals (Zou & Donner 2008):
     $L = d - \sqrt{(a - l_a)^2 + (u_b - b)^2 - 2r(a - l_a)(u_b - b)}$ and
@@ -393,27 +192,7 @@ def _mover(
     return low, high
 
 
-def _with_gaps(rows, tests, correction: str, confidence: float) -> list[SubgroupMetrics]:
-    """The rows with their gaps to the overall AUC, p-values adjusted over all of them."""
-    z, alpha = z_value(confidence), 1 - confidence
-    found = []
-    for index, kind, (d, interval) in tests:
-        found.append((index, kind, d, interval(z), _p_value(d, interval)))
-    adjusted = adjust([p for *_, p in found], correction, alpha) if found else None
-    gaps: dict[int, dict[str, AucGap]] = {}
-    for k, (index, kind, d, ci, p) in enumerate(found):
-        assert adjusted is not None
-        gaps.setdefault(index, {})[kind] = AucGap(
-            difference=d,
-            ci=ci,
-            p_value=p,
-            p_adjusted=float(adjusted.p_adjusted[k]),
-            significant=bool(adjusted.significant[k]),
-        )
-    return [replace(row, gaps=gaps.get(i, {})) for i, row in enumerate(rows)]
-
-
-def _p_value(d: float, interval: Callable[[float], tuple[float, float]]) -> float:
+def difference_p_value(d: float, interval: IntervalAt) -> float:
     """Two-sided: 2 P(Z > z*), z* the normal quantile at which the interval's end nearest 0
     reaches it (so p < alpha exactly when the interval at 1 - alpha excludes 0)."""
     from scipy.optimize import brentq
@@ -430,28 +209,3 @@ def _p_value(d: float, interval: Callable[[float], tuple[float, float]]) -> floa
     if nearest(far) < 0:
         return float(2 * norm.sf(far))
     return float(2 * norm.sf(brentq(nearest, 0.0, far, xtol=1e-10)))
-
-
-def _rate_gap(
-    flagged: np.ndarray, within: np.ndarray, without: np.ndarray, confidence: float, least: int
-) -> tuple[float, tuple[float, float] | None]:
-    """The subgroup's rate minus the overall rate of the class `within | without`, as
-    (1 - w)(rate within - rate without), with Newcombe's hybrid interval scaled alike."""
-    n_1, n_2 = int(within.sum()), int(without.sum())
-    if n_1 < least or n_2 < least or n_1 == 0 or n_2 == 0:
-        return math.nan, None
-    found = rate_difference(
-        int(flagged[within].sum()), n_1, int(flagged[without].sum()), n_2, confidence
-    )
-    scale = n_2 / (n_1 + n_2)
-    return scale * found.estimate, (scale * found.low, scale * found.high)
-
-
-def generalized_mean(values, power: float = -5.0) -> float:
-    """(mean of v**power) ** (1/power) over the non-NaN values; the worst values dominate."""
-    v = np.asarray([x for x in values if not math.isnan(x)], dtype=np.float64)
-    if len(v) == 0:
-        return math.nan
-    if (v <= 0).any():
-        return 0.0
-    return float(np.mean(v**power) ** (1.0 / power))

@@ -19,10 +19,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from textfair.errors import TextfairError
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = ["GroupMetrics", "consistency", "group_metrics", "theil_index"]
 
@@ -48,7 +52,14 @@ class GroupMetrics:
     """Rows in the privileged group."""
 
 
-def group_metrics(y_true, y_pred, unprivileged, *, favorable=1, privileged=None) -> GroupMetrics:
+def group_metrics(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    unprivileged: ArrayLike,
+    *,
+    favorable: object = 1,
+    privileged: ArrayLike | None = None,
+) -> GroupMetrics:
     """The group metrics of predictions `y_pred` against `y_true`.
 
     `unprivileged` is a boolean mask; `privileged` defaults to its complement.
@@ -82,7 +93,9 @@ def group_metrics(y_true, y_pred, unprivileged, *, favorable=1, privileged=None)
     )
 
 
-def consistency(features, y_pred, *, favorable=1, k: int = 5) -> float:
+def consistency(
+    features: ArrayLike, y_pred: ArrayLike, *, favorable: object = 1, k: int = 5
+) -> float:
     """AIF360's consistency: 1 - mean |yhat_i - mean yhat over the k nearest neighbours of i|.
 
     Neighbours are found by Euclidean distance on `features` (numeric, already encoded) and
@@ -100,7 +113,7 @@ def consistency(features, y_pred, *, favorable=1, k: int = 5) -> float:
     return float(1.0 - np.abs(decided - decided[neighbours].mean(axis=1)).mean())
 
 
-def theil_index(y_true, y_pred, *, favorable=1) -> float:
+def theil_index(y_true: ArrayLike, y_pred: ArrayLike, *, favorable: object = 1) -> float:
     """The Theil index of the benefits b_i = yhat_i - y_i + 1 (0 ln 0 counts as 0)."""
     benefit = (
         (np.asarray(y_pred) == favorable).astype(np.float64)

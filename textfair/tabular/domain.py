@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,7 +29,14 @@ from textfair.core.rules import Rule
 from textfair.errors import TextfairError
 from textfair.tabular.schema import Feature, Schema
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = ["RowVariant", "TabularDomain"]
+
+# A cell of a user's table, as pandas read it: a string, a number or a bool, compared with
+# the values and bounds a rule allows.
+Cell = Any
 
 
 @dataclass(frozen=True)
@@ -43,7 +51,7 @@ class RowVariant:
 class TabularDomain:
     """Seed rows and the rules, masks and samples discovery needs."""
 
-    def __init__(self, frame, schema: Schema, max_subset_values: int = 6) -> None:
+    def __init__(self, frame: pd.DataFrame, schema: Schema, max_subset_values: int = 6) -> None:
         schema.validate(frame)
         if not schema.sensitive:
             raise TextfairError("no sensitive feature; name at least one sensitive column")
@@ -139,7 +147,9 @@ class TabularDomain:
             variants.append(RowVariant(tuple(row), (), int(index)))
         return variants
 
-    def counterfactuals(self, index: int, categories: Sequence[str], **_) -> list[RowVariant]:
+    def counterfactuals(
+        self, index: int, categories: Sequence[str], **_: object
+    ) -> list[RowVariant]:
         """Every combination of the chosen sensitive values, except the row's own."""
         options = [self._representatives(c) for c in categories]
         original = self.rows[index]
@@ -224,7 +234,7 @@ class TabularDomain:
         assert not isinstance(b, set)
         return a[0] < b[1] and b[0] < a[1]
 
-    def _allowed_value(self, value, rule: Rule) -> bool:
+    def _allowed_value(self, value: Cell, rule: Rule) -> bool:
         allowed = self._allowed[rule]
         if isinstance(allowed, set):
             return value in allowed
@@ -242,7 +252,7 @@ class TabularDomain:
         low, high, closed = allowed
         return (column >= low) & ((column <= high) if closed else (column < high))
 
-    def _representative(self, rule: Rule):
+    def _representative(self, rule: Rule) -> Cell:
         allowed = self._allowed[rule]
         if isinstance(allowed, set):
             return sorted(allowed, key=str)[0]
@@ -255,7 +265,7 @@ class TabularDomain:
         return [self._representative(r) for r in self._rules[category] if self._single(r)]
 
 
-def _perturb(value, feature: Feature, rng: np.random.Generator):
+def _perturb(value: Cell, feature: Feature, rng: np.random.Generator) -> Cell:
     if feature.kind == "categorical":
         others = [v for v in feature.values if v != value]
         return others[int(rng.integers(len(others)))] if others else value

@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from textfair.errors import TextfairError
 from textfair.io import read_utf8
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Feature", "Schema", "infer_schema", "load_schema"]
 
@@ -125,7 +128,7 @@ class Schema:
             f"no column {name!r}; columns are: {', '.join(f.name for f in self.features)}"
         )
 
-    def validate(self, frame) -> None:
+    def validate(self, frame: pd.DataFrame) -> None:
         """Check the data against the schema's columns, values and bounds.
 
         Parameters
@@ -167,7 +170,7 @@ class Schema:
 
 
 def infer_schema(
-    frame,
+    frame: pd.DataFrame,
     *,
     label: str,
     sensitive: Sequence[str],
@@ -270,7 +273,7 @@ def infer_schema(
     return Schema(tuple(features), label, favorable, bins, label_values)
 
 
-def _infer_feature(column, name: str, sensitive: bool) -> Feature:
+def _infer_feature(column: pd.Series, name: str, sensitive: bool) -> Feature:
     values = column.dropna()
     if values.dtype.kind in "iub" and values.nunique() <= MAX_CATEGORIES_AS_NUMBERS:
         return Feature(

@@ -20,11 +20,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from textfair.errors import TextfairError
 from textfair.stats import Proportion, proportion
+
+if TYPE_CHECKING:
+    from textfair.models.base import Model
+    from textfair.tabular.domain import TabularDomain
 
 __all__ = ["SearchResult", "aequitas_search"]
 
@@ -57,8 +62,8 @@ class SearchResult:
 
 
 def aequitas_search(
-    domain,
-    model,
+    domain: TabularDomain,
+    model: Model,
     *,
     favorable: int,
     strategy: str = "fully",
@@ -134,7 +139,15 @@ def aequitas_search(
 class _Search:
     """Tests inputs for discrimination, batching each input with its sensitive variants."""
 
-    def __init__(self, domain, model, favorable, on, gamma, batch_size):
+    def __init__(
+        self,
+        domain: TabularDomain,
+        model: Model,
+        favorable: int,
+        on: str,
+        gamma: float,
+        batch_size: int,
+    ) -> None:
         self.model, self.favorable, self.on, self.gamma = model, favorable, on, gamma
         self.batch_size = max(1, batch_size)
         self.variants = domain.sensitive_variants
@@ -163,7 +176,7 @@ class _Search:
         return flags
 
 
-def _step(domain, row: tuple, position: int, up: bool) -> tuple:
+def _step(domain: TabularDomain, row: tuple, position: int, up: bool) -> tuple:
     """Move one non-sensitive attribute one step up or down, staying inside its domain."""
     feature = domain.schema.features[position]
     value = row[position]
@@ -172,10 +185,12 @@ def _step(domain, row: tuple, position: int, up: bool) -> tuple:
         index = values.index(value) if value in values else 0
         new = values[min(len(values) - 1, index + 1) if up else max(0, index - 1)]
     elif feature.kind == "integer":
-        new = int(min(feature.high, max(feature.low, value + (1 if up else -1))))
+        low, high = feature.bounds  # checked when the domain was built
+        new = int(min(high, max(low, value + (1 if up else -1))))
     else:
-        span = (feature.high - feature.low) / 100 or 0.01
-        new = float(min(feature.high, max(feature.low, value + (span if up else -span))))
+        low, high = feature.bounds
+        span = (high - low) / 100 or 0.01
+        new = float(min(high, max(low, value + (span if up else -span))))
     changed = list(row)
     changed[position] = new
     return tuple(changed)
