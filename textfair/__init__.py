@@ -38,7 +38,8 @@ from textfair.text.generate import (
     sample_rule_satisfying,
     swap_term,
 )
-from textfair.text.matcher import Matcher, Mention, find_mentions
+from textfair.text.matcher import Matcher, find_mentions
+from textfair.text.mentions import Mention
 from textfair.text.rewrite import Edit, Rewrite, rewrite
 from textfair.text.templates import TEMPLATES, Template, expand_template, expand_templates
 

@@ -28,7 +28,8 @@ from textfair.report.model import AuditReport
 from textfair.report.parts import Finding
 from textfair.tabular.search import aequitas_search
 from textfair.text.generate import counterfactuals, rewritable_categories, rule_satisfying
-from textfair.text.matcher import Matcher, Mention
+from textfair.text.matcher import Matcher
+from textfair.text.mentions import Mention
 
 __all__ = [
     "aequitas_augmentation",

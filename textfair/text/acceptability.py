@@ -44,7 +44,8 @@ import numpy as np
 from textfair.terms import Term, TermList
 from textfair.text import context
 from textfair.text.coherence import CategoryPlan
-from textfair.text.matcher import Matcher, Mention
+from textfair.text.matcher import Matcher
+from textfair.text.mentions import Mention
 
 if TYPE_CHECKING:
     from textfair.text.generate import Swap

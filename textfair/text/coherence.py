@@ -39,7 +39,8 @@ from functools import cache
 from textfair.terms import Term, TermList, normalize_form
 from textfair.terms.files import GENDER_ADJECTIVES, load_gender_pairs
 from textfair.text import context, gates, references
-from textfair.text.matcher import Matcher, Mention
+from textfair.text.matcher import Matcher
+from textfair.text.mentions import Mention
 from textfair.text.merges import MergeCheck
 
 __all__ = ["LEFT_OUT_REASONS", "CategoryPlan", "Coherence", "coherence_of"]

@@ -22,7 +22,8 @@ from textfair.text import context
 from textfair.text.acceptability import Scorer, keep_acceptable
 from textfair.text.coherence import LEFT_OUT_REASONS, CategoryPlan, coherence_of
 from textfair.text.generate import Swap, Variant, counterfactuals, rounded
-from textfair.text.matcher import Matcher, Mention
+from textfair.text.matcher import Matcher
+from textfair.text.mentions import Mention
 from textfair.text.rewrite import Rewriter
 from textfair.workers import check_workers, collector_paused, fork_map, notify
 from textfair.workers import split as workers_split

@@ -28,7 +28,8 @@ from textfair.errors import TextfairError
 from textfair.terms import Term
 from textfair.text.acceptability import keep_acceptable, scorer_of
 from textfair.text.coherence import CategoryPlan, coherence_of
-from textfair.text.matcher import Matcher, Mention, default_matcher
+from textfair.text.matcher import Matcher, default_matcher
+from textfair.text.mentions import Mention
 from textfair.text.rewrite import Rewrite, Rewriter
 
 __all__ = [

@@ -31,7 +31,7 @@ from textfair.terms import Term, load_term_list
 from textfair.text import context
 
 if TYPE_CHECKING:
-    from textfair.text.matcher import Mention
+    from textfair.text.mentions import Mention
 
 __all__ = [
     "NONBINARY_TERMS",

@@ -21,7 +21,7 @@ from textfair.terms import Term, TermList, load_term_list
 from textfair.text.context import is_sentence_initial
 from textfair.text.forms import Form
 from textfair.text.generate import Swap, Variant
-from textfair.text.matcher import Mention
+from textfair.text.mentions import Mention
 from textfair.text.rewrite import Rewriter
 
 __all__ = ["TEMPLATES", "Template", "expand_template", "expand_templates"]
