@@ -38,7 +38,7 @@ from functools import cache
 
 from textfair.terms import Term, TermList, normalize_form
 from textfair.terms.files import GENDER_ADJECTIVES, load_gender_pairs
-from textfair.text import context, gates, references
+from textfair.text import context, grammar_gates, references
 from textfair.text.matcher import Matcher
 from textfair.text.mentions import Mention
 from textfair.text.merges import MergeCheck
@@ -456,7 +456,8 @@ class Coherence:
         child = adult_only and any(_before_child(text, m) for m in found)
         predicate = attributive_only and any(_predicative(text, m) for m in found)
         degree = ungradable and any(
-            m.form == "adjective" and gates.gradable_context(text, m.start, m.end) for m in found
+            m.form == "adjective" and grammar_gates.gradable_context(text, m.start, m.end)
+            for m in found
         )
         targets = set()
         for term in self.term_list.categories[category]:
@@ -561,7 +562,7 @@ def _predicative(text: str, mention: Mention) -> bool:
     if mention.form != "adjective":
         return False
     before = [context.plain_token(t) for t in context.tokens_before(text, mention.start, count=4)]
-    return gates.is_predicate(before)
+    return grammar_gates.is_predicate(before)
 
 
 # One Coherence per matcher (it holds the list's tables and a one-text memo): made on first

@@ -3,17 +3,23 @@
 `Mention` is the record the matcher returns and every later stage reads (the coherence
 plan, the rewriter, the templates, the acceptability score, augmentation); it is apart from
 `textfair.text.matcher` so that those stages, and the gates that fix a mention, need not
-import the matcher to name it.
+import the matcher to name it. How a mention's possessive is written (`POSSESSIVE`, the
+suffix the matcher's pattern takes in) and read is here too, with the mention it ends.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from textfair.terms import Term
 from textfair.text.forms import Form
 
-__all__ = ["Mention"]
+__all__ = ["POSSESSIVE", "Mention", "read_possessive", "word_mention"]
+
+# Possessive: 's, or a bare apostrophe after a plural in s (a bare apostrophe after anything
+# else is a closing quote, handled in `read_possessive`).
+POSSESSIVE = r"(?P<poss>['’][sS](?![\w])|['’](?![\w]))?"
 
 
 @dataclass(frozen=True)
@@ -90,3 +96,32 @@ class Mention:
     def term_id(self) -> str:
         """The term's canonical id."""
         return self.term.id
+
+
+def word_mention(text: str, match: re.Match, term: Term, natural: str) -> Mention:
+    """A first name of a name group ("Emily", "Emily's"; the surname after it stays:
+    "Emily Smith" -> "Michael Smith") or a gendered word ("he", "mother's"): a noun that
+    stands for a person."""
+    start, end = match.span("m")
+    surface = text[start:end]
+    suffix = text[match.start("poss") : match.end("poss")] if match.group("poss") else None
+    possessive = read_possessive(suffix, surface)
+    return Mention(
+        start=start,
+        end=end + len(possessive),
+        term=term,
+        surface=surface,
+        natural=natural,
+        form="noun",
+        possessive=possessive,
+    )
+
+
+def read_possessive(suffix: str | None, surface: str) -> str:
+    """The possessive of a mention written `surface`, from the `suffix` matched after it
+    (`POSSESSIVE`), or ""."""
+    if not suffix:
+        return ""
+    if len(suffix) == 1 and not surface.lower().endswith("s"):
+        return ""  # "'gay'": a closing quote, not a plural possessive
+    return suffix
