@@ -38,7 +38,17 @@ from functools import cache
 
 from textfair.terms import Term, TermList, normalize_form
 from textfair.terms.files import GENDER_ADJECTIVES, load_gender_pairs
-from textfair.text import context, grammar_gates, references
+from textfair.text import context, grammar_gates, nationality, references
+from textfair.text.ages import (
+    AGED_NOUNS,
+    HEAD_STAGES,
+    STATED_AGE,
+    age_range,
+    before_child,
+    fits_life_stages,
+    head_noun,
+    life_stages,
+)
 from textfair.text.matcher import Matcher
 from textfair.text.mentions import Mention
 from textfair.text.merges import MergeCheck
@@ -58,36 +68,6 @@ LEFT_OUT_REASONS = (
     "unknown_person",
     "no_target",
     "low_acceptability",
-)
-
-# Nouns for children: an adult age before one reads wrong ("elderly child", "old girls").
-CHILD_NOUNS = frozenset(
-    """
-    child children kid kids baby babies boy boys girl girls son sons daughter daughters
-    toddler toddlers infant infants schoolboy schoolboys schoolgirl schoolgirls youngster
-    youngsters teen teens teenager teenagers kiddo kiddos lad lads lass lasses tot tots
-    newborn newborns grandson grandsons granddaughter granddaughters
-    """.split()
-)
-
-
-# Nouns that carry an age of their own: any other age contradicts them ("young geezer").
-AGED_NOUNS = frozenset(
-    """
-    geezer geezers codger codgers oldster oldsters crone crones retiree retirees pensioner
-    pensioners granny grannies grandpa grandpas grandma grandmas grandfather grandfathers
-    grandmother grandmothers grandparent grandparents
-    """.split()
-)
-# The ages a noun itself says: a mention modifying one describes that person.
-_HEAD_STAGES = ((CHILD_NOUNS, (0, 25)), (AGED_NOUNS, (55, 120)))
-# A stated age ("at the age of 76", "a 79-year-old", "aged 12", "in his 80s"): a life-stage
-# term rewritten beside one contradicts it.
-STATED_AGE = re.compile(
-    r"\b(?:ages?|aged)\s+(?:of\s+)?\d{1,3}\b|\b\d{1,3}[\s-]*(?:years?|yrs?)\.?[\s-]*old\b"
-    r"|\bin\s+(?:his|her|their)\s+(?:early\s+|late\s+|mid-?)?"
-    r"(?:\d0s|teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)\b",
-    re.IGNORECASE,
 )
 
 
@@ -171,7 +151,7 @@ class Coherence:
         self._pronouns: Matcher | None = None
         self._names: Matcher | None = None
         # Per term, the ages it can describe (None: no life stage), for life-stage cues.
-        self._ages = {term.id: references.age_range(term) for term in term_list.terms()}
+        self._ages = {term.id: age_range(term) for term in term_list.terms()}
         self._aged_category = {
             c: any(self._ages[t.id] is not None for t in terms)
             for c, terms in term_list.categories.items()
@@ -281,7 +261,7 @@ class Coherence:
         """The `targets` the rest of the text allows as references to the same people: no
         term of no binary gender where the text says "he" or "she" ("a nonbinary person ...
         him"), and no age that a life stage stated elsewhere rules out ("five old people"
-        later "the kids": not "elderly"; see `references.fits_life_stages`)."""
+        later "the kids": not "elderly"; see `textfair.text.ages.fits_life_stages`)."""
         if (
             self._gendered_category[category]
             and not references.NONBINARY_TERMS.isdisjoint(targets)
@@ -293,16 +273,14 @@ class Coherence:
             and any(self._ages[s] for s in sources)
             and any(self._ages[t] for t in targets)  # a target of no age fits any stage
         ):
-            stages = references.life_stages(text, [(m.start, m.end) for m in found])
+            stages = life_stages(text, [(m.start, m.end) for m in found])
             # The noun a mention modifies is the same person: "young girl" is no "spry
             # girl", "old geezer" no "teenage geezer".
-            heads = {_head_noun(text, m) for m in found}
-            stages += [ages for nouns, ages in _HEAD_STAGES if heads & nouns]
+            heads = {head_noun(text, m) for m in found}
+            stages += [ages for nouns, ages in HEAD_STAGES if heads & nouns]
             if stages:
                 ages = [self._ages[s] for s in sources]
-                targets = {
-                    t for t in targets if references.fits_life_stages(self._ages[t], ages, stages)
-                }
+                targets = {t for t in targets if fits_life_stages(self._ages[t], ages, stages)}
         return targets
 
     def related_word(self, term: Term, role: str) -> str | None:
@@ -409,25 +387,25 @@ class Coherence:
                 return CategoryPlan("cue")
         if any(
             m.term.groups_only
-            and references.one_person(text, m)
-            and not references.one_private_person(text, m.start)
+            and nationality.one_person(text, m)
+            and not nationality.one_private_person(text, m.start)
             for m in found
         ):
             return CategoryPlan("unknown_person")  # "a Syrian refugee attacks ...": the news
         spans = [(m.start, m.end) for m in found]
         if any(t.groups_only for t in sources.values()):
-            if references.our_nation(text):
+            if nationality.our_nation(text):
                 return CategoryPlan("cue")  # "too many Americans ... into our country"
             # A people spoken of in general takes part; one where the text speaks of public
             # affairs does not (one private person, "my Syrian neighbour", takes part).
             groups = [m for m in found if m.term.groups_only]
-            if not (groups and all(references.one_person(text, m) for m in groups)):
+            if not (groups and all(nationality.one_person(text, m) for m in groups)):
                 own = spans + [(w.start, w.end) for w, _ in related]
-                if references.public_affairs(text, own):
+                if nationality.public_affairs(text, own):
                     return CategoryPlan("cue")  # "Build the wall ... 30% of Americans"
-            if references.region_or_slur(text, spans):
+            if nationality.region_or_slur(text, spans):
                 return CategoryPlan("cue")  # "Asian group ... those Chinese dudes"
-            if references.a_peoples_culture(text, spans):
+            if nationality.a_peoples_culture(text, spans):
                 return CategoryPlan("cue")  # "a film about Canadians", "real Italians ... spice"
         if references.hashtag_names(text, sources.values(), spans):
             return CategoryPlan("cue")  # "Americans ... #AmericaFirst"
@@ -448,12 +426,12 @@ class Coherence:
         roles = {w.role for w, _ in related}
         adult_only, attributive_only, ungradable = self._restricted[category]
         if adult_only and (
-            STATED_AGE.search(text) or any(_head_noun(text, m) in AGED_NOUNS for m in found)
+            STATED_AGE.search(text) or any(head_noun(text, m) in AGED_NOUNS for m in found)
         ):
             return CategoryPlan("cue")  # "an elderly man ... died at the age of 76"
         # Each reading rules out only the category's terms of one kind: it is read only
         # where the category has such a term (no term of religion is adult-only, say).
-        child = adult_only and any(_before_child(text, m) for m in found)
+        child = adult_only and any(before_child(text, m) for m in found)
         predicate = attributive_only and any(_predicative(text, m) for m in found)
         degree = ungradable and any(
             m.form == "adjective" and grammar_gates.gradable_context(text, m.start, m.end)
@@ -537,24 +515,6 @@ def _genders(text: str) -> frozenset[str]:
         (_gender_regexes(), text) if lower is None else (_gender_regexes(lowercase=True), lower)
     )
     return frozenset(g for g, pattern in patterns.items() if pattern.search(scanned))
-
-
-def _head_noun(text: str, mention: Mention) -> str | None:
-    """The noun an adjective mention modifies, within the next three words, lowercased."""
-    if mention.form != "adjective":
-        return None
-    for token in context.tokens_after(text, mention.end, count=3):
-        word = context.normalize_token(token)
-        if word in CHILD_NOUNS or word in AGED_NOUNS or context.is_person_noun(word):
-            return word
-        if not context.is_word(token) and token not in ",-":
-            return None
-    return None
-
-
-def _before_child(text: str, mention: Mention) -> bool:
-    """The mention modifies a child noun ("young girls")."""
-    return _head_noun(text, mention) in CHILD_NOUNS
 
 
 def _predicative(text: str, mention: Mention) -> bool:
