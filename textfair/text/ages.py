@@ -175,7 +175,7 @@ def life_stages(text: str, skip: Sequence[tuple[int, int]] = ()) -> list[tuple[i
     rewritten), as age ranges: "the kids" (0-12), "teens" (12-19), "a 16-year-old" (16),
     "in her 80s" (80-89), "retired", "grandchildren" (45 and over)."""
 
-    def outside(match: re.Match) -> bool:
+    def outside(match: re.Match[str]) -> bool:
         return not any(s < match.end() and match.start() < e for s, e in skip)
 
     lower = context.lower_exactly(text)

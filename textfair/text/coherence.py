@@ -261,10 +261,21 @@ class Coherence:
         return genders
 
     def _plan(
-        self, text, category, found, words, genders, other_uses, several, private_names
+        self,
+        text: str,
+        category: str,
+        found: Sequence[Mention],
+        words: Sequence[_Word],
+        genders: frozenset[str],
+        other_uses: Sequence[Mention],
+        several: bool,
+        private_names: bool,
     ) -> CategoryPlan:
+        """The plan of `category`, whose mentions in `text` are `found` (see `plan`):
+        `words` are the text's cue, related and clash words; `genders`, the genders of its
+        gendered words known so far (read here where the category needs them)."""
         sources = {m.term_id: m.term for m in found}
-        related = []
+        related: list[tuple[_Word, Term]] = []
         for word in words:
             if word.kind != "related":
                 continue
@@ -392,7 +403,14 @@ class Coherence:
         )
         return CategoryPlan(None, frozenset(targets), mentions + companions)
 
-    def _named_elsewhere(self, text, category, found, related, targets) -> frozenset[str]:
+    def _named_elsewhere(
+        self,
+        text: str,
+        category: str,
+        found: Sequence[Mention],
+        related: Sequence[tuple[_Word, Term]],
+        targets: set[str],
+    ) -> frozenset[str]:
         """The `targets` whose group the text names besides the words rewritten: writing one
         would merge two groups the text keeps distinct ("white" -> "Latino" beside "spanish
         girls"; `MergeCheck`)."""
@@ -411,7 +429,7 @@ def _predicative(text: str, mention: Mention) -> bool:
 
 # One Coherence per matcher (it holds the list's tables and a one-text memo): made on first
 # use, and gone with the matcher.
-_OF_MATCHER: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_OF_MATCHER: weakref.WeakKeyDictionary[Matcher, Coherence] = weakref.WeakKeyDictionary()
 
 
 def coherence_of(matcher: Matcher) -> Coherence:

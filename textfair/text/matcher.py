@@ -202,7 +202,7 @@ class Matcher:
             for m in mentions
         ]
 
-    def _other_use(self, text: str, match: re.Match, term: Term, natural: str) -> None:
+    def _other_use(self, text: str, match: re.Match[str], term: Term, natural: str) -> None:
         if term.text[:1].isupper():
             start, end = match.span("m")
             self._last_other_uses.append(

@@ -98,10 +98,11 @@ class Mention:
         return self.term.id
 
 
-def word_mention(text: str, match: re.Match, term: Term, natural: str) -> Mention:
+def word_mention(text: str, match: re.Match[str], term: Term, natural: str) -> Mention:
     """A first name of a name group ("Emily", "Emily's"; the surname after it stays:
     "Emily Smith" -> "Michael Smith") or a gendered word ("he", "mother's"): a noun that
-    stands for a person."""
+    stands for a person. `match` is the matcher's, its groups ``m`` (the form) and ``poss``
+    (`POSSESSIVE`)."""
     start, end = match.span("m")
     surface = text[start:end]
     suffix = text[match.start("poss") : match.end("poss")] if match.group("poss") else None

@@ -49,6 +49,7 @@ _MIDDLE_INITIAL = re.compile(r" [A-Z]\. ?[A-Z]")
 
 
 def capitalised(token: str) -> bool:
+    """Written with a capital, not in capitals throughout ("Old", "A"; not "OLD")."""
     return token[:1].isupper() and not (len(token) > 1 and token.isupper())
 
 

@@ -57,6 +57,7 @@ _PLURAL_PERSON_NOUNS = frozenset("people folks folk children men women police st
 
 
 def _one_person_noun(token: str) -> bool:
+    """A person noun for one person ("refugee", "boss"), not for several ("people")."""
     word = context.plain_token(token)
     return word not in _PLURAL_PERSON_NOUNS and (
         word in context.person_nouns() and (not word.endswith("s") or word.endswith("ss"))

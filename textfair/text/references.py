@@ -228,8 +228,8 @@ def _tag_words(term: Term) -> frozenset[str]:
     """The term's written forms and related words (its members' too), lowercased without
     spaces, as a hashtag would hold them; words under four letters left out."""
     words = {form for form, _ in term.surface_forms()}
-    for each in (term, *term.members):
-        words.update(word for _, word in each.related)
+    for unit in (term, *term.members):
+        words.update(word for _, word in unit.related)
     return frozenset(w.lower().replace(" ", "") for w in words if len(w) >= 4)
 
 
@@ -307,13 +307,15 @@ def named_people(text: str) -> list[tuple[int, int]]:
     return sorted(found)
 
 
-def unknown_first_names(text: str, known: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Capitalised first names that are not at `known` spans (the name list's mentions):
+def unknown_first_names(
+    text: str, mention_spans: Iterable[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Capitalised first names that are not at `mention_spans` (the name list's mentions):
     names of a person whose gender a swap cannot know ("Bill", "Joyce", which the list
     leaves out as ordinary words). A sentence's first word asking a question ("Will you",
     "May I") is no name."""
     first = context.first_names()
-    spans = list(known)
+    spans = list(mention_spans)
     found = []
     for match in _CAPITALISED.finditer(text):
         word, start = match.group(), match.start()
