@@ -26,6 +26,10 @@ category, precision first:
   teenage"), a term without the counterpart of a related word the text holds;
 * the **related words** of the mentioned term ("Judaism" for "Jewish", "America" for
   "American") are rewritten with it, to the target's word of the same role.
+
+The plan is here; the rules it asks are apart, each with one job: who a name or a gendered
+word refers to (`references`, applied by `reference_check`), what a nationality stands for
+(`nationality`), the ages a text states (`ages`).
 """
 
 from __future__ import annotations

@@ -11,6 +11,10 @@ Context gates then drop what is not an identity mention: anything inside a known
 "Christian Slater"), and, for terms flagged ``person_context``, every use that does not
 modify or stand for people ("old car", "straight line" are dropped; "an old man",
 "white people", "he is black", "the elderly" are kept).
+
+Here is the `Matcher`, which applies the gates in one place, with what needs its term list
+(the forms, the collocation and idiom checks' words, what follows a term); the gates that
+need none are in `name_gates`, `address_gates`, `phrase_gates` and `grammar_gates`.
 """
 
 from __future__ import annotations
