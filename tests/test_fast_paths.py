@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from textfair.text import references
+from textfair.text import ages
 from textfair.text.domain import TextDomain
 from textfair.text.merges import MergeCheck
 
@@ -36,10 +36,10 @@ def reviews() -> list[str]:
 
 def test_life_stages_skip_only_texts_that_state_none(reviews, monkeypatch):
     texts = STAGE_TEXTS + reviews
-    fast = [references.life_stages(text) for text in texts]
+    fast = [ages.life_stages(text) for text in texts]
     # The full computation: every pattern scanned, ignoring case, on the text as written.
-    monkeypatch.setattr(references.context, "lower_exactly", lambda text: None)
-    assert fast == [references.life_stages(text) for text in texts]
+    monkeypatch.setattr(ages.context, "lower_exactly", lambda text: None)
+    assert fast == [ages.life_stages(text) for text in texts]
     assert all(fast[: len(STAGE_TEXTS)])  # every written text states a stage
 
 

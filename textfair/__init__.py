@@ -32,7 +32,8 @@ from textfair.terms import (
 )
 from textfair.text.gender import GenderSwapper, gender_swap
 from textfair.text.generate import counterfactuals, swap_term
-from textfair.text.matcher import Matcher, Mention, find_mentions
+from textfair.text.matcher import Matcher, find_mentions
+from textfair.text.mentions import Mention
 from textfair.text.rewrite import Edit, Rewrite, rewrite
 from textfair.text.rule_satisfying import rule_satisfying, sample_rule_satisfying
 from textfair.text.templates import TEMPLATES, Template, expand_template, expand_templates

@@ -28,7 +28,8 @@ from textfair.report.model import AuditReport
 from textfair.report.parts import Finding
 from textfair.tabular.search import aequitas_search
 from textfair.text.generate import counterfactuals
-from textfair.text.matcher import Matcher, Mention
+from textfair.text.matcher import Matcher
+from textfair.text.mentions import Mention
 from textfair.text.rule_satisfying import rewritable_categories, rule_satisfying
 
 __all__ = [

@@ -34,7 +34,7 @@ from textfair.report.strictcells import scored, strict_cells, strict_columns
 if TYPE_CHECKING:
     from textfair.discovery.themis import Excess
     from textfair.report.model import AuditReport
-    from textfair.stats.auc import SubgroupMetrics
+    from textfair.stats.label_metrics import SubgroupMetrics
 
 __all__ = ["render_html"]
 

@@ -22,7 +22,7 @@ from textfair.report.strictcells import scored, strict_cells, strict_columns, st
 if TYPE_CHECKING:
     from textfair.discovery.themis import Excess, GroupScore, PairShift
     from textfair.report.model import AuditReport
-    from textfair.stats.auc import SubgroupMetrics
+    from textfair.stats.label_metrics import SubgroupMetrics
 
 __all__ = ["code_span", "markdown_cell", "markdown_text", "rate_extremes", "render_markdown"]
 

@@ -45,7 +45,8 @@ from textfair.text.acceptability_features import (
 )
 from textfair.text.acceptability_model import AcceptabilityModel, load_model, sigmoid
 from textfair.text.coherence import CategoryPlan
-from textfair.text.matcher import Matcher, Mention
+from textfair.text.matcher import Matcher
+from textfair.text.mentions import Mention
 from textfair.text.variants import Swap
 
 __all__ = [

@@ -23,7 +23,7 @@ import numpy as np
 
 from textfair.terms import Term, TermList
 from textfair.text import context
-from textfair.text.matcher import Mention
+from textfair.text.mentions import Mention
 
 __all__ = [
     "CATEGORY_FEATURES",

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.random  # numpy loads it on first use: the first text sampled (12 ms)
 
 from textfair.terms import Term
-from textfair.text.matcher import Mention
+from textfair.text.mentions import Mention
 
 __all__ = ["Slot", "slots_of", "target_assignments"]
 

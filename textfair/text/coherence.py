@@ -26,21 +26,34 @@ category, precision first:
   teenage"), a term without the counterpart of a related word the text holds;
 * the **related words** of the mentioned term ("Judaism" for "Jewish", "America" for
   "American") are rewritten with it, to the target's word of the same role.
+
+The plan is here; the rules it asks are apart, each with one job: who a name or a gendered
+word refers to (`references`, applied by `reference_check`), what a nationality stands for
+(`nationality`), the ages a text states (`ages`).
 """
 
 from __future__ import annotations
 
-import re
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from functools import cache
+from dataclasses import dataclass
 
 from textfair.terms import Term, TermList, normalize_form
-from textfair.terms.pairs import GENDER_ADJECTIVES, load_gender_pairs
-from textfair.text import context, gates, references
-from textfair.text.matcher import Matcher, Mention
+from textfair.text import context, grammar_gates, nationality, references
+from textfair.text.ages import (
+    AGED_NOUNS,
+    HEAD_STAGES,
+    STATED_AGE,
+    age_range,
+    before_child,
+    fits_life_stages,
+    head_noun,
+    life_stages,
+)
+from textfair.text.matcher import Matcher
+from textfair.text.mentions import Mention
 from textfair.text.merges import MergeCheck
+from textfair.text.reference_check import ReferenceCheck, pronoun_genders, word_genders
 
 __all__ = ["LEFT_OUT_REASONS", "CategoryPlan", "Coherence", "coherence_of"]
 
@@ -57,36 +70,6 @@ LEFT_OUT_REASONS = (
     "unknown_person",
     "no_target",
     "low_acceptability",
-)
-
-# Nouns for children: an adult age before one reads wrong ("elderly child", "old girls").
-CHILD_NOUNS = frozenset(
-    """
-    child children kid kids baby babies boy boys girl girls son sons daughter daughters
-    toddler toddlers infant infants schoolboy schoolboys schoolgirl schoolgirls youngster
-    youngsters teen teens teenager teenagers kiddo kiddos lad lads lass lasses tot tots
-    newborn newborns grandson grandsons granddaughter granddaughters
-    """.split()
-)
-
-
-# Nouns that carry an age of their own: any other age contradicts them ("young geezer").
-AGED_NOUNS = frozenset(
-    """
-    geezer geezers codger codgers oldster oldsters crone crones retiree retirees pensioner
-    pensioners granny grannies grandpa grandpas grandma grandmas grandfather grandfathers
-    grandmother grandmothers grandparent grandparents
-    """.split()
-)
-# The ages a noun itself says: a mention modifying one describes that person.
-_HEAD_STAGES = ((CHILD_NOUNS, (0, 25)), (AGED_NOUNS, (55, 120)))
-# A stated age ("at the age of 76", "a 79-year-old", "aged 12", "in his 80s"): a life-stage
-# term rewritten beside one contradicts it.
-STATED_AGE = re.compile(
-    r"\b(?:ages?|aged)\s+(?:of\s+)?\d{1,3}\b|\b\d{1,3}[\s-]*(?:years?|yrs?)\.?[\s-]*old\b"
-    r"|\bin\s+(?:his|her|their)\s+(?:early\s+|late\s+|mid-?)?"
-    r"(?:\d0s|teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)\b",
-    re.IGNORECASE,
 )
 
 
@@ -165,12 +148,14 @@ class Coherence:
             for c, terms in term_list.categories.items()
         }
         self._last: tuple[str | None, list[_Word], frozenset[str] | None] = (None, [], None)
-        # The pronoun matcher, made when a list of names needs it; the names matcher, when
-        # a list of gendered words does.
-        self._pronouns: Matcher | None = None
-        self._names: Matcher | None = None
+        # Whether a swap of names or gendered words rewrites every reference to the same
+        # people (`ReferenceCheck`, with matchers of its own), and the gendered words a
+        # name's swap rewrites: its bound methods, asked per text and category.
+        check = ReferenceCheck(term_list)
+        self._references = check.left_out
+        self._gendered_words = check.gendered_words
         # Per term, the ages it can describe (None: no life stage), for life-stage cues.
-        self._ages = {term.id: references.age_range(term) for term in term_list.terms()}
+        self._ages = {term.id: age_range(term) for term in term_list.terms()}
         self._aged_category = {
             c: any(self._ages[t.id] is not None for t in terms)
             for c, terms in term_list.categories.items()
@@ -187,88 +172,6 @@ class Coherence:
             for c, terms in term_list.categories.items()
         }
 
-    def _gendered_words(self, text: str, source: Term) -> tuple[Mention, ...]:
-        """The gendered words of `text` (he, her, mother, ...) as mentions of the first-name
-        term `source`, form "gendered": a rewrite to a name of the other gender swaps them."""
-        if self._pronouns is None:
-            self._pronouns = Matcher("pronouns")
-        return tuple(
-            Mention(
-                m.start,
-                m.end,
-                source,
-                m.surface,
-                m.natural,
-                "gendered",
-                m.possessive,
-                role=m.term.gender or "",
-            )
-            for m in self._pronouns.find(text)
-        )
-
-    def _references(
-        self,
-        text: str,
-        found: Sequence[Mention],
-        sources: dict[str, Term],
-        several: bool,
-        private_names: bool = False,
-    ) -> tuple[str | None, tuple[Mention, ...]]:
-        """Whether a swap of first names or gendered words can rewrite every other
-        reference to the people it speaks of (`textfair.text.references`): the reason the
-        text is left out if not (``full_name``, ``reference``, ``unknown_person``: a first
-        name the text does not show to be a private person's, unless `private_names` says
-        every name of the corpus is), and the first names a gendered-word swap rewrites
-        with it ("Emily said she" -> "Michael said he")."""
-        names = any(t.names for t in sources.values())
-        words = any(t.words for t in sources.values())
-        if not (names or words):
-            return None, ()
-        if names and any(
-            m.term.names and references.full_name_at(text, m.start, m.start + len(m.surface))
-            for m in found
-        ):
-            return "full_name", ()  # "John Banner" is no "Chloe Banner"
-        if names and references.named_elsewhere(text, [m for m in found if m.term.names]):
-            return "reference", ()  # "Richard the Lionheart ... Richard's": one person
-        if (
-            names
-            and references.about_a_work(text)
-            and not all(references.the_writers_own(text, m.start) for m in found if m.term.names)
-        ):
-            return "reference", ()  # "Lisa wanders about lost": a film's character, an actor
-        if (
-            names
-            and not private_names
-            and not all(references.shown_private(text, m.start) for m in found if m.term.names)
-        ):
-            return "unknown_person", ()  # "Molly", "Zac", "Paul on Big Brother": who knows
-        if words and references.named_people(text):
-            return "full_name", ()  # "Bill Nighy ... him" never becomes "... her"
-        if references.gendered_identity_words(text):
-            return "reference", ()  # "Emily, a female nurse" -> "Michael, a female nurse"
-        if not words:
-            return None, ()
-        if self._names is None:
-            self._names = Matcher("names")
-        named = self._names.find(text)
-        if any(references.full_name_at(text, m.start, m.start + len(m.surface)) for m in named):
-            return "full_name", ()  # "Reverend Billy ... he", "the Book of Daniel"
-        if references.unknown_first_names(text, [(m.start, m.end) for m in named]):
-            return "reference", ()  # "Joyce ... he": a name of no known gender stays
-        by_gender = {t.gender: t for t in self.term_list.categories[found[0].category]}
-        companions = []
-        taken = [(m.start, m.end) for m in found]
-        for mention in named:
-            if any(s < mention.end and mention.start < e for s, e in taken):
-                continue  # a word the swap rewrites already
-            term = by_gender.get(mention.term.gender)
-            gender = mention.term.gender or ""
-            if term is None or (term.id not in sources and not several):
-                return "reference", ()  # "Emily ... he": flipping "he" alone would pair them
-            companions.append(replace(mention, term=term, form="name", role=gender))
-        return None, tuple(companions)
-
     def _fitting(
         self,
         text: str,
@@ -280,11 +183,11 @@ class Coherence:
         """The `targets` the rest of the text allows as references to the same people: no
         term of no binary gender where the text says "he" or "she" ("a nonbinary person ...
         him"), and no age that a life stage stated elsewhere rules out ("five old people"
-        later "the kids": not "elderly"; see `references.fits_life_stages`)."""
+        later "the kids": not "elderly"; see `textfair.text.ages.fits_life_stages`)."""
         if (
             self._gendered_category[category]
             and not references.NONBINARY_TERMS.isdisjoint(targets)
-            and _pronoun_genders(text)
+            and pronoun_genders(text)
         ):
             targets = {t for t in targets if t not in references.NONBINARY_TERMS}
         if (
@@ -292,16 +195,14 @@ class Coherence:
             and any(self._ages[s] for s in sources)
             and any(self._ages[t] for t in targets)  # a target of no age fits any stage
         ):
-            stages = references.life_stages(text, [(m.start, m.end) for m in found])
+            stages = life_stages(text, [(m.start, m.end) for m in found])
             # The noun a mention modifies is the same person: "young girl" is no "spry
             # girl", "old geezer" no "teenage geezer".
-            heads = {_head_noun(text, m) for m in found}
-            stages += [ages for nouns, ages in _HEAD_STAGES if heads & nouns]
+            heads = {head_noun(text, m) for m in found}
+            stages += [ages for nouns, ages in HEAD_STAGES if heads & nouns]
             if stages:
                 ages = [self._ages[s] for s in sources]
-                targets = {
-                    t for t in targets if references.fits_life_stages(self._ages[t], ages, stages)
-                }
+                targets = {t for t in targets if fits_life_stages(self._ages[t], ages, stages)}
         return targets
 
     def related_word(self, term: Term, role: str) -> str | None:
@@ -359,15 +260,26 @@ class Coherence:
         """The genders of the text's gendered words, found once per text when asked."""
         genders = self._last[2]
         if genders is None:
-            genders = _genders(text)
+            genders = word_genders(text)
             self._last = (self._last[0], self._last[1], genders)
         return genders
 
     def _plan(
-        self, text, category, found, words, genders, other_uses, several, private_names
+        self,
+        text: str,
+        category: str,
+        found: Sequence[Mention],
+        words: Sequence[_Word],
+        genders: frozenset[str],
+        other_uses: Sequence[Mention],
+        several: bool,
+        private_names: bool,
     ) -> CategoryPlan:
+        """The plan of `category`, whose mentions in `text` are `found` (see `plan`):
+        `words` are the text's cue, related and clash words; `genders`, the genders of its
+        gendered words known so far (read here where the category needs them)."""
         sources = {m.term_id: m.term for m in found}
-        related = []
+        related: list[tuple[_Word, Term]] = []
         for word in words:
             if word.kind != "related":
                 continue
@@ -408,25 +320,25 @@ class Coherence:
                 return CategoryPlan("cue")
         if any(
             m.term.groups_only
-            and references.one_person(text, m)
-            and not references.one_private_person(text, m.start)
+            and nationality.one_person(text, m)
+            and not nationality.one_private_person(text, m.start)
             for m in found
         ):
             return CategoryPlan("unknown_person")  # "a Syrian refugee attacks ...": the news
         spans = [(m.start, m.end) for m in found]
         if any(t.groups_only for t in sources.values()):
-            if references.our_nation(text):
+            if nationality.our_nation(text):
                 return CategoryPlan("cue")  # "too many Americans ... into our country"
             # A people spoken of in general takes part; one where the text speaks of public
             # affairs does not (one private person, "my Syrian neighbour", takes part).
             groups = [m for m in found if m.term.groups_only]
-            if not (groups and all(references.one_person(text, m) for m in groups)):
+            if not (groups and all(nationality.one_person(text, m) for m in groups)):
                 own = spans + [(w.start, w.end) for w, _ in related]
-                if references.public_affairs(text, own):
+                if nationality.public_affairs(text, own):
                     return CategoryPlan("cue")  # "Build the wall ... 30% of Americans"
-            if references.region_or_slur(text, spans):
+            if nationality.region_or_slur(text, spans):
                 return CategoryPlan("cue")  # "Asian group ... those Chinese dudes"
-            if references.a_peoples_culture(text, spans):
+            if nationality.a_peoples_culture(text, spans):
                 return CategoryPlan("cue")  # "a film about Canadians", "real Italians ... spice"
         if references.hashtag_names(text, sources.values(), spans):
             return CategoryPlan("cue")  # "Americans ... #AmericaFirst"
@@ -447,15 +359,16 @@ class Coherence:
         roles = {w.role for w, _ in related}
         adult_only, attributive_only, ungradable = self._restricted[category]
         if adult_only and (
-            STATED_AGE.search(text) or any(_head_noun(text, m) in AGED_NOUNS for m in found)
+            STATED_AGE.search(text) or any(head_noun(text, m) in AGED_NOUNS for m in found)
         ):
             return CategoryPlan("cue")  # "an elderly man ... died at the age of 76"
         # Each reading rules out only the category's terms of one kind: it is read only
         # where the category has such a term (no term of religion is adult-only, say).
-        child = adult_only and any(_before_child(text, m) for m in found)
+        child = adult_only and any(before_child(text, m) for m in found)
         predicate = attributive_only and any(_predicative(text, m) for m in found)
         degree = ungradable and any(
-            m.form == "adjective" and gates.gradable_context(text, m.start, m.end) for m in found
+            m.form == "adjective" and grammar_gates.gradable_context(text, m.start, m.end)
+            for m in found
         )
         targets = set()
         for term in self.term_list.categories[category]:
@@ -494,7 +407,14 @@ class Coherence:
         )
         return CategoryPlan(None, frozenset(targets), mentions + companions)
 
-    def _named_elsewhere(self, text, category, found, related, targets) -> frozenset[str]:
+    def _named_elsewhere(
+        self,
+        text: str,
+        category: str,
+        found: Sequence[Mention],
+        related: Sequence[tuple[_Word, Term]],
+        targets: set[str],
+    ) -> frozenset[str]:
         """The `targets` whose group the text names besides the words rewritten: writing one
         would merge two groups the text keeps distinct ("white" -> "Latino" beside "spanish
         girls"; `MergeCheck`)."""
@@ -503,69 +423,17 @@ class Coherence:
         return self._merges.named(text, category, spans, sources, among=targets)
 
 
-@cache
-def _gender_regexes(lowercase: bool = False) -> dict[str, re.Pattern[str]]:
-    """Per gender, a pattern for its gendered words; `lowercase`: for text already lowercased
-    (twice as fast as ignoring case, as the matcher found)."""
-    pairs = load_gender_pairs("gender_pairs").pairs
-    sides = {"male": {p.masculine for p in pairs}, "female": {p.feminine for p in pairs}}
-    return {
-        gender: re.compile(
-            r"(?<![\w'’])"
-            + context.trie_pattern(w.lower() for w in words - GENDER_ADJECTIVES)
-            + r"(?![\w])",
-            0 if lowercase else re.IGNORECASE,
-        )
-        for gender, words in sides.items()
-    }
-
-
-_PRONOUN = re.compile(r"(?<![\w'’])(?:he|him|his|himself|she|her|hers|herself)(?![\w])", re.I)
-
-
-def _pronoun_genders(text: str) -> bool:
-    """Whether `text` holds a personal pronoun of a binary gender ("he", "her", ...)."""
-    return _PRONOUN.search(text) is not None
-
-
-def _genders(text: str) -> frozenset[str]:
-    """The genders of the gendered words of `text` ("he", "wife", "Mr"...)."""
-    lower = context.lower_in_place(text)
-    patterns, scanned = (
-        (_gender_regexes(), text) if lower is None else (_gender_regexes(lowercase=True), lower)
-    )
-    return frozenset(g for g, pattern in patterns.items() if pattern.search(scanned))
-
-
-def _head_noun(text: str, mention: Mention) -> str | None:
-    """The noun an adjective mention modifies, within the next three words, lowercased."""
-    if mention.form != "adjective":
-        return None
-    for token in context.tokens_after(text, mention.end, count=3):
-        word = context.normalize_token(token)
-        if word in CHILD_NOUNS or word in AGED_NOUNS or context.is_person_noun(word):
-            return word
-        if not context.is_word(token) and token not in ",-":
-            return None
-    return None
-
-
-def _before_child(text: str, mention: Mention) -> bool:
-    """The mention modifies a child noun ("young girls")."""
-    return _head_noun(text, mention) in CHILD_NOUNS
-
-
 def _predicative(text: str, mention: Mention) -> bool:
     """ "she is young", "they're old": the term is the predicate."""
     if mention.form != "adjective":
         return False
     before = [context.plain_token(t) for t in context.tokens_before(text, mention.start, count=4)]
-    return gates.is_predicate(before)
+    return grammar_gates.is_predicate(before)
 
 
 # One Coherence per matcher (it holds the list's tables and a one-text memo): made on first
 # use, and gone with the matcher.
-_OF_MATCHER: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_OF_MATCHER: weakref.WeakKeyDictionary[Matcher, Coherence] = weakref.WeakKeyDictionary()
 
 
 def coherence_of(matcher: Matcher) -> Coherence:

@@ -23,7 +23,8 @@ from textfair.text import context
 from textfair.text.acceptability import Scorer
 from textfair.text.coherence import LEFT_OUT_REASONS, coherence_of
 from textfair.text.generate import CounterfactualOptions, counterfactuals
-from textfair.text.matcher import Matcher, Mention
+from textfair.text.matcher import Matcher
+from textfair.text.mentions import Mention
 from textfair.text.rewrite import Rewriter
 from textfair.text.seed_reading import SeedReader, read_seeds
 from textfair.text.target_tables import target_tables

@@ -12,7 +12,16 @@ import re
 from typing import Literal
 
 from textfair.terms import Term, normalize_form
-from textfair.text import context, gates
+from textfair.text import context
+from textfair.text.grammar_gates import (
+    SINGULAR_DETERMINERS,
+    is_collective,
+    is_predicate,
+    modifies_next,
+    stands_for_people,
+)
+from textfair.text.name_gates import capitalised
+from textfair.text.phrase_gates import in_compound
 
 __all__ = ["Form", "FormReader"]
 
@@ -38,7 +47,7 @@ def _names_a_thing(after: list[str]) -> bool:
     """After a first name: a surname, then a noun for no person ("Andy Hardy films")."""
     return (
         len(after) >= 2
-        and gates.capitalised(after[0])
+        and capitalised(after[0])
         and context.is_content_word(after[1])
         and not after[1][:1].isupper()
         and not context.is_person_noun(context.normalize_token(after[1]))
@@ -77,12 +86,12 @@ class FormReader:
         """The grammatical form of a candidate, or None when the context gate rejects it."""
         if role == "plural":
             return "plural"
-        if term.nominal and gates.is_collective(text, start, end):
+        if term.nominal and is_collective(text, start, end):
             # "the elderly" stays "the young"; in a list without "the" ("women, children and
             # elderly") the people are written as a plural ("and young people").
             before = context.tokens_before(text, start, count=1)
             return "collective" if context.normalize_token(before[0]) == "the" else "plural"
-        if term.person_context and gates.stands_for_people(text, start, end):
+        if term.person_context and stands_for_people(text, start, end):
             return "collective"  # "the disabled who", "the poor have": any descriptor
         if term.person_context:
             if role == "noun":
@@ -98,13 +107,13 @@ class FormReader:
             return "adjective"
         if term.pos == "noun":
             return "noun"
-        if gates.modifies_next(text, start, end):
+        if modifies_next(text, start, end):
             return "adjective"
         if term.id in {normalize_form(p) for p in term.plurals}:
             # "Chinese are here", "the Japanese": a plural spelled like the term itself,
             # unless a singular determiner says otherwise ("a Chinese").
             before = context.tokens_before(text, start, count=1)
-            singular = before and context.normalize_token(before[0]) in gates.SINGULAR_DETERMINERS
+            singular = before and context.normalize_token(before[0]) in SINGULAR_DETERMINERS
             return "noun" if singular else "plural"
         return "noun" if context.determiner_before(text, start) else "adjective"
 
@@ -112,15 +121,13 @@ class FormReader:
         """Keep a person-context term only when it modifies or stands for people."""
         if self._person_follows(text, end):
             return "adjective"
-        while gates.in_compound(text, start):  # read "half-Chinese" from where the word starts
+        while in_compound(text, start):  # read "half-Chinese" from where the word starts
             hyphen = re.search(r"[\w'’]*-$", text[:start])
             assert hyphen is not None  # in_compound: the text before `start` ends in "-"
             start = hyphen.start()
         same_as_plural = term.id in {normalize_form(p) for p in term.plurals}
         previous = context.tokens_before(text, start, count=1)
-        singular = (
-            bool(previous) and context.normalize_token(previous[0]) in gates.SINGULAR_DETERMINERS
-        )
+        singular = bool(previous) and context.normalize_token(previous[0]) in SINGULAR_DETERMINERS
         if (
             term.pos != "adjective"
             and (singular if same_as_plural else context.determiner_before(text, start))
@@ -131,9 +138,9 @@ class FormReader:
             return "plural"  # "the Japanese tend to", "Chinese are": the people
         before = context.tokens_before(text, start, count=4)
         plain = [context.plain_token(t) for t in before]
-        if gates.is_predicate(plain) or (
+        if is_predicate(plain) or (
             # "I am Italian American": another demonym between the copula and the term
-            len(before) >= 2 and gates.capitalised(before[-1]) and gates.is_predicate(plain[:-1])
+            len(before) >= 2 and capitalised(before[-1]) and is_predicate(plain[:-1])
         ):
             return "adjective"
         # Coordinated with an identity word: "people, gay and straight", "Indian or Black".
@@ -144,7 +151,7 @@ class FormReader:
     def _the_people(self, text: str, start: int, end: int) -> bool:
         """ "the Japanese are", "Chinese who", "the Chinese tend to": a demonym spelled like
         its plural, standing for the people (not "the Japanese one", "original Japanese")."""
-        if gates.is_collective(text, start, end):
+        if is_collective(text, start, end):
             return True
         before = context.tokens_before(text, start, count=1)
         after = context.tokens_after(text, end, count=1)
@@ -198,7 +205,7 @@ class FormReader:
                 following = tokens[index + 1] if index + 1 < len(tokens) else ""
                 # Coordinated with an identity word or another demonym: "black and white
                 # audiences", "American and British actors".
-                if self.is_identity_word(following) or gates.capitalised(following):
+                if self.is_identity_word(following) or capitalised(following):
                     index += 2
                     words += 1
                     continue

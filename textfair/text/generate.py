@@ -26,7 +26,8 @@ from textfair.terms import Term
 from textfair.text.acceptability import keep_acceptable, scorer_of
 from textfair.text.assignments import slots_of, target_assignments
 from textfair.text.coherence import CategoryPlan, coherence_of
-from textfair.text.matcher import Matcher, Mention, default_matcher
+from textfair.text.matcher import Matcher, default_matcher
+from textfair.text.mentions import Mention
 from textfair.text.rewrite import Rewriter
 from textfair.text.variants import Swap, Variant
 

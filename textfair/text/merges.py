@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import cache
 
 from textfair.terms import TermList, normalize_form
-from textfair.text import context, gates
+from textfair.text import context, grammar_gates
 
 __all__ = ["MergeCheck", "merge_groups"]
 
@@ -191,7 +191,7 @@ def _names_no_group(text: str, start: int, end: int, lower: str | None = None) -
     before = context.tokens_before(text, start, count=1)
     if before and before[0][:1].isupper() and before[0] in context.first_names():
         return True
-    if gates.gradable_context(text, start, end):
+    if grammar_gates.gradable_context(text, start, end):
         return True
     if not context.collocation_words().intersection(context.word_runs(text[start:end])):
         return False  # no collocation holds a word of it (most words)

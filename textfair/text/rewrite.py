@@ -22,7 +22,7 @@ from textfair.terms import Term
 from textfair.text.articles import indefinite_article
 from textfair.text.context import is_sentence_initial
 from textfair.text.counterparts import gender_counterparts
-from textfair.text.matcher import Mention
+from textfair.text.mentions import Mention
 from textfair.text.references import name_group
 
 __all__ = ["Edit", "Rewrite", "Rewriter", "apply_case", "case_style", "rewrite"]

@@ -19,7 +19,8 @@ from textfair.terms import Term
 from textfair.text.acceptability import scorer_of
 from textfair.text.assignments import slots_of
 from textfair.text.generate import plan_text
-from textfair.text.matcher import Matcher, Mention, default_matcher
+from textfair.text.matcher import Matcher, default_matcher
+from textfair.text.mentions import Mention
 from textfair.text.rewrite import Rewriter
 from textfair.text.variants import Swap, Variant
 

@@ -15,7 +15,8 @@ import numpy as np
 
 from textfair.text.acceptability import Scorer, keep_acceptable
 from textfair.text.coherence import CategoryPlan, Coherence
-from textfair.text.matcher import Matcher, Mention
+from textfair.text.matcher import Matcher
+from textfair.text.mentions import Mention
 from textfair.workers import check_workers, fork_map, notify
 from textfair.workers import split as workers_split
 

@@ -1,0 +1,47 @@
+"""The gates of the matcher that read an address: a candidate inside a web address or a
+file name ("www.Christian-Bible.com"), or inside a wiki user or page name
+("User:Sikh-history"), names no identity. Apart from the other gates because they read
+the characters of a token, not words, and because the name gates ask them too.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["in_url", "in_username"]
+
+
+# The rest of a token from a place in it, to the next space or line break (or the end):
+# one match, cheaper than two finds and the choice of the nearer one.
+_TOKEN_REST = re.compile(r"[^ \n]*")
+
+
+def in_url(text: str, start: int) -> bool:
+    """Part of a web address or file name: "www.Christian-Bible.com",
+    ".../official-neglect-for-anglo-sikh-war-monuments2704.html"."""
+    if start > 0 and text[start - 1] in ".@_":
+        return True
+    token_start = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start)) + 1
+    rest = _TOKEN_REST.match(text, start)
+    assert rest is not None  # a run of no length matches anywhere
+    token = text[token_start : rest.end()]
+    if "." not in token and "/" not in token:
+        return False  # every sign below has a dot or a slash: most words end here
+    token = token.lower()
+    return (
+        "://" in token
+        or "www." in token
+        or ".htm" in token
+        or token.count("/") >= 2
+        or re.search(r"\.(?:org|com|net|edu|gov)\b", token) is not None
+    )
+
+
+_NAMESPACE = re.compile(r"(?:user|talk|user talk|wikipedia|category|template|file)\s*:\S*$", re.I)
+
+
+def in_username(text: str, start: int) -> bool:
+    """Part of a wiki user name or page name: "User:Sikh-history", "Category:Jewish_x"."""
+    begin = max(0, start - 40)
+    # The namespace's colon must be in the window; looking for it is cheaper than the search.
+    return text.find(":", begin, start) >= 0 and _NAMESPACE.search(text, begin, start) is not None
