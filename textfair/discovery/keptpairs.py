@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from textfair.stats import adjust, informative
 
 if TYPE_CHECKING:
-    from textfair.discovery.themis import PairShift
+    from textfair.discovery.results import PairShift
 
 __all__ = ["PAIRS_KEPT", "PairKeeper", "PairsLeftOut", "pair_order", "with_adjusted_excess"]
 

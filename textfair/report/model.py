@@ -19,7 +19,7 @@ from typing import Any
 
 from textfair.core.rules import Rule, RuleSet
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, Strict, holds_strictly
-from textfair.discovery.themis import CausalScore, Excess
+from textfair.discovery.results import CausalScore, Excess
 from textfair.errors import TextfairError
 from textfair.io import read_json
 from textfair.report import records

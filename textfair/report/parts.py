@@ -11,7 +11,7 @@ from typing import Literal
 
 from textfair.discovery.groups import GroupFinding
 from textfair.discovery.keptpairs import PairsLeftOut, pair_order
-from textfair.discovery.themis import (
+from textfair.discovery.results import (
     CausalScore,
     FlippedPair,
     GroupScore,

@@ -106,6 +106,14 @@ class TabularDomain:
         """Rows that can be rewritten to satisfy the rule set: all of them."""
         return np.arange(len(self.rows))
 
+    supports_placebo = False
+    """Rows have no placebo edit: every value of a row is a feature the model reads, so no
+    edit of one is neutral (`Domain.supports_placebo`)."""
+
+    def placebo(self, index: int, categories: Sequence[str]) -> None:
+        """None: rows have no placebo edit."""
+        return None
+
     def rewrite(self, index: int, rule_set: tuple[Rule, ...]) -> RowVariant:
         """Row `index` with each sensitive value of the rule set's columns made to satisfy it."""
         row = list(self.rows[index])

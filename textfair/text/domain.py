@@ -332,6 +332,9 @@ class TextDomain:
         """`rewrite`, with the span map of every change (for a reader; not remembered)."""
         return self._rewrite(index, rule_set, with_edits=True)
 
+    supports_placebo = True
+    """`placebo` writes edits (`Domain.supports_placebo`)."""
+
     def placebo(self, index: int, categories: Sequence[str]) -> Variant | None:
         """Seed `index` with a neutral descriptor (`PLACEBO_WORDS`) written before each of
         its mentions of `categories` (those it takes part in): "a gay man" -> "a tall gay
