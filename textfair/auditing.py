@@ -23,7 +23,8 @@ from textfair.core.rules import RuleSet
 from textfair.corpus import FAVORABLE_GUESSES
 from textfair.discovery import frequent_rule_sets
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, scorer
-from textfair.discovery.groups import assignments_per_seed, group_fairness
+from textfair.discovery.groups import group_fairness
+from textfair.discovery.paired_rows import assignments_per_seed
 from textfair.discovery.themis import themis
 from textfair.errors import ModelError, TextfairError
 from textfair.memory import check_memory, estimate_memory, memory_limit

@@ -42,7 +42,7 @@ import numpy as np
 
 from textfair._version import __version__
 from textfair.auditing import AuditConfig, audit_rows, audit_text
-from textfair.discovery.groups import by_credibility
+from textfair.discovery.findings import by_credibility
 from textfair.errors import TextfairError
 from textfair.mitigate.methods import (
     Method,

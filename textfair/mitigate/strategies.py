@@ -242,7 +242,7 @@ def target_rule_sets(report: AuditReport, top: int, credible: bool = False) -> l
     """The top significant findings' rule sets: what the mitigation aims at. With
     `credible`, when none is significant, the `top` most credible findings instead (a
     comparison of methods measures each against the same targets either way)."""
-    from textfair.discovery.groups import by_credibility
+    from textfair.discovery.findings import by_credibility
 
     targets = [f.rule_set for f in report.significant[:top]]
     if not targets and credible:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from textfair.discovery.groups import GroupFinding
+from textfair.discovery.findings import GroupFinding
 from textfair.discovery.keptpairs import PairsLeftOut, pair_order
 from textfair.discovery.results import (
     CausalScore,
