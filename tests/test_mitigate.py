@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from textfair.auditing import AuditConfig
 from textfair.cli import app
 from textfair.errors import TextfairError
 from textfair.mitigate import retrain
@@ -27,6 +26,7 @@ from textfair.models.rows import RowModel
 from textfair.models.tabular_mlp import TabularMLP
 from textfair.models.torch_text import TorchTextModel, train_text_classifier
 from textfair.report.model import AuditReport, ModelInfo, RunStats
+from textfair.settings import AuditConfig
 from textfair.tabular.schema import infer_schema
 from textfair.text.matcher import Matcher
 

@@ -150,7 +150,7 @@ def audit(
     >>> print(report.summary())  # doctest: +SKIP
     toxicity-cnn-lstm: 8 rule sets, 1 significant after correction. ...
     """
-    from textfair.auditing import audit_text
+    from textfair.auditing.text import audit_text
 
     config = _config(settings)
     check_parameter("unit", unit)
@@ -232,7 +232,7 @@ def audit_table(
     """
     import pandas as pd
 
-    from textfair.auditing import audit_rows
+    from textfair.auditing.rows import audit_rows
     from textfair.io import read_table
     from textfair.models.rows import RowModel
     from textfair.tabular.schema import infer_schema
@@ -361,7 +361,7 @@ def compare_mitigations(
         columns = [f.name for f in schema.features]
         rows = model if isinstance(model, RowModel) else RowModel(model, columns)
         return compare_table_mitigations(rows, frame, schema, **common)
-    from textfair.auditing import model_decision
+    from textfair.auditing.decision import model_decision
     from textfair.models.decision import class_labels
 
     # `textfair mitigate`'s audit defaults, unless set: tighter than an audit's.

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from textfair.auditing import AuditConfig, audit_rows, audit_text
+from textfair.auditing.rows import audit_rows
+from textfair.auditing.text import audit_text
 from textfair.core.rules import RuleSet
 from textfair.mitigate.augment import (
     aequitas_augmentation,
@@ -31,6 +32,7 @@ from textfair.models import CachedModel
 from textfair.models.base import favorable_index
 from textfair.models.rows import RowModel
 from textfair.report.model import AuditReport
+from textfair.settings import AuditConfig
 from textfair.tabular.domain import TabularDomain
 from textfair.tabular.schema import Schema
 from textfair.text.domain import TextDomain

@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -113,6 +114,17 @@ class TabularDomain:
     def placebo(self, index: int, categories: Sequence[str]) -> None:
         """None: rows have no placebo edit."""
         return None
+
+    # --- what an audit records of rows (`textfair.auditing.report.AuditedDomain`) ----------
+
+    kind: Literal["rows"] = "rows"
+    """The report's kind."""
+    settings_not_read = ("terms", "exclude_flags")
+    """Settings report.json does not record for rows: rows have features, not terms."""
+
+    def scored_examples(self, examples: Sequence[dict]) -> list[dict]:
+        """A finding's examples as they are: rows are not scored."""
+        return list(examples)
 
     def rewrite(self, index: int, rule_set: tuple[Rule, ...]) -> RowVariant:
         """Row `index` with each sensitive value of the rule set's columns made to satisfy it."""

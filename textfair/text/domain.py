@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
+from typing import Literal
 
 import numpy as np
 
@@ -423,6 +424,13 @@ class TextDomain:
         """The acceptability of a text this domain wrote (`rewrite`) or holds as a seed (1:
         as written); None for any other text."""
         return self._scored.get(text)
+
+    # --- what an audit records of texts (`textfair.auditing.report.AuditedDomain`) ---------
+
+    kind: Literal["text"] = "text"
+    """The report's kind."""
+    settings_not_read: tuple[str, ...] = ()
+    """Settings report.json does not record for texts: none."""
 
     def scored_examples(self, examples: Sequence[dict]) -> list[dict]:
         """A finding's examples (``text``, ``counterfactual``, ...) with the acceptability
