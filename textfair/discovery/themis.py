@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable, Sequence
-from typing import TypeVar
 
 import numpy as np
 
@@ -47,7 +46,7 @@ from textfair.discovery.causal import (
     first_batch,
 )
 from textfair.discovery.group_score import group_score
-from textfair.discovery.keptpairs import PairKeeper, with_adjusted_excess
+from textfair.discovery.keptpairs import Adjustable, PairKeeper, with_adjusted_excess
 from textfair.discovery.placebo import PlaceboMemo, placebo_decisions, placebo_edits
 from textfair.discovery.results import CausalScore, FlippedPair, GroupScore, ThemisResult
 from textfair.discovery.sampling import Sampling, seed_order
@@ -57,9 +56,6 @@ from textfair.models.decision import Decision
 from textfair.stats import adjust
 
 __all__ = ["themis"]
-
-#: A family of results whose excess p-values are adjusted together.
-_Scored = TypeVar("_Scored", CausalScore, GroupScore)
 
 
 def themis(
@@ -214,7 +210,7 @@ def _simultaneous(confidence: float, tests: int) -> float:
     return 1.0 - (1.0 - confidence) / max(tests, 1)
 
 
-def _adjusted(results: list[_Scored], correction: str, confidence: float) -> list[_Scored]:
+def _adjusted(results: list[Adjustable], correction: str, confidence: float) -> list[Adjustable]:
     """`results` with their excess p-values adjusted over the family; significant: adjusted
     p at most 1 - confidence and the identity edits flip more often than the placebo."""
     tested = [k for k, r in enumerate(results) if r.excess is not None]
