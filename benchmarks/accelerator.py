@@ -83,8 +83,9 @@ def cpu_seconds() -> float:
 
 def one_audit(texts, labels, terms: str, rate: float) -> dict:
     """One warm audit with the stand-in at `rate`: its times and costs."""
-    from textfair.auditing import AuditConfig, audit_text
+    from textfair.auditing.text import audit_text
     from textfair.models import CachedModel
+    from textfair.settings import AuditConfig
 
     model = Accelerator(rate)
     cached = CachedModel(model, batch_size=256)

@@ -43,10 +43,11 @@ from pathlib import Path
 import torch
 
 from benchmarks.threads import competing_load
-from textfair.auditing import AuditConfig, audit_text
+from textfair.auditing.text import audit_text
 from textfair.models import CachedModel
 from textfair.models.spec import load_model
 from textfair.report.files import write_report
+from textfair.settings import AuditConfig
 from textfair.stats import z_value
 from textfair.text.domain import TextDomain
 

@@ -33,9 +33,9 @@ from pathlib import Path
 import torch
 
 from benchmarks.audit import stage_costs, timed_audit
-from textfair.auditing import AuditConfig
 from textfair.models import CachedModel
 from textfair.models.spec import load_model
+from textfair.settings import AuditConfig
 
 VOCABULARY = 30_522  # distilbert-base's vocabulary size
 

@@ -89,10 +89,10 @@ def _side(side: dict) -> list[float]:
 
 
 def text() -> dict:
-    from textfair.auditing import AuditConfig
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_text
     from textfair.models.spec import load_model
     from textfair.run import Run
+    from textfair.settings import AuditConfig
 
     path = Path(str(resources.files("textfair.datasets").joinpath("wiki_toxicity.csv")))
     with open(path, encoding="utf-8", newline="") as handle:
@@ -115,12 +115,12 @@ def text() -> dict:
 def table(path: Path) -> dict:
     import pandas as pd
 
-    from textfair.auditing import AuditConfig
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_table
     from textfair.mitigate.retrain import holdout_split
     from textfair.models.baselines import logistic_regression
     from textfair.models.rows import RowModel
     from textfair.run import Run
+    from textfair.settings import AuditConfig
     from textfair.tabular.schema import infer_schema
 
     frame = pd.read_csv(path)[COMPAS_COLUMNS]

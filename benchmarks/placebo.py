@@ -18,9 +18,10 @@ import json
 import platform
 from pathlib import Path
 
-from textfair.auditing import AuditConfig, audit_text
+from textfair.auditing.text import audit_text
 from textfair.corpus import load_corpus
 from textfair.models.spec import load_model
+from textfair.settings import AuditConfig
 
 IMDB = Path(__file__).resolve().parents[1] / "examples" / "data" / "imdb_small.tsv"
 MODELS = (

@@ -91,7 +91,8 @@ def run_one(engine: str, path: Path, workers: int) -> dict:
     if engine == "local":
         import pandas as pd
 
-        from textfair.auditing import _label_metrics, model_decision
+        from textfair.auditing.decision import model_decision
+        from textfair.auditing.labels import label_metrics
         from textfair.models import CachedModel
         from textfair.models.spec import load_model
         from textfair.text.domain import TextDomain
@@ -101,7 +102,7 @@ def run_one(engine: str, path: Path, workers: int) -> dict:
         labels = [LABEL_MAP[value] for value in frame["toxic"]]
         model = CachedModel(load_model(MODEL), batch_size=16 * OPTIONS["batch_size"])
         domain = TextDomain(texts)
-        metrics = _label_metrics(domain, model, texts, labels, model_decision(model), "toxic")
+        metrics = label_metrics(domain, model, texts, labels, model_decision(model), "toxic")
         peaks = []
     else:
         import ray

@@ -23,11 +23,12 @@ from importlib import resources
 import pandas as pd
 import torch
 
-from textfair.auditing import AuditConfig, audit_text
+from textfair.auditing.text import audit_text
 from textfair.core.machine import usable_cores
 from textfair.models import CachedModel
 from textfair.models.spec import load_model
 from textfair.models.threads import default_threads
+from textfair.settings import AuditConfig
 
 
 def _spin(stop) -> None:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import textfair
-from textfair.auditing import AHEAD_BATCH
+from textfair.auditing.text import AHEAD_BATCH
 from textfair.errors import ModelError, TextfairError
 from textfair.models.ahead import Ahead, computes_on_this_cpu
 from textfair.text.domain import TextDomain

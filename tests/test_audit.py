@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from textfair.auditing import AuditConfig, audit_text
+from textfair.auditing.text import audit_text
 from textfair.cli import app
 from textfair.core.rules import Rule
 from textfair.discovery import frequent_rule_sets
@@ -16,6 +16,7 @@ from textfair.discovery.groups import group_fairness
 from textfair.models import CachedModel, CallableModel
 from textfair.models.spec import load_model
 from textfair.report.model import AuditReport
+from textfair.settings import AuditConfig
 from textfair.terms import load_term_list
 from textfair.text.domain import TextDomain
 from textfair.text.templates import expand_template

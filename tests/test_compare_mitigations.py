@@ -46,8 +46,8 @@ def german():
 
 
 def _setting(german, recorder=None):
-    from textfair.auditing import AuditConfig
     from textfair.mitigate.compare import _Setting
+    from textfair.settings import AuditConfig
 
     frame, schema, model, split = german
     columns = [f.name for f in schema.features]
@@ -237,10 +237,10 @@ def test_logit_pairing_lowers_the_pair_gap_on_a_planted_model():
 
 
 def test_per_term_thresholds_read_validation_texts_only():
-    from textfair.auditing import AuditConfig
     from textfair.corpus import load_corpus
     from textfair.mitigate.compare import _Setting
     from textfair.models.spec import load_model
+    from textfair.settings import AuditConfig
 
     corpus = load_corpus()
     split = comparison_split(len(corpus.texts), 0.2, 0.2, 0)
@@ -329,11 +329,11 @@ def test_logit_pairing_fine_tunes_a_hugging_face_model_too():
 def test_a_model_textfair_cannot_retrain_gets_the_methods_that_need_no_retraining():
     """A plain function of texts: the retraining methods say why they did not run, and the
     per-term thresholds, which only read its probabilities, still do."""
-    from textfair.auditing import AuditConfig
     from textfair.corpus import load_corpus
     from textfair.mitigate.compare import compare_text_mitigations
     from textfair.models import CallableModel
     from textfair.models.spec import load_model
+    from textfair.settings import AuditConfig
 
     bundled = load_model("toxicity-cnn-lstm")
     model = CallableModel(bundled.predict_proba, labels=bundled.labels)

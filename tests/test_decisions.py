@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from textfair.auditing import AuditConfig, audit_text
+from textfair.auditing.text import audit_text
 from textfair.cli import app
 from textfair.errors import TextfairError
 from textfair.models import CallableModel
 from textfair.models.decision import parse_decision, recorded_decision
+from textfair.settings import AuditConfig
 from textfair.text.templates import expand_template
 
 from synthetic import FILLER, unit

@@ -3,7 +3,7 @@ into the most credible one for display (issue 29, friction 6: the Adult page led
 {age ∈ [17, 82.7)}, {age ∈ [17, 75.4)}, {age ∈ [17, 68.1)})."""
 
 from textfair.core.rules import Rule, RuleSet
-from textfair.discovery.groups import GroupFinding
+from textfair.discovery.findings import GroupFinding
 from textfair.report.folding import fold_nested, nested
 from textfair.report.labels import wrap_label
 

@@ -158,14 +158,16 @@ def test_the_python_api_names_the_parameter_of_the_wrong_type(settings, named):
 
 
 def test_numpy_numbers_are_settings_too():
-    from textfair.auditing import AuditConfig
+    from textfair.settings import AuditConfig
 
     assert AuditConfig(seed=np.int64(3), theta=np.float64(0.1)).checked().seed == 3
 
 
 @pytest.mark.parametrize(("group", "causal"), [(True, True), (True, False), (False, True)])
 def test_an_audit_announces_as_many_stages_as_it_runs(group, causal):
-    from textfair.auditing import AuditConfig, audit_stages, audit_text
+    from textfair.auditing.report import audit_stages
+    from textfair.auditing.text import audit_text
+    from textfair.settings import AuditConfig
 
     def flat(texts):
         return np.tile([0.8, 0.2], (len(texts), 1))

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from textfair.discovery.keptpairs import PairKeeper, pair_order
-from textfair.discovery.themis import Excess, PairShift, _adjusted
+from textfair.discovery.results import Excess, PairShift
+from textfair.discovery.themis import _adjusted
 
 
 def _pairs(category, n, seed):

@@ -5,11 +5,12 @@ its assignments; the sample depends on the text, never on the run's seed."""
 import numpy as np
 import pytest
 
-from textfair.auditing import AuditConfig, audit_text
+from textfair.auditing.text import audit_text
 from textfair.core.rules import Rule, RuleSet
 from textfair.discovery import frequent_rule_sets
 from textfair.discovery.groups import group_fairness
 from textfair.models import CachedModel, CallableModel
+from textfair.settings import AuditConfig
 from textfair.terms import load_term_list
 from textfair.text.domain import TextDomain
 

@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from textfair.auditing import AuditConfig
 from textfair.cli import app
 from textfair.errors import TextfairError
 from textfair.mitigate import retrain
@@ -28,6 +27,7 @@ from textfair.models.tabular_mlp import TabularMLP
 from textfair.models.text_training import train_text_classifier
 from textfair.models.torch_text import TorchTextModel
 from textfair.report.model import AuditReport, ModelInfo, RunStats
+from textfair.settings import AuditConfig
 from textfair.tabular.schema import infer_schema
 from textfair.text.matcher import Matcher
 

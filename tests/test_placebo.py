@@ -86,9 +86,10 @@ def test_an_uncached_model_is_asked_each_text_once_with_the_same_result():
 def test_the_verdict_markdown_and_page_speak_of_the_excess():
     """The verdict names what identity adds beyond a placebo edit; the Markdown group and
     term-pair tables and the page's heatmap show the excess, not the raw flip rate."""
-    from textfair.auditing import AuditConfig, audit_text
+    from textfair.auditing.text import audit_text
     from textfair.report.html import render_html
     from textfair.report.markdown import render_markdown
+    from textfair.settings import AuditConfig
 
     texts = corpus(40)
     planted = CallableModel(_muslim, labels=["ok", "toxic"])

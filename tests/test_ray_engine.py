@@ -208,11 +208,13 @@ def test_predict_on_ray_writes_the_local_engines_rows_though_a_worker_is_killed(
 def test_label_metrics_on_ray_equal_the_audits(cluster, tmp_path):
     """The label-metric stage as a Ray pipeline (read, match and score on the cluster; the
     driver keeps numbers per distinct text) gives the local audit's metrics."""
-    from textfair.auditing import AuditConfig, _label_metrics, model_decision
+    from textfair.auditing.decision import model_decision
+    from textfair.auditing.labels import label_metrics
     from textfair.distributed.pipelines import label_metrics_on_ray
     from textfair.models import CachedModel
     from textfair.models.spec import load_model
     from textfair.report import records
+    from textfair.settings import AuditConfig
     from textfair.text.domain import TextDomain
 
     pool = text_pool().head(1000)
@@ -230,7 +232,7 @@ def test_label_metrics_on_ray_equal_the_audits(cluster, tmp_path):
     texts = pool["comment"].tolist()
     labels = ["toxic" if value else "non-toxic" for value in pool["toxic"]]
     model = CachedModel(load_model("toxicity-cnn-lstm"), batch_size=1024)
-    local = _label_metrics(
+    local = label_metrics(
         TextDomain(texts), model, texts, labels, model_decision(model), "toxic", AuditConfig()
     )
 

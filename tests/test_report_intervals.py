@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from textfair.core.rules import Rule, RuleSet
-from textfair.discovery.themis import Excess
+from textfair.discovery.results import Excess
 from textfair.report.html import render_html
 from textfair.report.markdown import render_markdown
 from textfair.report.model import AuditReport

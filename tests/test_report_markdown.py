@@ -102,9 +102,10 @@ def test_the_mitigation_terminal_keeps_a_rule_set_and_its_numbers_on_one_line(ta
 def test_a_text_report_says_how_many_seeds_of_each_category_took_part():
     import numpy as np
 
-    from textfair.auditing import AuditConfig, audit_text
+    from textfair.auditing.text import audit_text
     from textfair.models import CachedModel, CallableModel
     from textfair.report.markdown import render_markdown
+    from textfair.settings import AuditConfig
 
     texts = [
         "The Jews met the rabbi.",  # a cue of the identity: left out

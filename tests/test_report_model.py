@@ -7,7 +7,8 @@ from importlib import resources
 import pandas as pd
 import pytest
 
-from textfair.auditing import AuditConfig, audit_rows, audit_text
+from textfair.auditing.rows import audit_rows
+from textfair.auditing.text import audit_text
 from textfair.core.rules import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.models.baselines import logistic_regression
@@ -15,6 +16,7 @@ from textfair.models.rows import RowModel
 from textfair.models.spec import load_model
 from textfair.report.markdown import render_markdown
 from textfair.report.model import AuditReport, LabelMetrics, TableMetrics
+from textfair.settings import AuditConfig
 from textfair.tabular.schema import infer_schema
 
 from conftest import DATA

@@ -21,7 +21,7 @@ import pytest
 from test_cli_vocabulary import _commands
 
 import textfair
-from textfair.auditing import audit_text
+from textfair.auditing.text import audit_text
 from textfair.cli import main
 from textfair.cli.audit import STAGES
 from textfair.errors import TextfairError

@@ -110,7 +110,7 @@ def test_the_strict_estimate_is_the_finding_recomputed_by_hand_on_its_high_scori
 def test_the_strict_estimate_asks_the_model_nothing_more(monkeypatch):
     _, scored_model, scored = _findings(ScoredDomain)
     # The same run with the findings' scoring switched off.
-    monkeypatch.setattr("textfair.discovery.groups.scorer", lambda domain: None)
+    monkeypatch.setattr("textfair.discovery.paired.scorer", lambda domain: None)
     _, plain_model, plain = _findings(ScoredDomain)
     assert all(f.strict is None for f in plain)
     assert scored_model.stats.forwarded == plain_model.stats.forwarded
@@ -355,7 +355,7 @@ def test_the_strict_interval_covers_the_effect_on_high_scoring_seeds_at_its_conf
     +10 points, the others a broken variant and -20 points. Which seeds are high-scoring
     does not depend on the outcomes, so the strict interval (bounded_mean over their
     differences) covers +10 at its 95%; the finding's own interval covers the mixture."""
-    from textfair.discovery.groups import _strict_paired
+    from textfair.discovery.paired import _strict_paired
 
     rng = np.random.default_rng(42)
     seeds, columns, runs = 160, 5, 600

@@ -15,7 +15,7 @@ does not carry them, are `as_model(f, label_names=[...])`'s.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +32,7 @@ from textfair.workers import check_workers
 if TYPE_CHECKING:
     import pandas as pd
 
+    from textfair.corpus import Corpus
     from textfair.mitigate.compare import Comparison
     from textfair.settings import AuditConfig
 
@@ -51,7 +52,7 @@ def audit(
     favorable: str | None = None,
     decision: str | None = None,
     model_id: str = "",
-    progress=None,
+    progress: Callable[[str], None] | None = None,
     unit: str = "document",
     labels: str | Sequence[object] | None = None,
     workers: int | None = None,
@@ -150,7 +151,7 @@ def audit(
     >>> print(report.summary())  # doctest: +SKIP
     toxicity-cnn-lstm: 8 rule sets, 1 significant after correction. ...
     """
-    from textfair.auditing import audit_text
+    from textfair.auditing.text import audit_text
 
     config = _config(settings)
     check_parameter("unit", unit)
@@ -181,7 +182,7 @@ def audit_table(
     favorable: str | None = None,
     bins: int = 10,
     model_id: str = "",
-    progress=None,
+    progress: Callable[[str], None] | None = None,
     **settings: object,
 ) -> AuditReport:
     """Audit a classifier of table rows for different outcomes across groups.
@@ -232,7 +233,7 @@ def audit_table(
     """
     import pandas as pd
 
-    from textfair.auditing import audit_rows
+    from textfair.auditing.rows import audit_rows
     from textfair.io import read_table
     from textfair.models.rows import RowModel
     from textfair.tabular.schema import infer_schema
@@ -361,7 +362,7 @@ def compare_mitigations(
         columns = [f.name for f in schema.features]
         rows = model if isinstance(model, RowModel) else RowModel(model, columns)
         return compare_table_mitigations(rows, frame, schema, **common)
-    from textfair.auditing import model_decision
+    from textfair.auditing.decision import model_decision
     from textfair.models.decision import class_labels
 
     # `textfair mitigate`'s audit defaults, unless set: tighter than an audit's.
@@ -392,13 +393,22 @@ def _config(settings: Mapping[str, object]) -> AuditConfig:
     return AuditConfig(**settings).checked()  # type: ignore[arg-type]
 
 
-def _corpus(data, **options):
+def _corpus(
+    data: str | Path | pd.DataFrame | Sequence[str] | None,
+    *,
+    text_column: str | None,
+    labels: str | Sequence[object] | None,
+    label_map: Mapping[str, str] | str | None,
+    unit: str = "document",
+) -> Corpus:
     """`load_corpus`'s corpus; a mistake in the true labels names `true_labels`, as the
     API calls them."""
     from textfair.corpus import load_corpus
 
     try:
-        return load_corpus(data, **options)
+        return load_corpus(
+            data, text_column=text_column, labels=labels, label_map=label_map, unit=unit
+        )
     except TextfairError as err:
         if err.parameter != "labels" or not str(err).startswith("labels "):
             raise

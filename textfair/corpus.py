@@ -213,7 +213,11 @@ def load_corpus(
     return Corpus(sentences, repeated, source, text_column, label_column, "sentence", len(texts))
 
 
-def _labels(frame, labels, count: int, source: str) -> tuple[str | None, list | None]:
+def _labels(
+    frame: pd.DataFrame, labels: str | Sequence[object] | None, count: int, source: str
+) -> tuple[str | None, list[object] | None]:
+    """The label column's name (None for labels given as a list) and one label per text;
+    (None, None) without labels."""
     if labels is None:
         return None, None
     if isinstance(labels, str):

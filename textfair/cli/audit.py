@@ -74,8 +74,11 @@ def _options(group: bool, old_name: str = "") -> Callable[..., None]:
 def _audit(options: dict, group: bool) -> None:
     from rich.console import Console
 
-    from textfair.auditing import AuditConfig, audit_stages, audit_text, model_decision
+    from textfair.auditing.decision import model_decision
+    from textfair.auditing.report import audit_stages
+    from textfair.auditing.text import audit_text
     from textfair.corpus import load_corpus
+    from textfair.settings import AuditConfig
 
     err = Console(stderr=True)
     # Every option is checked before the corpus and the model are loaded.

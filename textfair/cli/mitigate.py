@@ -104,11 +104,12 @@ def mitigate_command(
 ) -> None:
     """Retrain a text classifier on augmentation data until its top findings shrink, keeping
     held-out accuracy; re-audit it, also on identity terms the augmentation never used."""
-    from textfair.auditing import AuditConfig, model_decision
+    from textfair.auditing.decision import model_decision
     from textfair.corpus import load_corpus
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_text
     from textfair.mitigate.retrain import retrainer_for
     from textfair.models.decision import class_labels
+    from textfair.settings import AuditConfig
 
     _check_out(out, {"--data": data, "--model": model, "--report": report}, options)
     compared, loop_method = _methods("text", methods, method)
@@ -220,9 +221,9 @@ def tabular_mitigate_command(
 ) -> None:
     """Retrain a table classifier on Aequitas's discriminatory inputs (labelled with the model's
     label for the input found) until its top findings shrink; re-audit it."""
-    from textfair.auditing import AuditConfig
     from textfair.mitigate.pipeline import MitigationConfig, mitigate_table
     from textfair.mitigate.retrain import retrainer_for
+    from textfair.settings import AuditConfig
 
     inputs = {"--data": data, "--model": model, "--report": report}
     _check_out(out, {**inputs, "--schema": options["schema_file"]}, options)

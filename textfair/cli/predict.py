@@ -51,7 +51,7 @@ def predict_command(
 ) -> None:
     """Score texts with a model: {"text", "label", "probabilities", ...} per line; with
     --favorable or --decision also whether the outcome is favourable and its score."""
-    from textfair.auditing import model_decision
+    from textfair.auditing.decision import model_decision
     from textfair.cli.progress import Stages
     from textfair.cli.runs import cache_file, cached_model, load_text_model
     from textfair.io import Output, check_outputs
@@ -110,7 +110,7 @@ def _predict_on_ray(
     """`predict --engine ray`: every row of --data scored on Ray Data, each distinct text
     once, `predict`'s records written as Parquet shards into --out (a new directory, or one
     an earlier run wrote, replaced as a whole)."""
-    from textfair.auditing import model_decision
+    from textfair.auditing.decision import model_decision
     from textfair.cli.runs import load_options, ray_progress
     from textfair.distributed.pipelines import describe_model, predict_corpus
     from textfair.distributed.ray_engine import (

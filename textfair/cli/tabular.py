@@ -78,7 +78,8 @@ def audit_command(
     DI / SPD / EOD / AOD / ERD / consistency / Theil index."""
     from rich.console import Console
 
-    from textfair.auditing import AuditConfig, audit_rows
+    from textfair.auditing.rows import audit_rows
+    from textfair.settings import AuditConfig
 
     err = Console(stderr=True)
     config = settings_of(AuditConfig, options).checked()  # before the data and the model

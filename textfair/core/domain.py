@@ -4,7 +4,7 @@ tabular domains alike."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 import numpy as np
 
@@ -12,25 +12,31 @@ from textfair.core.rules import Rule
 
 __all__ = ["Domain", "Rewritten"]
 
-# What the model sees of a seed: a text (str) in the text domain, a row (tuple) in tables.
-Input = TypeVar("Input", bound=Hashable, covariant=True)
 
-
-class Rewritten(Protocol[Input]):
-    """A seed rewritten to satisfy a rule set (a text's Variant, a table's RowVariant): what
-    discovery reads of it."""
+class Rewritten(Protocol):
+    """A seed rewritten by a domain (a text's `Variant`, a `RowVariant`): what discovery
+    reads of it is what the model is given."""
 
     @property
-    def input(self) -> Input:
+    def input(self) -> Hashable:
         """The rewritten seed as the model sees it."""
         ...
 
 
-class Domain(Protocol[Input]):
+class Domain(Protocol):
     """What discovery needs from data; text and tabular domains implement it the same way.
 
     A seed is one input of the data (a text, a row), addressed by its index. A rule set is
     any tuple of rules: discovery builds plain tuples, a report holds RuleSets."""
+
+    @property
+    def supports_placebo(self) -> bool:
+        """Whether `placebo` writes edits. Where it does (text: a neutral word before each
+        mention), Themis sets each finding's flip rate beside the placebo edit's (`Excess`);
+        a domain without placebo edits (table rows) says False here, its `placebo` returns
+        None, and discovery then neither asks for placebo edits nor scores anything for
+        them."""
+        ...
 
     def categories(self) -> list[str]:
         """The sensitive categories (identity categories, sensitive columns)."""
@@ -56,12 +62,18 @@ class Domain(Protocol[Input]):
         """No input satisfies both rule sets."""
         ...
 
-    def input(self, index: int) -> Input:
+    def input(self, index: int) -> Hashable:
         """Seed `index` as the model sees it."""
         ...
 
-    def rewrite(self, index: int, rule_set: tuple[Rule, ...]) -> Rewritten[Input] | None:
-        """Seed `index` rewritten to satisfy the rule set (a Variant), or None."""
+    def rewrite(self, index: int, rule_set: tuple[Rule, ...]) -> Rewritten | None:
+        """Seed `index` rewritten to satisfy the rule set, or None."""
+        ...
+
+    def placebo(self, index: int, categories: Sequence[str]) -> Rewritten | None:
+        """Seed `index` with an edit at the place of its identity swaps over `categories`
+        that keeps every identity (what a model that reacts to any edit shows), or None:
+        the seed has none, or the domain has no placebo edits (`supports_placebo`)."""
         ...
 
     def values_of(self, index: int, category: str) -> set[str]:
@@ -70,6 +82,6 @@ class Domain(Protocol[Input]):
 
     def sample(
         self, rule_set: tuple[Rule, ...], n: int, rng: np.random.Generator, negate: bool = False
-    ) -> Sequence[Rewritten[Input]]:
+    ) -> Sequence[Rewritten]:
         """TestSGD's Sample(D, R) (or Sample(D, not R)): `n` rewritten seeds."""
         ...

@@ -1,10 +1,10 @@
-r"""How much a finding rests on text a strict reader would reject.
+r"""How much a finding rests on variants a strict reader would reject.
 
 Every finding is the model's reaction to generated variants, and a variant that no longer
 says what its seed said (a descriptor that describes no person, a pronoun left behind, a
-real person renamed) makes the finding partly about broken text. Where the domain scores
-its variants (`TextDomain.acceptability`: the probability that a strict reader accepts one),
-each finding carries two things beside its estimate:
+real person renamed) makes the finding partly about broken inputs. Where the domain scores
+its variants (its `acceptability(index, rule_set)`: the probability that a strict reader
+accepts one; `scorer`), each finding carries two things beside its estimate:
 
 * ``acceptability``: the mean score of the variants it used;
 * ``strict``: the same estimate, with the same estimator and interval, on the seeds whose
@@ -17,14 +17,14 @@ own interval excludes 0 and that does not hold there is flagged in the report.
 
 Why "all" of a seed's variants: a seed enters a paired difference through every variant it
 was written to (under R and the assignments outside it), so one broken variant is enough to
-make its difference partly about broken text. In paired mode, with $d_i$ seed $i$'s
+make its difference partly about broken inputs. In paired mode, with $d_i$ seed $i$'s
 difference, $a_{ik}$ the scores of the variants it compared and $\tau$ the level:
 
 $$S = \{\, i : \min_k a_{ik} \ge \tau \,\}, \qquad
 \hat\delta_S = \frac{1}{|S|} \sum_{i \in S} d_i,$$
 
 with `bounded_mean`'s interval over $\{d_i\}_{i \in S}$, as the finding's own over every
-$i$. Which seeds are in $S$ depends on the texts, never on the model's outcomes, so the
+$i$. Which seeds are in $S$ depends on the inputs, never on the model's outcomes, so the
 interval holds at its confidence for the effect on the high-scoring seeds (a simulation in
 tests/test_strict_findings.py checks it). The mean acceptability is the mean of every
 $a_{ik}$ the finding read, a seed rewritten to its own term scoring 1.
@@ -33,15 +33,20 @@ $a_{ik}$ the finding read, a seed rewritten to its own term scoring 1.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 import numpy as np
+
+from textfair.core.domain import Domain
+from textfair.core.rules import Rule
+from textfair.stats import BoundedMean
 
 __all__ = [
     "STRICT_ACCEPTABILITY",
     "Strict",
     "holds_strictly",
+    "input_scorer",
     "mean_score",
     "scorer",
 ]
@@ -72,7 +77,7 @@ class Strict:
     p_value: float = math.nan
 
     @classmethod
-    def of(cls, interval, level: float = STRICT_ACCEPTABILITY) -> Strict:
+    def of(cls, interval: BoundedMean, level: float = STRICT_ACCEPTABILITY) -> Strict:
         """From a `bounded_mean` over the high-scoring seeds (NaN estimate: none)."""
         return cls(
             level, interval.estimate, (interval.low, interval.high), interval.n, interval.p_value
@@ -93,10 +98,19 @@ def holds_strictly(ci: tuple[float, float], strict: Strict | None, min_seeds: in
     return bool(low > 0) if ci[0] > 0 else bool(high < 0)
 
 
-def scorer(domain) -> Callable[[int, tuple], float] | None:
+def scorer(domain: Domain) -> Callable[[int, tuple[Rule, ...]], float] | None:
     """The domain's score of a variant, ``score(index, rule_set)`` (None when the domain
-    scores none, as for table rows)."""
+    scores none, as for table rows).
+
+    Scoring variants is not part of the `Domain` protocol: a domain that scores them has
+    these two methods, and discovery reads them only through `scorer` and `input_scorer`."""
     return getattr(domain, "acceptability", None)
+
+
+def input_scorer(domain: Domain) -> Callable[[Hashable], float | None] | None:
+    """The domain's score of an input it wrote or holds as a seed, ``score(input)`` (None
+    for any other input; the function is None when the domain scores none)."""
+    return getattr(domain, "acceptability_of", None)
 
 
 def mean_score(scores: np.ndarray) -> float | None:

@@ -22,14 +22,17 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from textfair.stats import adjust, informative
 
 if TYPE_CHECKING:
-    from textfair.discovery.themis import PairShift
+    from textfair.discovery.results import CausalScore, GroupScore, PairShift
 
 __all__ = ["PAIRS_KEPT", "PairKeeper", "PairsLeftOut", "pair_order", "with_adjusted_excess"]
+
+#: A result with an excess whose p-value a family adjusts (`with_adjusted_excess`).
+Adjustable = TypeVar("Adjustable", "CausalScore", "GroupScore", "PairShift")
 
 # Pairs kept in full per category. The built-in lists' largest category keeps 623 on the
 # bundled comments (holistic's religion): none of their reports loses a pair.
@@ -39,7 +42,7 @@ PAIRS_KEPT = 1000
 @dataclass(frozen=True)
 class PairsLeftOut:
     """A category whose term pairs were not all kept: how many were tested, how many kept,
-    and how many of those tested had an uninformative interval (seen on a text or two)."""
+    and how many of those tested had an uninformative interval (seen on a seed or two)."""
 
     category: str
     tested: int
@@ -63,10 +66,11 @@ def pair_order(pair: PairShift) -> tuple:
     return (round(pair_shift(pair)[0], 6), pair.category, pair.source, pair.target)
 
 
-def with_adjusted_excess(result: Any, p_adjusted: float, significant: bool) -> Any:
+def with_adjusted_excess(result: Adjustable, p_adjusted: float, significant: bool) -> Adjustable:
     """`result` (a causal score, group score or term pair) with its excess's adjusted
     p-value; significant only where the identity edits flip more often than the placebo."""
     excess = result.excess
+    assert excess is not None, "only a result with an excess is adjusted"
     return replace(
         result,
         excess=replace(

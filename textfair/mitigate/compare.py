@@ -41,8 +41,9 @@ from pathlib import Path
 import numpy as np
 
 from textfair._version import __version__
-from textfair.auditing import AuditConfig, audit_rows, audit_text
-from textfair.discovery.groups import by_credibility
+from textfair.auditing.rows import audit_rows
+from textfair.auditing.text import audit_text
+from textfair.discovery.findings import by_credibility
 from textfair.errors import TextfairError
 from textfair.mitigate.methods import (
     Method,
@@ -59,6 +60,7 @@ from textfair.models.base import Model
 from textfair.models.baselines import tabular_encoder
 from textfair.report.front import Point, headline, pareto_front
 from textfair.report.model import AuditReport
+from textfair.settings import AuditConfig
 from textfair.stats.estimate import proportion
 from textfair.stats.metrics import consistency, group_metrics, theil_index
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from textfair.auditing import AuditConfig, label_map_hint
+from textfair.auditing.labels import label_map_hint
 from textfair.core.rules import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.mitigate.measure import Measurer
@@ -39,6 +39,7 @@ from textfair.mitigate.summary import Outcome, mitigation_report
 from textfair.models import CachedModel
 from textfair.report.model import AuditReport
 from textfair.run import Run
+from textfair.settings import AuditConfig
 
 __all__ = ["Mitigation", "MitigationConfig", "mitigate_table", "mitigate_text"]
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from textfair.auditing import AuditConfig, audit_rows, audit_text
+from textfair.auditing.rows import audit_rows
+from textfair.auditing.text import audit_text
 from textfair.core.rules import RuleSet
 from textfair.mitigate.augment import (
     aequitas_augmentation,
@@ -31,6 +32,7 @@ from textfair.models import CachedModel
 from textfair.models.base import favorable_index
 from textfair.models.rows import RowModel
 from textfair.report.model import AuditReport
+from textfair.settings import AuditConfig
 from textfair.tabular.domain import TabularDomain
 from textfair.tabular.schema import Schema
 from textfair.text.domain import TextDomain
@@ -242,7 +244,7 @@ def target_rule_sets(report: AuditReport, top: int, credible: bool = False) -> l
     """The top significant findings' rule sets: what the mitigation aims at. With
     `credible`, when none is significant, the `top` most credible findings instead (a
     comparison of methods measures each against the same targets either way)."""
-    from textfair.discovery.groups import by_credibility
+    from textfair.discovery.findings import by_credibility
 
     targets = [f.rule_set for f in report.significant[:top]]
     if not targets and credible:

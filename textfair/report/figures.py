@@ -24,7 +24,7 @@ from textfair.stats import proportion
 # Only a type here: AuditReport's notebook methods (save, to_html, the Jupyter views) call
 # the renderers, so importing the model at run time would close a cycle.
 if TYPE_CHECKING:
-    from textfair.discovery.themis import Excess, GroupScore, PairShift
+    from textfair.discovery.results import Excess, GroupScore, PairShift
     from textfair.report.model import AuditReport
     from textfair.report.parts import Counterfactual
 

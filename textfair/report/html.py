@@ -32,7 +32,7 @@ from textfair.report.strictcells import scored, strict_cells, strict_columns
 # Only a type here: AuditReport's notebook methods (save, to_html, the Jupyter views) call
 # these renderers, so importing the model at run time would close a cycle.
 if TYPE_CHECKING:
-    from textfair.discovery.themis import Excess
+    from textfair.discovery.results import Excess
     from textfair.report.model import AuditReport
     from textfair.stats.label_metrics import SubgroupMetrics
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from textfair.discovery.groups import GroupFinding
+from textfair.discovery.findings import GroupFinding
 from textfair.discovery.keptpairs import PairsLeftOut, pair_order
-from textfair.discovery.themis import (
+from textfair.discovery.results import (
     CausalScore,
     FlippedPair,
     GroupScore,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from textfair.core.rules import RuleSet
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY
-from textfair.discovery.themis import CausalScore, Excess
+from textfair.discovery.results import CausalScore, Excess
 from textfair.report.labelwords import gap_sentence
 from textfair.report.numbers import difference, informative
 from textfair.report.parts import Finding, LabelMetrics

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from textfair.core.rules import RuleSet
 from textfair.discovery.acceptable import Strict
 from textfair.discovery.keptpairs import PairsLeftOut
-from textfair.discovery.themis import CausalScore, Excess, GroupScore, PairShift
+from textfair.discovery.results import CausalScore, Excess, GroupScore, PairShift
 from textfair.errors import InputNote, TextfairError
 from textfair.report.parts import (
     Counterfactual,

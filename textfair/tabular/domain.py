@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -113,6 +113,25 @@ class TabularDomain:
     def seeds_for(self, rule_set: tuple[Rule, ...]) -> np.ndarray:
         """Rows that can be rewritten to satisfy the rule set: all of them."""
         return np.arange(len(self.rows))
+
+    supports_placebo = False
+    """Rows have no placebo edit: every value of a row is a feature the model reads, so no
+    edit of one is neutral (`Domain.supports_placebo`)."""
+
+    def placebo(self, index: int, categories: Sequence[str]) -> None:
+        """None: rows have no placebo edit."""
+        return None
+
+    # --- what an audit records of rows (`textfair.auditing.report.AuditedDomain`) ----------
+
+    kind: Literal["rows"] = "rows"
+    """The report's kind."""
+    settings_not_read = ("terms", "exclude_flags")
+    """Settings report.json does not record for rows: rows have features, not terms."""
+
+    def scored_examples(self, examples: Sequence[dict]) -> list[dict]:
+        """A finding's examples as they are: rows are not scored."""
+        return list(examples)
 
     def rewrite(self, index: int, rule_set: tuple[Rule, ...]) -> RowVariant:
         """Row `index` with each sensitive value of the rule set's columns made to satisfy it."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Unpack
+from typing import Any, Literal, Unpack
 
 import numpy as np
 
@@ -274,6 +274,9 @@ class TextDomain:
         """`rewrite`, with the span map of every change (for a reader; not remembered)."""
         return self._rewrite(index, rule_set, with_edits=True)
 
+    supports_placebo = True
+    """`placebo` writes edits (`Domain.supports_placebo`)."""
+
     def placebo(self, index: int, categories: Sequence[str]) -> Variant | None:
         """Seed `index` with a neutral descriptor (`PLACEBO_WORDS`) written before each of
         its mentions of `categories` (those it takes part in): "a gay man" -> "a tall gay
@@ -362,6 +365,13 @@ class TextDomain:
         """The acceptability of a text this domain wrote (`rewrite`) or holds as a seed (1:
         as written); None for any other text."""
         return self._scored.get(text)
+
+    # --- what an audit records of texts (`textfair.auditing.report.AuditedDomain`) ---------
+
+    kind: Literal["text"] = "text"
+    """The report's kind."""
+    settings_not_read: tuple[str, ...] = ()
+    """Settings report.json does not record for texts: none."""
 
     def scored_examples(self, examples: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """A finding's examples (``text``, ``counterfactual``, ...) with the acceptability

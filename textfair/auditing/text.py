@@ -1,0 +1,208 @@
+"""The text audit: a text classifier on a corpus, `textfair audit`'s audit.
+
+`audit_text` reads the corpus (its identity mentions: `TextDomain`), asks the model about
+the corpus's texts while it is read where that costs nothing (`textfair.models.ahead`),
+refuses a corpus with nothing to audit in one line, and runs the audit (`report`) with the
+label metrics (`labels`) where the true labels are given.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import itertools
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from textfair.auditing.decision import prepare
+from textfair.auditing.labels import check_labels, label_metrics
+from textfair.auditing.report import audit_domain, probe
+from textfair.errors import TextfairError
+from textfair.memory import estimate_memory, memory_limit
+from textfair.models import CachedModel
+from textfair.models.ahead import Ahead, computes_on_this_cpu
+from textfair.models.decision import Decision
+from textfair.report.model import AuditReport, LabelMetrics
+from textfair.run import Run, collecting_new_objects_only
+from textfair.settings import AuditConfig
+from textfair.terms import TermList
+from textfair.text.domain import TextDomain
+
+__all__ = ["AHEAD_BATCH", "audit_text"]
+
+
+@collecting_new_objects_only()
+def audit_text(
+    model: object,
+    texts: Sequence[str],
+    *,
+    favorable: str | Decision | None = None,
+    decision: str | None = None,
+    labels: Sequence[object] | None = None,
+    positive_label: str | None = None,
+    config: AuditConfig | None = None,
+    model_id: str = "",
+    data_info: dict[str, object] | None = None,
+    command: str = "",
+    progress: Callable[[str], None] | None = None,
+    domain: TextDomain | None = None,
+    workers: int | None = None,
+) -> AuditReport:
+    """Audit a text classifier on a corpus; return the typed report.
+
+    `model` is anything `textfair.models.as_model` takes: a Hugging Face pipeline, a
+    (model, tokenizer) pair, a fitted scikit-learn classifier, a textfair model, a model
+    spec, or a function of a list of texts.
+
+    `favorable` is the label counted as the favourable outcome (e.g. "non-toxic"), or several
+    joined by commas ("4,5" for star ratings); `decision` is a threshold rule instead, for
+    multi-label heads ("toxic<0.5"; see `textfair.models.decision`). With neither, a usual
+    favourable label (non-toxic, positive, ...) is looked for among the model's labels.
+    With `labels` (the true labels of the texts), label-based metrics are added, for the
+    class `positive_label` (default: the first label that is not favourable).
+    `domain` is the corpus already annotated (its mentions found) for these texts, so that
+    a second audit of the same texts, as mitigation runs, does not match them again.
+    `workers`: processes that read the corpus while the model is idle (None: the cores
+    this process may use; `textfair.workers`); the report is the same with any number.
+    """
+    run = Run(model_id, command, progress)
+    config, cached, favourable = prepare(model, config, favorable, decision)
+    if labels is not None:
+        check_labels(cached, labels, favourable, positive_label)  # before any model query
+    if domain is not None and domain.texts != list(texts):
+        raise TextfairError("domain annotates other texts than the texts given; build it from them")
+    # The corpus's texts, which the label metrics score, asked ahead while the corpus is
+    # read when the model waits rather than computes here (`textfair.models.ahead`).
+    ahead = _ahead(cached, texts, config) if labels is not None and domain is None else None
+    # A run that stops, for any reason, asks nothing more ahead (`Ahead.__exit__`).
+    with ahead if ahead is not None else contextlib.nullcontext():
+        if domain is None:
+            with cached.stage("matching"):
+                domain = TextDomain(
+                    texts,
+                    config.term_list(),
+                    config.categories,
+                    config.min_acceptability,
+                    workers,
+                    ahead.start if ahead is not None else None,
+                    private_names=config.private_names,
+                )
+        mentioning = int(
+            np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum()
+        )
+        if mentioning == 0:
+            raise TextfairError(_nothing_to_audit(domain, len(texts), config.min_acceptability))
+
+        def metrics() -> LabelMetrics | None:
+            if labels is None:
+                return None
+            return label_metrics(domain, cached, texts, labels, favourable, positive_label, config)
+
+        data_info = {
+            **(data_info or {}),
+            "rows": len(texts),
+            "mentioning_rows": mentioning,
+            # Left out of a category's rows: rewriting them to one term would merge groups.
+            "seeds_naming_several_terms": domain.several_terms,
+            "seeds_with_fixed_forms": domain.fixed_forms,
+            # Per category: the seeds naming it, those left out of its rows by reason
+            # (textfair.text.coherence), and the share that takes part (recall).
+            "seeds_mentioning": domain.mentioning,
+            "seeds_left_out": domain.left_out,
+            "seeds_taking_part": {c: round(r, 4) for c, r in domain.recall().items()},
+            # Per category, the most seeds one term can be written into (its largest support):
+            # the --theta that would make it a rule set, or 0 where none can.
+            "most_seeds_per_term": domain.most_seeds_per_term(),
+            # The axis of each term whose category has several ("gay": sexual orientation), so
+            # the verdict compares it with "another sexual orientation term".
+            "term_axes": {
+                category: axes
+                for category, terms in domain.term_list.categories.items()
+                if (axes := {term.id: term.axis for term in terms if term.axis})
+            },
+        }
+        # A TermList given in Python is recorded by its name: report.json holds plain values;
+        # "term_list" as report.json always named it (mitigation's augmentation reads it).
+        terms = config.terms.name if isinstance(config.terms, TermList) else config.terms
+        return audit_domain(
+            domain, cached, favourable, config, metrics, run, data_info, {"term_list": terms}, ahead
+        )
+
+
+def _nothing_to_audit(domain: TextDomain, texts: int, min_acceptability: float) -> str:
+    """Why no text takes part in any category's rows, and what to change, in one line: no
+    mention at all, or mentions every one of which was left out (by reason)."""
+    categories = ", ".join(domain.categories())
+    named = sum(domain.mentioning.values())
+    if named == 0:
+        return (
+            f"none of the {texts} texts read mentions a term of {categories}; audit a "
+            "corpus that mentions identity terms or use your own term list (terms)"
+        )
+    reasons: dict[str, int] = {}
+    for category in domain.categories():
+        for reason, count in domain.left_out[category].items():
+            reasons[reason] = reasons.get(reason, 0) + count
+    why = ", ".join(f"{reason} {count}" for reason, count in reasons.items() if count)
+    fix = (
+        f"lower --min-acceptability (now {min_acceptability:g}; 0 keeps every variant the "
+        "rules allow) or audit sentence by sentence (--unit sentence)"
+        if reasons.get("low_acceptability")
+        else "audit sentence by sentence (--unit sentence) or a corpus of shorter texts"
+    )
+    if reasons.get("unknown_person") and not domain.private_names:
+        fix += (
+            "; where every first name in the corpus is a private person's (applicants, "
+            "customers), say so with --private-names"
+        )
+    return (
+        f"of the {texts} texts read, {named} mention a term of {categories} (counted per "
+        f"category), but none can be rewritten into a coherent variant (left out: {why}); {fix}"
+    )
+
+
+#: Texts per model call made ahead: small enough that a run refused while the corpus is
+#: read waits for little, large enough that the model's batches stay full.
+AHEAD_BATCH = 512
+
+
+def _ahead(cached: CachedModel, texts: Sequence[str], config: AuditConfig) -> Ahead | None:
+    """The corpus's texts as model calls to make while it is read: the probe's two inputs,
+    then the other distinct texts in calls of AHEAD_BATCH, in corpus order (the same calls
+    whether they are made ahead or not). None for a model that says it computes on this
+    CPU, which the reading would slow, and where the largest audit this corpus could make
+    would not pass the memory guard (nothing is asked of a run that may be refused)."""
+    if computes_on_this_cpu(cached.model) or not _fits_at_worst(len(texts), config):
+        return None
+    first_two = list(texts[:2])
+    asked = set(first_two)
+    rest = [text for text in dict.fromkeys(texts) if text not in asked]
+    calls: list[Callable[[], object]] = [functools.partial(probe, cached, first_two, True)]
+    for begin in range(0, len(rest), AHEAD_BATCH):
+        batch = rest[begin : begin + AHEAD_BATCH]
+        calls.append(functools.partial(cached.prefetch, [], {"label metrics": batch}))
+    return Ahead(calls)
+
+
+def _fits_at_worst(texts: int, config: AuditConfig) -> bool:
+    """Whether the memory guard would pass this audit whatever the corpus turns out to
+    hold: every seed naming every category, every rule set frequent."""
+    terms = config.term_list()
+    sizes = {c: len(terms.categories[c]) for c in terms.category_names(config.categories)}
+    rule_sets = sum(
+        math.prod(sizes[c] for c in combination)
+        for order in range(1, config.max_order + 1)
+        for combination in itertools.combinations(sizes, order)
+    )
+    estimate = estimate_memory(
+        sizes,
+        dict.fromkeys(sizes, texts),
+        rule_sets,
+        max_samples=config.max_samples,
+        term_samples=config.min_samples,
+        max_assignments=config.max_assignments,
+    )
+    limit = memory_limit()
+    return limit is None or estimate.bytes <= limit
