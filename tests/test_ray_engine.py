@@ -209,7 +209,7 @@ def test_label_metrics_on_ray_equal_the_audits(cluster, tmp_path):
     """The label-metric stage as a Ray pipeline (read, match and score on the cluster; the
     driver keeps numbers per distinct text) gives the local audit's metrics."""
     from textfair.auditing import AuditConfig, _label_metrics, model_decision
-    from textfair.distributed.pipelines import label_metrics_on_ray
+    from textfair.distributed.label_metrics import label_metrics_on_ray
     from textfair.models import CachedModel
     from textfair.models.spec import load_model
     from textfair.report import records
