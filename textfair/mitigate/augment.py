@@ -18,6 +18,7 @@ Each row carries ``seed_id``, ``source`` (rule set or term swap), ``transformati
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,6 +30,10 @@ from textfair.report.parts import Finding
 from textfair.tabular.search import aequitas_search
 from textfair.text.generate import counterfactuals, rewritable_categories, rule_satisfying
 from textfair.text.matcher import Matcher, Mention
+
+if TYPE_CHECKING:
+    from textfair.models.base import Model
+    from textfair.tabular.domain import TabularDomain
 
 __all__ = [
     "aequitas_augmentation",
@@ -190,8 +195,8 @@ def counterfactual_rows(
 
 
 def aequitas_augmentation(
-    domain,
-    model,
+    domain: TabularDomain,
+    model: Model,
     *,
     favorable: int,
     global_budget: int = 1000,

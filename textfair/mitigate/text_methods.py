@@ -18,7 +18,7 @@ and what logit pairing needs of a model (`needs_torch_text`). The registry
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from textfair.mitigate.group_thresholds import fit_group_thresholds
 from textfair.mitigate.setting import NOT_RETRAINED, Mitigated, TextSetting, loop_note
 
 if TYPE_CHECKING:
+    from textfair.mitigate.logit_pairing import TunableModel
     from textfair.models.base import Model
     from textfair.text.matcher import Matcher
 
@@ -183,20 +184,21 @@ def run_logit_pairing(setting: TextSetting) -> Mitigated:
 
     if why := needs_torch_text(setting.model):
         return Mitigated(None, "model", skipped=why)
+    model = cast("TunableModel", setting.model)  # a torch text model: checked just above
     train = setting.split.train
     texts = [setting.texts[i] for i in train]
     labels = [setting.labels[i] for i in train]
     pairs = counterfactual_pairs(
         texts, labels, Matcher(setting.audit_config.term_list()), setting.seed
     )
-    tuned = logit_pairing(setting.model, texts, labels, pairs, seed=setting.seed)
+    tuned = logit_pairing(model, texts, labels, pairs, seed=setting.seed)
     return Mitigated(
         tuned,
         "model",
         note=f"fine-tuned 2 epochs with lambda 1 over {len(pairs)} counterfactual pairs",
         extra={
             "pairs": len(pairs),
-            "pair_gap_before": round(pair_gap(setting.model, pairs), 4),
+            "pair_gap_before": round(pair_gap(model, pairs), 4),
             "pair_gap_after": round(pair_gap(tuned, pairs), 4),
         },
     )
