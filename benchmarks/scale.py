@@ -107,7 +107,7 @@ def run_one(engine: str, path: Path, workers: int) -> dict:
     else:
         import ray
 
-        from textfair.distributed.pipelines import label_metrics_on_ray
+        from textfair.distributed.label_metrics import label_metrics_on_ray
 
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
         sampler = WorkerPeaks()

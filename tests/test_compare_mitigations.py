@@ -9,14 +9,10 @@ import pytest
 
 from textfair.errors import TextfairError
 from textfair.mitigate.compare import compare_table_mitigations, comparison_split
-from textfair.mitigate.methods import (
-    METHODS,
-    Blinded,
-    methods_for,
-    reweighing_weights,
-    run_method,
-)
+from textfair.mitigate.methods import METHODS, methods_for, run_method
 from textfair.mitigate.retrain import Retraining
+from textfair.mitigate.table_methods import reweighing_weights
+from textfair.mitigate.text_methods import Blinded
 from textfair.models.baselines import logistic_regression
 from textfair.models.rows import RowModel
 from textfair.report.comparison import (
@@ -46,19 +42,17 @@ def german():
 
 
 def _setting(german, recorder=None):
-    from textfair.mitigate.compare import _Setting
+    from textfair.mitigate.setting import TableSetting
     from textfair.settings import AuditConfig
 
     frame, schema, model, split = german
     columns = [f.name for f in schema.features]
-    return _Setting(
-        "rows",
-        recorder or model,
-        "1",
-        AuditConfig(causal=False),
-        split,
-        0,
-        None,
+    return TableSetting(
+        model=recorder or model,
+        favorable="1",
+        audit_config=AuditConfig(causal=False),
+        split=split,
+        seed=0,
         frame=frame,
         schema=schema,
         columns=columns,
@@ -191,7 +185,7 @@ def test_a_blinded_model_cannot_tell_identity_terms_apart():
 def test_the_bootstrap_reads_f1_and_auc_as_scikit_learn_does():
     from sklearn.metrics import f1_score, roc_auc_score
 
-    from textfair.mitigate.compare import _resampled_auc, _resampled_macro_f1
+    from textfair.mitigate.evaluation import _resampled_auc, _resampled_macro_f1
 
     rng = np.random.default_rng(1)
     names = np.array(["bad", "good"], dtype=object)
@@ -238,21 +232,20 @@ def test_logit_pairing_lowers_the_pair_gap_on_a_planted_model():
 
 def test_per_term_thresholds_read_validation_texts_only():
     from textfair.corpus import load_corpus
-    from textfair.mitigate.compare import _Setting
+    from textfair.mitigate.setting import TextSetting
     from textfair.models.spec import load_model
     from textfair.settings import AuditConfig
 
     corpus = load_corpus()
     split = comparison_split(len(corpus.texts), 0.2, 0.2, 0)
     recorder = _Recording(load_model("toxicity-cnn-lstm"))
-    setting = _Setting(
-        "text",
-        recorder,
-        "non-toxic",
-        AuditConfig(causal=False),
-        split,
-        0,
-        None,
+    setting = TextSetting(
+        model=recorder,
+        favorable="non-toxic",
+        audit_config=AuditConfig(causal=False),
+        split=split,
+        seed=0,
+        retrainer=None,
         texts=corpus.texts,
         labels=corpus.labels,
     )

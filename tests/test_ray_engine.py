@@ -210,7 +210,7 @@ def test_label_metrics_on_ray_equal_the_audits(cluster, tmp_path):
     driver keeps numbers per distinct text) gives the local audit's metrics."""
     from textfair.auditing.decision import model_decision
     from textfair.auditing.labels import label_metrics
-    from textfair.distributed.pipelines import label_metrics_on_ray
+    from textfair.distributed.label_metrics import label_metrics_on_ray
     from textfair.models import CachedModel
     from textfair.models.spec import load_model
     from textfair.report import records

@@ -112,13 +112,14 @@ def _predict_on_ray(
     an earlier run wrote, replaced as a whole)."""
     from textfair.auditing.decision import model_decision
     from textfair.cli.runs import load_options, ray_progress
-    from textfair.distributed.pipelines import describe_model, predict_corpus
+    from textfair.distributed.pipelines import predict_corpus
     from textfair.distributed.ray_engine import (
         ModelLabels,
         check_shard_directory,
         require_ray,
         shard_directory,
     )
+    from textfair.distributed.scoring import describe_model
     from textfair.errors import TextfairError
 
     require_ray()

@@ -171,7 +171,7 @@ def ray_progress(stages: int, unit: str) -> tuple[Stages, Tracker]:
     """A progress display and the Tracker a Ray pipeline feeds it through: the stage, and
     the items done (read from the cluster's counter) of the total once it is known."""
     from textfair.cli.progress import Stages
-    from textfair.distributed.pipelines import Tracker
+    from textfair.distributed.ray_engine import Tracker
 
     shown = Stages(stages, unit=unit)
     tracker = Tracker(set_total=lambda total: setattr(shown, "total", total))

@@ -9,6 +9,11 @@
   those actors at once: the sampled audit keeps its algorithms and its cache, and only the
   forward passes move. Each batch is the batch the local engine would have sent to its one
   model, so every answer is the same number (same padding, same arithmetic).
+* :class:`Progress` counts on the cluster what the actors and tasks did; a
+  :class:`ProgressReader` reads it on the driver, and a :class:`Tracker` is what a pipeline
+  tells the progress line through.
+* :func:`term_matcher` is a term list's matcher, built once per worker process, for the
+  pipelines that find identity mentions on the cluster.
 
 Actors are restarted when their worker dies and their unfinished calls are retried, so a
 lost worker costs time, never an answer.
@@ -17,25 +22,37 @@ lost worker costs time, never an answer.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from textfair.errors import TextfairError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from ray.actor import ActorHandle
+    from ray.data import Dataset
+
+    from textfair.text.matcher import Matcher
 
 __all__ = [
     "INSTALL",
     "ActorPoolModel",
     "ModelActor",
     "Progress",
+    "ProgressReader",
+    "Tracker",
     "read_corpus",
     "require_ray",
     "start",
+    "term_matcher",
     "workers",
 ]
 
@@ -43,7 +60,7 @@ INSTALL = "pip install 'textfair[ray]'"
 SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".parquet")
 
 
-def require_ray():
+def require_ray() -> ModuleType:
     """The `ray` module with its Data library, or one line saying how to get them."""
     try:
         import ray
@@ -57,7 +74,7 @@ def require_ray():
     return ray
 
 
-def start(address: str | None = None):
+def start(address: str | None = None) -> ModuleType:
     """Join the cluster at `address` (host:port, ray://host:port or "auto"), or start a local
     one sized to this machine; Ray's own logs and progress bars stay quiet (textfair reports
     progress itself). A process already connected keeps its cluster."""
@@ -96,7 +113,7 @@ def start(address: str | None = None):
     return ray
 
 
-def workers(ray, requested: int | None = None) -> tuple[int, float]:
+def workers(ray: ModuleType, requested: int | None = None) -> tuple[int, float]:
     """How many model actors, and the GPUs each gets: one actor per GPU when the cluster has
     GPUs, else one per CPU (or `requested`)."""
     resources = ray.cluster_resources()
@@ -106,7 +123,7 @@ def workers(ray, requested: int | None = None) -> tuple[int, float]:
     return (requested or max(1, int(resources.get("CPU", 1)))), 0.0
 
 
-def read_corpus(path: Path, columns: dict[str, str]):
+def read_corpus(path: Path, columns: dict[str, str]) -> tuple[Dataset, int]:
     """A Ray Dataset of the file's `columns` (file name -> name in the pipeline) and ``row``,
     each row's 0-based position in the file, and the number of rows. The text columns are
     strings, a missing value an empty string, as the local reader makes them."""
@@ -156,7 +173,7 @@ def read_corpus(path: Path, columns: dict[str, str]):
     return dataset.zip(numbered).map_batches(_as_strings, batch_format="pyarrow"), rows
 
 
-def _as_strings(table):
+def _as_strings(table: pa.Table) -> pa.Table:
     """Every column but ``row`` as strings, a null as "" (the local reader's fillna)."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -171,7 +188,9 @@ def _as_strings(table):
 class ModelActor:
     """One model, loaded once per actor; answers batches of distinct texts."""
 
-    def __init__(self, spec: str, load_options: dict[str, Any], progress=None) -> None:
+    def __init__(
+        self, spec: str, load_options: dict[str, Any], progress: ActorHandle | None = None
+    ) -> None:
         from textfair.models.spec import load_model
 
         self.model = load_model(spec, **load_options)
@@ -218,7 +237,7 @@ class ProgressReader:
     """The cluster's counter as a local number, read in the background every half second,
     so that a progress line never waits on the cluster."""
 
-    def __init__(self, ray) -> None:
+    def __init__(self, ray: ModuleType) -> None:
         self._ray = ray
         self.counter = ray.remote(num_cpus=0)(Progress).remote()
         self.done = 0
@@ -240,6 +259,27 @@ class ProgressReader:
     def close(self) -> None:
         self._stop.set()
         self._thread.join()
+
+
+@dataclass
+class Tracker:
+    """What a pipeline tells the progress line: the stage, and items done of a total."""
+
+    advance: Callable[[str], None] = lambda message: None
+    set_total: Callable[[int], None] = lambda total: None
+    reader: ProgressReader | None = None
+
+    def done(self) -> int:
+        return self.reader.done if self.reader is not None else 0
+
+
+@functools.lru_cache(maxsize=4)
+def term_matcher(terms: str) -> Matcher:
+    """The matcher of a term list (a name or a path), built once per worker process: the
+    pipelines that find identity mentions on the cluster call it for every batch."""
+    from textfair.text.matcher import Matcher
+
+    return Matcher(terms)
 
 
 class ActorPoolModel:

@@ -18,6 +18,7 @@ Each row carries ``seed_id``, ``source`` (rule set or term swap), ``transformati
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,6 +32,10 @@ from textfair.text.generate import counterfactuals
 from textfair.text.matcher import Matcher
 from textfair.text.mentions import Mention
 from textfair.text.rule_satisfying import rewritable_categories, rule_satisfying
+
+if TYPE_CHECKING:
+    from textfair.models.base import Model
+    from textfair.tabular.domain import TabularDomain
 
 __all__ = [
     "aequitas_augmentation",
@@ -192,8 +197,8 @@ def counterfactual_rows(
 
 
 def aequitas_augmentation(
-    domain,
-    model,
+    domain: TabularDomain,
+    model: Model,
     *,
     favorable: int,
     global_budget: int = 1000,

@@ -14,16 +14,27 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeAlias
 
 from textfair.errors import TextfairError
 from textfair.models.threads import training_threads
 from textfair.models.torch_text import TorchTextModel, _pad
 
-__all__ = ["counterfactual_pairs", "logit_pairing", "pair_gap"]
+if TYPE_CHECKING:
+    import torch
+
+    from textfair.models.hf import HFModel
+    from textfair.text.matcher import Matcher
+
+__all__ = ["TunableModel", "counterfactual_pairs", "logit_pairing", "pair_gap"]
+
+# A model logit pairing fine-tunes through its logits: a textfair torch text model or a
+# Hugging Face one.
+TunableModel: TypeAlias = "TorchTextModel | HFModel"
 
 
 def counterfactual_pairs(
-    texts: Sequence[str], labels: Sequence[str], matcher, seed: int, per_text: int = 4
+    texts: Sequence[str], labels: Sequence[str], matcher: Matcher, seed: int, per_text: int = 4
 ) -> list[tuple[str, str]]:
     """(text, counterfactual) for each training text naming an identity term: at most
     `per_text` rewrites to other terms of its categories, drawn with `seed`."""
@@ -35,7 +46,7 @@ def counterfactual_pairs(
     return [(texts[row["seed_id"]], row["text"]) for row in rows]
 
 
-def _copy(model):
+def _copy(model: TunableModel) -> tuple[TunableModel, float]:
     """A copy whose network can be trained while `model` stays as it was."""
     from textfair.models.hf import HFModel
 
@@ -51,7 +62,7 @@ def _copy(model):
     )
 
 
-def _logits(model, texts: Sequence[str]):
+def _logits(model: TunableModel, texts: Sequence[str]) -> torch.Tensor:
     """The network's logits for a batch of texts (gradients kept)."""
     if isinstance(model, TorchTextModel):
         return model.network(_pad([model.encode(str(t)) for t in texts]))
@@ -66,7 +77,7 @@ def _logits(model, texts: Sequence[str]):
 
 
 def logit_pairing(
-    model,
+    model: TunableModel,
     texts: Sequence[str],
     labels: Sequence[str],
     pairs: Sequence[tuple[str, str]],
@@ -76,7 +87,7 @@ def logit_pairing(
     seed: int = 0,
     batch_size: int = 32,
     learning_rate: float | None = None,
-):
+) -> TunableModel:
     """A copy of `model` (a textfair torch text model or a Hugging Face model) fine-tuned
     with counterfactual logit pairing (see the module); `model` itself is left as it was.
     `learning_rate` defaults to 5e-4 for textfair's models and 5e-5 for a transformer. The
@@ -119,7 +130,7 @@ def logit_pairing(
     return tuned
 
 
-def pair_gap(model, pairs: Sequence[tuple[str, str]]) -> float:
+def pair_gap(model: TunableModel, pairs: Sequence[tuple[str, str]]) -> float:
     """Mean over pairs of sum_k |logit_k(x) - logit_k(x')|: what logit pairing lowers."""
     import torch
 

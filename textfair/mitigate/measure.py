@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sklearn.metrics import roc_auc_score
@@ -19,6 +19,10 @@ from textfair.discovery.groups import group_fairness
 from textfair.models import CachedModel
 from textfair.models.base import Model, favorable_index
 from textfair.report.model import AuditReport
+
+if TYPE_CHECKING:
+    from textfair.core.domain import Domain
+    from textfair.settings import AuditConfig
 
 __all__ = ["Measurement", "Measurer", "held_out_quality"]
 
@@ -41,10 +45,10 @@ class Measurer:
 
     def __init__(
         self,
-        domain,
+        domain: Domain,
         targets: Sequence[RuleSet],
         before: AuditReport,
-        audit_config,
+        audit_config: AuditConfig,
         held_inputs: Sequence,
         held_truth: Sequence[str],
         audited: CachedModel,
@@ -58,7 +62,7 @@ class Measurer:
         ]
         self.baseline = self._measure(audited)
 
-    def __call__(self, fitted) -> tuple[float, float, dict]:
+    def __call__(self, fitted: Any) -> tuple[float, float, dict]:
         measured = self._measure(CachedModel(self.wrap(fitted)))
         return measured.score, measured.accuracy, measured.extra
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from textfair.core.rules import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.mitigate.measure import Measurer
 from textfair.mitigate.retrain import (
+    Fit,
     LoopResult,
     Retrainer,
     Retraining,
@@ -40,6 +41,13 @@ from textfair.models import CachedModel
 from textfair.report.model import AuditReport
 from textfair.run import Run
 from textfair.settings import AuditConfig
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from textfair.models.base import Model
+    from textfair.models.rows import RowModel
+    from textfair.tabular.schema import Schema
 
 __all__ = ["Mitigation", "MitigationConfig", "mitigate_table", "mitigate_text"]
 
@@ -88,7 +96,7 @@ class Mitigation:
 
 
 def mitigate_text(
-    model,
+    model: Model,
     texts: Sequence[str],
     labels: Sequence[str],
     *,
@@ -130,9 +138,9 @@ def mitigate_text(
 
 
 def mitigate_table(
-    model,
-    frame,
-    schema,
+    model: RowModel,
+    frame: pd.DataFrame,
+    schema: Schema,
     *,
     audit_config: AuditConfig,
     config: MitigationConfig | None = None,
@@ -165,7 +173,13 @@ def mitigate_table(
     return _mitigate(strategy, model, config, before, run or Run())
 
 
-def _mitigate(strategy, model, config: MitigationConfig, before, run: Run) -> Mitigation:
+def _mitigate(
+    strategy: TextStrategy | TableStrategy,
+    model: Model,
+    config: MitigationConfig,
+    before: AuditReport | None,
+    run: Run,
+) -> Mitigation:
     """The one loop: audit, take targets, augment, retrain until the targets shrink within
     the accuracy budget, re-audit the kept model."""
     cached = CachedModel(model)
@@ -252,7 +266,7 @@ def _check(config: MitigationConfig, methods: tuple[str, ...]) -> None:
         raise TextfairError.bad("extend_to", f"is {config.extend_to}; expected a share in [0, 1]")
 
 
-def _check_labels(labels: list[str], names) -> None:
+def _check_labels(labels: list[str], names: Sequence[str]) -> None:
     unknown = sorted(set(labels) - {str(n) for n in names})
     if unknown:
         raise TextfairError(
@@ -274,7 +288,7 @@ def _config_of(report: AuditReport) -> AuditConfig:
 
 
 def _held_out_terms(
-    report: AuditReport, targets, config: MitigationConfig
+    report: AuditReport, targets: Sequence[RuleSet], config: MitigationConfig
 ) -> list[tuple[str, str]]:
     """Per category of the targets, a seeded `holdout_terms` share of its audited single terms
     that no target uses; the augmentation never writes them."""
@@ -295,7 +309,14 @@ def _held_out_terms(
     return chosen
 
 
-def _run_loop(config, pool_size, train_size, fit, measure: Measurer, run: Run) -> LoopResult:
+def _run_loop(
+    config: MitigationConfig,
+    pool_size: int,
+    train_size: int,
+    fit: Fit,
+    measure: Measurer,
+    run: Run,
+) -> LoopResult:
     job = Retraining(
         pool_size,
         train_size,
@@ -329,7 +350,12 @@ def _used_indices(result: LoopResult) -> list[int]:
     return [int(i) for i in result.steps[result.chosen].extra["rows"]]
 
 
-def _nothing_to_mitigate(before, strategy, config, run: Run) -> Mitigation:
+def _nothing_to_mitigate(
+    before: AuditReport,
+    strategy: TextStrategy | TableStrategy,
+    config: MitigationConfig,
+    run: Run,
+) -> Mitigation:
     report = mitigation_report(Outcome(before, strategy.retrainer), config, run)
     report["status"] = "nothing to mitigate: the audit has no significant finding"
     return Mitigation(report, before, None, None, strategy.retrainer, [])

@@ -19,7 +19,7 @@ import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
@@ -36,6 +36,9 @@ from textfair.models.torch_text import TorchTextModel
 
 if TYPE_CHECKING:
     import pandas as pd
+    from sklearn.base import BaseEstimator
+
+    from textfair.models.base import Model
 
 __all__ = [
     "LoopResult",
@@ -108,22 +111,26 @@ def holdout_split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.nd
     return np.sort(order[:cut]), np.sort(order[cut:])
 
 
+# What a scikit-learn Retrainer fits on: texts (a sequence) or rows (a DataFrame).
+TrainingInputs: TypeAlias = "Sequence[Any] | pd.DataFrame"
+
+
 @dataclass
 class Retrainer:
     """Fits a new model of the audited model's kind, and saves one. What `fit` returns
     depends on the kind (a textfair model, a TabularMLP, a scikit-learn estimator), so it is
     typed Any; `save` takes what `fit` returned. Texts are fitted from a sequence, rows from
-    a DataFrame."""
+    a DataFrame: each kind's `fit` takes its own, so its inputs are typed Any here."""
 
     kind: str
-    fit: Callable[[Sequence | pd.DataFrame, Sequence[str]], Any]
+    fit: Callable[[Any, Sequence[str]], Any]
     save: Callable[[Any, Path], Path]
 
 
-def retrainer_for(model, *, seed: int = 0, fine_tune_epochs: int = 2) -> Retrainer:
+def retrainer_for(model: Model, *, seed: int = 0, fine_tune_epochs: int = 2) -> Retrainer:
     """The retrainer for a loaded model; a one-line error for a model textfair cannot train."""
-
-    inner = model
+    # A row model wraps what it was made from (an estimator, a function): that is retrained.
+    inner: object = model
     if isinstance(model, RowModel):
         inner = model.source
         if not hasattr(inner, "predict_proba"):
@@ -132,7 +139,7 @@ def retrainer_for(model, *, seed: int = 0, fine_tune_epochs: int = 2) -> Retrain
         return _torch_text(inner, seed)
     if isinstance(inner, TabularMLP):
 
-        def fit(rows, labels):
+        def fit(rows: pd.DataFrame, labels: Sequence[str]) -> TabularMLP:
             return TabularMLP.train(
                 rows, labels, hidden=inner.hidden, **{"seed": seed, **inner.training}
             )
@@ -148,7 +155,7 @@ def retrainer_for(model, *, seed: int = 0, fine_tune_epochs: int = 2) -> Retrain
     raise TextfairError(NOT_RETRAINABLE.format(what=type(model).__name__))
 
 
-def _torch_text(model, seed: int) -> Retrainer:
+def _torch_text(model: TorchTextModel, seed: int) -> Retrainer:
     from dataclasses import asdict
 
     config = asdict(model.config)
@@ -159,7 +166,7 @@ def _torch_text(model, seed: int) -> Retrainer:
     # The model's own recipe (its recorded seed included) wins over the defaults.
     recipe = {"seed": seed, **config.get("training", {})}
 
-    def fit(texts, labels):
+    def fit(texts: Sequence[str], labels: Sequence[str]) -> TorchTextModel:
         return train_text_classifier(
             list(texts),
             list(labels),
@@ -172,14 +179,14 @@ def _torch_text(model, seed: int) -> Retrainer:
     return Retrainer("textfair-text", fit, lambda fitted, directory: fitted.save(directory))
 
 
-def _sklearn(estimator, text: bool) -> Retrainer:
+def _sklearn(estimator: BaseEstimator, text: bool) -> Retrainer:
     from sklearn.base import clone
 
-    def fit(inputs, labels):
+    def fit(inputs: TrainingInputs, labels: Sequence[str]) -> SklearnModel | BaseEstimator:
         fitted = clone(estimator).fit(list(inputs) if text else inputs, list(labels))
         return SklearnModel(fitted) if text else fitted
 
-    def save(fitted, directory: Path) -> Path:
+    def save(fitted: SklearnModel | BaseEstimator, directory: Path) -> Path:
         # scikit-learn has no code-free format; the retrained pipeline is written the way the
         # user's own was read (joblib), and loading it warns like any joblib file.
         import joblib
@@ -193,11 +200,11 @@ def _sklearn(estimator, text: bool) -> Retrainer:
     return Retrainer("scikit-learn", fit, save)
 
 
-def _hugging_face(model, seed: int, epochs: int) -> Retrainer:
-    def fit(texts, labels):
+def _hugging_face(model: HFModel, seed: int, epochs: int) -> Retrainer:
+    def fit(texts: Sequence[str], labels: Sequence[str]) -> HFModel:
         return fine_tune_hf(model, list(texts), list(labels), epochs=epochs, seed=seed)
 
-    def save(fitted, directory: Path) -> Path:
+    def save(fitted: HFModel, directory: Path) -> Path:
         directory = Path(directory)
         fitted.network.save_pretrained(directory, safe_serialization=True)
         fitted.tokenizer.save_pretrained(directory)
@@ -207,7 +214,7 @@ def _hugging_face(model, seed: int, epochs: int) -> Retrainer:
 
 
 def fine_tune_hf(
-    model,
+    model: HFModel,
     texts: list[str],
     labels: list[str],
     *,
@@ -215,7 +222,7 @@ def fine_tune_hf(
     seed: int = 0,
     learning_rate: float = 5e-5,
     batch_size: int = 16,
-):
+) -> HFModel:
     """A copy of a Hugging Face classifier fine-tuned on `texts` (AdamW, seeded order)."""
     import torch
 

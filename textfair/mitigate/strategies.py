@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 import pandas as pd
@@ -29,7 +30,7 @@ from textfair.mitigate.augment import (
 )
 from textfair.mitigate.retrain import Retrainer
 from textfair.models import CachedModel
-from textfair.models.base import favorable_index
+from textfair.models.base import Model, favorable_index
 from textfair.models.rows import RowModel
 from textfair.report.model import AuditReport
 from textfair.settings import AuditConfig
@@ -69,7 +70,7 @@ class TextStrategy:
     held: np.ndarray
     retrainer: Retrainer
     options: dict = field(default_factory=dict)  # max_per_text, per_rule_set, top, seed
-    kind = "text"
+    kind: ClassVar[Literal["text"]] = "text"
     no_augmentation = (
         "the training part mentions no identity term of the findings' categories, so there is "
         "no augmentation data; pass a training corpus that mentions them"
@@ -96,7 +97,9 @@ class TextStrategy:
         self.held_inputs = [self.texts[i] for i in self.held]
         self.held_truth = [self.labels[i] for i in self.held]
 
-    def audit(self, model, model_id: str, command: str, reported: bool = False) -> AuditReport:
+    def audit(
+        self, model: Model, model_id: str, command: str, reported: bool = False
+    ) -> AuditReport:
         """An audit of the whole corpus, or (`reported`) of the texts the loop's choice
         never saw, on which before and after are reported."""
         texts, labels, domain = self.texts, self.labels, self.domain
@@ -115,7 +118,11 @@ class TextStrategy:
         )
 
     def augmentation(
-        self, before: AuditReport, targets, held_out: set[str], model: CachedModel
+        self,
+        before: AuditReport,
+        targets: Sequence[RuleSet],
+        held_out: set[str],
+        model: CachedModel,
     ) -> list[dict]:
         mentions = [self.domain.mentions(int(i)) for i in self.train]
         if self.method == "counterfactual":
@@ -144,13 +151,13 @@ class TextStrategy:
             )
         return pool
 
-    def fit(self, pool: list[dict], rows: np.ndarray):
+    def fit(self, pool: list[dict], rows: np.ndarray) -> Any:  # what the Retrainer's fit returns
         return self.retrainer.fit(
             self.train_texts + [pool[i]["text"] for i in rows],
             self.train_labels + [pool[i]["label"] for i in rows],
         )
 
-    def wrap(self, fitted):
+    def wrap(self, fitted: Any) -> Model:
         return fitted
 
     def used(self, pool: list[dict], indices: list[int]) -> list[dict]:
@@ -168,7 +175,7 @@ class TableStrategy:
     held: np.ndarray
     retrainer: Retrainer
     options: dict = field(default_factory=dict)  # global_budget, local_budget, seed
-    kind = "rows"
+    kind: ClassVar[Literal["rows"]] = "rows"
     no_augmentation = (
         "Aequitas found no discriminatory input to learn from; raise the global and local budgets"
     )
@@ -191,7 +198,9 @@ class TableStrategy:
         self.held_truth = [truth[i] for i in self.held]
         self.found = 0
 
-    def audit(self, model, model_id: str, command: str, reported: bool = False) -> AuditReport:
+    def audit(
+        self, model: Model, model_id: str, command: str, reported: bool = False
+    ) -> AuditReport:
         """An audit of every row, or (`reported`) of the rows the loop's choice never saw."""
         frame = self.frame.iloc[self.reported].reset_index(drop=True) if reported else self.frame
         return audit_rows(
@@ -204,7 +213,11 @@ class TableStrategy:
         )
 
     def augmentation(
-        self, before: AuditReport, targets, held_out: set[str], model: CachedModel
+        self,
+        before: AuditReport,
+        targets: Sequence[RuleSet],
+        held_out: set[str],
+        model: CachedModel,
     ) -> list[dict]:
         pool, self.found = aequitas_augmentation(
             TabularDomain(self.frame.iloc[self.train][self.columns], self.schema),
@@ -216,7 +229,7 @@ class TableStrategy:
         )
         return pool
 
-    def fit(self, pool: list[dict], rows: np.ndarray):
+    def fit(self, pool: list[dict], rows: np.ndarray) -> Any:  # what the Retrainer's fit returns
         extra = pd.DataFrame([pool[i]["row"] for i in rows], columns=self.columns)
         extra = extra.astype(self.features.dtypes.to_dict())
         return self.retrainer.fit(
@@ -224,7 +237,7 @@ class TableStrategy:
             self.train_truth + [pool[i]["label"] for i in rows],
         )
 
-    def wrap(self, fitted):
+    def wrap(self, fitted: Any) -> RowModel:
         return RowModel(fitted, self.columns)
 
     def used(self, pool: list[dict], indices: list[int]) -> list[dict]:

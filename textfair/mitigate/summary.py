@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from textfair._version import __version__
 from textfair.core.rules import RuleSet
 from textfair.mitigate.measure import Measurement
 from textfair.mitigate.retrain import LoopResult, Retrainer
 from textfair.report.model import AuditReport
+
+if TYPE_CHECKING:
+    from textfair.mitigate.pipeline import MitigationConfig
+    from textfair.run import Run
 
 __all__ = ["Outcome", "mitigation_report"]
 
@@ -32,7 +37,7 @@ class Outcome:
     audit: AuditReport | None = None
 
 
-def _side(report: AuditReport | None, rule_set) -> dict | None:
+def _side(report: AuditReport | None, rule_set: RuleSet) -> dict | None:
     finding = report.finding(rule_set) if report is not None else None
     if finding is None:
         return None
@@ -68,7 +73,7 @@ def _comparison_row(outcome: Outcome, rule_set: RuleSet, role: str) -> dict:
     }
 
 
-def _status(result: LoopResult, baseline: Measurement | None, config) -> str:
+def _status(result: LoopResult, baseline: Measurement | None, config: MitigationConfig) -> str:
     """What the loop kept, in words: a version within the accuracy budget, the most
     accurate one over it (with what it cost), or none."""
     if result.chosen is None:
@@ -83,7 +88,7 @@ def _status(result: LoopResult, baseline: Measurement | None, config) -> str:
     )
 
 
-def mitigation_report(outcome: Outcome, config, run) -> dict:
+def mitigation_report(outcome: Outcome, config: MitigationConfig, run: Run) -> dict:
     """mitigation.json: targets and held-out terms before and after, each loop step."""
     result = outcome.result
     chosen = None if result.chosen is None else result.steps[result.chosen]
