@@ -264,7 +264,7 @@ def test_per_term_thresholds_read_validation_texts_only():
 @pytest.mark.slow  # about 6 s: a whole comparison of two methods
 def test_a_notebook_compares_with_one_call(german):
     import textfair
-    from textfair.mitigate.compare import Comparison
+    from textfair.mitigate.comparison import Comparison
 
     frame, _, model, _ = german
     result = textfair.compare_mitigations(

@@ -8,10 +8,18 @@ what they need when called, so ``import textfair`` and ``textfair --help`` stay 
 
 from textfair._version import __version__
 from textfair.api import audit, audit_table, compare_mitigations
+from textfair.core.rules import Rule, RuleSet
 from textfair.corpus import Corpus, load_corpus
+from textfair.discovery.acceptable import Strict
+from textfair.discovery.findings import GroupFinding
+from textfair.discovery.keptpairs import PairsLeftOut
+from textfair.discovery.results import CausalScore, Excess, FlippedPair, GroupScore, PairShift
 from textfair.errors import TextfairError
+from textfair.mitigate.comparison import Comparison
+from textfair.mitigate.method_outcome import MethodOutcome
 from textfair.mitigate.retrain import holdout_split
 from textfair.models import as_model
+from textfair.models.base import Model
 from textfair.models.baselines import logistic_regression, tabular_encoder
 from textfair.models.hf import HFModel
 from textfair.models.rows import RowModel
@@ -21,7 +29,11 @@ from textfair.models.text_training import train_text_classifier
 from textfair.models.torch_text import TorchTextModel
 from textfair.report.gate import Gate
 from textfair.report.model import AuditReport
-from textfair.tabular.schema import Schema, infer_schema
+from textfair.report.parts import Counterfactual, ModelInfo, RunStats, TableMetrics
+from textfair.settings import AuditConfig
+from textfair.stats.label_metrics import AucGap, BiasMetrics, SubgroupMetrics
+from textfair.stats.metrics import GroupMetrics
+from textfair.tabular.schema import Feature, Schema, infer_schema
 from textfair.terms import (
     GenderPairs,
     Term,
@@ -30,6 +42,7 @@ from textfair.terms import (
     load_gender_pairs,
     load_term_list,
 )
+from textfair.terms.lists import GenderPair
 from textfair.text.gender import GenderSwapper, gender_swap
 from textfair.text.generate import counterfactuals, swap_term
 from textfair.text.matcher import Matcher, find_mentions
@@ -49,8 +62,32 @@ __all__ = [  # noqa: RUF022 (grouped, not sorted)
     "audit_table",
     "compare_mitigations",
     "load_corpus",
+    "AuditConfig",
+    # What a report holds (its findings, scores, metrics, run) and what a comparison holds
+    "AucGap",
+    "BiasMetrics",
+    "CausalScore",
+    "Comparison",
+    "Counterfactual",
+    "Excess",
+    "FlippedPair",
+    "GroupFinding",
+    "GroupMetrics",
+    "GroupScore",
+    "MethodOutcome",
+    "ModelInfo",
+    "PairShift",
+    "PairsLeftOut",
+    "Rule",
+    "RuleSet",
+    "RunStats",
+    "Strict",
+    "SubgroupMetrics",
+    "TableMetrics",
     # Models: load, wrap, train
+    "Feature",
     "HFModel",
+    "Model",
     "RowModel",
     "Schema",
     "TabularMLP",
@@ -63,6 +100,7 @@ __all__ = [  # noqa: RUF022 (grouped, not sorted)
     "tabular_encoder",
     "train_text_classifier",
     # Identity term lists
+    "GenderPair",
     "GenderPairs",
     "Term",
     "TermList",

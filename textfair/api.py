@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from textfair.corpus import Corpus
-    from textfair.mitigate.compare import Comparison
+    from textfair.mitigate.comparison import Comparison
     from textfair.settings import AuditConfig
 
 __all__ = ["audit", "audit_table", "compare_mitigations"]

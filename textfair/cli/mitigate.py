@@ -19,7 +19,7 @@ from textfair.errors import TextfairError
 from textfair.io import Output, check_outputs
 
 if TYPE_CHECKING:
-    from textfair.mitigate.compare import Comparison
+    from textfair.mitigate.comparison import Comparison
     from textfair.mitigate.pipeline import Mitigation
     from textfair.models.base import Model
     from textfair.report.model import AuditReport

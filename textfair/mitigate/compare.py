@@ -39,17 +39,15 @@ This module runs the comparison and holds its result (`Comparison`); the methods
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from textfair._version import __version__
 from textfair.auditing.rows import audit_rows
 from textfair.auditing.text import audit_text
 from textfair.discovery.findings import by_credibility
 from textfair.errors import TextfairError
+from textfair.mitigate.comparison import Comparison
 from textfair.mitigate.evaluation import MIN_TEXTS, decisions, group_table
 from textfair.mitigate.method_outcome import (
     Fairness,
@@ -77,50 +75,12 @@ if TYPE_CHECKING:
     from textfair.tabular.schema import Feature, Schema
 
 __all__ = [
-    "Comparison",
     "compare_table_mitigations",
     "compare_text_mitigations",
     "comparison_split",
 ]
 
 KindSetting = TypeVar("KindSetting", TableSetting, TextSetting)
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """Every method's outcome beside the audited model's, on one split."""
-
-    kind: str
-    model_id: str
-    seed: int
-    split: dict
-    audit_config: dict
-    targets: list[str]
-    targets_significant: bool  # False: no finding was significant; the most credible are used
-    baseline: MethodOutcome
-    methods: list[MethodOutcome]
-    pareto: list[str]
-    max_accuracy_drop: float = 0.01
-    headline: str | None = None  # the front's method the verdict leads with (`headline`)
-
-    def to_dict(self) -> dict:
-        """comparison.json's content."""
-        return {"textfair_version": __version__, **asdict(self)}
-
-    def save(self, directory: str | Path, *, overwrite: bool = False) -> Path:
-        """Write comparison.json, comparison.md and comparison.html into `directory`, as
-        ``textfair mitigate --methods`` does, replaced as one set; returns the JSON's path.
-        An earlier comparison there is replaced only with `overwrite`."""
-        from textfair.report.comparison import write_comparison
-
-        return write_comparison(self.to_dict(), directory, overwrite=overwrite)
-
-    def outcome(self, method: str) -> MethodOutcome:
-        """One method's outcome by name ("none": the audited model)."""
-        for outcome in (self.baseline, *self.methods):
-            if outcome.method == method:
-                return outcome
-        raise TextfairError(f"no method {method!r} in this comparison")
 
 
 def comparison_split(n: int, holdout: float, validation: float, seed: int) -> Split:
