@@ -227,3 +227,20 @@ def test_no_module_at_the_root_is_named_as_a_public_name():
     modules = {path.stem for path in PACKAGE.glob("*.py")}
     modules |= {path.parent.name for path in PACKAGE.glob("*/__init__.py")}
     assert modules & set(textfair.__all__) == set()
+
+
+# Modules allowed past 450 lines, each with its reason on docs/pages/architecture.md.
+LONG_MODULES = {"report/model.py"}
+
+
+def test_one_job_per_module_and_the_long_ones_say_why():
+    """No module of the library over 450 lines but those the architecture page names with
+    their reason (at most three)."""
+    long = {
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if len(path.read_text(encoding="utf-8").splitlines()) > 450
+    }
+    assert long <= LONG_MODULES and len(LONG_MODULES) <= 3
+    page = (PACKAGE.parent / "docs" / "pages" / "architecture.md").read_text(encoding="utf-8")
+    assert all(f"`{name}`" in page for name in LONG_MODULES)

@@ -171,12 +171,15 @@ class AuditReport:
 
     def holds_words(self, finding: Finding) -> str:
         """Whether a finding holds on its high-scoring seeds, in plain words for a table
-        cell ("yes", "no: too few seeds", ...; see `textfair.report.prose.holds_words`)."""
+        cell: "yes", "no: too few seeds", "no: interval holds 0", "no: other direction", or
+        "–" where there is nothing to hold (its own interval holds 0) or no score."""
         return prose.holds_words(self, finding)
 
     def strict_words(self, finding: Finding) -> str:
-        """Why a flagged finding does not hold on its high-scoring seeds, in plain words
-        (empty without a strict result; see `textfair.report.prose.strict_words`)."""
+        """Why a flagged finding does not hold on its high-scoring seeds, in plain words:
+        "on the 12 seeds whose variants all score at least 0.7, too few to tell" or "on
+        the 64 seeds whose variants all score at least 0.7, -1.2 [-6.0, +3.6] points:
+        its interval holds 0". Empty for a finding without a strict result."""
         return prose.strict_words(self, finding)
 
     def shown_findings(self) -> list[tuple[Finding, int]]:
@@ -197,7 +200,8 @@ class AuditReport:
 
     def reading_notes(self, top: int | None = None) -> list[str]:
         """Sentences that keep a reader from misreading the findings table (of the `top`
-        shown; see `textfair.report.prose.reading_notes`)."""
+        shown): why an interval that excludes 0 can be not significant, and which findings
+        rest on few seeds."""
         return prose.reading_notes(self, top)
 
     def failing(self, threshold: float | str | Gate) -> tuple[Finding, ...]:
@@ -255,7 +259,8 @@ class AuditReport:
     @property
     def intervals_statement(self) -> str:
         """What a finding's interval covers and how significance is read, in one sentence
-        (see `textfair.report.prose.intervals_statement`)."""
+        (`INTERVALS` with this audit's confidence, correction and number of tests): the
+        terminal, report.md and the page print it under the findings."""
         return prose.intervals_statement(self)
 
     def decision_name(self, favorable: bool) -> str:
@@ -291,16 +296,38 @@ class AuditReport:
         return RuleSet(rule_set).label(self.kind)
 
     def to_dict(self) -> dict[str, Any]:
-        """report.json as a JSON-ready dict (NaN written as null; the keys:
-        `textfair.report.records.report_record`):
-        ``AuditReport.from_dict(report.to_dict()) == report``."""
+        """report.json as a JSON-ready dict (NaN written as null).
+
+        Returns
+        -------
+        dict
+            ``report_version``, ``kind``, ``textfair_version``, ``command``, ``seed``,
+            ``model``, ``data``, ``config``, ``rule_sets_tested``, ``findings``,
+            ``counterfactual``, ``metrics`` and ``run``, then the keys of `extra`.
+            ``AuditReport.from_dict(report.to_dict()) == report``.
+        """
         return records.report_record(self)
 
     @classmethod
     def from_dict(cls, record: object) -> AuditReport:
-        """Read a report written by `to_dict` (or report.json; keys a newer writer added
-        are kept in `extra`); a one-line TextfairError otherwise (see
-        `textfair.report.records.report_from_record`).
+        """Read a report written by `to_dict` (or report.json); one-line error otherwise.
+
+        Parameters
+        ----------
+        record
+            The dict `to_dict` returned, or the object a report.json holds. Keys a newer
+            writer added are kept in `extra`.
+
+        Returns
+        -------
+        AuditReport
+            The report.
+
+        Raises
+        ------
+        TextfairError
+            `record` is not a dict with ``findings`` and ``model``, or it is incomplete or
+            malformed.
 
         Examples
         --------
@@ -311,9 +338,23 @@ class AuditReport:
 
     @classmethod
     def read(cls, path: str | Path) -> AuditReport:
-        """Read a report.json (without flipped pairs, which it does not hold); a one-line
-        TextfairError that starts with the path when it is missing or not an audit report
-        (see `textfair.report.files.read_report`).
+        """Read a report.json; a one-line error when it is missing or not an audit report.
+
+        Parameters
+        ----------
+        path
+            The report.json file.
+
+        Returns
+        -------
+        AuditReport
+            The report (without flipped pairs, which report.json does not hold).
+
+        Raises
+        ------
+        TextfairError
+            The file is missing or not JSON, or it is not an audit report; the message
+            starts with the path.
 
         Examples
         --------
@@ -325,9 +366,29 @@ class AuditReport:
 
     def findings_frame(self) -> pd.DataFrame:
         r"""The findings as a pandas DataFrame, most credible first, in the words of the
-        model's labels: one row per finding, its rates with and without the rule set, the
-        signed ``difference`` $\varphi_R - \varphi_{\neg R}$ with its interval, and how much
-        it rests on doubtful text (the columns: `textfair.report.notebook.findings_frame`).
+        model's labels.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per finding: ``rule_set`` (as `label` writes it), the rate of the
+            favourable label with and without the rule set (e.g. ``non-toxic_rate_with``,
+            ``non-toxic_rate_without``), their signed ``difference`` and its interval
+            (``ci_low``, ``ci_high``), ``credible_bound`` (the end of the interval nearest
+            zero; 0 when it holds 0), ``p_adjusted``, ``significant``, ``seeds`` (on the
+            rule set's side) and ``support``; then how much it rests on doubtful text:
+            ``acceptability`` (its variants' mean score), ``strict_difference``,
+            ``strict_ci_low``, ``strict_ci_high`` and ``strict_seeds`` (on the seeds whose
+            variants all score at least ``config["strict_acceptability"]``), and
+            ``holds_strictly`` (see `holds_strictly`); None where nothing was scored.
+            report.json keeps the paper's names: ``phi_r``, ``phi_not_r``, and ``score``,
+            the absolute difference, beside the signed ``difference``.
+
+        Notes
+        -----
+        For a rule set $R$, the ``difference`` is
+        $\varphi_R - \varphi_{\neg R}$: negative when the rule set's texts (rows) get
+        the favourable label less often.
 
         Examples
         --------
@@ -339,9 +400,18 @@ class AuditReport:
 
     def flipped_pairs_frame(self) -> pd.DataFrame:
         """Every identity swap of the causal tests that flipped the model's decision, as a
-        DataFrame (what `textfair audit --pairs FILE` writes; the columns:
-        `textfair.report.pairs.flipped_pairs_frame`). Empty without causal tests. Held in
-        memory only: a report read back from report.json has none.
+        DataFrame (what `textfair audit --pairs FILE` writes).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per flipped pair: ``category``, ``from``, ``to``, the ``text`` and its
+            ``counterfactual``, the ``decision`` of each in the model's words
+            (``counterfactual_decision``), the favourable label's probability of each
+            (``p_<label>``, ``counterfactual_p_<label>``), and whether the seed's placebo
+            edit flipped too (``placebo_flipped``: a flip that a neutral edit also causes is
+            not evidence about the identity). Empty without causal tests. Held in memory
+            only: a report read back from report.json has none.
 
         Examples
         --------
@@ -352,8 +422,23 @@ class AuditReport:
         return flipped_pairs_frame(self)
 
     def summary(self) -> str:
-        """The verdict, in words: the terminal's last line, report.md's and the page's
-        verdict (what it says, part by part: `textfair.report.prose.summary`).
+        """The verdict, in words.
+
+        The gate's pass or fail when the audit had one; the groups the model disadvantages,
+        then those it favours, each as how much less (or more) often their texts get the
+        favourable label than the same texts with another term, with the interval; or that
+        no difference between groups is significant. When no group is significantly
+        disadvantaged, the most disadvantaged one is named, with why it is not a finding.
+        Then what the causal tests found beyond a placebo edit; whether the significant
+        findings hold on the seeds whose variants a strict reader would accept (their
+        variants' mean acceptability, and those that do not, named); and, with true labels,
+        the AUCs significantly below the overall AUC. The same sentence is the
+        terminal's last line, report.md's and the page's verdict.
+
+        Returns
+        -------
+        str
+            The verdict.
 
         Examples
         --------
