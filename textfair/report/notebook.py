@@ -22,30 +22,7 @@ __all__ = ["findings_frame", "html_view", "markdown_view"]
 
 def findings_frame(report: AuditReport) -> pd.DataFrame:
     r"""The findings as a pandas DataFrame, most credible first, in the words of the
-    model's labels (`AuditReport.findings_frame`).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per finding: ``rule_set`` (as `AuditReport.label` writes it), the rate of
-        the favourable label with and without the rule set (e.g. ``non-toxic_rate_with``,
-        ``non-toxic_rate_without``), their signed ``difference`` and its interval
-        (``ci_low``, ``ci_high``), ``credible_bound`` (the end of the interval nearest
-        zero; 0 when it holds 0), ``p_adjusted``, ``significant``, ``seeds`` (on the
-        rule set's side) and ``support``; then how much it rests on doubtful text:
-        ``acceptability`` (its variants' mean score), ``strict_difference``,
-        ``strict_ci_low``, ``strict_ci_high`` and ``strict_seeds`` (on the seeds whose
-        variants all score at least ``config["strict_acceptability"]``), and
-        ``holds_strictly`` (see `AuditReport.holds_strictly`); None where nothing was
-        scored. report.json keeps the paper's names: ``phi_r``, ``phi_not_r``, and
-        ``score``, the absolute difference, beside the signed ``difference``.
-
-    Notes
-    -----
-    For a rule set $R$, the ``difference`` is
-    $\varphi_R - \varphi_{\neg R}$: negative when the rule set's texts (rows) get
-    the favourable label less often.
-    """
+    model's labels: the columns `AuditReport.findings_frame` documents."""
     import pandas as pd
 
     label = report.model.favorable or "favourable"

@@ -47,19 +47,7 @@ INTERVALS = (
 
 
 def summary(report: AuditReport) -> str:
-    """The verdict, in words (`AuditReport.summary`).
-
-    The gate's pass or fail when the audit had one; the groups the model disadvantages,
-    then those it favours, each as how much less (or more) often their texts get the
-    favourable label than the same texts with another term, with the interval; or that
-    no difference between groups is significant. When no group is significantly
-    disadvantaged, the most disadvantaged one is named, with why it is not a finding.
-    Then what the causal tests found beyond a placebo edit; whether the significant
-    findings hold on the seeds whose variants a strict reader would accept (their
-    variants' mean acceptability, and those that do not, named); and, with true labels,
-    the AUCs significantly below the overall AUC. The same sentence is the
-    terminal's last line, report.md's and the page's verdict.
-    """
+    """The verdict, in words: what `AuditReport.summary` documents, part by part."""
     parts = [_gate_verdict(report), _groups_verdict(report), _causal_verdict(report)]
     parts.append(_strict_verdict(report))
     parts.append(_labels_verdict(report))

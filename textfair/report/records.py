@@ -51,16 +51,8 @@ REPORT_VERSION = 5
 
 
 def report_record(report: AuditReport) -> dict[str, Any]:
-    """report.json as a JSON-ready dict (NaN written as null): `AuditReport.to_dict`.
-
-    Returns
-    -------
-    dict
-        ``report_version``, ``kind``, ``textfair_version``, ``command``, ``seed``,
-        ``model``, ``data``, ``config``, ``rule_sets_tested``, ``findings``,
-        ``counterfactual``, ``metrics`` and ``run``, then the keys of `extra`.
-        ``AuditReport.from_dict(report.to_dict()) == report``.
-    """
+    """report.json as a JSON-ready dict (NaN written as null): the keys
+    `AuditReport.to_dict` documents."""
     return finite(
         {
             "report_version": report.report_version,
