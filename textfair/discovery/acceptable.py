@@ -26,7 +26,7 @@ $$S = \{\, i : \min_k a_{ik} \ge \tau \,\}, \qquad
 with `bounded_mean`'s interval over $\{d_i\}_{i \in S}$, as the finding's own over every
 $i$. Which seeds are in $S$ depends on the inputs, never on the model's outcomes, so the
 interval holds at its confidence for the effect on the high-scoring seeds (a simulation in
-tests/test_strict_findings.py checks it). The mean acceptability is the mean of every
+tests/unit/discovery/test_acceptable.py checks it). The mean acceptability is the mean of every
 $a_{ik}$ the finding read, a seed rewritten to its own term scoring 1.
 """
 

@@ -62,9 +62,9 @@ def auc_interval(
     sizes less one replaced by $N^* - 1 = (P + N)/2 - 1$. Hanley and McNeil's own weights
     ($P - 1$, $N - 1$) follow their exponential model's shape, and with unequal classes
     (300 positives, 10 negatives: a BPSN AUC) cover 75% at a stated 95% on binormal scores;
-    $N^*$ covers 96-97% there and wherever tests/test_auc_intervals.py looks. The two roots
-    either side of $\hat A$ are found by bisection; at $\hat A = 1$ the upper end is 1 and
-    the lower one still below it.
+    $N^*$ covers 96-97% there and wherever tests/unit/stats/test_auc_intervals.py looks.
+    The two roots either side of $\hat A$ are found by bisection; at $\hat A = 1$ the upper
+    end is 1 and the lower one still below it.
 
     Parameters
     ----------

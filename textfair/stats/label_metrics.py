@@ -61,9 +61,10 @@ __all__ = [
 MIN_PER_CLASS = 10
 """The fewest texts of each class a metric is computed from (e.g. a subgroup AUC needs 10 of
 the subgroup's positives and 10 of its negatives; a BPSN AUC 10 of its negatives). Below it
-one text moves an AUC by a tenth or more of its range (a rate by 0.1), and the interval, though
-it keeps its coverage (tests/test_auc_intervals.py), spans most of [0, 1]: a number so loose
-reads as a finding it is not. At 10 and 10 the interval of an AUC of 1 is about [0.83, 1]."""
+one text moves an AUC by a tenth or more of its range (a rate by 0.1), and the interval,
+though it keeps its coverage (tests/unit/stats/test_auc_intervals.py), spans most of [0, 1]:
+a number so loose reads as a finding it is not. At 10 and 10 the interval of an AUC of 1 is
+about [0.83, 1]."""
 
 AUC_KINDS = ("subgroup_auc", "bpsn_auc", "bnsp_auc")
 RATE_GAPS = ("fpr_gap", "fnr_gap")

@@ -1,0 +1,117 @@
+"""The generator's shortcuts (issue 42: substitution at 20k texts/s) change no result: each
+gives what the full computation gives, on real reviews and on texts written to hit it."""
+
+from __future__ import annotations
+
+import csv
+import random
+
+import pytest
+
+from textfair.text import ages
+from textfair.text.domain import TextDomain
+from textfair.text.merges import MergeCheck
+
+from locations import ROOT
+
+REVIEWS = ROOT / "examples" / "data" / "imdb_small.tsv"
+
+# One text per alternative of each life-stage pattern (several cases): a key missed by the
+# shortcut skips the one text that holds it.
+STAGES = """Toddlers|an INFANT|kindergarten|grade school|Elementary School|primary school|the kids
+|a Kid|the child|Children|schoolboys|a SCHOOLGIRL|Teens|a teenager|adolescents|High-school
+|highschoolers|Students|an undergraduate|freshmen|on campus|College kids|Retired|a retiree
+|retirement|pensioners|grandchildren|grandkids|a grandson|granddaughters|Grandpa|grandma
+|GRANNY|a nursing home|an old people's home|the old folks' home|a 16-year-old
+|twenty-five years old|six yrs. old|aged 12|at the age of 76|the ages of 9|in her 80s
+|in his mid-30's|in their late twenties|in his EIGHTIES|a ſtudent|a ſchoolgirl
+|a \u212aID|the \u0130nfants|kıds and ınfants|a café’s kids|Ñinos, the KIDS"""
+STAGE_TEXTS = [f"We saw {phrase.strip()} there." for phrase in STAGES.split("|")]
+
+
+@pytest.fixture(scope="module")
+def reviews() -> list[str]:
+    with open(REVIEWS, encoding="utf-8", newline="") as handle:
+        return [row["review"] for row in csv.DictReader(handle, delimiter="\t")]
+
+
+def test_life_stages_skip_only_texts_that_state_none(reviews, monkeypatch):
+    texts = STAGE_TEXTS + reviews
+    fast = [ages.life_stages(text) for text in texts]
+    # The full computation: every pattern scanned, ignoring case, on the text as written.
+    monkeypatch.setattr(ages.context, "lower_exactly", lambda text: None)
+    assert fast == [ages.life_stages(text) for text in texts]
+    assert all(fast[: len(STAGE_TEXTS)])  # every written text states a stage
+
+
+def test_merge_check_asked_about_some_targets_answers_as_for_all(reviews):
+    check = MergeCheck(TextDomain(["x"], "dixon2018").term_list)
+    texts = [
+        "I like white girls and black chicks.",
+        "Spanish girls and white guys; Jack Black drinks black coffee.",
+        "Gay men and homosexuals, young or old, how old are you?",
+        *reviews[:200],
+    ]
+    for text in texts:
+        for category, terms in check_categories(check).items():
+            full = check.named(text, category, [(0, 3)])
+            for among in (terms, frozenset(sorted(terms)[::2]), frozenset()):
+                assert check.named(text, category, [(0, 3)], among=among) == full & among
+
+
+def check_categories(check: MergeCheck) -> dict[str, frozenset[str]]:
+    """Every category the check knows, with the ids it can name there."""
+    found: dict[str, set[str]] = {}
+    for by_category in check._named.values():
+        for category, ids in by_category.items():
+            found.setdefault(category, set()).update(ids)
+    return {c: frozenset(ids) for c, ids in found.items()}
+
+
+def test_ascii_tokens_are_the_regex_engines_tokens():
+    from textfair.core.words import word_regex
+    from textfair.text import context
+
+    reference = word_regex(context._TOKENIZER_PATTERN)
+    rng = random.Random(0)
+    alphabet = [chr(i) for i in range(128)]
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(20000)]
+    texts += [chr(i) + chr(j) + "a" for i in range(128) for j in range(128)]
+    texts += ["It's a well-known man's \x1c\x1f\x0b dog - 'quoted' (x) _y_ 3rd."]
+    assert all(context._tokens(text) == reference.findall(text) for text in texts)
+
+
+def test_ascii_twin_of_a_lowercase_pattern_finds_the_same(reviews):
+    from textfair.text.matcher import Matcher
+
+    matcher = Matcher("dixon2018")
+    twin = matcher._pattern._lower
+    for text in [review.lower() for review in reviews[:300] if review.isascii()]:
+        expected = [m.span() for m in twin._unicode.finditer(text)]
+        assert [m.span() for m in twin.finditer(text)] == expected
+    # and the case-blind pattern as a whole: the lowercase twin where offsets stay, else the
+    # case-blind scan, finds what ignoring case finds ("İ" lowercases to two characters)
+    for text in [*reviews[:300], "İstanbul's Muslim and GAY people"]:
+        blind = matcher._pattern._blind
+        assert [m.span() for m in matcher._pattern.finditer(text)] == [
+            m.span() for m in blind.finditer(text)
+        ]
+
+
+def test_merge_words_read_in_the_lowercased_text_as_in_the_text(reviews):
+    from textfair.text import context, merges
+
+    check = MergeCheck(TextDomain(["x"], "dixon2018").term_list)
+    texts = [
+        "Jack Black drinks BLACK COFFEE at 20 years old.",
+        "An ſtrange Old-school fan.",
+        *reviews,
+    ]
+    read = 0
+    for text in texts:
+        lower = context.lower_exactly(text)
+        for start, end, _ in check._scan(text):
+            fast = merges._names_no_group(text, start, end, lower)
+            assert fast == merges._names_no_group(text, start, end)
+            read += fast
+    assert read  # some words do lie in a collocation
