@@ -1,0 +1,209 @@
+"""The matcher's grammar gates (textfair.text.grammar_gates): whether a candidate is a
+predicate ("he is old"), modifies the next word ("a Muslim man"), stands for people ("the
+elderly", "the poor have"), is read in a degree ("too young"), or describes no person ("it
+isn't cute", "a huge fan", "poor Phyllis")."""
+
+from dataclasses import replace
+
+import pytest
+
+from textfair.terms import load_term_list
+from textfair.text import grammar_gates
+
+DIXON = load_term_list("dixon2018")
+HOLISTIC = load_term_list("holistic")
+
+
+def _span(text: str, word: str) -> tuple[int, int]:
+    start = text.rindex(word)
+    return start, start + len(word)
+
+
+@pytest.mark.parametrize(
+    ("before", "predicate"),
+    [
+        (["he", "is"], True),
+        (["i'm"], True),
+        (["she", "may", "be"], True),
+        (["she", "seems"], True),
+        (["we", "became"], True),
+        (["they", "are", "not"], True),
+        (["he", "is", "very"], True),
+        (["who", "is"], True),
+        (["to", "be"], True),
+        (["being"], True),
+        (["isn't"], True),
+        (["the", "man", "is"], False),  # a noun subject: the list's own gates decide
+        (["it", "is"], False),
+        (["seems"], False),  # no subject
+        (["very"], False),
+        ([], False),
+    ],
+)
+def test_is_predicate(before, predicate):
+    assert grammar_gates.is_predicate(before) is predicate
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "degree"),
+    [
+        ("too young to vote", "young", True),
+        ("Too young", "young", True),
+        ("a very old man", "old", True),
+        ("How old are you", "old", True),
+        ("old enough to vote", "old", True),
+        ("older than me", "older", True),
+        ("an old man", "old", False),
+    ],
+)
+def test_gradable_context(text, word, degree):
+    start, end = _span(text, word)
+    assert grammar_gates.gradable_context(text, start, end) is degree
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "modifies"),
+    [
+        ("a Muslim man", "Muslim", True),
+        ("a Muslim boss", "Muslim", True),  # a singular in -ss
+        ("Muslim and Christian leaders", "Muslim", True),
+        ("the claim that Christian missionaries lie", "Christian", True),  # "that": a conjunction
+        ("A Muslim spoke", "Muslim", False),  # a verb follows: a noun
+        ("a Muslim says", "Muslim", False),
+        ("a Muslim wanted", "Muslim", False),
+        ("a Christian missionaries", "Christian", False),  # a singular determiner, a plural
+        ("a Muslim", "Muslim", False),
+    ],
+)
+def test_modifies_next(text, word, modifies):
+    start, end = _span(text, word)
+    assert grammar_gates.modifies_next(text, start, end) is modifies
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "collective"),
+    [
+        ("the elderly", "elderly", True),
+        ("the elderly.", "elderly", True),
+        ("the elderly and the sick", "elderly", True),
+        ("the young who vote", "young", True),
+        ("the elderly have", "elderly", True),
+        ("women, children and elderly", "elderly", True),  # listed with person nouns
+        ("the young man", "young", False),
+        ("the old, and", "old", False),
+        ("the old & wise", "old", False),
+        ("the old 'n wise con", "old", False),  # a coordination of adjectives
+        ("an elderly", "elderly", False),
+    ],
+)
+def test_is_collective(text, word, collective):
+    start, end = _span(text, word)
+    assert grammar_gates.is_collective(text, start, end) is collective
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "thing"),
+    [
+        ("It isn't funny, isn't cute", "cute", True),  # the subject of the copula before
+        ("that was gay", "gay", True),
+        ("it's so gay", "gay", True),
+        ("that's gay", "gay", True),
+        ("it is not gay", "gay", True),
+        ("it will be gay", "gay", True),
+        ("which is Catholic", "Catholic", True),
+        ("he is gay", "gay", False),
+        ("He said it, he is gay", "gay", False),
+        ("It isn't funny. He is gay", "gay", False),  # the sentence ended
+        ("her entire tribe became Muslim", "Muslim", False),  # a noun may be people
+        ("there were attractive women", "attractive", False),  # modifies a noun
+        ("this is gay people", "gay", False),
+    ],
+)
+def test_predicate_of_thing(text, word, thing):
+    start, end = _span(text, word)
+    assert grammar_gates.predicate_of_thing(text, start, end) is thing
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "grades"),
+    [
+        ("a huge fan of jazz", "huge", True),
+        ("a big happy family", "big", True),
+        ("a tiny scattered Jewish community", "tiny", True),
+        ("a small Indiana town", "small", True),
+        ("a small, tight-knit group", "small", True),
+        ("a big man", "big", False),  # a body
+        ("a little girl", "little", False),
+        ("a big. fan", "big", False),  # the sentence ended
+        ("a big the fan", "big", False),
+    ],
+)
+def test_grades_a_thing(text, word, grades):
+    _, end = _span(text, word)
+    assert grammar_gates.grades_a_thing(text, end) is grades
+
+
+@pytest.mark.parametrize(
+    ("text", "sympathy"),
+    [
+        ("to rescue poor Phyllis", True),  # a first name
+        ("to be fair to the poor man", True),
+        ("this poor guy Aaron", True),
+        ("poor people", False),
+        ("a poor family", False),
+        ("a poor man", False),  # no definite determiner
+        ("the poor", False),
+        ("poor", False),
+        ("the rich man", False),  # no word of sympathy
+    ],
+)
+def test_sympathy_reading(text, sympathy):
+    word = "rich" if "rich" in text else "poor"
+    start, end = _span(text, word)
+    assert grammar_gates.sympathy_reading(text, start, end) is sympathy
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "people"),
+    [
+        ("the disabled who live here", "disabled", True),
+        ("the poor have", "poor", True),
+        ("the blind are", "blind", True),
+        ("The Poor Deserve better", "Poor", True),
+        ("the blind man", "blind", False),
+        ("a blind who", "blind", False),
+        ("the poor", "poor", False),
+    ],
+)
+def test_stands_for_people(text, word, people):
+    start, end = _span(text, word)
+    assert grammar_gates.stands_for_people(text, start, end) is people
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "term", "no_person"),
+    [
+        ("that was gay", "gay", DIXON.term("gay"), True),  # predicated of a thing
+        ("it is so old", "old", DIXON.term("old"), True),
+        ("a huge fan of jazz", "huge", HOLISTIC.term("huge"), True),  # a size grading a fan
+        ("a big happy family", "big", HOLISTIC.term("big"), True),
+        ("to rescue poor Phyllis", "poor", HOLISTIC.term("poor"), True),  # sympathy
+        ("he is gay", "gay", DIXON.term("gay"), False),
+        ("an old man", "old", DIXON.term("old"), False),
+        ("a big man", "big", HOLISTIC.term("big"), False),
+        ("poor people suffer", "poor", HOLISTIC.term("poor"), False),
+    ],
+)
+def test_describes_no_person(text, word, term, no_person):
+    start, end = _span(text, word)
+    assert grammar_gates.describes_no_person(text, start, end, term) is no_person
+
+
+def test_size_and_sympathy_are_read_only_for_a_term_that_needs_people_around_it():
+    huge = HOLISTIC.term("huge")
+    assert huge.person_context is True
+    text = "a huge fan of jazz"
+    start, end = _span(text, "huge")
+    assert grammar_gates.describes_no_person(text, start, end, huge) is True
+    unguarded = replace(huge, person_context=False)
+    assert grammar_gates.describes_no_person(text, start, end, unguarded) is False
