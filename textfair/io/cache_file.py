@@ -48,7 +48,11 @@ def _cache_tables(file: Path) -> dict[str, tuple[str, ...]]:
     try:
         db = sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True)
         try:
-            names = [row[0] for row in db.execute("SELECT name FROM sqlite_master")]
+            # Tables only: a PRIMARY KEY's automatic index (textfair's own table had one
+            # before the marker) is an entry of sqlite_master too, but no table of the file.
+            names = [
+                row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            ]
             return {
                 name: tuple(row[1] for row in db.execute(f"PRAGMA table_info({name!r})"))
                 for name in names

@@ -75,7 +75,8 @@ def with_text_column(frame: pd.DataFrame, text_column: str | None, source: str) 
             f"{source}: no column {text_column!r}; columns are: {columns}; name the text column"
         )
     column = frame[text_column]
-    if column.isna().all() or not column.astype(str).str.strip().astype(bool).any():
+    # Missing values are no text (as strings they would be "nan"): only what is written counts.
+    if not column.dropna().astype(str).str.strip().astype(bool).any():
         raise TextfairError(
             f"{source}: column {text_column!r} has no text in any of its {len(frame)} rows; "
             "pick the column that holds the texts"

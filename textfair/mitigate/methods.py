@@ -230,7 +230,9 @@ def _named(
     """`methods_for` over the registry of one kind of data (a name of the other kind is no
     method of this one)."""
     available = [m for m in registry.values() if m.kind == kind]
-    if names == "all" or list(names) == ["all"]:
+    if isinstance(names, str):
+        names = [names]  # one method by its name, not its letters
+    if list(names) == ["all"]:
         return available
     chosen = []
     for name in names:

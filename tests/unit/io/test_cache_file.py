@@ -74,12 +74,6 @@ def test_a_cache_written_before_the_marker_is_accepted_by_its_table(tmp_path):
     check_cache_file(path)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: _cache_tables lists every entry of sqlite_master, so the automatic index of "
-    "the PRIMARY KEY (model, input) that textfair's own table had before the marker "
-    "(sqlite_autoindex_predictions_1) makes the cache read as 'other tables'",
-)
 def test_a_cache_as_textfair_wrote_it_before_the_marker_is_accepted(tmp_path):
     # The table exactly as textfair created it before PRAGMA application_id (eb36fca^,
     # textfair/models/base.py), and as models/answers_file.py still creates it.

@@ -85,12 +85,6 @@ def test_a_column_with_no_text_is_refused(write, content):
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: with_text_column tests for text after astype(str), which makes a missing "
-    "value the text 'nan': a column of missing and blank values passes as one with text "
-    "(and is then read as empty texts)",
-)
 @pytest.mark.parametrize(
     ("name", "content"),
     [

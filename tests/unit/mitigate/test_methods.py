@@ -132,12 +132,6 @@ def test_a_method_of_the_other_kind_is_no_method_of_this_one():
     assert "for tables expected" in str(_refusal(methods_for, "rows", ["thresholds"]))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: methods_for takes `names: Sequence[str] | str` (compare_mitigations' "
-    "methods= too) but iterates a string other than 'all' by character: methods='thresholds' "
-    "is refused as \"methods has 't'\"",
-)
 def test_one_method_named_as_a_string_is_that_method():
     assert _names(methods_for("text", "thresholds")) == ["thresholds"]
 
