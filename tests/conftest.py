@@ -35,6 +35,17 @@ def write(tmp_path):
     return _write
 
 
+def one_line_error(call, *args, **kwargs):
+    """The TextfairError `call(*args, **kwargs)` raises, checked to be one line (every user
+    mistake is said in one line)."""
+    from textfair.errors import TextfairError
+
+    with pytest.raises(TextfairError) as raised:
+        call(*args, **kwargs)
+    assert "\n" not in str(raised.value)
+    return raised.value
+
+
 def write_flat_model(directory: Path) -> None:
     """A module `models` with `flat`: every text 80% non-toxic, for `--model py:models:flat`
     (put `directory` on sys.path)."""

@@ -9,6 +9,8 @@ import pytest
 from textfair.errors import TextfairError
 from textfair.io.cache_file import CACHE_APPLICATION_ID, check_cache_file
 
+from conftest import one_line_error
+
 
 def _database(path, *statements):
     """An SQLite file made by `statements`."""
@@ -23,11 +25,7 @@ def _database(path, *statements):
 
 
 def _refusal(path, flag="--cache") -> str:
-    with pytest.raises(TextfairError) as raised:
-        check_cache_file(path, flag)
-    message = str(raised.value)
-    assert "\n" not in message
-    return message
+    return str(one_line_error(check_cache_file, path, flag))
 
 
 def test_the_application_id_spells_tfrc():

@@ -5,18 +5,15 @@ import os
 
 import pytest
 
-from textfair.errors import TextfairError
 from textfair.io.files import input_file, read_json, read_utf8
+
+from conftest import one_line_error
 
 EXPECTED = "the path of a term list"
 
 
 def _refusal(call, *args) -> str:
-    with pytest.raises(TextfairError) as raised:
-        call(*args)
-    message = str(raised.value)
-    assert "\n" not in message
-    return message
+    return str(one_line_error(call, *args))
 
 
 def test_a_regular_file_is_returned_as_a_path(write):

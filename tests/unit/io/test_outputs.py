@@ -10,16 +10,14 @@ import pytest
 from textfair.errors import TextfairError
 from textfair.io.outputs import Output, check_output_directory, check_outputs
 
+from conftest import one_line_error
+
 OWNED = ["report.json", "report.md", "figures"]
 
 
 def _refusal(call, *args, **kwargs) -> TextfairError:
     """The one-line error `call` raises."""
-    with pytest.raises(TextfairError) as raised:
-        call(*args, **kwargs)
-    message = str(raised.value)
-    assert "\n" not in message
-    return raised.value
+    return one_line_error(call, *args, **kwargs)
 
 
 # check_output_directory

@@ -5,16 +5,13 @@ import time
 
 import pytest
 
-from textfair.errors import TextfairError
 from textfair.io.safe_yaml import load_yaml
+
+from conftest import one_line_error
 
 
 def _refusal(text, label="terms.yaml", **kwargs) -> str:
-    with pytest.raises(TextfairError) as raised:
-        load_yaml(text, label, **kwargs)
-    message = str(raised.value)
-    assert "\n" not in message
-    return message
+    return str(one_line_error(load_yaml, text, label, **kwargs))
 
 
 def test_plain_data_is_parsed():

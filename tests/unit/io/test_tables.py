@@ -10,13 +10,11 @@ import pytest
 from textfair.errors import InputNote, TextfairError
 from textfair.io.tables import names_shown, read_table, read_texts, with_text_column
 
+from conftest import one_line_error
+
 
 def _refusal(call, *args) -> str:
-    with pytest.raises(TextfairError) as raised:
-        call(*args)
-    message = str(raised.value)
-    assert "\n" not in message
-    return message
+    return str(one_line_error(call, *args))
 
 
 def _read_quietly(path, column):

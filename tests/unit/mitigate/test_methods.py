@@ -30,6 +30,8 @@ from textfair.models.callable import CallableModel
 from textfair.models.rows import RowModel
 from textfair.models.sklearn import SklearnModel
 
+from conftest import one_line_error
+
 TEXT = ["counterfactual", "rule-sets", "blindness", "thresholds", "logit-pairing"]
 ROWS = [
     "aequitas",
@@ -58,11 +60,9 @@ def _names(methods):
 
 
 def _refusal(call, *args, **kwargs) -> TextfairError:
-    with pytest.raises(TextfairError) as raised:
-        call(*args, **kwargs)
-    assert "\n" not in str(raised.value)
-    assert raised.value.parameter == "methods"
-    return raised.value
+    error = one_line_error(call, *args, **kwargs)
+    assert error.parameter == "methods"
+    return error
 
 
 # The registry
