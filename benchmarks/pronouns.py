@@ -14,7 +14,7 @@ import platform
 import time
 from pathlib import Path
 
-from textfair.text.evaluation import score_swaps
+from textfair.text._evaluation import score_swaps
 from textfair.text.matcher import Matcher
 
 GOLD = Path(__file__).resolve().parents[1] / "tests" / "data" / "pronoun_gold.jsonl"

@@ -25,13 +25,13 @@ import platform
 import time
 from pathlib import Path
 
-from textfair.text.domain import TextDomain
-from textfair.text.evaluation import (
+from textfair.text._evaluation import (
     score_longform,
     score_longform_sentences,
     score_mentions,
     score_variants,
 )
+from textfair.text.domain import TextDomain
 from textfair.text.generate import DEFAULT_MAX_VARIANTS, counterfactuals
 from textfair.text.matcher import Matcher
 from textfair.text.sentences import split_sentences
@@ -123,7 +123,7 @@ def acceptability_figures() -> dict:
     set's tune half (cross-validated by document: ECE, the reliability diagram's bins, and
     acceptability and recall per kind at each threshold), with the default threshold."""
     from textfair.settings import DEFAULT_MIN_ACCEPTABILITY
-    from textfair.text.acceptability_model import load_model
+    from textfair.text._acceptability_model import load_model
 
     model = load_model()
     return {

@@ -25,8 +25,8 @@ import numpy as np
 
 from textfair.core.rules import Rule
 from textfair.io import read_texts
+from textfair.text._evaluation import target_for
 from textfair.text.domain import TextDomain
-from textfair.text.evaluation import target_for
 from textfair.text.variants import Variant
 
 

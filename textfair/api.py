@@ -112,7 +112,7 @@ def audit(
         (``"paired"`` or ``"paper"``), ``correction`` (``"holm"``, ``"bh"`` or ``"none"``),
         ``group`` / ``causal`` (which analyses run), ``causal_threshold`` (0.1),
         ``min_acceptability`` (variants whose acceptability score is below it are neither
-        generated nor audited: `textfair.text.acceptability.DEFAULT_MIN_ACCEPTABILITY`;
+        generated nor audited: `textfair.text._acceptability.DEFAULT_MIN_ACCEPTABILITY`;
         0 keeps every variant), ``private_names`` (every first name of the corpus is a
         private person's, so every one is swapped: False, where only those the text shows to
         be are) and ``seed`` (0). An unknown name raises `TextfairError`

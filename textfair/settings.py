@@ -252,10 +252,10 @@ class AuditConfig:
     """Terms holding any of these flags ("dispreferred") are left out of the list."""
     min_acceptability: float = DEFAULT_MIN_ACCEPTABILITY
     """Targets whose acceptability score is below this are neither generated nor audited
-    (`textfair.text.acceptability`); 0 keeps every variant the rules allow."""
+    (`textfair.text._acceptability`); 0 keeps every variant the rules allow."""
     private_names: bool = False
     """Every first name of the corpus is a private person's (applicants, customers); by
-    default only one the text shows to be takes part (`textfair.text.references`)."""
+    default only one the text shows to be takes part (`textfair.text._references`)."""
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:

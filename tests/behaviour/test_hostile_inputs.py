@@ -186,7 +186,7 @@ def test_progress_never_shows_more_stages_than_its_total():
 
     from rich.console import Console
 
-    from textfair.cli.progress import Stages
+    from textfair.cli._progress import Stages
 
     shown = Stages(2, console=Console(file=io.StringIO(), force_terminal=False), every=60)
     with shown as advance:
@@ -266,7 +266,7 @@ def test_in_a_terminal_the_bar_follows_the_items_done():
 
     from rich.console import Console
 
-    from textfair.cli.progress import Stages
+    from textfair.cli._progress import Stages
 
     done = [0]
     stages = Stages(

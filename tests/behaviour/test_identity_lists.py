@@ -8,8 +8,8 @@ import pytest
 from textfair.core.rules import Rule, RuleSet
 from textfair.errors import TextfairError
 from textfair.terms import load_term_list
+from textfair.text._evaluation import score_swaps
 from textfair.text.domain import TextDomain
-from textfair.text.evaluation import score_swaps
 from textfair.text.matcher import Matcher
 from textfair.text.rewrite import Rewriter
 

@@ -195,7 +195,7 @@ def _write_killed_at(step: int, report, out, page: str) -> int:
 
 
 # The modules that write a report set (a write killed inside them must leave a whole set).
-WRITING_CODE = ("textfair/io/atomic.py", "textfair/report/files.py")
+WRITING_CODE = ("textfair/io/_atomic.py", "textfair/report/files.py")
 
 
 @pytest.mark.slow  # about 13 s: a write killed at every step, each in a fresh process

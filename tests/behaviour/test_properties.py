@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from textfair.terms import load_term_list
-from textfair.text.articles import indefinite_article
+from textfair.text._articles import indefinite_article
 from textfair.text.generate import counterfactuals, swap_term
 from textfair.text.matcher import default_matcher
 

@@ -25,7 +25,7 @@ import pytest
 
 from textfair.core.rules import Rule
 from textfair.corpus import load_corpus
-from textfair.report.seedwords import LEFT_OUT_WORDS
+from textfair.report._seedwords import LEFT_OUT_WORDS
 from textfair.text.domain import TextDomain
 
 from locations import DATA

@@ -11,7 +11,7 @@ import pytest
 import typer
 
 from textfair.cli import app, main
-from textfair.cli.options import ALIASES
+from textfair.cli._options import ALIASES
 
 COMMAND = typer.main.get_command(app)
 

@@ -245,3 +245,38 @@ def test_one_job_per_module_and_the_long_ones_say_why():
     assert long <= LONG_MODULES and len(LONG_MODULES) <= 3
     page = (PACKAGE.parent / "docs" / "pages" / "architecture.md").read_text(encoding="utf-8")
     assert all(f"`{name}`" in page for name in LONG_MODULES)
+
+
+def test_a_module_only_its_package_imports_is_private_and_stays_so():
+    """Privacy is visible in the name: a module of a sub-package that nothing outside that
+    package imports is `_`-prefixed, and a `_`-prefixed module is imported only from inside
+    its package (its own tests aside). The public names a package offers come from its
+    public modules or its `__init__`."""
+    modules = {
+        _module(path): path
+        for path in PACKAGE.rglob("*.py")
+        if len(path.relative_to(PACKAGE).parts) > 1 and path.name != "__init__.py"
+    }
+    users: dict[str, set[str]] = {name: set() for name in modules}
+    for path in PACKAGE.rglob("*.py"):
+        source = _module(path)
+        for node in _import_nodes(path):
+            targets = (
+                [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+            )
+            for target in targets:
+                if target in users and target != source:
+                    users[target].add(source)
+    wrongly_public, wrongly_private = [], []
+    for name, importers in users.items():
+        package = name.rpartition(".")[0]
+        outside = {u for u in importers if u != package and not u.startswith(package + ".")}
+        private = name.rpartition(".")[2].startswith("_")
+        if private and outside:
+            wrongly_private.append(f"{name} imported by {sorted(outside)}")
+        if not private and importers and not outside:
+            wrongly_public.append(name)
+    assert wrongly_private == []
+    assert wrongly_public == []

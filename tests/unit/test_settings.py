@@ -23,7 +23,7 @@ from contract.test_cli_vocabulary import _commands
 import textfair
 from textfair.auditing.text import audit_text
 from textfair.cli import main
-from textfair.cli.audit import STAGES
+from textfair.cli._audit import STAGES
 from textfair.errors import TextfairError
 from textfair.report.gate import Gate
 from textfair.settings import CONSTRAINTS, AuditConfig, PointsNote
@@ -321,13 +321,13 @@ def test_every_option_a_command_lists_is_read_by_that_command():
     """Each option of each command's -h: a setting of the audit must be read by the stages
     that command runs (recorded as the audit runs); --fail-above only where group findings
     are made; any other option must be read by the command's module or the helpers every
-    command shares (cli/runs.py, cli/app.py)."""
+    command shares (cli/_runs.py, cli/_app.py)."""
     runs = {stages: _read_by(stages) for stages in set(COMMAND_STAGES.values())}
     assert "theta" not in runs[("causal",)] and "theta" in runs[("group",)]
     unread = []
     for path, sub in _commands():
         module = Path(inspect.getsourcefile(inspect.unwrap(sub.callback)))
-        shared = _names_read(module, CLI / "runs.py", CLI / "app.py")
+        shared = _names_read(module, CLI / "_runs.py", CLI / "_app.py")
         stages = COMMAND_STAGES.get(path)
         listed = [p.name for p in sub.params if p.param_type_name == "option" and not p.hidden]
         for name in listed:
@@ -399,7 +399,7 @@ def test_the_command_line_reads_a_fraction_with_a_note_naming_its_flag(
 
 
 def test_the_command_lines_choices_and_defaults_are_the_settings_own():
-    from textfair.cli.options import SHARED, Correction, Mode, Unit
+    from textfair.cli._options import SHARED, Correction, Mode, Unit
 
     for name, literal in (("mode", Mode), ("correction", Correction), ("unit", Unit)):
         (options,) = CONSTRAINTS[name]

@@ -1,5 +1,5 @@
 """The label metrics of a text audit: with the texts' true labels, AUCs per identity
-subgroup and their gaps (`textfair.stats.auc`), and the checks that the true labels are the
+subgroup and their gaps (`textfair.stats._auc`), and the checks that the true labels are the
 model's before any query.
 
 Apart from the audit's discovery (`report`): these read the corpus as written, not its

@@ -108,7 +108,7 @@ def audit_text(
             "seeds_naming_several_terms": domain.several_terms,
             "seeds_with_fixed_forms": domain.fixed_forms,
             # Per category: the seeds naming it, those left out of its rows by reason
-            # (textfair.text.coherence), and the share that takes part (recall).
+            # (textfair.text._coherence), and the share that takes part (recall).
             "seeds_mentioning": domain.mentioning,
             "seeds_left_out": domain.left_out,
             "seeds_taking_part": {c: round(r, 4) for c, r in domain.recall().items()},

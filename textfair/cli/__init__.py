@@ -6,7 +6,7 @@ import sys
 import warnings
 from typing import TYPE_CHECKING, TextIO, cast
 
-from textfair.cli.app import EXIT_INTERRUPTED, EXIT_USAGE, app
+from textfair.cli._app import EXIT_INTERRUPTED, EXIT_USAGE, app
 from textfair.errors import InputNote
 from textfair.io import printable
 
@@ -63,7 +63,7 @@ def _one_line_warning(
     """A warning as one line on stderr ("warning: ..."), without Python's file name, line
     number and source line, which tell a user of the command nothing."""
     if getattr(message, "parameter", None):  # the library's name, as the command's flag
-        from textfair.cli.app import _with_flags
+        from textfair.cli._app import _with_flags
 
         message = _with_flags(message)
     first = (str(message).strip().splitlines() or [""])[0]

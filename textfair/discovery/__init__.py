@@ -2,7 +2,7 @@
 
 The rules, rule sets and the Domain protocol it works on are in `textfair.core`."""
 
-from textfair.discovery.rulesets import FrequentRuleSets, frequent_rule_sets
-from textfair.discovery.sampling import Sampling, seed_order
+from textfair.discovery._rulesets import FrequentRuleSets, frequent_rule_sets
+from textfair.discovery._sampling import Sampling, seed_order
 
 __all__ = ["FrequentRuleSets", "Sampling", "frequent_rule_sets", "seed_order"]

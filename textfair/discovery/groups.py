@@ -37,10 +37,10 @@ from dataclasses import replace
 from textfair.core.domain import Domain
 from textfair.core.rules import RuleSet
 from textfair.core.seeds import keyed_rng
+from textfair.discovery._paired import paired_findings
+from textfair.discovery._paper import paper_finding
+from textfair.discovery._sampling import Sampling
 from textfair.discovery.findings import GroupFinding, by_credibility
-from textfair.discovery.paired import paired_findings
-from textfair.discovery.paper import paper_finding
-from textfair.discovery.sampling import Sampling
 from textfair.errors import TextfairError
 from textfair.models.base import Model
 from textfair.models.decision import Decision

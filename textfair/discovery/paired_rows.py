@@ -15,7 +15,7 @@ import numpy as np
 from textfair.core.domain import Domain
 from textfair.core.rules import Rule, RuleSet
 from textfair.core.seeds import seed_rng
-from textfair.discovery.sampling import Sampling, seed_order
+from textfair.discovery._sampling import Sampling, seed_order
 from textfair.models.base import Model
 from textfair.models.decision import Decision, decide
 from textfair.settings import MAX_ASSIGNMENTS

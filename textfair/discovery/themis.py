@@ -37,7 +37,7 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 
 from textfair.core.domain import Domain
-from textfair.discovery.causal import (
+from textfair.discovery._causal import (
     Batch,
     CausalRun,
     FamilyMemo,
@@ -45,12 +45,12 @@ from textfair.discovery.causal import (
     causal_score,
     first_batch,
 )
-from textfair.discovery.group_score import group_score
+from textfair.discovery._group_score import group_score
+from textfair.discovery._placebo import PlaceboMemo, placebo_decisions, placebo_edits
+from textfair.discovery._sampling import Sampling, seed_order
+from textfair.discovery._term_pairs import term_pairs
 from textfair.discovery.keptpairs import Adjustable, PairKeeper, with_adjusted_excess
-from textfair.discovery.placebo import PlaceboMemo, placebo_decisions, placebo_edits
 from textfair.discovery.results import CausalScore, FlippedPair, GroupScore, ThemisResult
-from textfair.discovery.sampling import Sampling, seed_order
-from textfair.discovery.term_pairs import term_pairs
 from textfair.models.base import Model
 from textfair.models.cached import CachedModel
 from textfair.models.decision import Decision

@@ -4,13 +4,13 @@ the cache file's check, atomic publishing, file and corpus readers, YAML, termin
 This package re-exports the names the rest of textfair imports from it.
 """
 
-from textfair.io.atomic import atomic_directory, atomic_writer, current_umask
-from textfair.io.cache_file import CACHE_APPLICATION_ID, check_cache_file
-from textfair.io.files import input_file, read_json, read_utf8
-from textfair.io.outputs import Output, check_output_directory, check_outputs
-from textfair.io.safe_yaml import load_yaml
-from textfair.io.tables import read_table, read_texts, with_text_column
-from textfair.io.terminal import printable
+from textfair.io._atomic import atomic_directory, atomic_writer, current_umask
+from textfair.io._cache_file import CACHE_APPLICATION_ID, check_cache_file
+from textfair.io._files import input_file, read_json, read_utf8
+from textfair.io._outputs import Output, check_output_directory, check_outputs
+from textfair.io._safe_yaml import load_yaml
+from textfair.io._tables import read_table, read_texts, with_text_column
+from textfair.io._terminal import printable
 
 __all__ = [
     "CACHE_APPLICATION_ID",

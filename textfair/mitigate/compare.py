@@ -32,8 +32,8 @@ this interval is conservative.
 
 This module runs the comparison and holds its result (`Comparison`); the methods are in
 `textfair.mitigate.methods` (their registry), the setting they start from in
-`textfair.mitigate.setting`, and how each outcome is measured in
-`textfair.mitigate.method_outcome` and `textfair.mitigate.evaluation`.
+`textfair.mitigate._setting`, and how each outcome is measured in
+`textfair.mitigate.method_outcome` and `textfair.mitigate._evaluation`.
 """
 
 from __future__ import annotations
@@ -47,8 +47,10 @@ from textfair.auditing.rows import audit_rows
 from textfair.auditing.text import audit_text
 from textfair.discovery.findings import by_credibility
 from textfair.errors import TextfairError
+from textfair.mitigate._evaluation import MIN_TEXTS, decisions, group_table
+from textfair.mitigate._setting import Mitigated, Split, TableSetting, TextSetting
+from textfair.mitigate._table_methods import group_keys
 from textfair.mitigate.comparison import Comparison
-from textfair.mitigate.evaluation import MIN_TEXTS, decisions, group_table
 from textfair.mitigate.method_outcome import (
     Fairness,
     MethodOutcome,
@@ -58,8 +60,6 @@ from textfair.mitigate.method_outcome import (
 )
 from textfair.mitigate.methods import Method, applicable, methods_for, run_method
 from textfair.mitigate.retrain import Retrainer, holdout_split, retrainer_for
-from textfair.mitigate.setting import Mitigated, Split, TableSetting, TextSetting
-from textfair.mitigate.table_methods import group_keys
 from textfair.models import CachedModel
 from textfair.models.base import Model
 from textfair.models.baselines import tabular_encoder
@@ -137,7 +137,7 @@ def compare_text_mitigations(
             model_id=model_id,
         )
 
-    from textfair.mitigate.text_methods import text_groups
+    from textfair.mitigate._text_methods import text_groups
     from textfair.text.matcher import Matcher
 
     # Every method's groups are the same evaluation texts': matched once, not per method.

@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from textfair.mitigate.evaluation import quality
+from textfair.mitigate._evaluation import quality
 from textfair.report.front import Point
 
 if TYPE_CHECKING:
     from textfair.core.rules import RuleSet
-    from textfair.mitigate.setting import Mitigated, Setting
+    from textfair.mitigate._setting import Mitigated, Setting
     from textfair.models.base import Model
     from textfair.report.model import AuditReport
 

@@ -8,10 +8,10 @@ model over the same inputs that the comparison audits again, what the method cha
 model, its inputs or its decisions), and the seconds it took. A method that cannot act on a
 model (reweighing a model whose fit takes no weights) says why instead.
 
-The methods themselves are in `textfair.mitigate.table_methods` (aequitas, reweighing,
+The methods themselves are in `textfair.mitigate._table_methods` (aequitas, reweighing,
 correlation-remover, exponentiated-gradient, threshold-optimizer) and
-`textfair.mitigate.text_methods` (counterfactual, rule-sets, blindness, thresholds,
-logit-pairing); the post-processing both kinds share in `textfair.mitigate.group_thresholds`.
+`textfair.mitigate._text_methods` (counterfactual, rule-sets, blindness, thresholds,
+logit-pairing); the post-processing both kinds share in `textfair.mitigate._group_thresholds`.
 
 A randomized decision (exponentiated gradient, threshold optimizer) is read as its
 probability of the favourable label: the audit decides with its most likely outcome.
@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Literal, TypeVar, overload
 
 from textfair.errors import TextfairError
-from textfair.mitigate import table_methods, text_methods
-from textfair.mitigate.setting import (
+from textfair.mitigate import _table_methods as table_methods
+from textfair.mitigate import _text_methods as text_methods
+from textfair.mitigate._setting import (
     NOT_RETRAINED,
     Mitigated,
     Setting,

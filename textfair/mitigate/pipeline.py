@@ -24,7 +24,9 @@ import numpy as np
 from textfair.auditing.labels import label_map_hint
 from textfair.core.rules import Rule, RuleSet
 from textfair.errors import TextfairError
-from textfair.mitigate.measure import Measurer
+from textfair.mitigate._measure import Measurer
+from textfair.mitigate._strategies import TableStrategy, TextStrategy, target_rule_sets
+from textfair.mitigate._summary import Outcome, mitigation_report
 from textfair.mitigate.retrain import (
     Fit,
     LoopResult,
@@ -35,8 +37,6 @@ from textfair.mitigate.retrain import (
     retrainer_for,
     testsgd_loop,
 )
-from textfair.mitigate.strategies import TableStrategy, TextStrategy, target_rule_sets
-from textfair.mitigate.summary import Outcome, mitigation_report
 from textfair.models import CachedModel
 from textfair.report.model import AuditReport
 from textfair.run import Run

@@ -3,7 +3,7 @@
 textfair's cost is the model's forward passes, so every model an audit uses is wrapped in
 :class:`CachedModel`: it deduplicates inputs inside and across calls, forwards only inputs
 it has never seen, counts what it did, and can keep its answers in a SQLite file
-(:mod:`textfair.models.answers_file`) so an interrupted run resumes without asking the
+(:mod:`textfair.models._answers_file`) so an interrupted run resumes without asking the
 model again.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from textfair.errors import ModelError, TextfairError, describe_failure
-from textfair.models.answers_file import input_key, open_cache
+from textfair.models._answers_file import input_key, open_cache
 from textfair.models.base import Model, check_probabilities
 
 __all__ = ["CacheStats", "CachedModel", "StageCost"]

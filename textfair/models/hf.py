@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from textfair.errors import TextfairError
-from textfair.models.device import resolve_device
+from textfair.models._device import resolve_device
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TypedDict, Unpack
 
 from textfair.errors import TextfairError
-from textfair.models.text_networks import ARCHITECTURES, TextModelConfig, build_network
+from textfair.models._text_networks import ARCHITECTURES, TextModelConfig, build_network
 from textfair.models.threads import training_threads
 from textfair.models.torch_text import TorchTextModel, _pad, tokenize
 

@@ -4,7 +4,7 @@ These are the kinds of models TestSGD audits. A model is saved as a directory ho
 ``config.json`` (architecture and labels), ``vocab.json`` (the word list) and
 ``model.safetensors`` (the weights) — never a pickle, so loading one runs no code.
 :func:`textfair.models.text_training.train_text_classifier` trains one from texts and labels
-with a fixed seed; the networks are in :mod:`textfair.models.text_networks`.
+with a fixed seed; the networks are in :mod:`textfair.models._text_networks`.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import numpy as np
 from textfair.core.words import word_regex
 from textfair.errors import TextfairError
 from textfair.io import atomic_directory
-from textfair.models.device import resolve_device
-from textfair.models.text_networks import ARCHITECTURES, TextModelConfig, build_network
+from textfair.models._device import resolve_device
+from textfair.models._text_networks import ARCHITECTURES, TextModelConfig, build_network
 
 if TYPE_CHECKING:
     import torch

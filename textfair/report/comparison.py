@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textfair.io import atomic_directory, check_output_directory
-from textfair.report.page import escape, number, page, percent, table
+from textfair.report._page import escape, number, page, percent, table
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -326,7 +326,7 @@ def print_comparison(report: dict, console: Console) -> None:
 
 def render_comparison_html(report: dict) -> str:
     """comparison.html: the verdict, the trade-off plot with the Pareto front, the tables."""
-    from textfair.report.plots import methods_tradeoff
+    from textfair.report._plots import methods_tradeoff
 
     parts = [
         f"<h1>Mitigation methods compared: {escape(report.get('model_id') or 'the model')}</h1>",

@@ -7,7 +7,7 @@ the audit wrote.
 
 This module holds the page's sections, in order: the verdict, the findings' table, the seeds,
 the causal tests' table, the examples, the metrics and the run; their figures and captions
-are `textfair.report.figures`.
+are `textfair.report._figures`.
 """
 
 from __future__ import annotations
@@ -16,18 +16,18 @@ import difflib
 import re
 from typing import TYPE_CHECKING
 
-from textfair.report import figures
-from textfair.report import labelwords as words
-from textfair.report.numbers import acceptability_note, difference
-from textfair.report.page import band as _band
-from textfair.report.page import escape as _e
-from textfair.report.page import number as _num
-from textfair.report.page import page as _page
-from textfair.report.page import percent as _pct
-from textfair.report.page import table as _table
+from textfair.report import _figures as figures
+from textfair.report import _labelwords as words
+from textfair.report._numbers import acceptability_note, difference
+from textfair.report._page import band as _band
+from textfair.report._page import escape as _e
+from textfair.report._page import number as _num
+from textfair.report._page import page as _page
+from textfair.report._page import percent as _pct
+from textfair.report._page import table as _table
+from textfair.report._seedwords import SEEDS_INTRO, seed_rows
+from textfair.report._strictcells import scored, strict_cells, strict_columns
 from textfair.report.parts import Finding, LabelMetrics, TableMetrics
-from textfair.report.seedwords import SEEDS_INTRO, seed_rows
-from textfair.report.strictcells import scored, strict_cells, strict_columns
 
 # Only a type here: AuditReport's notebook methods (save, to_html, the Jupyter views) call
 # these renderers, so importing the model at run time would close a cycle.

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textfair.discovery.keptpairs import pair_shift
-from textfair.report import labelwords as words
-from textfair.report.numbers import acceptability_note, difference, informative, percent, points
+from textfair.report import _labelwords as words
+from textfair.report._numbers import acceptability_note, difference, informative, percent, points
+from textfair.report._seedwords import SEEDS_INTRO, seed_rows
+from textfair.report._strictcells import scored, strict_cells, strict_columns, strict_result
 from textfair.report.parts import Finding, LabelMetrics, TableMetrics
-from textfair.report.seedwords import SEEDS_INTRO, seed_rows
-from textfair.report.strictcells import scored, strict_cells, strict_columns, strict_result
 
 # Only a type here: AuditReport's notebook methods (save, to_html, the Jupyter views) call
 # these renderers, so importing the model at run time would close a cycle.

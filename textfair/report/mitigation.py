@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from textfair.report._page import escape, number, page, percent, table
+from textfair.report._plots import before_after, tradeoff
 from textfair.report.markdown import code_span, markdown_cell, markdown_text
-from textfair.report.page import escape, number, page, percent, table
-from textfair.report.plots import before_after, tradeoff
 
 if TYPE_CHECKING:
     from rich.console import Console

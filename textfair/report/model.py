@@ -9,7 +9,7 @@ so `AuditReport.from_dict(report.to_dict()) == report`.
 
 This module holds the report's data and what is read off it (which findings are significant,
 small, doubtful or shown, the names of its labels and rule sets). Its sentences
-(`summary`, the reading notes: `textfair.report.prose`), report.json (`records`), its files
+(`summary`, the reading notes: `textfair.report._prose`), report.json (`records`), its files
 (`files`) and its notebook views (`notebook`) are apart, and the methods here that return
 them delegate there; the renderers, which know `AuditReport` only as a type, are reached
 only through `files` and `notebook`, imported when called.
@@ -26,8 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 from textfair.core.rules import Rule, RuleSet
 from textfair.discovery.acceptable import Strict, holds_strictly
-from textfair.report import prose, records
-from textfair.report.folding import fold_nested
+from textfair.report import _prose as prose
+from textfair.report import records
+from textfair.report._folding import fold_nested
+from textfair.report._samples import SMALL_SAMPLE
 from textfair.report.gate import Gate
 from textfair.report.parts import (
     Counterfactual,
@@ -39,7 +41,6 @@ from textfair.report.parts import (
     TableMetrics,
 )
 from textfair.report.records import REPORT_VERSION
-from textfair.report.samples import SMALL_SAMPLE
 from textfair.settings import AuditConfig
 from textfair.stats.testing import CORRECTION_NAMES
 
@@ -185,7 +186,7 @@ class AuditReport:
     def shown_findings(self) -> list[tuple[Finding, int]]:
         """The findings the views show, most credible first, each with how many rule sets
         were folded into it: for a table, runs of bins of one feature nested in a more
-        credible rule set's (see :mod:`textfair.report.folding`); for texts, all of them."""
+        credible rule set's (see :mod:`textfair.report._folding`); for texts, all of them."""
         return list(self._folded)
 
     @cached_property
@@ -394,7 +395,7 @@ class AuditReport:
         --------
         >>> report.findings_frame().head()  # doctest: +SKIP
         """
-        from textfair.report.notebook import findings_frame
+        from textfair.report._notebook import findings_frame
 
         return findings_frame(self)
 
@@ -521,11 +522,11 @@ class AuditReport:
         return write_page(self, path, overwrite=overwrite)
 
     def _repr_markdown_(self) -> str:
-        from textfair.report.notebook import markdown_view
+        from textfair.report._notebook import markdown_view
 
         return markdown_view(self)
 
     def _repr_html_(self) -> str:
-        from textfair.report.notebook import html_view
+        from textfair.report._notebook import html_view
 
         return html_view(self)

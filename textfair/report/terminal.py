@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypedDict
 
 from textfair.io import printable
-from textfair.report import labelwords as words
-from textfair.report.numbers import difference, percent
+from textfair.report import _labelwords as words
+from textfair.report._numbers import difference, percent
+from textfair.report._strictcells import scored, strict_cells
 from textfair.report.parts import LabelMetrics
-from textfair.report.strictcells import scored, strict_cells
 
 # Only a type here: AuditReport's notebook methods call the renderers, so importing the
 # model at run time would close a cycle.
@@ -71,7 +71,7 @@ def fitted_table(
     from rich.table import Table
     from rich.text import Text
 
-    from textfair.report.labels import wrap_label
+    from textfair.report._labels import wrap_label
 
     pad = 3  # a space either side and a rule
 

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from textfair.errors import TextfairError
-from textfair.stats.auc import DelongAuc, IntervalAt, auc_difference, difference_p_value
+from textfair.stats._auc import DelongAuc, IntervalAt, auc_difference, difference_p_value
 from textfair.stats.estimate import difference as rate_difference
 from textfair.stats.estimate import z_value
 from textfair.stats.testing import adjust

@@ -1,9 +1,9 @@
 """The lists of a term list file: :class:`TermList` (categories of identity terms, with
 provenance) and :class:`GenderPairs` (the gender-swap pairs).
 
-Apart from the terms they hold (:mod:`textfair.terms.term`): a list is looked up, combined
+Apart from the terms they hold (:mod:`textfair.terms._term`): a list is looked up, combined
 and filtered as a whole; what a list file may hold is checked by
-:mod:`textfair.terms.validation`.
+:mod:`textfair.terms._validation`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from textfair.errors import TextfairError
-from textfair.terms.term import Term, normalize_form
+from textfair.terms._term import Term, normalize_form
 
 __all__ = ["GenderPair", "GenderPairs", "TermList"]
 

@@ -1,7 +1,7 @@
 """The gender-swap pairs: :func:`load_gender_pairs`, and the word sets that say which of
 their words stand for a person (pronouns, adjectives, words that mostly name no one).
 
-Apart from the term lists' parsing (:mod:`textfair.terms.entries`) because a term of a
+Apart from the term lists' parsing (:mod:`textfair.terms._entries`) because a term of a
 pronoun category is made of one side of the pairs (``swaps: gender_pairs``): the entries read
 the pairs, never the reverse.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from textfair.errors import TextfairError
+from textfair.terms._reading import parse_yaml, read_source
+from textfair.terms._validation import reject_unknown_keys
 from textfair.terms.lists import GenderPair, GenderPairs
-from textfair.terms.reading import parse_yaml, read_source
-from textfair.terms.validation import reject_unknown_keys
 
 __all__ = ["GENDER_ADJECTIVES", "OFTEN_NOT_PEOPLE", "PRONOUNS", "load_gender_pairs"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textfair.terms.entries import _TERM_KEYS
+from textfair.terms._entries import _TERM_KEYS
 
 __all__ = ["term_list_template"]
 

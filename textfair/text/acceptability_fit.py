@@ -46,9 +46,9 @@ from pathlib import Path
 
 import numpy as np
 
-from textfair.text.acceptability_features import FEATURES, feature_vector
-from textfair.text.acceptability_model import AcceptabilityModel, load_model
-from textfair.text.evaluation import rewrite_status
+from textfair.text._acceptability_features import FEATURES, feature_vector
+from textfair.text._acceptability_model import AcceptabilityModel, load_model
+from textfair.text._evaluation import rewrite_status
 from textfair.text.generate import plan_text
 from textfair.text.matcher import Matcher
 

@@ -19,15 +19,15 @@ from textfair.core.seeds import seed_rng
 from textfair.errors import TextfairError
 from textfair.settings import DEFAULT_MIN_ACCEPTABILITY, check_parameter
 from textfair.terms import TermList
-from textfair.text import context
-from textfair.text.acceptability import Scorer
-from textfair.text.coherence import LEFT_OUT_REASONS, coherence_of
+from textfair.text import _context as context
+from textfair.text._acceptability import Scorer
+from textfair.text._coherence import LEFT_OUT_REASONS, coherence_of
+from textfair.text._seed_reading import SeedReader, read_seeds
+from textfair.text._target_tables import target_tables
 from textfair.text.generate import CounterfactualOptions, counterfactuals
 from textfair.text.matcher import Matcher
 from textfair.text.mentions import Mention
 from textfair.text.rewrite import Rewriter
-from textfair.text.seed_reading import SeedReader, read_seeds
-from textfair.text.target_tables import target_tables
 from textfair.text.variants import Swap, Variant, rounded
 from textfair.workers import collector_paused
 
@@ -148,7 +148,7 @@ class TextDomain:
     def acceptability(self, index: int, rule_set: tuple[Rule, ...]) -> float:
         r"""The probability that a strict reader accepts the variant `rewrite(index,
         rule_set)` writes: the product, over the rule set's categories the seed is rewritten
-        in, of the score of its rewrite to the rule's term (`textfair.text.acceptability`);
+        in, of the score of its rewrite to the rule's term (`textfair.text._acceptability`);
         1 for a category whose term the seed already has.
 
         Parameters

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from textfair.text import context
-from textfair.text.counterparts import GenderCounterparts
+from textfair.text import _context as context
+from textfair.text._counterparts import GenderCounterparts
 from textfair.text.rewrite import Edit, apply_case, case_style
 from textfair.text.variants import Swap, Variant
 

@@ -23,9 +23,9 @@ from typing import TypedDict
 
 from textfair.errors import TextfairError
 from textfair.terms import Term
-from textfair.text.acceptability import keep_acceptable, scorer_of
-from textfair.text.assignments import slots_of, target_assignments
-from textfair.text.coherence import CategoryPlan, coherence_of
+from textfair.text._acceptability import keep_acceptable, scorer_of
+from textfair.text._assignments import slots_of, target_assignments
+from textfair.text._coherence import CategoryPlan, coherence_of
 from textfair.text.matcher import Matcher, default_matcher
 from textfair.text.mentions import Mention
 from textfair.text.rewrite import Rewriter
@@ -100,7 +100,7 @@ def counterfactuals(
     exclude
         Term ids that are neither rewritten nor written, as if not in the list.
     min_acceptability
-        Targets whose acceptability score (`textfair.text.acceptability`) is below this
+        Targets whose acceptability score (`textfair.text._acceptability`) is below this
         are not written; a category left with none is not rewritten. 0 (default): all.
     private_names
         Take every first name (a names list's) for a private person's: a corpus of
@@ -216,7 +216,7 @@ def plan_text(
     several: bool = False,
     private_names: bool = False,
 ) -> dict[str, CategoryPlan]:
-    """The coherence plan of each category `mentions` name (see `textfair.text.coherence`):
+    """The coherence plan of each category `mentions` name (see `textfair.text._coherence`):
     whether the text takes part in its rows, to which terms, with which related words
     (`private_names`: every first name is a private person's, `Coherence.plan`)."""
     if not mentions:

@@ -24,18 +24,22 @@ from dataclasses import replace
 from functools import cache
 
 from textfair.terms import Term, TermList, load_term_list, normalize_form
-from textfair.text import address_gates, context, grammar_gates, name_gates, phrase_gates
-from textfair.text.forms import GROUP_NOUNS, FormReader
-from textfair.text.grammar_gates import describes_no_person
-from textfair.text.idiom_swaps import IdiomSwaps
-from textfair.text.mentions import POSSESSIVE, Mention, read_possessive, word_mention
-from textfair.text.name_gates import (
+from textfair.text import _address_gates as address_gates
+from textfair.text import _context as context
+from textfair.text import _grammar_gates as grammar_gates
+from textfair.text import _name_gates as name_gates
+from textfair.text import _phrase_gates as phrase_gates
+from textfair.text._forms import GROUP_NOUNS, FormReader
+from textfair.text._grammar_gates import describes_no_person
+from textfair.text._idiom_swaps import IdiomSwaps
+from textfair.text._name_gates import (
     first_name_at,
     gendered_word_at,
     given_name_at,
     names_a_thing_at,
 )
-from textfair.text.phrase_gates import in_collocation, without_unlisted_compounds
+from textfair.text._phrase_gates import in_collocation, without_unlisted_compounds
+from textfair.text.mentions import POSSESSIVE, Mention, read_possessive, word_mention
 
 __all__ = ["Matcher", "default_matcher", "find_mentions"]
 

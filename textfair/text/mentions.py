@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from textfair.terms import Term
-from textfair.text.forms import Form
+from textfair.text._forms import Form
 
 __all__ = ["POSSESSIVE", "Mention", "read_possessive", "word_mention"]
 

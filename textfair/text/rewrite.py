@@ -19,11 +19,11 @@ from functools import lru_cache
 from typing import Literal
 
 from textfair.terms import Term
-from textfair.text.articles import indefinite_article
-from textfair.text.context import is_sentence_initial
-from textfair.text.counterparts import gender_counterparts
+from textfair.text._articles import indefinite_article
+from textfair.text._context import is_sentence_initial
+from textfair.text._counterparts import gender_counterparts
+from textfair.text._references import name_group
 from textfair.text.mentions import Mention
-from textfair.text.references import name_group
 
 __all__ = ["Edit", "Rewrite", "Rewriter", "apply_case", "case_style", "rewrite"]
 

@@ -16,8 +16,8 @@ import numpy.random  # numpy loads it on first use: the first text sampled (12 m
 
 from textfair.errors import TextfairError
 from textfair.terms import Term
-from textfair.text.acceptability import scorer_of
-from textfair.text.assignments import slots_of
+from textfair.text._acceptability import scorer_of
+from textfair.text._assignments import slots_of
 from textfair.text.generate import plan_text
 from textfair.text.matcher import Matcher, default_matcher
 from textfair.text.mentions import Mention
@@ -31,7 +31,7 @@ def rewritable_categories(
     text: str, mentions: Sequence[Mention], matcher: Matcher | None = None
 ) -> set[str]:
     """The categories whose mentions in `text` can be rewritten to one term each with the
-    text still coherent (`textfair.text.coherence`): one distinct term and no fixed
+    text still coherent (`textfair.text._coherence`): one distinct term and no fixed
     mention, no other use of it, no cue of its axis, some term to become.
 
     "split among Muslims, Christians" rewritten to satisfy religion=Sikh would read "among

@@ -18,8 +18,8 @@ import numpy as np
 
 from textfair.errors import TextfairError
 from textfair.terms import Term, TermList, load_term_list
-from textfair.text.context import is_sentence_initial
-from textfair.text.forms import Form
+from textfair.text._context import is_sentence_initial
+from textfair.text._forms import Form
 from textfair.text.mentions import Mention
 from textfair.text.rewrite import Rewriter
 from textfair.text.variants import Swap, Variant

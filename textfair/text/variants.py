@@ -84,7 +84,7 @@ class Variant(Rewrite):
     @property
     def acceptability(self) -> float | None:
         """The probability that a strict reader accepts the variant
-        (`textfair.text.acceptability`: the product over its swapped categories); None
+        (`textfair.text._acceptability`: the product over its swapped categories); None
         where no score applies (a gender swap, a template's filling)."""
         score = self.scoring
         if callable(score):

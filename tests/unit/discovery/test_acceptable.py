@@ -13,13 +13,13 @@ import pytest
 
 from textfair.core.rules import Rule, RuleSet
 from textfair.discovery import frequent_rule_sets
+from textfair.discovery._sampling import seed_order
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, Strict, holds_strictly
 from textfair.discovery.groups import group_fairness
-from textfair.discovery.sampling import seed_order
 from textfair.discovery.themis import themis
 from textfair.models import CachedModel, CallableModel
+from textfair.report._samples import SMALL_SAMPLE
 from textfair.report.model import AuditReport
-from textfair.report.samples import SMALL_SAMPLE
 from textfair.stats import bounded_mean
 from textfair.text.domain import TextDomain
 
@@ -110,7 +110,7 @@ def test_the_strict_estimate_is_the_finding_recomputed_by_hand_on_its_high_scori
 def test_the_strict_estimate_asks_the_model_nothing_more(monkeypatch):
     _, scored_model, scored = _findings(ScoredDomain)
     # The same run with the findings' scoring switched off.
-    monkeypatch.setattr("textfair.discovery.paired.scorer", lambda domain: None)
+    monkeypatch.setattr("textfair.discovery._paired.scorer", lambda domain: None)
     _, plain_model, plain = _findings(ScoredDomain)
     assert all(f.strict is None for f in plain)
     assert scored_model.stats.forwarded == plain_model.stats.forwarded
@@ -334,8 +334,8 @@ def test_a_version_4_report_reads_without_strict_results_and_renders_as_before()
 def test_every_reason_a_seed_is_left_out_for_is_said_in_plain_words():
     """A reason added to text.coherence must be given words in report.seedwords: the
     report shows each reason per category, never its key."""
-    from textfair.report.seedwords import LEFT_OUT_WORDS, reason_words, seed_rows
-    from textfair.text.coherence import LEFT_OUT_REASONS
+    from textfair.report._seedwords import LEFT_OUT_WORDS, reason_words, seed_rows
+    from textfair.text._coherence import LEFT_OUT_REASONS
 
     assert set(LEFT_OUT_REASONS) <= set(LEFT_OUT_WORDS)
     data = {
@@ -355,7 +355,7 @@ def test_the_strict_interval_covers_the_effect_on_high_scoring_seeds_at_its_conf
     +10 points, the others a broken variant and -20 points. Which seeds are high-scoring
     does not depend on the outcomes, so the strict interval (bounded_mean over their
     differences) covers +10 at its 95%; the finding's own interval covers the mixture."""
-    from textfair.discovery.paired import _strict_paired
+    from textfair.discovery._paired import _strict_paired
 
     rng = np.random.default_rng(42)
     seeds, columns, runs = 160, 5, 600

@@ -91,7 +91,7 @@ def test_a_causal_batch_read_at_once_is_the_loop_over_its_seeds():
     seed's texts, the seed's outcome, and the share of its real edits that flip."""
     import numpy as np
 
-    from textfair.discovery.causal import _row_flips
+    from textfair.discovery._causal import _row_flips
 
     rng = np.random.default_rng(5)
     for _ in range(300):
@@ -123,8 +123,8 @@ def test_the_group_score_is_the_largest_paired_difference_of_the_pairwise_loop(
 
     import numpy as np
 
-    from textfair.discovery import group_score
-    from textfair.discovery.group_score import _largest_paired_difference
+    from textfair.discovery import _group_score as group_score
+    from textfair.discovery._group_score import _largest_paired_difference
 
     monkeypatch.setattr(group_score, "_BLOCK_CELLS", block_cells)
 

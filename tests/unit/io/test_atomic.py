@@ -1,4 +1,4 @@
-"""Outputs published in one step (textfair.io.atomic): a file or a report set takes its
+"""Outputs published in one step (textfair.io._atomic): a file or a report set takes its
 place whole on success, and a failure midway leaves the old one as it was."""
 
 import os
@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from textfair.errors import TextfairError
-from textfair.io.atomic import atomic_directory, atomic_writer, current_umask
+from textfair.io._atomic import atomic_directory, atomic_writer, current_umask
 
 
 def _tree(directory):

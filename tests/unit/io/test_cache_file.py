@@ -1,4 +1,4 @@
-"""Which file a model's answer cache may open (textfair.io.cache_file): a new one, or a cache
+"""Which file a model's answer cache may open (textfair.io._cache_file): a new one, or a cache
 textfair wrote; a user's file is refused and left as it was."""
 
 import os
@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from textfair.errors import TextfairError
-from textfair.io.cache_file import CACHE_APPLICATION_ID, check_cache_file
+from textfair.io._cache_file import CACHE_APPLICATION_ID, check_cache_file
 
 from conftest import one_line_error
 
@@ -74,7 +74,7 @@ def test_a_cache_written_before_the_marker_is_accepted_by_its_table(tmp_path):
 
 def test_a_cache_as_textfair_wrote_it_before_the_marker_is_accepted(tmp_path):
     # The table exactly as textfair created it before PRAGMA application_id (eb36fca^,
-    # textfair/models/base.py), and as models/answers_file.py still creates it.
+    # textfair/models/base.py), and as models/_answers_file.py still creates it.
     path = _database(
         tmp_path / "answers.sqlite",
         "CREATE TABLE IF NOT EXISTS predictions ("

@@ -1,11 +1,11 @@
-"""One user file read (textfair.io.files): a regular file, its text as UTF-8, a JSON file;
+"""One user file read (textfair.io._files): a regular file, its text as UTF-8, a JSON file;
 one-line errors that say what the file is instead."""
 
 import os
 
 import pytest
 
-from textfair.io.files import input_file, read_json, read_utf8
+from textfair.io._files import input_file, read_json, read_utf8
 
 from conftest import one_line_error
 

@@ -1,4 +1,4 @@
-"""The check of what a run writes, before any work (textfair.io.outputs): an output directory
+"""The check of what a run writes, before any work (textfair.io._outputs): an output directory
 textfair may replace, files it may overwrite, and outputs that would destroy an input or
 each other. Every refusal is one TextfairError line that says what to do."""
 
@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from textfair.errors import TextfairError
-from textfair.io.outputs import Output, check_output_directory, check_outputs
+from textfair.io._outputs import Output, check_output_directory, check_outputs
 
 from conftest import one_line_error
 

@@ -1,11 +1,11 @@
-"""A user's YAML parsed safely and in bounded time (textfair.io.safe_yaml): plain data only,
+"""A user's YAML parsed safely and in bounded time (textfair.io._safe_yaml): plain data only,
 no tags that build Python objects, no anchors or aliases, one-line errors with the place."""
 
 import time
 
 import pytest
 
-from textfair.io.safe_yaml import load_yaml
+from textfair.io._safe_yaml import load_yaml
 
 from conftest import one_line_error
 

@@ -1,4 +1,4 @@
-"""Corpora and tables read from a user's file (textfair.io.tables): CSV, TSV, JSON lines,
+"""Corpora and tables read from a user's file (textfair.io._tables): CSV, TSV, JSON lines,
 Parquet and plain text, the text column named or inferred and checked; one-line errors that
 name what is missing."""
 
@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from textfair.errors import InputNote, TextfairError
-from textfair.io.tables import names_shown, read_table, read_texts, with_text_column
+from textfair.io._tables import names_shown, read_table, read_texts, with_text_column
 
 from conftest import one_line_error
 

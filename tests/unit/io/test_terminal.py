@@ -1,8 +1,8 @@
-"""Text from a user's files made safe to print on a terminal (textfair.io.terminal)."""
+"""Text from a user's files made safe to print on a terminal (textfair.io._terminal)."""
 
 import pytest
 
-from textfair.io.terminal import printable
+from textfair.io._terminal import printable
 
 
 @pytest.mark.parametrize("text", ["comment", "café – naïve 🎉", "日本語のテキスト", "", "a  b"])

@@ -1,11 +1,11 @@
-"""Whether a new file can be written where it is asked for (textfair.io.writable)."""
+"""Whether a new file can be written where it is asked for (textfair.io._writable)."""
 
 import os
 
 import pytest
 
 from textfair.errors import TextfairError
-from textfair.io.writable import check_parent
+from textfair.io._writable import check_parent
 
 
 def test_a_file_in_an_existing_directory_passes(tmp_path):

@@ -8,8 +8,8 @@ from typer.testing import CliRunner
 from textfair.cli import app
 from textfair.core.rules import Rule, RuleSet
 from textfair.errors import TextfairError
+from textfair.mitigate._strategies import target_rule_sets
 from textfair.mitigate.augment import counterfactual_augmentation, rule_set_augmentation
-from textfair.mitigate.strategies import target_rule_sets
 from textfair.report.model import AuditReport, Finding, ModelInfo, RunStats
 from textfair.text.matcher import default_matcher
 

@@ -7,11 +7,11 @@ import pandas as pd
 import pytest
 
 from textfair.errors import TextfairError
+from textfair.mitigate._table_methods import reweighing_weights
+from textfair.mitigate._text_methods import Blinded
 from textfair.mitigate.compare import compare_table_mitigations, comparison_split
 from textfair.mitigate.methods import METHODS, methods_for, run_method
 from textfair.mitigate.retrain import Retraining
-from textfair.mitigate.table_methods import reweighing_weights
-from textfair.mitigate.text_methods import Blinded
 from textfair.models.baselines import logistic_regression
 from textfair.models.rows import RowModel
 from textfair.report.comparison import (
@@ -43,7 +43,7 @@ def german():
 
 
 def _setting(german, recorder=None):
-    from textfair.mitigate.setting import TableSetting
+    from textfair.mitigate._setting import TableSetting
     from textfair.settings import AuditConfig
 
     frame, schema, model, split = german
@@ -186,7 +186,7 @@ def test_a_blinded_model_cannot_tell_identity_terms_apart():
 def test_the_bootstrap_reads_f1_and_auc_as_scikit_learn_does():
     from sklearn.metrics import f1_score, roc_auc_score
 
-    from textfair.mitigate.evaluation import _resampled_auc, _resampled_macro_f1
+    from textfair.mitigate._evaluation import _resampled_auc, _resampled_macro_f1
 
     rng = np.random.default_rng(1)
     names = np.array(["bad", "good"], dtype=object)
@@ -214,7 +214,7 @@ def _planted_texts():
 
 
 def test_logit_pairing_lowers_the_pair_gap_on_a_planted_model():
-    from textfair.mitigate.logit_pairing import counterfactual_pairs, logit_pairing, pair_gap
+    from textfair.mitigate._logit_pairing import counterfactual_pairs, logit_pairing, pair_gap
     from textfair.models.text_training import train_text_classifier
     from textfair.text.matcher import Matcher
 
@@ -233,7 +233,7 @@ def test_logit_pairing_lowers_the_pair_gap_on_a_planted_model():
 
 def test_per_term_thresholds_read_validation_texts_only():
     from textfair.corpus import load_corpus
-    from textfair.mitigate.setting import TextSetting
+    from textfair.mitigate._setting import TextSetting
     from textfair.models.spec import load_model
     from textfair.settings import AuditConfig
 
@@ -301,7 +301,7 @@ def test_a_wrong_method_is_one_line_and_exit_2_before_any_work(tmp_path, capsys)
 def test_logit_pairing_fine_tunes_a_hugging_face_model_too():
     """The bundled tiny transformer, fine-tuned on the planted texts first (so its logits
     follow "muslim"), then paired: the gap falls below 0.75 of plain fine-tuning's."""
-    from textfair.mitigate.logit_pairing import counterfactual_pairs, logit_pairing, pair_gap
+    from textfair.mitigate._logit_pairing import counterfactual_pairs, logit_pairing, pair_gap
     from textfair.mitigate.retrain import fine_tune_hf
     from textfair.models.spec import load_model
     from textfair.text.matcher import Matcher
@@ -582,7 +582,7 @@ def test_the_comparison_keeps_every_column_in_a_pipe_and_cuts_instead_of_wrappin
 
 def test_mitigate_has_one_methods_option_and_reads_the_old_one_with_a_note(tmp_path, capsys):
     from textfair.cli import main
-    from textfair.cli.mitigate import _methods
+    from textfair.cli._mitigate import _methods
 
     with pytest.raises(SystemExit):
         main(["mitigate", "-h"])

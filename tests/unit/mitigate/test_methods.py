@@ -15,6 +15,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
 from textfair.errors import TextfairError
+from textfair.mitigate._setting import NOT_RETRAINED, Mitigated
 from textfair.mitigate.methods import (
     LOOP_METHODS,
     METHODS,
@@ -25,7 +26,6 @@ from textfair.mitigate.methods import (
     methods_for,
     run_method,
 )
-from textfair.mitigate.setting import NOT_RETRAINED, Mitigated
 from textfair.models.callable import CallableModel
 from textfair.models.rows import RowModel
 from textfair.models.sklearn import SklearnModel

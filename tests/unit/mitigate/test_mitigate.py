@@ -402,7 +402,8 @@ def test_the_after_audit_reports_on_seed_texts_the_step_choice_never_saw(monkeyp
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
 
-    from textfair.mitigate import measure, strategies
+    from textfair.mitigate import _measure as measure
+    from textfair.mitigate import _strategies as strategies
     from textfair.models.sklearn import SklearnModel
 
     texts, labels = wiki()

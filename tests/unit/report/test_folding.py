@@ -4,8 +4,8 @@ into the most credible one for display (issue 29, friction 6: the Adult page led
 
 from textfair.core.rules import Rule, RuleSet
 from textfair.discovery.findings import GroupFinding
-from textfair.report.folding import fold_nested, nested
-from textfair.report.labels import wrap_label
+from textfair.report._folding import fold_nested, nested
+from textfair.report._labels import wrap_label
 
 
 def _rules(**values) -> RuleSet:

@@ -44,7 +44,7 @@ def test_a_heatmaps_colour_bar_speaks_the_units_of_its_cells():
 
     import numpy as np
 
-    from textfair.report import plots
+    from textfair.report import _plots as plots
 
     values = np.array([[np.nan, 0.13], [0.33, np.nan]])
     svg = plots.heatmap(

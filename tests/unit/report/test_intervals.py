@@ -189,7 +189,7 @@ def test_every_printed_interval_holds_its_estimate_with_the_tables_signs(bundled
     width = data.draw(st.sampled_from([80, 100, 200]))
     # The page's SVG plots hold no printed interval and cost a second a page: left out.
     with mock.patch.multiple(
-        "textfair.report.plots", forest=_no_plot, heatmap=_no_plot, rates=_no_plot
+        "textfair.report._plots", forest=_no_plot, heatmap=_no_plot, rates=_no_plot
     ):
         printed = surfaces(report, width)
     for where, text in printed.items():

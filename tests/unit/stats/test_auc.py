@@ -7,7 +7,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from textfair.errors import TextfairError
-from textfair.stats.auc import auc
+from textfair.stats._auc import auc
 from textfair.stats.label_metrics import bias_metrics, generalized_mean
 
 

@@ -15,7 +15,7 @@ from textfair.report.html import render_html
 from textfair.report.markdown import render_markdown
 from textfair.report.model import AuditReport
 from textfair.report.terminal import render_terminal
-from textfair.stats.auc import auc, auc_interval
+from textfair.stats._auc import auc, auc_interval
 from textfair.stats.label_metrics import MIN_PER_CLASS, bias_metrics
 
 from locations import DATA

@@ -17,10 +17,10 @@ from textfair.cli import main
 from textfair.core.rules import Rule
 from textfair.errors import TextfairError
 from textfair.settings import DEFAULT_MIN_ACCEPTABILITY, AuditConfig
-from textfair.text import acceptability
-from textfair.text.acceptability import Scorer, score_variant
-from textfair.text.acceptability_features import FEATURES
-from textfair.text.acceptability_model import AcceptabilityModel, load_model
+from textfair.text import _acceptability as acceptability
+from textfair.text._acceptability import Scorer, score_variant
+from textfair.text._acceptability_features import FEATURES
+from textfair.text._acceptability_model import AcceptabilityModel, load_model
 from textfair.text.domain import TextDomain
 from textfair.text.matcher import Matcher
 
@@ -199,7 +199,7 @@ def _fixture(tmp_path: Path) -> tuple[Path, int]:
     """A small gold file: 150 tune records of the acceptability gold set, and frozen records
     that would break the fit if they were read (a term no list has); with the number of
     readings of the units the current rules still write word for word."""
-    from textfair.text.evaluation import rewrite_status
+    from textfair.text._evaluation import rewrite_status
 
     lines = (DATA / "acceptability_gold.jsonl").read_text(encoding="utf-8").splitlines()
     records = [r for r in map(json.loads, lines) if r["split"] == "tune"][::7][:150]

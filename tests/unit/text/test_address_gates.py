@@ -1,9 +1,9 @@
-"""The matcher's address gates (textfair.text.address_gates): a candidate inside a web
+"""The matcher's address gates (textfair.text._address_gates): a candidate inside a web
 address, a file name, an @user or a wiki user or page name names no identity."""
 
 import pytest
 
-from textfair.text.address_gates import in_url, in_username
+from textfair.text._address_gates import in_url, in_username
 
 
 def _start(text: str, word: str) -> int:

@@ -1,4 +1,4 @@
-"""The words around a mention (textfair.text.context): token windows before and after a
+"""The words around a mention (textfair.text._context): token windows before and after a
 position, normalised tokens, word classes, sentence starts, the shipped word lists, and the
 patterns the matcher scans with (tries, lowercased texts, collocations)."""
 
@@ -7,7 +7,7 @@ import re
 import pytest
 
 from textfair.terms import read_data_words
-from textfair.text import context
+from textfair.text import _context as context
 
 
 def _at(text: str, word: str) -> tuple[int, int]:

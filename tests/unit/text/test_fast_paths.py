@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from textfair.text import ages
+from textfair.text import _ages as ages
+from textfair.text._merges import MergeCheck
 from textfair.text.domain import TextDomain
-from textfair.text.merges import MergeCheck
 
 from locations import ROOT
 
@@ -70,7 +70,7 @@ def check_categories(check: MergeCheck) -> dict[str, frozenset[str]]:
 
 def test_ascii_tokens_are_the_regex_engines_tokens():
     from textfair.core.words import word_regex
-    from textfair.text import context
+    from textfair.text import _context as context
 
     reference = word_regex(context._TOKENIZER_PATTERN)
     rng = random.Random(0)
@@ -99,7 +99,8 @@ def test_ascii_twin_of_a_lowercase_pattern_finds_the_same(reviews):
 
 
 def test_merge_words_read_in_the_lowercased_text_as_in_the_text(reviews):
-    from textfair.text import context, merges
+    from textfair.text import _context as context
+    from textfair.text import _merges as merges
 
     check = MergeCheck(TextDomain(["x"], "dixon2018").term_list)
     texts = [

@@ -1,4 +1,4 @@
-"""The matcher's grammar gates (textfair.text.grammar_gates): whether a candidate is a
+"""The matcher's grammar gates (textfair.text._grammar_gates): whether a candidate is a
 predicate ("he is old"), modifies the next word ("a Muslim man"), stands for people ("the
 elderly", "the poor have"), is read in a degree ("too young"), or describes no person ("it
 isn't cute", "a huge fan", "poor Phyllis")."""
@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from textfair.terms import load_term_list
-from textfair.text import grammar_gates
+from textfair.text import _grammar_gates as grammar_gates
 
 DIXON = load_term_list("dixon2018")
 HOLISTIC = load_term_list("holistic")

@@ -113,7 +113,7 @@ def _records(*names):
 
 
 def test_precision_and_recall_on_hand_labelled_real_sentences():
-    from textfair.text.evaluation import score_mentions
+    from textfair.text._evaluation import score_mentions
     from textfair.text.matcher import default_matcher
 
     scores = score_mentions(_records(*GOLD_MENTIONS), default_matcher())
@@ -124,12 +124,12 @@ def test_precision_and_recall_on_hand_labelled_real_sentences():
 
 def test_hand_labelled_variants_read_well():
     """200 audit variants of real comments and reviews, labelled by reading them."""
-    from textfair.text.evaluation import score_variants
+    from textfair.text._evaluation import score_variants
 
     scores = score_variants(_records("variant_gold.jsonl"))
     assert scores.labelled >= 200
     # Most of these seeds are whole documents whose context names the old identity too
-    # (textfair.text.coherence leaves them out of the category's rows): of the 200, those
+    # (textfair.text._coherence leaves them out of the category's rows): of the 200, those
     # still written word for word are scored.
     assert scores.still_generated >= 50
     assert scores.acceptability >= 0.957, scores
@@ -176,7 +176,7 @@ def test_hyphenated_halves_are_adjectives_and_unlisted_compounds_are_never_rewri
 # Slow tier: it writes every unit of the gold set again (6-8 s).
 @pytest.mark.slow
 def test_the_long_form_gold_set_is_scored_per_half_against_what_the_code_writes():
-    from textfair.text.evaluation import score_longform
+    from textfair.text._evaluation import score_longform
 
     records = list(_records("variant_gold_longform.jsonl"))
     assert {r["split"] for r in records} == {"tune", "frozen"}
@@ -196,7 +196,7 @@ def test_the_long_form_gold_set_is_scored_per_half_against_what_the_code_writes(
 # Slow tier: it writes every unit of the gold set again (6-8 s).
 @pytest.mark.slow
 def test_the_long_form_gold_set_is_scored_sentence_by_sentence_against_what_the_code_writes():
-    from textfair.text.evaluation import score_longform_sentences
+    from textfair.text._evaluation import score_longform_sentences
 
     units = list(_records("variant_gold_longform.jsonl"))
     readings = list(_records("variant_gold_longform_sentences.jsonl"))
@@ -224,7 +224,7 @@ def test_the_collocation_shortcut_gives_the_full_scans_answer(monkeypatch):
     bundled comments, the gold sentences and phrases a collocation holds in pieces ("Jew's
     harp": jew, s, harp), the matches are those of the scan of every candidate."""
     from textfair.corpus import load_corpus
-    from textfair.text import context
+    from textfair.text import _context as context
 
     texts = load_corpus().texts + [r["text"] for r in _records("mention_gold_2026.jsonl")]
     texts += [

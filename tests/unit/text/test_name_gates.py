@@ -1,4 +1,4 @@
-"""The matcher's name gates (textfair.text.name_gates): a candidate that is part of a
+"""The matcher's name gates (textfair.text._name_gates): a candidate that is part of a
 person's name ("Jack Black", "Mr Christian", "Christian G. Fritz"), heads a title or an
 organisation's name ("Catholic Church", "No Country for Old Men"), or is a first name used as
 one ("Emily", not "the Book of Daniel")."""
@@ -6,8 +6,8 @@ one ("Emily", not "the Book of Daniel")."""
 import pytest
 
 from textfair.terms import load_term_list, normalize_form
-from textfair.text import name_gates
-from textfair.text.forms import FormReader
+from textfair.text import _name_gates as name_gates
+from textfair.text._forms import FormReader
 
 DIXON = load_term_list("dixon2018")
 

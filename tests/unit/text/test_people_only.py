@@ -7,9 +7,9 @@ words for people."""
 
 import pytest
 
+from textfair.text._merges import MergeCheck, merge_groups
 from textfair.text.domain import TextDomain
 from textfair.text.matcher import Matcher
-from textfair.text.merges import MergeCheck, merge_groups
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The matcher's phrase gates (textfair.text.phrase_gates): a candidate that is half of a
+"""The matcher's phrase gates (textfair.text._phrase_gates): a candidate that is half of a
 hyphenated word ("black-clad", "anti-Muslim"), inside a fixed phrase ("son of a bitch") or a
 listed collocation ("black market"), an interjection ("Man, relax"), or a part of an identity
 the list does not have ("Asian American")."""
@@ -8,8 +8,9 @@ from dataclasses import replace
 import pytest
 
 from textfair.terms import load_term_list, normalize_form
-from textfair.text import context, phrase_gates
-from textfair.text.forms import FormReader
+from textfair.text import _context as context
+from textfair.text import _phrase_gates as phrase_gates
+from textfair.text._forms import FormReader
 from textfair.text.matcher import Matcher
 
 DIXON = load_term_list("dixon2018")

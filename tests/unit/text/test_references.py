@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from textfair.terms import load_term_list
-from textfair.text.ages import age_range, life_stages
-from textfair.text.coherence import LEFT_OUT_REASONS
+from textfair.text._ages import age_range, life_stages
+from textfair.text._coherence import LEFT_OUT_REASONS
+from textfair.text._references import name_group, shown_private
 from textfair.text.domain import TextDomain
 from textfair.text.generate import counterfactuals
 from textfair.text.matcher import Matcher
-from textfair.text.references import name_group, shown_private
 
 
 def reason(text: str, terms: str) -> str | None:

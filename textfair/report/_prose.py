@@ -1,0 +1,427 @@
+"""The audit report in sentences: the verdict, the notes under the findings, and the words
+a table cell or a caption says about one finding.
+
+`AuditReport.summary()` is the terminal's last line, report.md's and the page's verdict; the
+reading notes keep a reader from misreading the findings table, and name the command-line
+flags (--theta, --fail-above) that would change what was found. They are apart from the
+report's data (`textfair.report.model`), which delegates to them, so the sentences can be
+read and changed in one place; they know `AuditReport` only as a type.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from textfair.core.rules import RuleSet
+from textfair.discovery.acceptable import STRICT_ACCEPTABILITY
+from textfair.discovery.results import CausalScore, Excess
+from textfair.report._labelwords import gap_sentence
+from textfair.report._numbers import difference, informative
+from textfair.report._samples import SMALL_SAMPLE
+from textfair.report._seedwords import reason_words
+from textfair.report.parts import Finding, LabelMetrics
+from textfair.stats.testing import CORRECTION_NAMES
+
+if TYPE_CHECKING:
+    from textfair.report.model import AuditReport
+
+__all__ = [
+    "INTERVALS",
+    "holds_words",
+    "intervals_statement",
+    "reading_notes",
+    "repr_line",
+    "strict_words",
+    "summary",
+]
+
+# What a finding's interval covers and how significance is read: the one statement every
+# surface prints (terminal, report.md, the page) and the docs repeat. True to the statistics:
+# discovery.groups gives each rule set a `confidence` interval of its own (bounded_mean, or
+# Newcombe's in paper mode), and adjusts the p-values of all rule sets with `correction`.
+INTERVALS = (
+    "Each interval holds at {confidence}% for its own rule set, not for all {tests} at once; "
+    "a rule set is significant when its p-value, {adjusted}, is at most {alpha}."
+)
+
+
+def summary(report: AuditReport) -> str:
+    """The verdict, in words: what `AuditReport.summary` documents, part by part."""
+    parts = [_gate_verdict(report), _groups_verdict(report), _causal_verdict(report)]
+    parts.append(_strict_verdict(report))
+    parts.append(_labels_verdict(report))
+    return " ".join(part for part in parts if part)
+
+
+def _gate_verdict(report: AuditReport) -> str:
+    gate = report.gate
+    if gate is None:
+        return ""
+    failing = gate.failing(report.findings)
+    if failing:
+        named = ", ".join(
+            f"{report.label(f.rule_set)} {difference(f.difference, f.ci)} "
+            f"({'favoured' if f.difference > 0 else 'disadvantaged'})"
+            for f in failing[:3]
+        )
+        more = f" and {len(failing) - 3} more" if len(failing) > 3 else ""
+        return (
+            f"FAIL: {len(failing)} significant difference{'s' if len(failing) > 1 else ''} "
+            f"larger than the gate of {gate.describe()}, either way (--fail-above {gate}): "
+            f"{named}{more}."
+        )
+    return f"PASS: no significant difference larger than the gate of {gate.describe()}, either way."
+
+
+def _groups_verdict(report: AuditReport) -> str:
+    if not report.settings.group:
+        # `textfair causal`: no rule set was tested, so none is counted.
+        return f"{report.model.id or 'the model'}: causal tests only."
+    head = (
+        f"{report.model.id or 'the model'}: {len(report.findings)} rule sets, "
+        f"{len(report.significant)} significant after correction"
+    )
+    label = report.model.favorable or "favourable"
+    if not report.findings:
+        return f"{head}."
+    # Named from the folded list (a table's nested bins are one finding), counted in full.
+    shown = [f for f, _ in report.shown_findings() if f.significant]
+    harmed = [f for f in shown if f.difference < 0]
+    favoured = [f for f in shown if f.difference > 0]
+    if not report.significant:
+        sentences = [f"{head}; no significant difference between groups."]
+    else:
+        sentences = [f"{head}."]
+    if not harmed:
+        # The group that fares worst is still named, with what keeps it from a finding,
+        # unless its interval spans nearly everything: then it says nothing worth citing.
+        worse = [f for f in report.findings if f.difference < 0]
+        worst = next((f for f in worse if informative(f.ci)), None)
+        if not worse:
+            sentences.append("No group's texts fare worse.")
+        elif worst is None:
+            sentences.append(
+                f"No group's {report.inputs} fare significantly worse; the {len(worse)} that "
+                f"fare worse rest on too few {report.unit} (at most "
+                f"{max(f.n_r for f in worse)}) for an informative interval."
+            )
+        else:
+            why = (
+                f"its interval excludes 0, but its p-value adjusted with "
+                f"{report.correction_name} over {len(report.findings)} tests is "
+                f"{worst.p_adjusted:.3g}"
+                if worst.credible_bound != 0
+                else "its interval holds 0"
+            )
+            sentences.append(
+                "No group's texts fare significantly worse. The most disadvantaged: "
+                f"{_in_words(report, worst, label)} (not significant: {why})."
+            )
+    for name, found in (("Disadvantaged", harmed), ("Favoured", favoured)):
+        if found:
+            said = "; ".join(_in_words(report, f, label) for f in found[:2])
+            more = f" (and {len(found) - 2} more)" if len(found) > 2 else ""
+            sentences.append(f"{name}: {said}{more}.")
+    return " ".join(sentences)
+
+
+def _in_words(report: AuditReport, finding: Finding, label: str) -> str:
+    """ "texts that mention gay are judged non-toxic 32.1 points less often than the same
+    texts with another sexual orientation term, -32.1 [-39.6, -22.4] points" (rows: "rows with
+    sex ∈ Male get ..."). The words give the direction and the size; the numbers in
+    brackets are the table's, signs kept (`numbers.difference`)."""
+    rules = list(RuleSet(finding.rule_set))
+    named = [report.label(RuleSet((rule,)))[1:-1].strip('"') for rule in rules]
+    word = "less" if finding.difference < 0 else "more"
+    size = f"{abs(100 * finding.difference):.1f} points {word} often than"
+    if finding.difference == 0:
+        size = "as often as"
+    said = f", {difference(finding.difference, finding.ci)} points"
+    if report.kind == "rows":
+        return (
+            f"rows with {' and '.join(named)} get {label} {size} the same rows with "
+            f"other values{said}"
+        )
+    axes = " and ".join(dict.fromkeys(report.axis(rule) for rule in rules))
+    other = f"another {axes} term" if len(rules) == 1 else f"other {axes} terms"
+    return (
+        f"texts that mention {' and '.join(named)} are judged {label} {size} the "
+        f"same texts with {other}{said}"
+    )
+
+
+def _causal_verdict(report: AuditReport) -> str:
+    """The causal tests in a sentence, on the excess over the placebo edit: the category
+    sets whose identity swaps flip decisions significantly more often, or that none do
+    (with the largest excess measured). Empty without placebo edits."""
+    tests = (
+        [c for c in report.counterfactual.causal if c.excess and c.excess.n]
+        if (report.counterfactual)
+        else []
+    )
+    if not tests:
+        return ""
+
+    def excess(test: CausalScore) -> Excess:
+        assert test.excess is not None  # `tests` holds only those with one
+        return test.excess
+
+    def said(test: CausalScore) -> str:
+        e = excess(test)
+        return (
+            f"{' + '.join(test.categories)}, {100 * e.identity_rate:.1f}% of swaps vs "
+            f"{100 * e.placebo_rate:.1f}% of placebo edits flip the decision, "
+            f"{difference(e.excess, e.ci)} points"
+        )
+
+    found = [c for c in tests if excess(c).significant]
+    if found:
+        # A set that holds a found set adds little to it: the smallest sets are named.
+        smallest = [
+            c for c in found if not any(set(o.categories) < set(c.categories) for o in found)
+        ]
+        smallest.sort(key=lambda c: -excess(c).ci[0])
+        more = len(found) - len(smallest)
+        return (
+            "Causal: identity swaps flip decisions significantly more often than a "
+            "placebo edit for "
+            + "; ".join(said(c) for c in smallest)
+            + (f" (and {more} larger {'set' if more == 1 else 'sets'} holding one)" if more else "")
+            + "."
+        )
+    head = "Causal: no identity swap flips decisions significantly more often than a placebo edit"
+    # An excess whose interval spans nearly everything (a few texts with both edits)
+    # says nothing: the largest is named among those that say something.
+    told = [c for c in tests if informative(excess(c).ci)]
+    vague = [excess(c).n for c in tests if c not in told]
+    seen = (
+        f"{len(vague)} of {len(tests)} category sets rest on too few {report.inputs} with "
+        f"both edits (at most {max(vague, default=0)}) for an informative interval"
+    )
+    if not told:
+        return f"{head}; {seen}."
+    largest = max(told, key=lambda c: excess(c).excess)
+    return f"{head}; largest excess: {said(largest)}" + (f"; {seen}." if vague else ".")
+
+
+def _strict_verdict(report: AuditReport) -> str:
+    """Whether the significant findings hold on the seeds whose variants a strict reader
+    would accept, with their variants' mean acceptability; those that do not are named
+    with why. Empty when no significant finding was scored for acceptability."""
+    scored = [f for f, _ in report.shown_findings() if f.significant and f.strict is not None]
+    if not scored:
+        return ""
+    level = f"{report.strict_level or STRICT_ACCEPTABILITY:g}"
+    mean = [f.acceptability for f in scored if f.acceptability is not None]
+    acceptability = (
+        f"; their variants' mean acceptability {sum(mean) / len(mean):.2f}" if mean else ""
+    )
+    doubtful = report.doubtful(scored)
+    if not doubtful:
+        every = "it holds" if len(scored) == 1 else f"all {len(scored)} hold"
+        return (
+            f"Checked on the {report.unit} whose variants a strict reader would accept "
+            f"(all scoring at least {level}), {every}{acceptability}."
+        )
+    # Named without the why (the notes under the table give it): the verdict stays short.
+    named = ", ".join(report.label(f.rule_set) for f in doubtful[:3])
+    more = f" and {len(doubtful) - 3} more" if len(doubtful) > 3 else ""
+    none = all(f.strict is not None and f.strict.n == 0 for f in doubtful)
+    why = f" (none of their {report.unit} has every variant at that level)" if none else ""
+    return (
+        f"{len(doubtful)} of {len(scored)} significant findings do not hold on the "
+        f"{report.unit} whose variants a strict reader would accept (all scoring at least "
+        f"{level}{acceptability}), so they rest partly on doubtful text: {named}{more}{why}."
+    )
+
+
+def _labels_verdict(report: AuditReport) -> str:
+    """The label metrics' sentence: the AUCs significantly below the overall AUC, signed
+    with their intervals (empty when none is; see report.labelwords.gap_sentence)."""
+    return gap_sentence(report.metrics) if isinstance(report.metrics, LabelMetrics) else ""
+
+
+def reading_notes(report: AuditReport, top: int | None = None) -> list[str]:
+    """Sentences that keep a reader from misreading the findings table (of the `top`
+    shown): why an interval that excludes 0 can be not significant, and which findings
+    rest on few seeds."""
+    notes = []
+    shown = report.shown_findings()
+    if len(shown) < len(report.findings):
+        notes.append(
+            f"{len(report.findings) - len(shown)} of {len(report.findings)} rule sets are "
+            "folded into a more credible one with the same direction that differs only "
+            "by a run of bins of one feature, nested in its own and sharing an end "
+            "('+N nested'); report.json lists every rule set."
+        )
+    excluding = [f for f in report.findings if f.credible_bound != 0 and not f.significant]
+    if excluding and report.settings.correction in CORRECTION_NAMES:
+        notes.append(
+            f"{len(excluding)} of {len(report.findings)} rule sets have an interval that "
+            f"excludes 0 but are not significant after {report.correction_name} over "
+            f"{len(report.findings)} tests: see what an interval covers, above."
+        )
+    if not report.findings and report.settings.group:
+        mentioning = report.data.get("mentioning_rows")
+        held = f" ({mentioning} {report.inputs} hold a term)" if mentioning is not None else ""
+        most = report.data.get("most_seeds_per_term") or {}
+        notes.append(
+            f"No rule set reached the support --theta {report.settings.theta:g}{held}: "
+            + (
+                _what_would_help(report, max(most, key=most.__getitem__), alone=False)
+                if most
+                else "lower --theta or audit more data in which the terms occur."
+            )
+        )
+    mentioning = report.data.get("seeds_mentioning") or {}
+    covered = {rule.category for f in report.findings for rule in RuleSet(f.rule_set)}
+    missing = [c for c in mentioning if c not in covered]
+    if report.findings and missing:
+        rows = report.data.get("rows", "?")
+        notes += [
+            f"No rule set for {c} ({mentioning[c]} of {rows} {report.inputs} mention it): "
+            f"none of its terms reaches the support --theta {report.settings.theta:g} "
+            f"(theta= in Python); {_what_would_help(report, c)}"
+            for c in missing
+        ]
+    few = [
+        c
+        for c in (report.counterfactual.causal if report.counterfactual else ())
+        if c.n < SMALL_SAMPLE
+    ]
+    if few:
+        notes.append(
+            f"{len(few)} causal tests rest on fewer than {SMALL_SAMPLE} {report.inputs}: "
+            "their flip-rate intervals are wide."
+        )
+    doubtful = report.doubtful(report.findings[:top])
+    if doubtful:
+        notes.append(
+            f"{len(doubtful)} rule sets shown (marked ?) do not hold on the {report.unit} "
+            "whose variants a strict reader would accept (all scoring at least "
+            f"{report.strict_level or STRICT_ACCEPTABILITY:g}): they rest partly on text "
+            "that may no longer say what its seed said; "
+            + "; ".join(
+                f"{report.label(f.rule_set)} {strict_words(report, f)}" for f in doubtful[:3]
+            )
+            + (f" (and {len(doubtful) - 3} more)" if len(doubtful) > 3 else "")
+            + "."
+        )
+    small = [f for f in report.findings[:top] if report.small(f)]
+    if small:
+        notes.append(
+            f"{len(small)} rule sets shown rest on fewer than {SMALL_SAMPLE} {report.unit} "
+            "(marked !): their intervals are wide and their differences unreliable; audit "
+            "more data in which they occur."
+        )
+    return notes
+
+
+def _what_would_help(report: AuditReport, category: str, alone: bool = True) -> str:
+    """What would give `category` a rule set (`alone`: the sentence is about it; else
+    about every category, this one holding the term of largest support): the --theta at
+    which its term of largest support becomes one (that support, rounded down to two
+    significant digits), or why no --theta can (no text that mentions it can be
+    rewritten, and why)."""
+    most = (report.data.get("most_seeds_per_term") or {}).get(category)
+    rows = report.data.get("rows")
+    if most is None or not rows:
+        return "lower --theta, or audit more data that mentions it."
+    if most == 0 and alone and not (report.data.get("seeds_mentioning") or {}).get(category):
+        return f"no {report.inputs[:-1]} mentions it; audit data that does."
+    if most == 0:
+        left_out = (report.data.get("seeds_left_out") or {}).get(category) or {}
+        reasons = ", ".join(
+            f"{count} {reason_words(reason)}"
+            for reason, count in left_out.items()
+            if count and alone
+        )
+        return (
+            f"lowering --theta cannot help: none of the {report.inputs} that "
+            + ("mention it" if alone else "hold a term")
+            + " can be rewritten to another term and still hang together"
+            + (f" ({reasons})" if reasons else "")
+            + "; audit more data that mentions "
+            + ("it." if alone else "the terms.")
+        )
+    support = most / rows
+    digits = max(1 - math.floor(math.log10(support)), 0)
+    theta = math.floor(support * 10**digits) / 10**digits
+    whose = "its terms" if alone else "the terms"
+    if theta >= report.settings.theta:
+        return (
+            f"{whose} reach it in {most} {report.inputs}, none of which could be compared "
+            "with another term."
+        )
+    few = f", on few {report.inputs}" if most < SMALL_SAMPLE else ""
+    return (
+        f"{whose} can each be written into at most {most} {report.inputs} "
+        + ("(" if alone else f"({category}; ")
+        + f"support {support:.3g}): --theta {theta:g} or below gives "
+        + ("it" if alone else f"{category}")
+        + f" a rule set{few}; or audit more data that mentions "
+        + ("it." if alone else "the terms.")
+    )
+
+
+def holds_words(report: AuditReport, finding: Finding) -> str:
+    """Whether a finding holds on its high-scoring seeds, in plain words for a table
+    cell: "yes", "no: too few seeds", "no: interval holds 0", "no: other direction", or
+    "–" where there is nothing to hold (its own interval holds 0) or no score."""
+    holds = report.holds_strictly(finding)
+    if holds is None or finding.strict is None:
+        return "–"
+    if holds:
+        return "yes"
+    if finding.strict.n < SMALL_SAMPLE:
+        return f"no: too few {report.unit}"
+    low, high = finding.strict.ci
+    return "no: interval holds 0" if low <= 0 <= high else "no: other direction"
+
+
+def strict_words(report: AuditReport, finding: Finding) -> str:
+    """Why a flagged finding does not hold on its high-scoring seeds, in plain words:
+    "on the 12 seeds whose variants all score at least 0.7, too few to tell" or "on
+    the 64 seeds whose variants all score at least 0.7, -1.2 [-6.0, +3.6] points:
+    its interval holds 0". Empty for a finding without a strict result."""
+    strict = finding.strict
+    if strict is None:
+        return ""
+    if strict.n == 0:
+        return f"(none of its {report.unit} has every variant scoring at least {strict.level:g})"
+    on = f"on the {strict.n} {report.unit} whose variants all score at least {strict.level:g}"
+    if strict.n < SMALL_SAMPLE:
+        return f"{on}, too few (under {SMALL_SAMPLE}) to tell"
+    said = f"{on}, {difference(strict.estimate, strict.ci)} points"
+    if strict.ci[0] <= 0 <= strict.ci[1]:
+        return f"{said}: its interval holds 0"
+    return f"{said}: the other direction"
+
+
+def intervals_statement(report: AuditReport) -> str:
+    """What a finding's interval covers and how significance is read, in one sentence
+    (`INTERVALS` with this audit's confidence, correction and number of tests): the
+    terminal, report.md and the page print it under the findings."""
+    confidence = report.settings.confidence
+    tests = len(report.findings)
+    adjusted = (
+        f"adjusted with {report.correction_name} over all {tests}"
+        if report.settings.correction in CORRECTION_NAMES
+        else f"not adjusted for the {tests} tests"
+    )
+    return INTERVALS.format(
+        confidence=f"{100 * confidence:g}",
+        tests=tests,
+        adjusted=adjusted,
+        alpha=f"{1 - confidence:.3g}",
+    )
+
+
+def repr_line(report: AuditReport) -> str:
+    """One line: what was audited and the verdict's head (`print(report)` in a notebook
+    is not the whole report; `summary()`, `findings_frame()` and `save()` are)."""
+    head = _groups_verdict(report).split(". ")[0].split(": ", 1)[-1]
+    if len(head) > 240:
+        head = head[:239] + "…"
+    return f"<AuditReport {report.kind} of {report.model.id or 'a model'}: {head}>"

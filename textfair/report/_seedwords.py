@@ -1,0 +1,77 @@
+"""Seeds per category in words, the same on every surface (report.md, the page, the notes):
+how many seeds name a category, the share that takes part in its rows (its recall), and why
+the others were left out, each reason in plain words.
+
+The reasons are `textfair.text._coherence.LEFT_OUT_REASONS` (and any a newer writer added:
+report.json's ``data.seeds_left_out`` is read as it is, so an unknown reason is shown with
+its name's words rather than dropped)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["LEFT_OUT_WORDS", "SEEDS_INTRO", "SeedRow", "reason_words", "seed_rows"]
+
+#: What the seeds-per-category table shows, in one sentence (report.md and the page).
+SEEDS_INTRO = (
+    "A seed takes part in a category's rows only where every mention can be rewritten with "
+    "the whole text still coherent, to a term whose variant scores at --min-acceptability; "
+    "the others are left out, by reason. Taking part: the share of the seeds naming the "
+    "category that do (its recall)."
+)
+
+#: Why a seed that mentions a category takes no part in its rows, as a verb phrase after a
+#: count ("25 name two of its terms").
+LEFT_OUT_WORDS = {
+    "several_terms": "name two of its terms",
+    "fixed_form": 'use a fixed form ("older than")',
+    "other_use": 'name it in a title or an institution ("Catholic Church")',
+    "cue": 'hold a word of one identity alone ("synagogue")',
+    "no_target": "have no other term that fits",
+    # Issue 42's reference rules (text.coherence): a person named or referred to again.
+    "full_name": 'name a real person or a work by a full name ("John Banner"), which a swap '
+    "would make false",
+    "reference": 'refer to the person again where the swap cannot follow ("Joyce ... he")',
+    # Issue 44: a first name read blind in tweets was a celebrity, a character, a pet or a
+    # drug more often than a private person.
+    "unknown_person": "call one person by a first name or a nationality, with nothing that "
+    'shows a private person ("my friend Tyrone", "my Syrian neighbour"): a public figure or '
+    "someone in the news as often as not (names: see --private-names)",
+    "low_acceptability": "have no variant a strict reader would likely accept "
+    "(all score below --min-acceptability)",
+}
+
+
+def reason_words(reason: str) -> str:
+    """A reason in plain words (a reason this version does not know: its name's words)."""
+    return LEFT_OUT_WORDS.get(reason, reason.replace("_", " "))
+
+
+@dataclass(frozen=True)
+class SeedRow:
+    """One category's seeds: how many name it, the share taking part (None: not recorded),
+    and the counts left out by reason, in plain words, largest first."""
+
+    category: str
+    mentioning: int
+    taking_part: float | None
+    left_out: tuple[tuple[int, str], ...]
+
+    def reasons(self) -> str:
+        """ "25 name two of its terms; 21 hold a word of one identity alone (...)"; "none"."""
+        return "; ".join(f"{count} {words}" for count, words in self.left_out) or "none"
+
+
+def seed_rows(data: dict[str, Any]) -> list[SeedRow]:
+    """The rows of report.json's ``data`` per category (empty for a report without them)."""
+    left_out = data.get("seeds_left_out") or {}
+    share = data.get("seeds_taking_part") or {}
+    rows = []
+    for category, count in (data.get("seeds_mentioning") or {}).items():
+        reasons = sorted(
+            ((int(n), reason_words(r)) for r, n in (left_out.get(category) or {}).items() if n),
+            key=lambda item: -item[0],
+        )
+        rows.append(SeedRow(category, int(count), share.get(category), tuple(reasons)))
+    return rows

@@ -1,0 +1,447 @@
+"""Whether a text's mentions of a category can be rewritten and the whole text still hang
+together, and which terms it may become.
+
+A variant is evidence about a model only if it says what its seed said with another
+identity. Rewriting the mentions is not enough when the rest of the text names the old
+identity too: "Jews" become "Sikhs" while "synagogue" and "anti-Semite" stay; "Americans"
+become "Canadians" beside "America's wealth". So the decision is taken per text and per
+category, precision first:
+
+* **left out** (the text takes no part in the category's rows), with the reason counted in
+  the report: it names two distinct terms (rewriting them to one would merge two groups:
+  ``several_terms``); a mention is fixed ("older than", "too young": ``fixed_form``); the
+  mentioned identity is also named where it is not rewritten, in a title, an institution
+  or a nation's thing ("Catholic Church", "American politics": ``other_use``); a word that
+  goes with one identity of the axis and has no counterpart is there ("Qur'an",
+  "synagogue", a hashtag naming the identity, "#AmericaFirst": ``cue``); a person is named
+  whom a swap could not follow or make true (a full name, a first name written elsewhere:
+  ``full_name``, ``reference``), or whom the text does not show to be a private person (a
+  first name alone, "Molly"; one person called by a nationality, "a Syrian refugee" in the
+  news: ``unknown_person``); or no other term fits (``no_target``);
+* otherwise **the terms it may become**: those of the mention's axis (a nationality never
+  becomes a race, a gender identity never a sexual orientation), less those the text
+  contradicts: a term whose `clashes` are in the text ("atheist" beside "pray"), a gendered
+  term beside words of the other gender ("female" where the text says "he"), an adult age
+  before a child noun ("old girls"), an attributive-only term in a predicate ("she is
+  teenage"), a term without the counterpart of a related word the text holds;
+* the **related words** of the mentioned term ("Judaism" for "Jewish", "America" for
+  "American") are rewritten with it, to the target's word of the same role.
+
+The plan is here; the rules it asks are apart, each with one job: who a name or a gendered
+word refers to (`references`, applied by `reference_check`), what a nationality stands for
+(`nationality`), the ages a text states (`ages`).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from textfair.terms import Term, TermList, normalize_form
+from textfair.text import _context as context
+from textfair.text import _grammar_gates as grammar_gates
+from textfair.text import _nationality as nationality
+from textfair.text import _references as references
+from textfair.text._ages import (
+    AGED_NOUNS,
+    HEAD_STAGES,
+    STATED_AGE,
+    age_range,
+    before_child,
+    fits_life_stages,
+    head_noun,
+    life_stages,
+)
+from textfair.text._merges import MergeCheck
+from textfair.text._reference_check import ReferenceCheck, pronoun_genders, word_genders
+from textfair.text.matcher import Matcher
+from textfair.text.mentions import Mention
+
+__all__ = ["LEFT_OUT_REASONS", "CategoryPlan", "Coherence", "coherence_of"]
+
+#: Why a text takes no part in a category's rows, in the order they are checked;
+#: ``low_acceptability``: every target left scores below the acceptability threshold
+#: (`textfair.text._acceptability.keep_acceptable`).
+LEFT_OUT_REASONS = (
+    "several_terms",
+    "fixed_form",
+    "other_use",
+    "cue",
+    "full_name",
+    "reference",
+    "unknown_person",
+    "no_target",
+    "low_acceptability",
+)
+
+
+@dataclass(frozen=True)
+class CategoryPlan:
+    """How a text's mentions of one category may be rewritten."""
+
+    left_out: str | None
+    """The reason the text takes no part in the category's rows (LEFT_OUT_REASONS)."""
+    targets: frozenset[str] = frozenset()
+    """The term ids the text may be rewritten to (its own term not among them)."""
+    related: tuple[Mention, ...] = ()
+    """Related words of the mentioned term, rewritten with it ("Judaism" -> "Sikhism")."""
+
+
+@dataclass(frozen=True)
+class _Word:
+    start: int
+    end: int
+    kind: str  # "cue", "related", "clash"
+    terms: tuple[Term, ...]
+    role: str = ""
+    member: Term | None = None  # a related word of a group's member: the member
+
+
+class Coherence:
+    """The per-text decisions for one term list; build once, call `plan` per text."""
+
+    def __init__(self, term_list: TermList) -> None:
+        self.term_list = term_list
+        by_word: dict[tuple[str, str, str], list[Term]] = {}
+        # A group's words are its members', and belong to the group; a related word also
+        # names the member it goes with ("Mexico": Mexican, of "Upper middle income").
+        self._member_of: dict[tuple[str, str], Term] = {}
+        for term in term_list.terms():
+            for unit in term.members or (term,):
+                for word in unit.cues:
+                    by_word.setdefault((word, "cue", ""), []).append(term)
+                for role, word in unit.related:
+                    by_word.setdefault((word, "related", role), []).append(term)
+                    if unit is not term:
+                        self._member_of[(word, role)] = unit
+                for word in unit.clashes:
+                    by_word.setdefault((word, "clash", ""), []).append(term)
+        # One trie over every word, matched ignoring case; a word listed with a capital
+        # ("Mass", "Church") counts only as listed or in capitals, a lowercase one in any case.
+        self._words: dict[str, list[tuple[str, str, tuple[Term, ...], str]]] = {}
+        for (word, kind, role), listed in by_word.items():
+            self._words.setdefault(normalize_form(word), []).append(
+                (kind, role, tuple(listed), word)
+            )
+        source = r"(?<![\w\-])" + context.trie_pattern(self._words) + r"(?![\w\-])"
+        self._pattern = context.CaseBlindPattern(source) if self._words else None
+        self._axes: dict[tuple[str, str], frozenset[str]] = {}
+        for category, terms in term_list.categories.items():
+            for term in terms:
+                key = (category, term.axis_name)
+                self._axes[key] = self._axes.get(key, frozenset()) | {term.id}
+        self._roles = {term.id: dict(term.related) for term in term_list.terms() if term.related}
+        for term in term_list.terms():
+            # A group has a role where any of its members has one (a rewrite writes a member
+            # that has every role the text needs: `rewrite.pick_member`).
+            for member in term.members:
+                for role, word in member.related:
+                    self._roles.setdefault(term.id, {}).setdefault(role, word)
+        # Categories with a gendered term (not a pronoun category's own words): only their
+        # texts are searched for gendered words.
+        self._gendered_category = {
+            c: any(t.gender and not t.words for t in terms)
+            for c, terms in term_list.categories.items()
+        }
+        # Categories whose terms all imply one gender ("Black male name", "White male name"):
+        # a swap keeps it, so the text's gendered words are neither rewritten nor read.
+        self._one_gender = {
+            c: len({t.gender for t in terms}) == 1 and terms[0].gender is not None
+            for c, terms in term_list.categories.items()
+        }
+        self._last: tuple[str | None, list[_Word], frozenset[str] | None] = (None, [], None)
+        # Whether a swap of names or gendered words rewrites every reference to the same
+        # people (`ReferenceCheck`, with matchers of its own), and the gendered words a
+        # name's swap rewrites: its bound methods, asked per text and category.
+        check = ReferenceCheck(term_list)
+        self._references = check.left_out
+        self._gendered_words = check.gendered_words
+        # Per term, the ages it can describe (None: no life stage), for life-stage cues.
+        self._ages = {term.id: age_range(term) for term in term_list.terms()}
+        self._aged_category = {
+            c: any(self._ages[t.id] is not None for t in terms)
+            for c, terms in term_list.categories.items()
+        }
+        self._merges = MergeCheck(term_list)
+        # Per category: whether it has an adult-only term, an attributive-only one and one
+        # that is not gradable (the terms a child noun, a predicate or a degree rules out).
+        self._restricted = {
+            c: (
+                any(t.adult_only for t in terms),
+                any(t.attributive_only for t in terms),
+                any(not t.gradable for t in terms),
+            )
+            for c, terms in term_list.categories.items()
+        }
+
+    def _fitting(
+        self,
+        text: str,
+        category: str,
+        found: Sequence[Mention],
+        sources: dict[str, Term],
+        targets: set[str],
+    ) -> set[str]:
+        """The `targets` the rest of the text allows as references to the same people: no
+        term of no binary gender where the text says "he" or "she" ("a nonbinary person ...
+        him"), and no age that a life stage stated elsewhere rules out ("five old people"
+        later "the kids": not "elderly"; see `textfair.text._ages.fits_life_stages`)."""
+        if (
+            self._gendered_category[category]
+            and not references.NONBINARY_TERMS.isdisjoint(targets)
+            and pronoun_genders(text)
+        ):
+            targets = {t for t in targets if t not in references.NONBINARY_TERMS}
+        if (
+            self._aged_category[category]
+            and any(self._ages[s] for s in sources)
+            and any(self._ages[t] for t in targets)  # a target of no age fits any stage
+        ):
+            stages = life_stages(text, [(m.start, m.end) for m in found])
+            # The noun a mention modifies is the same person: "young girl" is no "spry
+            # girl", "old geezer" no "teenage geezer".
+            heads = {head_noun(text, m) for m in found}
+            stages += [ages for nouns, ages in HEAD_STAGES if heads & nouns]
+            if stages:
+                ages = [self._ages[s] for s in sources]
+                targets = {t for t in targets if fits_life_stages(self._ages[t], ages, stages)}
+        return targets
+
+    def related_word(self, term: Term, role: str) -> str | None:
+        """The word `term` has for `role` ("faith" of "muslim": "Islam"), if any."""
+        return self._roles.get(term.id, {}).get(role)
+
+    def plan(
+        self,
+        text: str,
+        mentions: Sequence[Mention],
+        other_uses: Sequence[Mention] = (),
+        several: bool = False,
+        private_names: bool = False,
+    ) -> dict[str, CategoryPlan]:
+        """The plan of every category `mentions` name (mentions of one text, any categories).
+
+        With `several`, a text naming distinct terms of a category is planned too (their
+        targets: the axis's other terms, which counterfactuals map injectively); without,
+        it is left out (a rule-set rewrite would merge them). With `private_names`, every
+        first name is taken for a private person's (a corpus of applicants or customers);
+        without, only one the text shows to be (`references.shown_private`)."""
+        by_category: dict[str, list[Mention]] = {}
+        for mention in mentions:
+            by_category.setdefault(mention.category, []).append(mention)
+        if not by_category:
+            return {}
+        words = self._scan(text)
+        return {
+            category: self._plan(
+                text, category, found, words, frozenset(), other_uses, several, private_names
+            )
+            for category, found in by_category.items()
+        }
+
+    def _scan(self, text: str) -> list[_Word]:
+        """The cue, related and clash words of `text` and the genders its gendered words
+        have; remembered for the last text (one text is asked about category by category)."""
+        if self._last[0] is text or self._last[0] == text:
+            return self._last[1]
+        words = []
+        for match in self._pattern.finditer(text) if self._pattern else ():
+            found = text[match.start() : match.end()]
+            for kind, role, terms, listed in self._words[context.normalized_form(found)]:
+                if listed != listed.lower() and " ".join(found.split()) not in (
+                    listed,
+                    listed.upper(),
+                ):
+                    continue  # "mass" is not "Mass"
+                member = self._member_of.get((listed, role)) if kind == "related" else None
+                words.append(_Word(match.start(), match.end(), kind, terms, role, member))
+        self._last = (text, words, None)
+        return words
+
+    def _genders_of(self, text: str) -> frozenset[str]:
+        """The genders of the text's gendered words, found once per text when asked."""
+        genders = self._last[2]
+        if genders is None:
+            genders = word_genders(text)
+            self._last = (self._last[0], self._last[1], genders)
+        return genders
+
+    def _plan(
+        self,
+        text: str,
+        category: str,
+        found: Sequence[Mention],
+        words: Sequence[_Word],
+        genders: frozenset[str],
+        other_uses: Sequence[Mention],
+        several: bool,
+        private_names: bool,
+    ) -> CategoryPlan:
+        """The plan of `category`, whose mentions in `text` are `found` (see `plan`):
+        `words` are the text's cue, related and clash words; `genders`, the genders of its
+        gendered words known so far (read here where the category needs them)."""
+        sources = {m.term_id: m.term for m in found}
+        related: list[tuple[_Word, Term]] = []
+        for word in words:
+            if word.kind != "related":
+                continue
+            owners = [t for t in word.terms if t.category == category]
+            # "church" goes with Christian, Catholic and Protestant: it belongs to the one
+            # the text mentions; with none mentioned it names each (and so several terms).
+            mentioned = [t for t in owners if t.id in sources]
+            related += [(word, t) for t in (mentioned[:1] or owners)]
+        for _, term in related:
+            sources.setdefault(term.id, term)
+        if len(sources) > 1 and not several:
+            return CategoryPlan("several_terms")
+        members: dict[str, set[str]] = {}
+        for mention in found:
+            if mention.member is not None:
+                members.setdefault(mention.term_id, set()).add(mention.member.id)
+        for word, term in related:
+            if word.member is not None:
+                members.setdefault(term.id, set()).add(word.member.id)
+        if any(len(named) > 1 for named in members.values()):
+            # "Mexicans and Brazilians", "Mexicans in Brazil": two members of one group; a
+            # rewrite to another group writes one member for both, merging them.
+            return CategoryPlan("several_terms")
+        if any(m.fixed for m in found):
+            return CategoryPlan("fixed_form")
+        if any(use.term_id in sources for use in other_uses):
+            return CategoryPlan("other_use")
+        axes = {(category, term.axis_name) for term in sources.values()}
+        if len(axes) > 1:
+            return CategoryPlan("several_terms")  # two axes: no term fits both
+        axis = self._axes[axes.pop()]
+        for word in words:
+            if word.kind == "cue" and any(
+                t.category == category and t.id in axis for t in word.terms
+            ):
+                return CategoryPlan("cue")
+            if word.kind == "clash" and any(t.id in sources for t in word.terms):
+                return CategoryPlan("cue")
+        if any(
+            m.term.groups_only
+            and nationality.one_person(text, m)
+            and not nationality.one_private_person(text, m.start)
+            for m in found
+        ):
+            return CategoryPlan("unknown_person")  # "a Syrian refugee attacks ...": the news
+        spans = [(m.start, m.end) for m in found]
+        if any(t.groups_only for t in sources.values()):
+            if nationality.our_nation(text):
+                return CategoryPlan("cue")  # "too many Americans ... into our country"
+            # A people spoken of in general takes part; one where the text speaks of public
+            # affairs does not (one private person, "my Syrian neighbour", takes part).
+            groups = [m for m in found if m.term.groups_only]
+            if not (groups and all(nationality.one_person(text, m) for m in groups)):
+                own = spans + [(w.start, w.end) for w, _ in related]
+                if nationality.public_affairs(text, own):
+                    return CategoryPlan("cue")  # "Build the wall ... 30% of Americans"
+            if nationality.region_or_slur(text, spans):
+                return CategoryPlan("cue")  # "Asian group ... those Chinese dudes"
+            if nationality.a_peoples_culture(text, spans):
+                return CategoryPlan("cue")  # "a film about Canadians", "real Italians ... spice"
+        if references.hashtag_names(text, sources.values(), spans):
+            return CategoryPlan("cue")  # "Americans ... #AmericaFirst"
+        left_out, companions = self._references(text, found, sources, several, private_names)
+        if left_out is not None:
+            return CategoryPlan(left_out)
+        if self._gendered_category[category] and not self._one_gender[category]:
+            genders = self._genders_of(text)
+        if any(t.names for t in sources.values()) and genders:
+            # A first name beside gendered words: they are rewritten with it ("Emily ... she"
+            # -> "Michael ... he"), which keeps them agreeing; with words of both genders it
+            # is not known which refer to whom, and the text is left out.
+            if len(genders) > 1 or len(sources) > 1:
+                return CategoryPlan("no_target")
+            companions = self._gendered_words(text, next(iter(sources.values())))
+            genders = frozenset()
+        clashing = {t.id for w in words if w.kind == "clash" for t in w.terms}
+        roles = {w.role for w, _ in related}
+        adult_only, attributive_only, ungradable = self._restricted[category]
+        if adult_only and (
+            STATED_AGE.search(text) or any(head_noun(text, m) in AGED_NOUNS for m in found)
+        ):
+            return CategoryPlan("cue")  # "an elderly man ... died at the age of 76"
+        # Each reading rules out only the category's terms of one kind: it is read only
+        # where the category has such a term (no term of religion is adult-only, say).
+        child = adult_only and any(before_child(text, m) for m in found)
+        predicate = attributive_only and any(_predicative(text, m) for m in found)
+        degree = ungradable and any(
+            m.form == "adjective" and grammar_gates.gradable_context(text, m.start, m.end)
+            for m in found
+        )
+        targets = set()
+        for term in self.term_list.categories[category]:
+            if term.id in sources or term.id not in axis or term.id in clashing:
+                continue
+            if term.gender and not term.words and (genders - {term.gender}):
+                continue  # "female" where the text says "he"; "Emily" beside "his"
+            if (child and term.adult_only) or (predicate and term.attributive_only):
+                continue
+            if degree and not term.gradable:
+                continue  # "too young" -> "too old", never "too elderly"
+            if any(self.related_word(term, role) is None for role in roles):
+                continue
+            targets.add(term.id)
+        if len(targets) >= len(sources):  # else left out whatever the rest of the text says
+            targets = self._fitting(text, category, found, sources, targets)
+            targets -= self._named_elsewhere(text, category, found, related, targets)
+        if len(targets) < len(sources):
+            return CategoryPlan("no_target")  # too few terms to map each source to a new one
+        mentions = tuple(
+            Mention(
+                w.start,
+                w.end,
+                term,
+                text[w.start : w.end],
+                (
+                    dict(w.member.related)[w.role]
+                    if w.member is not None
+                    else self.related_word(term, w.role) or text[w.start : w.end]
+                ),
+                "related",
+                role=w.role,
+                member=w.member,
+            )
+            for w, term in related
+        )
+        return CategoryPlan(None, frozenset(targets), mentions + companions)
+
+    def _named_elsewhere(
+        self,
+        text: str,
+        category: str,
+        found: Sequence[Mention],
+        related: Sequence[tuple[_Word, Term]],
+        targets: set[str],
+    ) -> frozenset[str]:
+        """The `targets` whose group the text names besides the words rewritten: writing one
+        would merge two groups the text keeps distinct ("white" -> "Latino" beside "spanish
+        girls"; `MergeCheck`)."""
+        spans = [(m.start, m.end) for m in found] + [(w.start, w.end) for w, _ in related]
+        sources = frozenset(m.term_id for m in found)
+        return self._merges.named(text, category, spans, sources, among=targets)
+
+
+def _predicative(text: str, mention: Mention) -> bool:
+    """ "she is young", "they're old": the term is the predicate."""
+    if mention.form != "adjective":
+        return False
+    before = [context.plain_token(t) for t in context.tokens_before(text, mention.start, count=4)]
+    return grammar_gates.is_predicate(before)
+
+
+# One Coherence per matcher (it holds the list's tables and a one-text memo): made on first
+# use, and gone with the matcher.
+_OF_MATCHER: weakref.WeakKeyDictionary[Matcher, Coherence] = weakref.WeakKeyDictionary()
+
+
+def coherence_of(matcher: Matcher) -> Coherence:
+    """The per-text coherence decisions for `matcher`'s term list, made once per matcher."""
+    found = _OF_MATCHER.get(matcher)
+    if found is None:
+        found = _OF_MATCHER[matcher] = Coherence(matcher.term_list)
+    return found

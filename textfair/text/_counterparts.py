@@ -1,0 +1,92 @@
+"""The opposite-gender word of a gendered word in its context: he <-> she, his -> her/hers,
+her -> his/him, man <-> woman, ...
+
+English has one feminine word for two masculine ones ("her" is both "his" and "him") and the
+reverse ("his" is both "her" and "hers"); the pair list says which counterpart applies before
+a noun ("her car" -> "his car") and which otherwise ("saw her." -> "saw him."). The rewriter
+asks this when it swaps a gendered term; `gender.GenderSwapper` builds on it to swap a text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from textfair.terms import GenderPairs, load_gender_pairs
+from textfair.text import _context as context
+
+__all__ = ["GenderCounterparts", "gender_counterparts"]
+
+
+class GenderCounterparts:
+    """The counterparts of every gendered word of a pair list; build once, ask often."""
+
+    def __init__(self, pairs: GenderPairs | str = "gender_pairs") -> None:
+        self.pairs = load_gender_pairs(pairs) if isinstance(pairs, str) else pairs
+        self._counterparts: dict[str, list[tuple[str, str | None]]] = {}
+        for pair in self.pairs.pairs:
+            for word, other in ((pair.masculine, pair.feminine), (pair.feminine, pair.masculine)):
+                options = self._counterparts.setdefault(word.lower(), [])
+                if other.lower() not in [o for o, _ in options]:
+                    options.append((other.lower(), pair.when))
+        self._pattern = re.compile(
+            r"(?<![\w])(?P<m>"
+            + context.trie_pattern(self._counterparts)
+            + r")(?P<poss>['’]s)?(?![\w])",
+            re.IGNORECASE,
+        )
+
+    def counterpart(self, word: str, text: str, end: int) -> str:
+        """The opposite-gender word for `word` ending at `end` in `text` (lowercase)."""
+        options = self._counterparts[word.lower()]
+        if len(options) == 1:
+            return options[0][0]
+        wanted = "before_noun" if _determiner_use(word.lower(), text, end) else "not_before_noun"
+        for other, when in options:
+            if when == wanted:
+                return other
+        return options[0][0]
+
+
+@cache
+def gender_counterparts(pairs: str = "gender_pairs") -> GenderCounterparts:
+    """The counterparts of a gender-pair list, built once (it knows "her" -> "his"/"him")."""
+    return GenderCounterparts(pairs)
+
+
+# "make her stand", "let her go": after a causative verb "her" is the object of the verb that
+# follows, whatever that verb looks like ("stand", "cry"), so it becomes "him".
+_CAUSATIVES = frozenset("make makes made making let lets letting help helps helped helping".split())
+_QUOTES = "`'\"“”‘’"
+# Words that follow an object pronoun, never a noun it determines.
+_ADVERBS_AFTER_OBJECTS = frozenset(
+    """
+    now nowadays again too back away up down out off here there today yesterday tomorrow
+    twice once anymore alone home instead either as than that about all both
+    """.split()
+)
+
+
+def _determiner_use(word: str, text: str, end: int) -> bool:
+    """Whether `word` ("her", "his") ending at `end` determines a noun after it ("her car",
+    "his ``research``", "his A game") rather than standing alone ("saw her", "is his")."""
+    rest = text[end:].lstrip(" " + _QUOTES)
+    if word == "his":
+        # "hers" only where nothing follows in the clause: "the book is his.", "his or hers"
+        return bool(rest[:1].isalnum()) and context.normalize_token(rest.split()[0]) not in (
+            "and",
+            "or",
+        )
+    before = context.tokens_before(text, end - len(word), count=1)
+    if before and context.normalize_token(before[0]) in _CAUSATIVES:
+        return False
+    after = context.tokens_after(text, end, count=2)
+    if after:
+        following = context.normalize_token(after[0])
+        if following in _ADVERBS_AFTER_OBJECTS:
+            return False  # "see her nowadays", "called her twice"
+        if following.endswith("ed") and not (len(after) > 1 and context.is_word(after[1])):
+            return False  # "kept her entertained and", "got her killed."
+        if following.endswith("ed") and context.normalize_token(after[1]) in ("and", "or"):
+            return False
+    return context.noun_follows(text, end)

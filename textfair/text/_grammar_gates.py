@@ -1,0 +1,259 @@
+"""The gates of the matcher that read a candidate's grammar: whether it is a predicate ("he
+is old"), modifies the next word ("a Muslim man"), stands for people ("the elderly", "the
+poor have"), is read in a degree ("too young"), or describes no person (predicated of a
+thing, a size grading a group, sympathy: "it isn't cute", "a huge fan", "poor Phyllis").
+The form reader (`textfair.text._forms`) asks them too; apart from the name and phrase gates,
+which read what a candidate is part of rather than its role in the sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from textfair.terms import Term
+from textfair.text import _context as context
+
+__all__ = [
+    "SINGULAR_DETERMINERS",
+    "SIZE_WORDS",
+    "describes_no_person",
+    "gradable_context",
+    "grades_a_thing",
+    "is_collective",
+    "is_predicate",
+    "modifies_next",
+    "predicate_of_thing",
+    "stands_for_people",
+    "sympathy_reading",
+]
+
+SINGULAR_DETERMINERS = frozenset("a an one every each this that another".split())
+# Words after an adjective that show it stands for people: "the elderly and", "the young who".
+_NOMINAL_FOLLOWERS = frozenset(
+    """
+    and or who whom that are were have had will would can could should must do did in of at
+    to from with
+    """.split()
+)
+
+_NEGATED_COPULAS = frozenset(
+    "isn't isnt aren't arent wasn't wasnt weren't werent ain't aint".split()
+)
+
+
+def is_predicate(before: list[str]) -> bool:
+    """ "he is old", "I'm white", "she may be older", "seems young", "they are not straight"."""
+    if before and before[-1] in context.DEGREE_WORDS:
+        before = before[:-1]
+    if not before:
+        return False
+    if before[-1] in context.COPULA_CONTRACTIONS or before[-1] in _NEGATED_COPULAS:
+        return True
+    if before[-1] == "being":
+        return True
+    if before[-1] not in context.COPULAS or len(before) < 2:
+        return False
+    subject = before[-2]
+    if subject in context.MODALS and len(before) >= 3:
+        subject = before[-3]
+    return subject in context.SUBJECT_PRONOUNS or subject == "to"
+
+
+_GRADABLE_BEFORE = frozenset(
+    "too very so quite how more less most pretty rather fairly really truly extremely".split()
+)
+_GRADABLE_AFTER = frozenset("enough than".split())
+
+
+def gradable_context(text: str, start: int, end: int) -> bool:
+    """ "too young", "very old", "old enough", "older than": a degree the term is read in."""
+    before = context.tokens_before(text, start, count=1)
+    after = context.tokens_after(text, end, count=1)
+    return bool(
+        (before and context.normalize_token(before[0]) in _GRADABLE_BEFORE)
+        or (after and context.normalize_token(after[0]) in _GRADABLE_AFTER)
+    )
+
+
+def modifies_next(text: str, start: int, end: int) -> bool:
+    """ "a Muslim man" (adjective), not "A Muslim spoke" or "a Muslim says" (noun)."""
+    if not context.noun_follows(text, end):
+        return False
+    following = context.tokens_after(text, end, count=1)[0]
+    if context.looks_like_verb(following):
+        return False
+    before = context.tokens_before(text, start, count=1)
+    # "that" before a plural is a conjunction ("the claim that Christian missionaries").
+    singular = before and context.normalize_token(before[0]) in SINGULAR_DETERMINERS - {"that"}
+    plural_looking = following.endswith("s") and not following.endswith(("ss", "us", "is"))
+    return not (singular and plural_looking)
+
+
+def is_collective(text: str, start: int, end: int) -> bool:
+    """ "the elderly", "the young and the old", "women, children and elderly": the
+    adjective stands for people."""
+    before = context.tokens_before(text, start, count=2)
+    listed = (
+        len(before) == 2
+        and context.normalize_token(before[1]) in context.COORDINATORS
+        and context.is_person_noun(context.normalize_token(before[0]))
+    )
+    if not before or (context.normalize_token(before[-1]) != "the" and not listed):
+        return False
+    after = context.tokens_after(text, end, count=1)
+    if not after:
+        return True
+    if after[0] == "&" or re.match(r"\s*['’]n\b", text[end:]):
+        return False  # "the old 'n wise con": a coordination of adjectives, not people
+    if not context.is_word(after[0]):
+        return after[0] != ","
+    return context.normalize_token(after[0]) in _NOMINAL_FOLLOWERS
+
+
+# Subjects that are never people: a predicate of one describes a thing ("it isn't cute",
+# "that was gay", "which is Catholic").
+_THING_SUBJECTS = frozenset("it this that which what".split())
+
+
+def predicate_of_thing(text: str, start: int, end: int) -> bool:
+    """The term is predicated of a thing, not a person: "It isn't funny, isn't cute", "that
+    was gay", "it's so gay". The subject is the word before the copula (through "not",
+    modals and degree words), a pronoun for no person; an elided subject ("..., isn't
+    cute") is read from the copula before it in the clause."""
+    after = context.tokens_after(text, end, count=1)
+    if after and context.is_content_word(after[0]):
+        return False  # "there were attractive women": the term modifies a noun
+    return _thing_subject(text, start)
+
+
+def _thing_subject(text: str, start: int) -> bool:
+    """The copula before `start` has a subject that is no person (`predicate_of_thing`)."""
+    raw = context.tokens_before(text, start, count=12)
+    k = len(raw) - 1
+    while k >= 0 and context.plain_token(raw[k]) in context.DEGREE_WORDS:
+        k -= 1
+    if k < 0:
+        return False
+    copula = context.plain_token(raw[k])
+    if copula in _THING_COPULAS:
+        return True  # "it's gay", "that's so gay"
+    if copula not in context.COPULAS and copula not in _NEGATED_COPULAS:
+        return False  # most candidates: no copula before them
+    j = k - 1
+    while j >= 0 and context.plain_token(raw[j]) in _BEFORE_COPULA:
+        j -= 1
+    if j < 0:
+        return False
+    if raw[j] == ",":
+        # "It isn't funny, isn't cute": the subject of the copula before, in the clause.
+        for i in range(j - 1, -1, -1):
+            word = context.plain_token(raw[i])
+            if word in context.COPULAS or word in _NEGATED_COPULAS:
+                return _thing_subject(text, _offset_of(text, start, raw, i))
+            if word in ".!?;":
+                return False
+        return False
+    # Only a pronoun that never stands for a person: a noun subject may be one for people
+    # that no list has ("her entire tribe became Muslim").
+    return context.normalize_token(raw[j]) in _THING_SUBJECTS
+
+
+_THING_COPULAS = frozenset("it's that's thats what's whats".split())
+_BEFORE_COPULA = context.MODALS | {"not", "never", "also", "still", "always"}
+
+
+def _offset_of(text: str, start: int, raw: list[str], index: int) -> int:
+    """The offset in `text` just after the `index`-th of the tokens `raw` read before
+    `start` (found from the right)."""
+    position = start
+    for token in reversed(raw[index + 1 :]):
+        position = text.rfind(token, 0, position)
+    return position
+
+
+# Size words: before a group, or before a noun for what a person does ("a huge fan"), they
+# grade the noun, not a body ("a big happy family", "a tiny Jewish community").
+SIZE_WORDS = frozenset(
+    "big bigger biggest huge large larger largest giant gigantic massive enormous tiny "
+    "small smaller smallest little littler".split()
+)
+_GRADED_HEADS = frozenset(
+    """
+    fan fans admirer admirers supporter supporters believer believers lover lovers follower
+    followers enthusiast enthusiasts buff buffs fool fools idiot idiots loser losers family
+    families community communities crowd crowds group groups team teams audience audiences
+    cast casts population populations army armies following majority minority town towns
+    city cities country countries village villages
+    """.split()
+)
+
+
+def grades_a_thing(text: str, end: int) -> bool:
+    """A size word grading what follows, not a body: "a huge fan", "a big happy family",
+    "a tiny scattered Jewish community", "a small Indiana town"."""
+    for token in context.tokens_after(text, end, count=4):
+        word = context.normalize_token(token)
+        if word in _GRADED_HEADS:
+            return True
+        if not context.is_word(token) and token not in ",-":
+            return False
+        if context.is_person_noun(word) or word in context.FUNCTION_WORDS:
+            return False
+    return False
+
+
+# Words of sympathy: before a name or one person with a definite determiner they pity, they
+# do not describe ("poor Phyllis", "the poor man"); "poor people", "a poor family" do.
+_SYMPATHY_WORDS = frozenset(["poor"])
+
+
+def sympathy_reading(text: str, start: int, end: int) -> bool:
+    """A word of sympathy before a first name ("to rescue poor Phyllis") or before one
+    person with a definite determiner ("to be fair to the poor man", "this poor guy
+    Aaron"), not a class."""
+    if text[start:end].lower() not in _SYMPATHY_WORDS:
+        return False
+    after = context.tokens_after(text, end, count=1)
+    if not after:
+        return False
+    if after[0] in context.first_names():
+        return True
+    before = context.tokens_before(text, start, count=1)
+    noun = context.normalize_token(after[0])
+    definite = bool(before) and context.normalize_token(before[0]) in _DEFINITE
+    return definite and context.is_person_noun(noun) and not noun.endswith("s")
+
+
+_DEFINITE = frozenset("the this that my your his her our their".split())
+
+
+# Words after "the" + adjective that make the adjective stand for people whatever the term:
+# a relative pronoun or a plural verb ("the disabled who", "the poor have"). Weaker followers
+# ("and", "of") do so only for a term flagged nominal ("the young and the restless").
+_PEOPLE_FOLLOWERS = frozenset(
+    "who whom are were have had will would can could should must do did deserve need".split()
+)
+
+
+def stands_for_people(text: str, start: int, end: int) -> bool:
+    """ "the disabled who live here", "the poor have", "the blind are": after "the", an
+    adjective before a relative pronoun or a plural verb stands for people."""
+    before = context.tokens_before(text, start, count=1)
+    if not before or context.normalize_token(before[0]) != "the":
+        return False
+    after = context.tokens_after(text, end, count=1)
+    return bool(after) and context.plain_token(after[0]) in _PEOPLE_FOLLOWERS
+
+
+def describes_no_person(text: str, start: int, end: int, term: Term) -> bool:
+    """An adjective that describes no person (issue 42): predicated of a thing ("it isn't
+    cute", "that was gay"), a size grading a group or a fan ("a huge fan", "a big happy
+    family"), or sympathy ("poor Phyllis", "the poor man")."""
+    if predicate_of_thing(text, start, end):
+        return True
+    if not term.person_context:
+        return False
+    size = context.normalized_form(text[start:end]) in SIZE_WORDS
+    if size and grades_a_thing(text, end):
+        return True
+    return sympathy_reading(text, start, end)

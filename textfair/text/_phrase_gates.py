@@ -1,0 +1,183 @@
+"""The gates of the matcher for words that belong to a larger unit: a compound (the halves
+of a hyphenated word: "half-Chinese", "black-clad"), a fixed phrase ("son of a bitch", "oh
+man"), an interjection ("Man, relax"), a listed collocation ("black market", "old school"),
+and the parts of an identity the list does not have ("Asian American"). Apart from the name
+and grammar gates: each reads the unit around a candidate, not the candidate's role.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING, Protocol
+
+from textfair.terms import Term
+from textfair.text import _context as context
+
+if TYPE_CHECKING:
+    from textfair.text.mentions import Mention
+
+__all__ = [
+    "WORDS",
+    "WordReader",
+    "heads_a_compound",
+    "in_collocation",
+    "in_compound",
+    "in_fixed_phrase",
+    "in_no_collocation",
+    "interjection",
+    "without_unlisted_compounds",
+]
+
+WORDS = re.compile(r"[^\W\d_]+")  # letters only: cheaper than tokenizing, enough to compare
+# A hyphen before a letter, compiled once (a pattern string is looked up in re's cache at
+# every call).
+_HYPHEN_LETTER = re.compile(r"-([^\W\d_])")
+
+
+class WordReader(Protocol):
+    """What a collocation check asks of a term list's words (`FormReader` answers)."""
+
+    def is_identity_word(self, token: str) -> bool: ...
+
+    def is_person_word(self, token: str) -> bool: ...
+
+
+def heads_a_compound(text: str, end: int, term: Term) -> bool:
+    """The first half of a hyphenated word that is not about people: a colour ("black-clad",
+    "white-haired": a lowercase term before a lowercase part) or a joint nationality of a
+    thing ("Canadian-German co-production"). "Chinese-born" stays a mention."""
+    following = _HYPHEN_LETTER.match(text[end : end + 2])
+    if not following:
+        return False
+    return following.group(1).isupper() or term.text[:1].islower()
+
+
+def in_compound(text: str, start: int) -> bool:
+    """The second half of a hyphenated word: "half-Chinese", "anti-Muslim", "alpha-male".
+    (Listed hyphenated forms, "African-American", match as one form and never get here.)"""
+    return start >= 2 and text[start - 1] == "-" and text[start - 2].isalpha()
+
+
+# Fixed phrases that are never identity mentions, whatever their words' classes say (issue
+# 42: the general gates do the rest). Idioms and roles with a person noun
+# in them ("the straight man" of a comedy duo, "your old lady" for a wife), insults and
+# interjections built of gendered words. Written by the textfair authors, MIT.
+_FIXED_PHRASES = re.compile(
+    r"\b(?:sons? of (?:a )?bitch(?:es)?|mother[ -]?fuck\w*|straw (?:wo)?m[ae]n|oh,? (?:man|boy)"
+    r"|boy,? oh,? boy|man,? oh,? man|dumb blondes?|(?:bad|good) guys?"
+    r"|(?:plays?|played|playing|as) (?:the|a) straight (?:wo)?m[ae]n"
+    r"|(?:my|your|yo|ur|his|her|their|our) old (?:man|men|lady|ladies|bitch|girl|boy|woman))\b",
+    re.IGNORECASE,
+)
+
+
+_FIXED_PHRASE_WORDS = frozenset(
+    (
+        "son sons mother straw man men woman women boy dumb blonde blondes straight old guy guys"
+    ).split()
+)
+
+
+def in_fixed_phrase(text: str, start: int, end: int) -> bool:
+    """Inside a fixed phrase that names no identity: "son of a bitch", "oh man", "dumb
+    blonde", "plays the straight man", "yo old bitch" (a former girlfriend)."""
+    if text[start:end].lower() not in _FIXED_PHRASE_WORDS:
+        return False  # most candidates: no phrase holds them
+    begin = max(0, start - 30)
+    return any(
+        m.start() <= start and end <= m.end()
+        for m in _FIXED_PHRASES.finditer(text, begin, min(len(text), end + 30))
+    )
+
+
+# Bare nouns that, set off by commas or opening a sentence before one, are interjections or
+# vocatives: "Man, relax", "and, boy, was he in for it", "an 'acid' trip, man, where".
+_INTERJECTION = re.compile(r"(?:^|[,.!?;:(]\s*|\boh\s+)(?:man|boy|dude)\s*[,!]", re.IGNORECASE)
+
+
+def interjection(text: str, start: int, end: int) -> bool:
+    """A gendered noun used as an interjection or a vocative, not for a person: "Man,
+    relax", ", boy, was he"."""
+    word = text[start:end].lower()
+    if word not in ("man", "boy", "dude"):
+        return False
+    begin = max(0, start - 6)
+    match = _INTERJECTION.search(text, begin, min(len(text), end + 2))
+    return match is not None and match.start() <= start and match.end() >= end
+
+
+def in_collocation(
+    text: str, start: int, end: int, reader: WordReader, lower: str | None = None
+) -> bool:
+    """Inside a collocation ("black market", "old school"). A coordination of two
+    identity words before a person noun is not one: "black and white film" is, "black
+    and white audiences" is not. Only a window around the candidate is scanned: a
+    collocation that holds it cannot reach further than the longest phrase. `reader`: the
+    list's words (identity and person words); `lower`: the text lowercased, when that keeps
+    every character's place (scanned instead)."""
+    if in_no_collocation(text[start:end]):
+        return False
+    reach = context.collocation_reach()
+    window_end = min(len(text), end + reach)
+    scanned, pattern = (
+        (text, context.collocation_regex())
+        if lower is None
+        else (lower, context.collocation_regex(lowercase=True))
+    )
+    for match in pattern.finditer(scanned, max(0, start - reach), window_end):
+        if not (match.start() <= start and end <= match.end()):
+            continue
+        if match.end() == window_end < len(text) and context.is_word(text[window_end]):
+            continue  # the window cut a word: "(?![\w])" saw a false end
+        words = re.split(r"[\s\-]+", text[match.start() : match.end()])
+        if reader.is_identity_word(words[0]) and reader.is_identity_word(words[-1]):
+            after = context.tokens_after(text, match.end(), count=1)
+            if after and reader.is_person_word(after[0]):
+                continue
+        return True
+    return False
+
+
+@functools.lru_cache(maxsize=4096)  # a corpus writes its few hundred forms again and again
+def in_no_collocation(surface: str) -> bool:
+    """A candidate written `surface` lies inside no listed collocation, wherever it is: a
+    collocation that holds it has each of its words (ASCII: the pattern's case-blind match
+    is then plain lowercase; other text is scanned)."""
+    return surface.isascii() and not context.collocation_words().issuperset(
+        context.word_runs(surface)
+    )
+
+
+_HYPHENATED_IDENTITY_HEADS = frozenset({"american", "canadian"})
+
+
+def without_unlisted_compounds(text: str, mentions: list[Mention]) -> list[Mention]:
+    """Fix (find, but never rewrite) the parts of an identity the list does not have: "Asian
+    American", "Italian Americans", "Iranian-Americans", "North American" (the list has
+    "African American" as one term). Rewriting a part says something else ("Middle Eastern
+    Middle Eastern", "Italian African Americans")."""
+    fixed: set[int] = set()
+    for i, (first, second) in enumerate(itertools.pairwise(mentions)):
+        gap = text[first.end : second.start]
+        if (
+            first.category == second.category
+            and gap in (" ", "-")
+            and not first.possessive
+            and second.term_id in _HYPHENATED_IDENTITY_HEADS
+        ):
+            fixed.update((i, i + 1))
+    for i, mention in enumerate(mentions):
+        if mention.term_id in _HYPHENATED_IDENTITY_HEADS and mention.start > 0:
+            previous = WORDS.findall(text, max(0, mention.start - 30), mention.start)
+            gap = text[: mention.start].rstrip(" -")
+            if (
+                previous
+                and previous[-1][:1].isupper()
+                and gap.endswith(previous[-1])
+                and not context.is_sentence_initial(text, len(gap) - len(previous[-1]))
+            ):
+                fixed.add(i)
+    return [replace(m, fixed=True) if i in fixed else m for i, m in enumerate(mentions)]

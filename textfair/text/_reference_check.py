@@ -1,0 +1,156 @@
+"""The coherence plan's reference check: whether a swap of first names or gendered words can
+rewrite every other reference to the people a text speaks of, and the genders of a text's
+gendered words.
+
+A swap of a first name or a pronoun says something about a person; the rules of
+`textfair.text._references` say which other words of the text may refer to them (a full
+name, a first name elsewhere, a name of no known gender, a gendered identity word). Here
+they are applied to one text's mentions: the reason the text is left out, or the other
+words the swap rewrites with it ("Emily said she" -> "Michael said he"). Apart from the
+plan (`textfair.text._coherence`), which asks it once per text and category, because it
+holds matchers of its own (the pronouns and the names lists).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import cache
+
+from textfair.terms import Term, TermList
+from textfair.terms.pairs import GENDER_ADJECTIVES, load_gender_pairs
+from textfair.text import _context as context
+from textfair.text import _references as references
+from textfair.text.matcher import Matcher
+from textfair.text.mentions import Mention
+
+__all__ = ["ReferenceCheck", "pronoun_genders", "word_genders"]
+
+
+class ReferenceCheck:
+    """The reference check for one term list; build once (a `Coherence` does), ask per
+    text."""
+
+    def __init__(self, term_list: TermList) -> None:
+        self.term_list = term_list
+        # The pronoun matcher, made when a list of names needs it; the names matcher, when
+        # a list of gendered words does.
+        self._pronouns: Matcher | None = None
+        self._names: Matcher | None = None
+
+    def gendered_words(self, text: str, source: Term) -> tuple[Mention, ...]:
+        """The gendered words of `text` (he, her, mother, ...) as mentions of the first-name
+        term `source`, form "gendered": a rewrite to a name of the other gender swaps them."""
+        if self._pronouns is None:
+            self._pronouns = Matcher("pronouns")
+        return tuple(
+            Mention(
+                m.start,
+                m.end,
+                source,
+                m.surface,
+                m.natural,
+                "gendered",
+                m.possessive,
+                role=m.term.gender or "",
+            )
+            for m in self._pronouns.find(text)
+        )
+
+    def left_out(
+        self,
+        text: str,
+        found: Sequence[Mention],
+        sources: dict[str, Term],
+        several: bool,
+        private_names: bool = False,
+    ) -> tuple[str | None, tuple[Mention, ...]]:
+        """Whether a swap of first names or gendered words can rewrite every other
+        reference to the people it speaks of (`textfair.text._references`): the reason the
+        text is left out if not (``full_name``, ``reference``, ``unknown_person``: a first
+        name the text does not show to be a private person's, unless `private_names` says
+        every name of the corpus is), and the first names a gendered-word swap rewrites
+        with it ("Emily said she" -> "Michael said he")."""
+        names = any(t.names for t in sources.values())
+        words = any(t.words for t in sources.values())
+        if not (names or words):
+            return None, ()
+        if names and any(
+            m.term.names and references.full_name_at(text, m.start, m.start + len(m.surface))
+            for m in found
+        ):
+            return "full_name", ()  # "John Banner" is no "Chloe Banner"
+        if names and references.named_elsewhere(text, [m for m in found if m.term.names]):
+            return "reference", ()  # "Richard the Lionheart ... Richard's": one person
+        if (
+            names
+            and references.about_a_work(text)
+            and not all(references.the_writers_own(text, m.start) for m in found if m.term.names)
+        ):
+            return "reference", ()  # "Lisa wanders about lost": a film's character, an actor
+        if (
+            names
+            and not private_names
+            and not all(references.shown_private(text, m.start) for m in found if m.term.names)
+        ):
+            return "unknown_person", ()  # "Molly", "Zac", "Paul on Big Brother": who knows
+        if words and references.named_people(text):
+            return "full_name", ()  # "Bill Nighy ... him" never becomes "... her"
+        if references.gendered_identity_words(text):
+            return "reference", ()  # "Emily, a female nurse" -> "Michael, a female nurse"
+        if not words:
+            return None, ()
+        if self._names is None:
+            self._names = Matcher("names")
+        named = self._names.find(text)
+        if any(references.full_name_at(text, m.start, m.start + len(m.surface)) for m in named):
+            return "full_name", ()  # "Reverend Billy ... he", "the Book of Daniel"
+        if references.unknown_first_names(text, [(m.start, m.end) for m in named]):
+            return "reference", ()  # "Joyce ... he": a name of no known gender stays
+        by_gender = {t.gender: t for t in self.term_list.categories[found[0].category]}
+        companions = []
+        taken = [(m.start, m.end) for m in found]
+        for mention in named:
+            if any(s < mention.end and mention.start < e for s, e in taken):
+                continue  # a word the swap rewrites already
+            term = by_gender.get(mention.term.gender)
+            gender = mention.term.gender or ""
+            if term is None or (term.id not in sources and not several):
+                return "reference", ()  # "Emily ... he": flipping "he" alone would pair them
+            companions.append(replace(mention, term=term, form="name", role=gender))
+        return None, tuple(companions)
+
+
+@cache
+def _gender_regexes(lowercase: bool = False) -> dict[str, re.Pattern[str]]:
+    """Per gender, a pattern for its gendered words; `lowercase`: for text already lowercased
+    (twice as fast as ignoring case, as the matcher found)."""
+    pairs = load_gender_pairs("gender_pairs").pairs
+    sides = {"male": {p.masculine for p in pairs}, "female": {p.feminine for p in pairs}}
+    return {
+        gender: re.compile(
+            r"(?<![\w'’])"
+            + context.trie_pattern(w.lower() for w in words - GENDER_ADJECTIVES)
+            + r"(?![\w])",
+            0 if lowercase else re.IGNORECASE,
+        )
+        for gender, words in sides.items()
+    }
+
+
+_PRONOUN = re.compile(r"(?<![\w'’])(?:he|him|his|himself|she|her|hers|herself)(?![\w])", re.I)
+
+
+def pronoun_genders(text: str) -> bool:
+    """Whether `text` holds a personal pronoun of a binary gender ("he", "her", ...)."""
+    return _PRONOUN.search(text) is not None
+
+
+def word_genders(text: str) -> frozenset[str]:
+    """The genders of the gendered words of `text` ("he", "wife", "Mr"...)."""
+    lower = context.lower_in_place(text)
+    patterns, scanned = (
+        (_gender_regexes(), text) if lower is None else (_gender_regexes(lowercase=True), lower)
+    )
+    return frozenset(g for g, pattern in patterns.items() if pattern.search(scanned))
