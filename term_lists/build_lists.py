@@ -93,7 +93,7 @@ NAMES_HEADER = """\
 # and religious figures ("India", "Boston", "October", "Jesus") and names that are identity
 # terms of dixon2018 or holistic ("Christian"). A swap rewrites the text's gendered words with
 # the name ("Emily said she" -> "Michael said he"); a full name ("Emily Smith") names a person
-# the text treats as real and leaves the text out (textfair/text/references.py).
+# the text treats as real and leaves the text out (textfair/text/_references.py).
 # CheckList's lexicons group names by gender only; no sourced list in hand associates names
 # with ethnicity, so this list has no ethnicity category.
 """
@@ -436,7 +436,7 @@ PLACES_HOLDING_A_COUNTRY = {
     # Burma's other name, which the Factbook writes only inside longer ones.
     "MMR": ["Myanmar"],
 }
-# An "a" or "an" the spelling does not give (textfair.text.articles reads the first letters):
+# An "a" or "an" the spelling does not give (textfair.text._articles reads the first letters):
 # "a Uruguayan" is said /ju:/.
 ARTICLES_BY_HAND = {"Uruguayan": "a"}
 
