@@ -81,7 +81,7 @@ _CLICK_ERROR: type[Exception] = next(
 )
 
 # The on-disk cache of the running command, for the resume hint after Ctrl-C
-# (set by cli/runs.cached_model).
+# (set by cli/_runs.cached_model).
 cache_in_use: list[Path] = []
 
 
