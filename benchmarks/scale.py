@@ -95,6 +95,7 @@ def run_one(engine: str, path: Path, workers: int) -> dict:
         from textfair.auditing.labels import label_metrics
         from textfair.models import CachedModel
         from textfair.models.spec import load_model
+        from textfair.settings import AuditConfig
         from textfair.text.domain import TextDomain
 
         frame = pd.read_csv(path, dtype=str, keep_default_na=False)
@@ -102,7 +103,9 @@ def run_one(engine: str, path: Path, workers: int) -> dict:
         labels = [LABEL_MAP[value] for value in frame["toxic"]]
         model = CachedModel(load_model(MODEL), batch_size=16 * OPTIONS["batch_size"])
         domain = TextDomain(texts)
-        metrics = label_metrics(domain, model, texts, labels, model_decision(model), "toxic")
+        metrics = label_metrics(
+            domain, model, texts, labels, model_decision(model), "toxic", AuditConfig()
+        )
         peaks = []
     else:
         import ray
