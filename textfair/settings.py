@@ -192,6 +192,9 @@ CONSTRAINTS: dict[str, tuple[Constraint | None, ...]] = {
     "exclude_flags": (Names("a list of flags"),),
     "min_acceptability": (Interval(numbers.Real, 0, 1),),
     "private_names": (Kind((bool,), "True or False"),),
+    "templates": (
+        Kind((str, list, tuple), "auto, toxicity, sentiment, none, a file or a list of templates"),
+    ),
     "extra": (Kind((dict,), "a dict"),),
     # The API's keywords beside the settings.
     "unit": (Options(("document", "sentence")),),
@@ -256,6 +259,10 @@ class AuditConfig:
     private_names: bool = False
     """Every first name of the corpus is a private person's (applicants, customers); by
     default only one the text shows to be takes part (`textfair.text._references`)."""
+    templates: str | list[str] | tuple[str, ...] = "auto"
+    """The templated seeds audited beside the corpus, reported apart
+    (`textfair.auditing.templates`): ``"auto"`` (the built-in suite for the model's task),
+    ``"toxicity"``, ``"sentiment"``, ``"none"``, a file of templates, or a list of them."""
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -291,6 +298,8 @@ class AuditConfig:
         if isinstance(self.terms, TermList):
             record["terms"] = self.terms.name
         record["exclude_flags"] = list(self.exclude_flags)
+        if not isinstance(self.templates, str):
+            record["templates"] = "custom"
         record["categories"] = None if self.categories is None else list(self.categories)
         return record
 

@@ -43,7 +43,14 @@ from textfair.report.model import (
 from textfair.run import Run
 from textfair.settings import AuditConfig
 
-__all__ = ["ALL_CAUSAL_SETS_UP_TO", "AuditedDomain", "audit_domain", "audit_stages", "probe"]
+__all__ = [
+    "ALL_CAUSAL_SETS_UP_TO",
+    "AuditedDomain",
+    "audit_domain",
+    "audit_stages",
+    "empty_section",
+    "probe",
+]
 
 
 # Themis tests every set of categories of a list this short (dixon2018 has 4: 15 sets).
@@ -173,6 +180,42 @@ def audit_domain(
             requested=cached.stats.requested,
             seconds=round(run.seconds(), 3),
             placebo_queries=_stage_queries(cached, "placebo"),
+        ),
+    )
+
+
+def empty_section(
+    domain: AuditedDomain,
+    cached: CachedModel,
+    decision: Decision,
+    config: AuditConfig,
+    run: Run,
+    data_info: dict[str, object],
+    recorded: dict[str, object],
+) -> AuditReport:
+    """The report of a section in which nothing could be tested (a corpus that names no
+    term that can be rewritten, audited with templates beside it): no finding, no causal
+    test, no metric; `data_info` says why."""
+    return AuditReport(
+        kind=domain.kind,
+        textfair_version=__version__,
+        command=run.command,
+        seed=config.seed,
+        model=ModelInfo(
+            run.model_id, cached.fingerprint, tuple(cached.labels), decision.describe()
+        ),
+        data=data_info,
+        config=_config_record(config, domain, dict(recorded)),
+        findings=(),
+        counterfactual=None,
+        metrics=None,
+        run=RunStats(
+            model_queries=cached.stats.forwarded,
+            model_calls=cached.stats.model_calls,
+            unique_inputs=cached.stats.unique_inputs,
+            cache_hits=cached.stats.cache_hits,
+            requested=cached.stats.requested,
+            seconds=round(run.seconds(), 3),
         ),
     )
 

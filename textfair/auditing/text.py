@@ -9,6 +9,7 @@ label metrics (`labels`) where the true labels are given.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import itertools
 import math
@@ -18,7 +19,8 @@ import numpy as np
 
 from textfair.auditing.decision import prepare
 from textfair.auditing.labels import check_labels, label_metrics
-from textfair.auditing.report import audit_domain, probe
+from textfair.auditing.report import audit_domain, empty_section, probe
+from textfair.auditing.templates import audit_templates, template_domain, template_texts
 from textfair.errors import TextfairError
 from textfair.memory import estimate_memory, memory_limit
 from textfair.models import CachedModel
@@ -73,6 +75,9 @@ def audit_text(
         check_labels(cached, labels, favourable, positive_label)  # before any model query
     if domain is not None and domain.texts != list(texts):
         raise TextfairError("domain annotates other texts than the texts given; build it from them")
+    # The templates are read and checked before any query, like every other input.
+    choice = template_texts(config.templates, cached.labels)
+    templated = template_domain(choice, config) if choice is not None else None
     # The corpus's texts, which the label metrics score, asked ahead while the corpus is
     # read when the model waits rather than computes here (`textfair.models.ahead`).
     ahead = _ahead(cached, texts, config) if labels is not None and domain is None else None
@@ -92,7 +97,7 @@ def audit_text(
         mentioning = int(
             np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum()
         )
-        if mentioning == 0:
+        if mentioning == 0 and templated is None:
             raise TextfairError(_nothing_to_audit(domain, len(texts), config.min_acceptability))
 
         def metrics() -> LabelMetrics | None:
@@ -126,9 +131,23 @@ def audit_text(
         # A TermList given in Python is recorded by its name: report.json holds plain values;
         # "term_list" as report.json always named it (mitigation's augmentation reads it).
         terms = config.terms.name if isinstance(config.terms, TermList) else config.terms
-        return audit_domain(
-            domain, cached, favourable, config, metrics, run, data_info, {"term_list": terms}, ahead
-        )
+        recorded = {"term_list": terms}
+        if mentioning == 0:
+            # Nothing on the texts to test: the section says why, the templates still run.
+            data_info["nothing_tested"] = _nothing_to_audit(
+                domain, len(texts), config.min_acceptability
+            )
+            report = empty_section(domain, cached, favourable, config, run, data_info, recorded)
+        else:
+            report = audit_domain(
+                domain, cached, favourable, config, metrics, run, data_info, recorded, ahead
+            )
+    if templated is None or choice is None:
+        return report
+    section = audit_templates(templated, choice, cached, favourable, config, run)
+    return dataclasses.replace(report, templates=section)
+
+
 
 
 def _nothing_to_audit(domain: TextDomain, texts: int, min_acceptability: float) -> str:

@@ -88,6 +88,9 @@ class AuditReport:
         rows); None without labels.
     run : RunStats
         Model queries, cache hits and seconds.
+    templates : AuditReport or None
+        The same audit on templated seeds (`textfair.auditing.templates`), reported apart
+        from the corpus's findings and never pooled with them; None when no templates ran.
     seed, command, textfair_version, report_version
         How to run it again.
 
@@ -112,6 +115,7 @@ class AuditReport:
     textfair_version: str = ""
     report_version: int = REPORT_VERSION
     extra: dict[str, Any] = field(default_factory=dict)  # keys a newer writer added
+    templates: AuditReport | None = None
 
     @property
     def significant(self) -> tuple[Finding, ...]:

@@ -69,6 +69,7 @@ def report_record(report: AuditReport) -> dict[str, Any]:
             "metrics": metrics_record(report.metrics),
             "run": asdict(report.run),
             **report.extra,
+            **({"templates": report_record(report.templates)} if report.templates else {}),
         }
     )
 
@@ -120,6 +121,9 @@ def report_from_record(cls: type[AuditReport], record: object) -> AuditReport:
             textfair_version=record.get("textfair_version", ""),
             report_version=int(record.get("report_version", 1)),
             extra={k: v for k, v in record.items() if k not in read_keys},
+            templates=(
+                report_from_record(cls, record["templates"]) if record.get("templates") else None
+            ),
         )
     except (KeyError, TypeError, ValueError) as err:
         raise TextfairError(
