@@ -116,6 +116,10 @@ def audit_text(
             # (textfair.text._coherence), and the share that takes part (recall).
             "seeds_mentioning": domain.mentioning,
             "seeds_left_out": domain.left_out,
+            # Per category, the seeds that take part in its rows (can be rewritten).
+            "seeds_rewritable": {
+                c: int(domain.category_mask(c).sum()) for c in domain.categories()
+            },
             "seeds_taking_part": {c: round(r, 4) for c, r in domain.recall().items()},
             # Per category, the most seeds one term can be written into (its largest support):
             # the --theta that would make it a rule set, or 0 where none can.

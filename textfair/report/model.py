@@ -30,6 +30,7 @@ from textfair.report import _prose as prose
 from textfair.report import records
 from textfair.report._folding import fold_nested
 from textfair.report._samples import SMALL_SAMPLE
+from textfair.report.coverage import CategoryCoverage, coverage
 from textfair.report.gate import Gate
 from textfair.report.parts import (
     Counterfactual,
@@ -450,6 +451,39 @@ class AuditReport:
         >>> print(report.summary())  # doctest: +SKIP
         """
         return prose.summary(self)
+
+    def coverage(self) -> tuple[CategoryCoverage, ...]:
+        """Per audited category, where it was tested: the rule sets scored on the corpus
+        and on templates, and what the corpus holds of it (texts naming it, texts that can
+        be rewritten). See `textfair.report.coverage`.
+
+        Returns
+        -------
+        tuple of CategoryCoverage
+            In the order of ``config["categories"]``.
+        """
+        return coverage(self)
+
+    def untested(self, required: Sequence[str] = ()) -> tuple[str, ...]:
+        """The categories the gate counts as untested: every audited category when no rule
+        set was scored in either section (a gate never passes on nothing), else those of
+        `required` that no rule set tested in either section.
+
+        Parameters
+        ----------
+        required
+            Categories that must be tested (``--require religion,race``).
+
+        Returns
+        -------
+        tuple of str
+            Empty when the gate can be judged.
+        """
+        covered = self.coverage()
+        if not any(c.tested for c in covered):
+            return tuple(c.category for c in covered) or ("any category",)
+        tested = {c.category for c in covered if c.tested}
+        return tuple(name for name in required if name not in tested)
 
     def axis(self, rule: Rule) -> str:
         """The axis a text rule's term lies on ("sexual orientation" for gay), as the term

@@ -88,7 +88,7 @@ MINOR_UNSAFE = frozenset(
     sex sexy sexual sexually nude naked porn porno pornography pornographic erotic horny
     fuck fucked fucking fucks rape raped rapes raping molest molested molesting seduce
     seduced kiss kissed kissing bed lingerie orgasm hot xxx stripper strip escort
-    kill killed killing kills murder murdered murdering stab stabbed shoot shot shooting
+    kill killed killing kills murder murdered murdering stab stabbed shoot shooting
     beat beaten beating hang hanged lynch lynched die dead death burn burned torture
     tortured punch punched hit slap slapped choke choked gun guns knife bomb
     """.split()
@@ -272,14 +272,16 @@ class TemplateDomain:
             phrase = phrase.capitalize() if initial else phrase
         else:
             written = term.members[seed.template % len(term.members)] if term.members else term
+            form = template.form
+            tail = ""
+            if form == "plural" and written.plurals[:1] == (written.text,):
+                # "Chinese are ..." reads as a slip: a plural that is the adjective itself
+                # is written "<term> people".
+                form, tail = "adjective", " people"
             mention = Mention(
-                slot.start(),
-                slot.end(),
-                written,
-                "Slot" if initial else "slot",
-                "slot",
-                template.form,
+                slot.start(), slot.end(), written, "Slot" if initial else "slot", "slot", form
             )
+            text = f"{text[: slot.end()]}{tail}{text[slot.end() :]}"
             return Rewriter(text, [mention]).apply({0: written}, with_edits=False).text
         return f"{text[: slot.start()]}{phrase}{text[slot.end() :]}"
 
