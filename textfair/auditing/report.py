@@ -342,7 +342,9 @@ def _config_record(
 def audit_stages(config: AuditConfig) -> int:
     """How many stages an audit with `config` announces to its `progress` callback: finding
     and scoring rule sets, the causal tests, the metrics."""
-    return 2 * int(config.group) + int(config.causal) + 1
+    stages = 2 * int(config.group) + int(config.causal) + 1
+    # A text audit with templates runs them all again on the templated seeds.
+    return stages * (1 if config.templates in (None, "none") else 2)
 
 
 def _step(progress: Callable[[str], None] | None, message: str) -> None:

@@ -135,6 +135,8 @@ def audit_templates(
         },
     }
     terms = config.terms.name if isinstance(config.terms, TermList) else config.terms
+    # A template has one identity slot: no rule set or causal test spans two categories.
+    config = dataclasses.replace(config, max_order=1, causal_max_order=1)
     report = audit_domain(
         domain,
         cached,

@@ -64,7 +64,54 @@ def _number(value: float | None, digits: int = 3) -> str:
 
 
 def render_markdown(report: AuditReport, top: int = 10) -> str:
-    """The report as Markdown: findings, causal tests, label metrics, run statistics."""
+    """The report as Markdown: the verdict, then findings, causal tests, label metrics and
+    run statistics; with templates, those of your texts and those of templates in two
+    sections, never pooled."""
+    data = report.data
+    mentioning = (
+        f", {data['mentioning_rows']} mentioning an identity term"
+        if "mentioning_rows" in data
+        else ""
+    )
+    lines = [
+        "# textfair audit",
+        "",
+        f"Model {code_span(report.model.id)} (favourable label: "
+        f"{code_span(report.model.favorable)}) on {code_span(data.get('path', ''))}: "
+        f"{data.get('rows', '?')} rows{mentioning}. Seed {report.seed}; "
+        f"{code_span(report.command)}.",
+        "",
+        f"**Verdict.** {markdown_text(report.summary())}",
+    ]
+    if report.templates is None:
+        lines += _section_lines(report, top)
+    else:
+        templates = report.templates
+        lines += ["", "## On your texts", *_demoted(_section_lines(report, top))]
+        seeds = ", ".join(
+            f"{c} {n}" for c, n in (templates.data.get("seeds_per_category") or {}).items()
+        )
+        lines += [
+            "",
+            "## On templates",
+            "",
+            f"{templates.data.get('rows', 0)} templated seeds from "
+            f"{templates.data.get('template_count', 0)} templates "
+            f"({code_span(templates.data.get('templates', ''))}), each written with every "
+            f"term of its category's axis; seeds per category: {seeds}. Never pooled with "
+            "your texts.",
+            *_demoted(_section_lines(templates, top)),
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _demoted(lines: list[str]) -> list[str]:
+    """A section's headings one level down, under "On your texts" or "On templates"."""
+    return [f"#{line}" if line.startswith("## ") else line for line in lines]
+
+
+def _section_lines(report: AuditReport, top: int) -> list[str]:
+    """One section: findings, seeds, causal tests, label metrics and the run."""
     lines = _header_lines(report) + _findings_lines(report, top) + _seed_lines(report)
     if report.counterfactual is not None:
         lines += _counterfactual_lines(report)
@@ -81,25 +128,11 @@ def render_markdown(report: AuditReport, top: int = 10) -> str:
         f"{run.queries()} in {run.model_calls} calls, "
         f"{run.cache_hits} cache hits, {run.seconds} s.",
     ]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _header_lines(report: AuditReport) -> list[str]:
-    data = report.data
-    mentioning = (
-        f", {data['mentioning_rows']} mentioning an identity term"
-        if "mentioning_rows" in data
-        else ""
-    )
     return [
-        "# textfair audit",
-        "",
-        f"Model {code_span(report.model.id)} (favourable label: "
-        f"{code_span(report.model.favorable)}) on {code_span(data.get('path', ''))}: "
-        f"{data.get('rows', '?')} rows{mentioning}. Seed {report.seed}; "
-        f"{code_span(report.command)}.",
-        "",
-        f"**Verdict.** {markdown_text(report.summary())}",
         "",
         f"## Group fairness ({len(report.findings)} rule sets, mode {report.settings.mode}, "
         f"{report.correction_name}, "

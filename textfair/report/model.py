@@ -212,7 +212,7 @@ class AuditReport:
 
     def failing(self, threshold: float | str | Gate) -> tuple[Finding, ...]:
         r"""Significant findings whose score is above their threshold (what --fail-above
-        gates).
+        gates), on the texts and then on templates.
 
         Parameters
         ----------
@@ -240,7 +240,11 @@ class AuditReport:
         --------
         >>> report.failing("gender=0.05,0.1")  # doctest: +SKIP
         """
-        return tuple(Gate.parse(threshold).failing(self.findings))
+        gate = Gate.parse(threshold)
+        found = tuple(gate.failing(self.findings))
+        if self.templates is not None:  # the gate reads both sections
+            found += tuple(gate.failing(self.templates.findings))
+        return found
 
     @property
     def outcome(self) -> str:

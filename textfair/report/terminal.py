@@ -159,103 +159,129 @@ def render_terminal(report: AuditReport, top: int = 10, console: Console | None 
         table = fitted_table(title, columns, rows, console.width)
         console.print(table, soft_wrap=not console.is_terminal)
 
-    findings = report.shown_findings()[:top]
-    if findings:
-        show(
-            f"Group fairness: top {len(findings)} of {len(report.findings)} rule sets",
-            [
-                "rule set",
-                "difference\n[interval], points",
-                f"{report.outcome}\nwith",
-                "without",
-                "p adj.",
-                report.unit,
-            ],
-            [
-                [
-                    printable(report.shown_label(f, folded)),
-                    _marked(difference(f.difference, f.ci), f.significant),
-                    percent(f.phi_r),
-                    percent(f.phi_not_r),
-                    f"{f.p_adjusted:.3g}",
-                    f"{f.n_r} !" if report.small(f) else str(f.n_r),
-                ]
-                for f, folded in findings
-            ],
-        )
-        if scored(report):
-            # A table of its own: beside the findings' columns it would not fit 100.
+    def section(report: AuditReport) -> None:
+        findings = report.shown_findings()[:top]
+        if findings:
             show(
-                f"The same rule sets on the {report.unit} whose variants all score at least "
-                f"{report.strict_level:g}",
+                f"Group fairness: top {len(findings)} of {len(report.findings)} rule sets",
                 [
                     "rule set",
-                    "acceptability\n(mean)",
-                    "difference\n[interval], points, n",
-                    "holds",
+                    "difference\n[interval], points",
+                    f"{report.outcome}\nwith",
+                    "without",
+                    "p adj.",
+                    report.unit,
                 ],
                 [
                     [
                         printable(report.shown_label(f, folded)),
-                        *strict_cells(report, f),
-                        report.holds_words(f),
+                        _marked(difference(f.difference, f.ci), f.significant),
+                        percent(f.phi_r),
+                        percent(f.phi_not_r),
+                        f"{f.p_adjusted:.3g}",
+                        f"{f.n_r} !" if report.small(f) else str(f.n_r),
                     ]
                     for f, folded in findings
                 ],
             )
-        console.print(
-            f"* significant after {report.correction_name}; "
-            "difference: the rate with the rule set minus without it (negative: its "
-            f"{report.inputs} fare worse). {report.intervals_statement}",
-            **prose,
-        )
-    for note in report.reading_notes(top):
-        console.print(printable(note), **prose)
-    if isinstance(report.metrics, LabelMetrics):
-        _terminal_label_metrics(report.metrics, show, lambda line: console.print(line, **prose))
-    if report.counterfactual is not None:
-        rows: list[list[Cell]] = []
-        for c in report.counterfactual.causal:
-            e = c.excess
-            rows.append(
-                [
-                    printable(" + ".join(c.categories)),
-                    _marked(difference(e.excess, e.ci), e.significant) if e else "–",
-                    percent(e.identity_rate) if e else "–",
-                    percent(e.placebo_rate) if e else "–",
-                    percent(c.score),
-                    str(e.n) if e else "–",
-                ]
+            if scored(report):
+                # A table of its own: beside the findings' columns it would not fit 100.
+                show(
+                    f"The same rule sets on the {report.unit} whose variants all score at least "
+                    f"{report.strict_level:g}",
+                    [
+                        "rule set",
+                        "acceptability\n(mean)",
+                        "difference\n[interval], points, n",
+                        "holds",
+                    ],
+                    [
+                        [
+                            printable(report.shown_label(f, folded)),
+                            *strict_cells(report, f),
+                            report.holds_words(f),
+                        ]
+                        for f, folded in findings
+                    ],
+                )
+            console.print(
+                f"* significant after {report.correction_name}; "
+                "difference: the rate with the rule set minus without it (negative: its "
+                f"{report.inputs} fare worse). {report.intervals_statement}",
+                **prose,
             )
-        show(
-            "Causal tests: decisions flipped when only identity terms change",
-            [
-                "categories",
-                "excess\n[interval], points",
-                "identity\nswap",
-                "placebo\nedit",
-                "Themis\nscore",
-                f"{report.inputs}\nwith both",
-            ],
-            rows,
-        )
-        console.print(
-            "Excess: how much more often one identity swap flips the decision (identity "
-            "swap) than a neutral word written before the term (placebo edit), its interval "
-            f"simultaneous over the {len(report.counterfactual.causal)} tests (Bonferroni), "
-            f"* significant after {report.correction_name}; "
-            f"Themis score: the share of the {report.inputs} sampled with any flip; "
-            f"{report.inputs} with both: those the excess is measured on.",
-            **prose,
-        )
+        for note in report.reading_notes(top):
+            console.print(printable(note), **prose)
+        if isinstance(report.metrics, LabelMetrics):
+            _terminal_label_metrics(report.metrics, show, lambda line: console.print(line, **prose))
+        if report.counterfactual is not None:
+            rows: list[list[Cell]] = []
+            for c in report.counterfactual.causal:
+                e = c.excess
+                rows.append(
+                    [
+                        printable(" + ".join(c.categories)),
+                        _marked(difference(e.excess, e.ci), e.significant) if e else "–",
+                        percent(e.identity_rate) if e else "–",
+                        percent(e.placebo_rate) if e else "–",
+                        percent(c.score),
+                        str(e.n) if e else "–",
+                    ]
+                )
+            show(
+                "Causal tests: decisions flipped when only identity terms change",
+                [
+                    "categories",
+                    "excess\n[interval], points",
+                    "identity\nswap",
+                    "placebo\nedit",
+                    "Themis\nscore",
+                    f"{report.inputs}\nwith both",
+                ],
+                rows,
+            )
+            console.print(
+                "Excess: how much more often one identity swap flips the decision (identity "
+                "swap) than a neutral word written before the term (placebo edit), its interval "
+                f"simultaneous over the {len(report.counterfactual.causal)} tests (Bonferroni), "
+                f"* significant after {report.correction_name}; "
+                f"Themis score: the share of the {report.inputs} sampled with any flip; "
+                f"{report.inputs} with both: those the excess is measured on.",
+                **prose,
+            )
+
+    if report.templates is None:
+        section(report)
+    else:
+        for heading, part in (("On your texts", report), ("On templates", report.templates)):
+            console.print(f"{heading}: {section_heading(part)}", **prose)
+            section(part)
     run = report.run
+    templates = (
+        f"; on templates {report.templates.run.queries()} in {report.templates.run.seconds} s"
+        if report.templates is not None
+        else ""
+    )
     console.print(
         f"{run.queries()} for {run.requested:,} {report.inputs} requested "
         f"({run.cache_hits:,} asked before in this run or an earlier one, answered from "
-        f"the cache), {run.seconds} s.",
+        f"the cache), {run.seconds} s{templates}.",
         **prose,
     )
     console.print(f"Verdict: {printable(report.summary())}", **prose)
+
+
+def section_heading(report: AuditReport) -> str:
+    """What a section of an audit with templates rests on, in a line: "1,492 texts, 202
+    naming a term" or "576 seeds from 153 templates (toxicity), never pooled with your
+    texts"."""
+    data = report.data
+    if "templates" in data:
+        return (
+            f"{data.get('rows', 0):,} seeds from {data.get('template_count', 0):,} templates "
+            f"({data['templates']}), never pooled with your texts"
+        )
+    return f"{data.get('rows', 0):,} texts, {data.get('mentioning_rows', 0):,} naming a term"
 
 
 def _terminal_label_metrics(
