@@ -20,7 +20,7 @@ import numpy as np
 from textfair._version import __version__
 from textfair.core.domain import Domain
 from textfair.core.rules import RuleSet
-from textfair.discovery import FrequentRuleSets, frequent_rule_sets
+from textfair.discovery import MIN_SEEDS, FrequentRuleSets, frequent_rule_sets
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, scorer
 from textfair.discovery.findings import GroupFinding
 from textfair.discovery.groups import group_fairness
@@ -121,7 +121,14 @@ def audit_domain(
     frequent = None
     if config.group:
         _step(progress, "finding frequent rule sets")
-        frequent = frequent_rule_sets(domain, theta=config.theta, max_order=config.max_order)
+        # TestSGD's θ alone in paper mode; otherwise enough seeds for an informative
+        # interval test a rule set too, whatever share of the corpus they are.
+        min_seeds = None if config.mode == "paper" else MIN_SEEDS
+        frequent = frequent_rule_sets(
+            domain, theta=config.theta, max_order=config.max_order, min_seeds=min_seeds
+        )
+        if min_seeds is not None:
+            extra_config["min_seeds"] = min_seeds
     # The last check before the first model query: a run that would not fit is refused now
     # (calls made ahead meanwhile are cancelled by the caller).
     _check_memory(domain, config, len(frequent.rule_sets) if frequent is not None else 0)

@@ -2,7 +2,7 @@
 
 The rules, rule sets and the Domain protocol it works on are in `textfair.core`."""
 
-from textfair.discovery._rulesets import FrequentRuleSets, frequent_rule_sets
+from textfair.discovery._rulesets import MIN_SEEDS, FrequentRuleSets, frequent_rule_sets
 from textfair.discovery._sampling import Sampling, seed_order
 
-__all__ = ["FrequentRuleSets", "Sampling", "frequent_rule_sets", "seed_order"]
+__all__ = ["MIN_SEEDS", "FrequentRuleSets", "Sampling", "frequent_rule_sets", "seed_order"]

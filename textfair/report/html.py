@@ -44,7 +44,30 @@ def render_html(report: AuditReport) -> str:
     two-category rule sets, term-pair flips, examples, metrics and the run. The --fail-above
     line is drawn when report.json records one."""
     parts = [_header(report)]
-    parts += _findings(report)
+    if report.templates is None:
+        parts += _section(report)
+    else:
+        templates = report.templates
+        parts += ['<h2 id="on-your-texts">On your texts</h2>', *_demoted(_section(report))]
+        parts += [
+            '<h2 id="on-templates">On templates</h2>',
+            f'<p class="muted">{_e(templates.data.get("rows", 0))} templated seeds from '
+            f"{_e(templates.data.get('template_count', 0))} templates "
+            f"(<code>{_e(templates.data.get('templates', ''))}</code>), each written with "
+            "every term of its category's axis; never pooled with your texts.</p>",
+            *(
+                p.replace(' id="', ' id="templates-').replace(
+                    'data-table="', 'data-table="templates-'
+                )
+                for p in _demoted(_section(templates))
+            ),
+        ]
+    return _page("textfair audit", parts)
+
+
+def _section(report: AuditReport) -> list[str]:
+    """One section's findings, causal tests, figures, examples, metrics and run."""
+    parts = _findings(report)
     if report.counterfactual is not None:
         parts += _counterfactual(report)
     parts += figures.two_category_figures(report)
@@ -54,7 +77,12 @@ def render_html(report: AuditReport) -> str:
     elif isinstance(report.metrics, TableMetrics):
         parts += _table_metrics(report.metrics)
     parts += _run(report)
-    return _page("textfair audit", parts)
+    return parts
+
+
+def _demoted(parts: list[str]) -> list[str]:
+    """A section's headings one level down, under "On your texts" or "On templates"."""
+    return [p.replace("<h2", "<h3").replace("</h2>", "</h3>") for p in parts]
 
 
 def _header(report: AuditReport) -> str:
