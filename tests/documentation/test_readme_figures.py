@@ -1,0 +1,73 @@
+"""Every figure the README and getting-started quote from the default audit is what the
+command prints (issue 55: the docs quoted "all 17" rule sets and figures of an older run).
+
+The "Reading the verdict" paragraph names, for your texts and for templates, the number of
+rule sets and, per term, the signed difference with its interval (and an adjusted p-value
+where one is quoted); each is checked against the default audit's report, as `textfair
+audit` with no options computes it.
+"""
+
+import re
+
+import pytest
+
+import textfair
+
+from locations import ROOT
+
+PAGES = [ROOT / "README.md", ROOT / "docs" / "pages" / "getting-started.md"]
+FIGURE = re.compile(
+    r"\*(?P<term>[\w ]+)\*'?s? (?P<d>[+-]\d+\.\d) \[(?P<lo>[+-]\d+\.\d), (?P<hi>[+-]\d+\.\d)\]"
+)
+
+
+def _paragraph(path) -> str:
+    text = path.read_text(encoding="utf-8")
+    start = text.index("**Reading the verdict.**")
+    end = text.find("\n\n", start)
+    return " ".join(text[start : end if end >= 0 else len(text)].split())
+
+
+@pytest.fixture(scope="module")
+def report():
+    return textfair.audit("toxicity-cnn-lstm")
+
+
+def _signed(value: float) -> str:
+    return f"{100 * value:+.1f}"
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
+def test_the_verdict_paragraph_quotes_the_default_audit(report, path):
+    paragraph = _paragraph(path)
+    texts_part, templates_part = paragraph.split("On templates (", 1)
+    texts_part = texts_part.split("On the bundled model's texts (", 1)[1]
+    templates_part, gate_part = templates_part.split("With `--fail-above", 1)
+    for part, section in ((texts_part, report), (templates_part, report.templates)):
+        assert section is not None
+        count = int(re.match(r"(\d+) rule sets", part)[1])
+        assert count == len(section.findings), (path.name, part[:40])
+        figures = list(FIGURE.finditer(part))
+        assert figures, part
+        for figure in figures:
+            finding = next(
+                f for f in section.findings if [r.value for r in f.rule_set] == [figure["term"]]
+            )
+            quoted = (figure["d"], figure["lo"], figure["hi"])
+            assert quoted == tuple(_signed(v) for v in (finding.difference, *finding.ci)), (
+                path.name,
+                figure[0],
+            )
+            after = part[figure.end() : figure.end() + 120]
+            p_value = re.search(r"adjusted p-value (?:of )?(\d\.\d+)", after.split("*")[0])
+            if p_value:
+                assert p_value[1] == f"{finding.p_adjusted:.3g}", (path.name, figure[0])
+            said = "(significant" in after.split("*")[0]
+            assert said == finding.significant, (path.name, figure[0])
+    failing = re.search(r"\*(\w+)\*'s ([+-]\d+\.\d) fails it", gate_part)
+    assert failing
+    gated = report.failing(5)
+    assert any(
+        [r.value for r in f.rule_set] == [failing[1]] and _signed(f.difference) == failing[2]
+        for f in gated
+    )
