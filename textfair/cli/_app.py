@@ -30,15 +30,18 @@ C = TypeVar("C", bound="DataclassInstance")
 # Exit codes, a contract for CI: 0 done (fair, or nothing crossed --fail-above); 1 only when a
 # significant finding scores above --fail-above; 2 a mistake in the input or a model that
 # cannot be used; 3 the model failed during the run; 4 textfair itself failed (out of
-# memory, a bug); 130 interrupted.
+# memory, a bug); 5 the gate cannot be judged (nothing tested under --fail-above, or a
+# --require category untested); 130 interrupted.
 EXIT_UNFAIR, EXIT_USAGE, EXIT_MODEL_FAILED, EXIT_FAILED, EXIT_INTERRUPTED = 1, 2, 3, 4, 130
+EXIT_UNTESTED = 5
 
 app = typer.Typer(
     name="textfair",
     help="Test text classifiers for discrimination against identity groups.",
     epilog="Exit codes: 0 done; 1 only when --fail-above is crossed; 2 a mistake in the input "
     "or a model that cannot be used; 3 the model failed during the run; 4 textfair itself "
-    "failed (out of memory, a bug); 130 interrupted.",
+    "failed (out of memory, a bug); 5 the gate cannot be judged: nothing was tested under "
+    "--fail-above, or a --require category was not; 130 interrupted.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

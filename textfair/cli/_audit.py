@@ -11,9 +11,12 @@ from typing import TYPE_CHECKING, cast
 import typer
 
 from textfair.cli._app import (
+    EXIT_UNFAIR,
+    EXIT_UNTESTED,
     app,
     command,
     settings_of,
+    split_list,
 )
 from textfair.cli._options import (
     CORPUS,
@@ -26,12 +29,38 @@ from textfair.cli._options import (
 )
 from textfair.cli._progress import Stages
 from textfair.cli._runs import cached_model, check_report_options, load_text_model, publish
+from textfair.errors import TextfairError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from textfair.distributed.ray_engine import ActorPoolModel
     from textfair.models.spec import SpecModel
+    from textfair.report.model import AuditReport
+    from textfair.settings import AuditConfig
 
 DEFAULT_MODEL = "toxicity-cnn-lstm"
+
+# The options only the text audits take, declared here rather than in _options.SHARED: the
+# model and corpus, the templated seeds audited beside the corpus (`audit` and `causal`),
+# and the categories the gate requires tested (`audit` only: it reads group findings).
+MODEL = typer.Option(DEFAULT_MODEL, "--model", help=MODEL_HELP)
+DATA = typer.Option(
+    None, "--data", help="CSV, TSV, JSONL or Parquet (default: bundled Wikipedia comments)."
+)
+TEMPLATES = typer.Option(
+    "auto",
+    "--templates",
+    help="Templated seeds audited beside the corpus and reported apart: auto (the built-in "
+    "suite for the model's task), toxicity, sentiment, none, or a text file with one "
+    "template per line (I am a {identity} person.).",
+)
+REQUIRE = typer.Option(
+    None,
+    "--require",
+    help="Categories that must be tested, comma-separated (religion,race): exit 5 when one "
+    "has no rule set on the texts or the templates, with or without --fail-above.",
+)
 
 
 AUDIT_OPTIONS = (
@@ -55,18 +84,27 @@ STAGES = {"audit": ("group", "causal"), "causal": ("causal",)}
 
 
 def _options(group: bool, old_name: str = "") -> Callable[..., None]:
-    """The command of both `audit` and `causal`, as a function so each gets its own."""
+    """The command of `audit` (`group`) or `causal`, as a function so each gets its own."""
+    if group:
+
+        def audit(
+            model: str = MODEL,
+            data: Path | None = DATA,
+            templates: str = TEMPLATES,
+            require: str | None = REQUIRE,
+            **options: object,
+        ) -> None:
+            chosen = {"model": model, "data": data, "templates": templates, "require": require}
+            _audit({**chosen, **options}, group=True)
+
+        return audit
 
     def run(
-        model: str = typer.Option(DEFAULT_MODEL, "--model", help=MODEL_HELP),
-        data: Path | None = typer.Option(
-            None, "--data", help="CSV, TSV, JSONL or Parquet (default: bundled Wikipedia comments)."
-        ),
-        **options: object,
+        model: str = MODEL, data: Path | None = DATA, templates: str = TEMPLATES, **options: object
     ) -> None:
         if old_name:
             typer.echo(f"note: `textfair {old_name}` is now `textfair causal`", err=True)
-        _audit({"model": model, "data": data, **options}, group=group)
+        _audit({"model": model, "data": data, "templates": templates, **options}, group=False)
 
     return run
 
@@ -94,6 +132,8 @@ def _audit(options: dict, group: bool) -> None:
             terms.category_names(),
             "a category of the term list or one of its terms",
         )
+    required = _required(options.get("require"), config)
+    _check_templates(config)
     corpus = load_corpus(
         options["data"],
         text_column=options["text_column"],
@@ -125,7 +165,99 @@ def _audit(options: dict, group: bool) -> None:
         )
     if options["engine"] == "ray":
         cast("ActorPoolModel", loaded).close()  # what `_load` makes for --engine ray
-    publish(report, options, err)
+    _gate(report, options, required, err)
+
+
+def _required(value: str | None, config: AuditConfig) -> tuple[str, ...]:
+    """--require's categories, each one of the term list's (a category left out by
+    --categories is allowed: it is then untested, exit 5); a one-line error otherwise."""
+    if value is None:
+        return ()
+    names = split_list(value)
+    if names is None:
+        raise TextfairError(
+            f"--require {value!r} names no category; give categories comma-separated, such "
+            "as religion,race"
+        )
+    terms = config.term_list()
+    known = terms.category_names()
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise TextfairError(
+            f"--require names {', '.join(map(repr, unknown))}; expected categories of the term "
+            f"list {terms.name!r}: {', '.join(known)}; name those, comma-separated"
+        )
+    return tuple(dict.fromkeys(names))
+
+
+def _check_templates(config: AuditConfig) -> None:
+    """A --templates file is read now, before the corpus and the model are loaded: a missing,
+    unreadable or empty one is one line (exit 2). `auto` needs the model's labels: the audit
+    settles it (`textfair.auditing.templates.template_texts`)."""
+    from textfair.auditing.templates import template_texts
+
+    if config.templates != "auto":
+        template_texts(config.templates, ())
+
+
+def _gate(report: AuditReport, options: dict, required: tuple[str, ...], err: Console) -> None:
+    """Publish the report (terminal, --out, --pairs) and apply the gate: exit 1 when
+    --fail-above is crossed (`report.failing` reads the texts' and the templates' findings);
+    else exit 5 when the gate cannot be judged: nothing tested at all under --fail-above or
+    --require, or a --require category untested. A run crossing --fail-above exits 1 even
+    with a --require category untested (both lines are said)."""
+    gate = options.get("fail_above") is not None
+    untested = _untested(report, required, options) if gate or required else ""
+    try:
+        publish(report, options, err)
+    except typer.Exit as stop:
+        if untested and stop.exit_code == EXIT_UNFAIR:
+            err.print(untested, markup=False, soft_wrap=True)
+        raise
+    if untested:
+        err.print(untested, markup=False, soft_wrap=True)
+        raise typer.Exit(EXIT_UNTESTED)
+
+
+def _untested(report: AuditReport, required: tuple[str, ...], options: dict) -> str:
+    """The line of exit 5, what was not tested and how to fix it; "" when the gate can be
+    judged."""
+    sections = "the texts or the templates" if report.templates is not None else "the texts"
+
+    def fixes(them: str) -> str:
+        ways = [f"more texts that name {them}", "a lower --theta"]
+        if options.get("unit") != "sentence":
+            ways.append("--unit sentence for long documents")
+        if report.templates is None:
+            ways.append("--templates auto")
+        return ", ".join(ways[:-1]) + " or " + ways[-1]
+
+    if report.untested():  # no rule set in either section
+        rows = report.data.get("rows")
+        where = sections
+        if isinstance(rows, int):
+            where = sections.replace("the texts", f"the {rows:,} texts", 1)
+        verdict = (
+            "--fail-above cannot pass on nothing"
+            if options.get("fail_above") is not None
+            else f"--require {','.join(required)} is not met"
+        )
+        return (
+            f"untested: no rule set of any category was scored on {where}, so {verdict}; "
+            f"give {fixes('its categories')}"
+        )
+    missing = report.untested(required)
+    if not missing:
+        return ""
+    audited = set(report.config.get("categories") or ())
+    left_out = [name for name in missing if name not in audited]
+    scarce = [name for name in missing if name in audited]
+    reasons = []
+    if scarce:
+        reasons.append(f"{', '.join(scarce)} had no rule set on {sections} (give {fixes('them')})")
+    if left_out:
+        reasons.append(f"{', '.join(left_out)} not audited (add to --categories)")
+    return f"untested: --require {','.join(required)} is not met: {'; '.join(reasons)}"
 
 
 def _load(options: dict) -> SpecModel | ActorPoolModel:
