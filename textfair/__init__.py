@@ -28,7 +28,7 @@ from textfair.models.tabular_mlp import TabularMLP
 from textfair.models.text_training import train_text_classifier
 from textfair.models.torch_text import TorchTextModel
 from textfair.report.gate import Gate
-from textfair.report.model import AuditReport
+from textfair.report.model import AuditReport, CategoryCoverage
 from textfair.report.parts import Counterfactual, ModelInfo, RunStats, TableMetrics
 from textfair.settings import AuditConfig
 from textfair.stats.label_metrics import AucGap, BiasMetrics, SubgroupMetrics
@@ -81,6 +81,7 @@ __all__ = [  # noqa: RUF022 (grouped, not sorted)
     "Rule",
     "RuleSet",
     "RunStats",
+    "CategoryCoverage",
     "Strict",
     "SubgroupMetrics",
     "TableMetrics",

@@ -257,8 +257,17 @@ def test_audit_bad_files(small_corpus):
     for name, (content, message) in cases.items():
         path = small_corpus / name
         path.write_bytes(content if isinstance(content, bytes) else content.encode())
+        # The corpus alone: with templates, a corpus naming nobody is still audited.
         result = invoke(
-            "audit", "--model", "toxicity-cnn-lstm", "--data", str(path), "--text-column", "comment"
+            "audit",
+            "--model",
+            "toxicity-cnn-lstm",
+            "--data",
+            str(path),
+            "--text-column",
+            "comment",
+            "--templates",
+            "none",
         )
         assert result.exit_code == 2, (name, result.output)
         assert message in result.output, (name, result.output)
@@ -284,7 +293,9 @@ def test_audit_reads_parquet_and_causal_runs_causal_tests_alone(small_corpus):
     assert report["findings"] == [] and report["counterfactual"]["causal"]
     # The verdict counts no rule set it never tested ("0 rule sets, 0 significant").
     verdict = result.output.split("Verdict: ", 1)[1]
-    assert verdict.startswith("toxicity-cnn-lstm: causal tests only.") and "rule set" not in verdict
+    # With templates, each section says so ("On your texts: ... On templates: ...").
+    assert "On your texts: toxicity-cnn-lstm: causal tests only." in verdict
+    assert "rule set" not in verdict
 
 
 @pytest.mark.slow
@@ -401,6 +412,9 @@ def test_the_gate_takes_a_threshold_per_category_or_term(tmp_path):
         "0",
         "--cache",
         str(tmp_path / "answers.db"),
+        # The corpus's findings: the gate reads the templates' too (test_gate_untested).
+        "--templates",
+        "none",
     )
     failing = invoke("audit", *quick, "--fail-above", "gender=5,religion=5")
     assert failing.exit_code == 1, failing.output

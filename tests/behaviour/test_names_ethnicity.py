@@ -120,7 +120,13 @@ def test_a_corpus_of_names_nobody_shows_to_be_private_says_how_to_audit_it():
     texts = [f"{name} was at the party last night." for name in ("Tyrone", "Latoya", "Brian")]
     texts += [f"{name} always says the right thing." for name in ("Emily", "Jose", "Priya")]
     with pytest.raises(TextfairError) as caught:
-        textfair.audit("toxicity-cnn-lstm", texts, terms="names_ethnicity", min_acceptability=0)
+        textfair.audit(
+            "toxicity-cnn-lstm",
+            texts,
+            terms="names_ethnicity",
+            min_acceptability=0,
+            templates="none",
+        )
     said = str(caught.value)
     assert "unknown_person" in said and "--private-names" in said and "\n" not in said
     report = textfair.audit(

@@ -86,6 +86,7 @@ WRONG = {
     "exclude_flags": [[1]],
     "min_acceptability": [-0.1, 1.5, math.nan, "0.5"],
     "private_names": ["yes", 1],
+    "templates": [3, None],
 }
 API_ONLY = {"unit": ["page"], "bins": [0], "holdout": [0, 1]}
 

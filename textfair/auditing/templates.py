@@ -12,6 +12,7 @@ Python, or none.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import time
 from collections.abc import Sequence
@@ -136,7 +137,10 @@ def audit_templates(
     }
     terms = config.terms.name if isinstance(config.terms, TermList) else config.terms
     # A template has one identity slot: no rule set or causal test spans two categories.
-    config = dataclasses.replace(config, max_order=1, causal_max_order=1)
+    # (A copy, set field by field: a replace() would read every setting, and a causal-only
+    # run reads no group setting.)
+    config = copy.copy(config)
+    config.max_order, config.causal_max_order = 1, 1
     report = audit_domain(
         domain,
         cached,

@@ -106,11 +106,10 @@ def frequent_rule_sets(
 
 
 def _frequent(mask: np.ndarray, theta: float, min_seeds: int | None) -> bool:
-    """Support at least θ, or at least `min_seeds` seeds (a rule set with no seed never)."""
-    count = int(np.count_nonzero(mask))
-    if count == 0:
-        return False
-    return bool(mask.mean() >= theta) or (min_seeds is not None and count >= min_seeds)
+    """Support at least θ, or at least `min_seeds` seeds."""
+    if mask.mean() >= theta:
+        return True
+    return min_seeds is not None and int(np.count_nonzero(mask)) >= min_seeds
 
 
 def _join(left: tuple[Rule, ...], right: tuple[Rule, ...]) -> tuple[Rule, ...] | None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from textfair.core.rules import RuleSet
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY
 from textfair.discovery.results import CausalScore, Excess
+from textfair.report._coverage import and_, coverage_verdict
 from textfair.report._labelwords import gap_sentence
 from textfair.report._numbers import difference, informative
 from textfair.report._samples import SMALL_SAMPLE
@@ -47,9 +48,7 @@ INTERVALS = (
 
 
 def summary(report: AuditReport) -> str:
-    """The verdict, in words: what `AuditReport.summary` documents, part by part. A text
-    audit starts with where each category was tested; with templates, the corpus's and the
-    templates' findings follow in two parts, never pooled."""
+    """The verdict, in words: what `AuditReport.summary` documents, part by part."""
     parts = [_gate_verdict(report), coverage_verdict(report)]
     if report.templates is None:
         parts.append(section_summary(report))
@@ -60,51 +59,14 @@ def summary(report: AuditReport) -> str:
 
 
 def section_summary(report: AuditReport, on_texts: bool = False) -> str:
-    """One section's verdict: its rule sets, causal tests, strict check and label metrics
-    (`on_texts`: the corpus's section of an audit with templates, which says why it tested
-    nothing where it did not)."""
+    """One section's verdict (`on_texts`: the corpus's beside templates, which says why it
+    tested nothing where it did not)."""
     if on_texts and not report.findings and report.data.get("nothing_tested"):
         return f"nothing tested: {report.data['nothing_tested']}."
     parts = [_groups_verdict(report), _causal_verdict(report)]
     parts.append(_strict_verdict(report))
     parts.append(_labels_verdict(report))
     return " ".join(part for part in parts if part)
-
-
-def coverage_verdict(report: AuditReport) -> str:
-    """The verdict's first sentence for texts: which categories were tested on the texts,
-    which only on templates, which not at all, with what the corpus holds of each one not
-    tested on it ("religion: 347 texts name it, 52 can be rewritten")."""
-    if report.kind != "text":
-        return ""
-    covered = report.coverage()
-    if not covered:
-        return ""
-    groups: dict[str, list[str]] = {}
-    for c in covered:
-        groups.setdefault(c.where, []).append(c.category)
-    said = []
-    for where, words in (
-        ("texts and templates", "on your texts and on templates"),
-        ("texts", "on your texts" + (" only" if report.templates is not None else "")),
-        ("templates", "only on templates"),
-        ("nowhere", "not at all"),
-    ):
-        names = groups.get(where)
-        if not names:
-            continue
-        why = [
-            f"{c.category}: {c.corpus_words()}"
-            for c in covered
-            if c.where in ("templates", "nowhere") and c.category in names and c.corpus_words()
-        ]
-        reason = f" ({'; '.join(why)})" if why else ""
-        said.append(f"{_and(names)} {words}{reason}")
-    return f"Tested: {'; '.join(said)}."
-
-
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _gate_verdict(report: AuditReport) -> str:
@@ -117,7 +79,7 @@ def _gate_verdict(report: AuditReport) -> str:
         return "FAIL: nothing was tested, so the gate cannot pass."
     failing = report.failing(gate) if gate is not None else ()
     if untested and not failing:
-        return f"FAIL: {_and(list(untested))} not tested (--require)."
+        return f"FAIL: {and_(list(untested))} not tested (--require)."
     if gate is None:
         return "PASS: every required category was tested."
     if failing:

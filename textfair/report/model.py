@@ -28,9 +28,9 @@ from textfair.core.rules import Rule, RuleSet
 from textfair.discovery.acceptable import Strict, holds_strictly
 from textfair.report import _prose as prose
 from textfair.report import records
+from textfair.report._coverage import CategoryCoverage, coverage
 from textfair.report._folding import fold_nested
 from textfair.report._samples import SMALL_SAMPLE
-from textfair.report.coverage import CategoryCoverage, coverage
 from textfair.report.gate import Gate
 from textfair.report.parts import (
     Counterfactual,
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AuditReport",
+    "CategoryCoverage",
     "Counterfactual",
     "Finding",
     "LabelMetrics",
@@ -459,7 +460,7 @@ class AuditReport:
     def coverage(self) -> tuple[CategoryCoverage, ...]:
         """Per audited category, where it was tested: the rule sets scored on the corpus
         and on templates, and what the corpus holds of it (texts naming it, texts that can
-        be rewritten). See `textfair.report.coverage`.
+        be rewritten). See `CategoryCoverage`.
 
         Returns
         -------

@@ -102,6 +102,7 @@ def _audit(texts, labels, batches):
     settings = {"categories": ["religion"], "max_samples": 100, "min_samples": 50}
     report = textfair.audit(model, texts, true_labels=labels, **settings).to_dict()
     del report["run"]["seconds"]
+    del report["templates"]["run"]["seconds"]  # the templates' section is timed apart
     return json.dumps(report, sort_keys=True)
 
 
@@ -133,7 +134,9 @@ def test_a_corpus_with_nothing_to_audit_asks_the_model_nothing():
     batches: list[list[str]] = []
     texts = ["a sunny day", "the weather is nice"] * 300
     with pytest.raises(TextfairError, match="none of the 600 texts"):
-        textfair.audit(_waiting_model(batches), texts, true_labels=["non-toxic"] * 600)
+        textfair.audit(
+            _waiting_model(batches), texts, true_labels=["non-toxic"] * 600, templates="none"
+        )
     assert batches == []
 
 

@@ -93,7 +93,9 @@ def test_notebook_views_and_markdown(text_report, table_report):
     assert frame["difference"].iloc[0] == first.phi_r - first.phi_not_r
     assert not {"phi_r", "phi_not_r", "score"} & set(frame.columns)
     assert len(frame) == len(text_report.findings)
-    assert text_report.summary().startswith("toxicity-cnn-lstm: ")
+    # Where each category was tested, then each section's verdict.
+    assert text_report.summary().startswith("Tested: ")
+    assert "On your texts: toxicity-cnn-lstm: " in text_report.summary()
     assert "<table" in text_report._repr_html_()
     assert text_report._repr_markdown_().startswith("# textfair audit")
     assert "## Label-based metrics" in render_markdown(text_report)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from textfair.report.model import AuditReport
 
-__all__ = ["CategoryCoverage", "coverage"]
+__all__ = ["CategoryCoverage", "and_", "coverage", "coverage_verdict"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class CategoryCoverage:
 
     @property
     def where(self) -> str:
-        """"texts and templates", "templates", "texts" or "nowhere"."""
+        """ "texts and templates", "templates", "texts" or "nowhere"."""
         if self.on_texts and self.on_templates:
             return "texts and templates"
         if self.on_templates:
@@ -62,7 +62,7 @@ class CategoryCoverage:
         rewritten"; "" where the report does not say."""
         if self.naming is None:
             return ""
-        said = f"{self.naming:,} {unit if self.naming != 1 else unit[:-1]} name it"
+        said = f"{self.naming:,} {unit} name it" if self.naming != 1 else f"1 {unit[:-1]} names it"
         if self.rewritable is not None and self.naming:
             said += f", {self.rewritable:,} can be rewritten"
         return said
@@ -98,3 +98,39 @@ def _rule_sets_per_category(report: AuditReport, categories: list[str]) -> dict[
             if category in counts:
                 counts[category] += 1
     return counts
+
+
+def coverage_verdict(report: AuditReport) -> str:
+    """The verdict's first sentence for texts: which categories were tested on the texts,
+    which only on templates, which not at all, with what the corpus holds of each one not
+    tested on it ("religion: 347 texts name it, 52 can be rewritten")."""
+    if report.kind != "text" or not report.settings.group:
+        return ""  # rows name their columns; a causal-only run tests no rule set
+    covered = report.coverage()
+    if not covered:
+        return ""
+    groups: dict[str, list[str]] = {}
+    for c in covered:
+        groups.setdefault(c.where, []).append(c.category)
+    said = []
+    for where, words in (
+        ("texts and templates", "on your texts and on templates"),
+        ("texts", "on your texts" + (" only" if report.templates is not None else "")),
+        ("templates", "only on templates"),
+        ("nowhere", "not at all"),
+    ):
+        names = groups.get(where)
+        if not names:
+            continue
+        why = [
+            f"{c.category}: {c.corpus_words()}"
+            for c in covered
+            if c.where in ("templates", "nowhere") and c.category in names and c.corpus_words()
+        ]
+        reason = f" ({'; '.join(why)})" if why else ""
+        said.append(f"{and_(names)} {words}{reason}")
+    return f"Tested: {'; '.join(said)}."
+
+
+def and_(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
