@@ -135,7 +135,7 @@ def audit_text(
         # A TermList given in Python is recorded by its name: report.json holds plain values;
         # "term_list" as report.json always named it (mitigation's augmentation reads it).
         terms = config.terms.name if isinstance(config.terms, TermList) else config.terms
-        recorded = {"term_list": terms}
+        recorded: dict[str, object] = {"term_list": terms}
         if mentioning == 0:
             # Nothing on the texts to test: the section says why, the templates still run.
             data_info["nothing_tested"] = _nothing_to_audit(
@@ -150,8 +150,6 @@ def audit_text(
         return report
     section = audit_templates(templated, choice, cached, favourable, config, run)
     return dataclasses.replace(report, templates=section)
-
-
 
 
 def _nothing_to_audit(domain: TextDomain, texts: int, min_acceptability: float) -> str:
