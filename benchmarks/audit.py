@@ -9,7 +9,9 @@ this audit measured); ``group_fairness_queries``, what the group fairness stage 
 every labelled comment) and ``group_query_reduction`` against Alg. 2; ``placebo_queries``, the
 texts scored for the causal stage's placebo edits (part of ``model_queries``); ``stages``, per
 stage of the last repeat the texts the model scored and its seconds on them; ``seconds``; and
-``overhead_ratio``, the median over interleaved repeats of audit seconds / seconds for the
+``templates``, the templated section's suite, seeds, rule sets, queries and seconds (part of
+the audit's); ``overhead_ratio``, the median over interleaved repeats of audit seconds /
+seconds for the
 model alone to score the same unique texts (each repeat's pair runs back to back, so machine
 load drifts out of the ratio); beside it the ratio of the least audit and model-alone
 seconds, and the median of audit seconds / the model's seconds inside that audit.
@@ -224,6 +226,19 @@ def main() -> None:
         "testsgd_queries": testsgd_queries(report.findings, config.confidence, config.error),
         "requested_texts": report.run.requested,
         "placebo_queries": report.run.placebo_queries,
+        # The templated section (issue 55): its own queries and seconds, part of the audit's.
+        "templates": (
+            {
+                "suite": report.templates.data.get("templates"),
+                "seeds": report.templates.data.get("rows"),
+                "rule_sets": len(report.templates.findings),
+                "model_queries": report.templates.run.model_queries,
+                "placebo_queries": report.templates.run.placebo_queries,
+                "seconds": report.templates.run.seconds,
+            }
+            if report.templates is not None
+            else None
+        ),
         "stages": stage_costs(cached),
         **measured,
         "breakdown": breakdown(model, texts, labels, config),
