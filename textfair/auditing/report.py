@@ -121,9 +121,10 @@ def audit_domain(
     frequent = None
     if config.group:
         _step(progress, "finding frequent rule sets")
-        # TestSGD's θ alone in paper mode; otherwise enough seeds for an informative
-        # interval test a rule set too, whatever share of the corpus they are.
-        min_seeds = None if config.mode == "paper" else MIN_SEEDS
+        # TestSGD's θ alone in paper mode and for table rows (a table's θ of its rows is
+        # thousands of them); a text corpus's rule set is also tested when it has enough
+        # seeds for an informative interval, whatever share of the corpus they are.
+        min_seeds = None if config.mode == "paper" or domain.kind != "text" else MIN_SEEDS
         frequent = frequent_rule_sets(
             domain, theta=config.theta, max_order=config.max_order, min_seeds=min_seeds
         )
