@@ -57,9 +57,11 @@ def _bundled_audit(terms: str = "dixon2018") -> dict:
     record = textfair.audit(
         "toxicity-cnn-lstm", terms=terms, workers=2, private_names=terms == "names"
     ).to_dict()
-    record["run"] = {k: v for k, v in record["run"].items() if k not in COST}
-    del record["textfair_version"]
-    record["data"].pop("path", None)  # where this checkout lies
+    for section in (record, record.get("templates") or {}):
+        if section:
+            section["run"] = {k: v for k, v in section["run"].items() if k not in COST}
+            del section["textfair_version"]
+            section["data"].pop("path", None)  # where this checkout lies
     return record
 
 

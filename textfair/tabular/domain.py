@@ -126,8 +126,9 @@ class TabularDomain:
 
     kind: Literal["rows"] = "rows"
     """The report's kind."""
-    settings_not_read = ("terms", "exclude_flags")
-    """Settings report.json does not record for rows: rows have features, not terms."""
+    settings_not_read = ("terms", "exclude_flags", "templates")
+    """Settings report.json does not record for rows: rows have features, not terms or
+    templates."""
 
     def scored_examples(self, examples: Sequence[dict]) -> list[dict]:
         """A finding's examples as they are: rows are not scored."""
