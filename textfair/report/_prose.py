@@ -10,17 +10,16 @@ read and changed in one place; they know `AuditReport` only as a type.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 from textfair.core.rules import RuleSet
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY
 from textfair.discovery.results import CausalScore, Excess
 from textfair.report._coverage import and_, coverage_verdict
+from textfair.report._hints import other_ways, what_would_help
 from textfair.report._labelwords import gap_sentence
 from textfair.report._numbers import difference, informative
 from textfair.report._samples import SMALL_SAMPLE
-from textfair.report._seedwords import reason_words
 from textfair.report.parts import Finding, LabelMetrics
 from textfair.stats.testing import CORRECTION_NAMES
 
@@ -292,10 +291,11 @@ def reading_notes(report: AuditReport, top: int | None = None) -> list[str]:
         notes.append(
             f"No rule set reached the support --theta {report.settings.theta:g}{held}: "
             + (
-                _what_would_help(report, max(most, key=most.__getitem__), alone=False)
+                what_would_help(report, max(most, key=most.__getitem__), alone=False)
                 if most
                 else "lower --theta or audit more data in which the terms occur."
             )
+            + other_ways(report)
         )
     mentioning = report.data.get("seeds_mentioning") or {}
     covered = {rule.category for f in report.findings for rule in RuleSet(f.rule_set)}
@@ -305,7 +305,7 @@ def reading_notes(report: AuditReport, top: int | None = None) -> list[str]:
         notes += [
             f"No rule set for {c} ({mentioning[c]} of {rows} {report.inputs} mention it): "
             f"none of its terms reaches the support --theta {report.settings.theta:g} "
-            f"(theta= in Python); {_what_would_help(report, c)}"
+            f"(theta= in Python); {what_would_help(report, c)}{other_ways(report)}"
             for c in missing
         ]
     few = [
@@ -339,53 +339,6 @@ def reading_notes(report: AuditReport, top: int | None = None) -> list[str]:
             "more data in which they occur."
         )
     return notes
-
-
-def _what_would_help(report: AuditReport, category: str, alone: bool = True) -> str:
-    """What would give `category` a rule set (`alone`: the sentence is about it; else
-    about every category, this one holding the term of largest support): the --theta at
-    which its term of largest support becomes one (that support, rounded down to two
-    significant digits), or why no --theta can (no text that mentions it can be
-    rewritten, and why)."""
-    most = (report.data.get("most_seeds_per_term") or {}).get(category)
-    rows = report.data.get("rows")
-    if most is None or not rows:
-        return "lower --theta, or audit more data that mentions it."
-    if most == 0 and alone and not (report.data.get("seeds_mentioning") or {}).get(category):
-        return f"no {report.inputs[:-1]} mentions it; audit data that does."
-    if most == 0:
-        left_out = (report.data.get("seeds_left_out") or {}).get(category) or {}
-        reasons = ", ".join(
-            f"{count} {reason_words(reason)}"
-            for reason, count in left_out.items()
-            if count and alone
-        )
-        return (
-            f"lowering --theta cannot help: none of the {report.inputs} that "
-            + ("mention it" if alone else "hold a term")
-            + " can be rewritten to another term and still hang together"
-            + (f" ({reasons})" if reasons else "")
-            + "; audit more data that mentions "
-            + ("it." if alone else "the terms.")
-        )
-    support = most / rows
-    digits = max(1 - math.floor(math.log10(support)), 0)
-    theta = math.floor(support * 10**digits) / 10**digits
-    whose = "its terms" if alone else "the terms"
-    if theta >= report.settings.theta:
-        return (
-            f"{whose} reach it in {most} {report.inputs}, none of which could be compared "
-            "with another term."
-        )
-    few = f", on few {report.inputs}" if most < SMALL_SAMPLE else ""
-    return (
-        f"{whose} can each be written into at most {most} {report.inputs} "
-        + ("(" if alone else f"({category}; ")
-        + f"support {support:.3g}): --theta {theta:g} or below gives "
-        + ("it" if alone else f"{category}")
-        + f" a rule set{few}; or audit more data that mentions "
-        + ("it." if alone else "the terms.")
-    )
 
 
 def holds_words(report: AuditReport, finding: Finding) -> str:

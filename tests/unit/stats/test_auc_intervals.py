@@ -200,7 +200,8 @@ def test_the_rate_gap_is_signed_and_its_interval_holds_it():
 
 def _bundled() -> AuditReport:
     record = json.loads(BUNDLED.read_text(encoding="utf-8"))
-    record["run"] = {**record["run"], "seconds": 1.0, "model_calls": 1}
+    for section in (record, record["templates"]):  # the templated section's run too
+        section["run"] = {**section["run"], "seconds": 1.0, "model_calls": 1}
     return AuditReport.from_dict(record)
 
 
@@ -220,7 +221,8 @@ def test_the_bundled_audit_shows_its_label_metrics_everywhere():
     assert "texts that mention gay, BPSN AUC" in verdict and said in verdict
     assert "harmless mentions over-flagged" in verdict
     markdown = render_markdown(report)
-    assert "too few texts" in markdown and "0.000" not in markdown.split("## Label")[1]
+    labels = markdown.split("## Label")[1].split("## On templates")[0]  # the texts' section
+    assert "too few texts" in labels and "0.000" not in labels
     assert f"| gay | {gaps[0][0].positives} / {gaps[0][0].negatives} |" in markdown
     console = Console(width=80, record=True)  # a pipe's narrowest: every column kept
     render_terminal(report, console=console)
@@ -247,7 +249,8 @@ def test_no_significant_gap_says_nothing_in_the_verdict():
             gap["significant"] = False
     quiet = AuditReport.from_dict(record)
     assert "Label metrics" not in quiet.summary()
-    assert quiet.summary() == report.summary().split(" Label metrics:")[0]
+    before, after = report.summary().split(" Label metrics:")
+    assert quiet.summary() == before + " On templates:" + after.split(" On templates:", 1)[1]
 
 
 def test_a_report_written_before_the_intervals_reads_and_renders():
@@ -267,7 +270,7 @@ def test_a_report_written_before_the_intervals_reads_and_renders():
     assert report.metrics.min_per_class is None and not report.metrics.subgroups[0].gaps
     assert "Label metrics" not in report.summary()
     markdown = render_markdown(report)
-    assert "too few texts" not in markdown.split("## Label")[1]
+    assert "too few texts" not in markdown.split("## Label")[1].split("## On templates")[0]
     render_html(report)
     render_terminal(report, console=Console(width=100, record=True))
     # And the new record reads back whole.
