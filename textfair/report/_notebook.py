@@ -26,10 +26,21 @@ def findings_frame(report: AuditReport) -> pd.DataFrame:
     import pandas as pd
 
     label = report.model.favorable or "favourable"
+    own = "rows" if report.kind == "rows" else "texts"
+    sections = [(own, report)] + ([("templates", report.templates)] if report.templates else [])
+    columns = [
+        "section", "rule_set", f"{label}_rate_with", f"{label}_rate_without", "difference",
+        "ci_low", "ci_high", "credible_bound", "p_adjusted", "significant", "seeds", "support",
+        "acceptability", "strict_difference", "strict_ci_low", "strict_ci_high",
+        "strict_seeds", "holds_strictly",
+    ]  # fmt: skip
     return pd.DataFrame(
         [
             {
-                "rule_set": report.label(f.rule_set),
+                # Where the finding comes from: the corpus ("texts", "rows") or templates,
+                # each section corrected on its own, never pooled.
+                "section": name,
+                "rule_set": section.label(f.rule_set),
                 f"{label}_rate_with": f.phi_r,
                 f"{label}_rate_without": f.phi_not_r,
                 "difference": f.difference,
@@ -46,10 +57,12 @@ def findings_frame(report: AuditReport) -> pd.DataFrame:
                 "strict_ci_low": f.strict.ci[0] if f.strict else None,
                 "strict_ci_high": f.strict.ci[1] if f.strict else None,
                 "strict_seeds": f.strict.n if f.strict else None,
-                "holds_strictly": report.holds_strictly(f),
+                "holds_strictly": section.holds_strictly(f),
             }
-            for f in report.findings
-        ]
+            for name, section in sections
+            for f in section.findings
+        ],
+        columns=columns,  # kept when there is no finding
     )
 
 

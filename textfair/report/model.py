@@ -382,7 +382,8 @@ class AuditReport:
         Returns
         -------
         pandas.DataFrame
-            One row per finding: ``rule_set`` (as `label` writes it), the rate of the
+            One row per finding, the corpus's then the templates': ``section`` (``texts``
+            or ``rows``, or ``templates``), ``rule_set`` (as `label` writes it), the rate of the
             favourable label with and without the rule set (e.g. ``non-toxic_rate_with``,
             ``non-toxic_rate_without``), their signed ``difference`` and its interval
             (``ci_low``, ``ci_high``), ``credible_bound`` (the end of the interval nearest

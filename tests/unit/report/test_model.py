@@ -92,7 +92,9 @@ def test_notebook_views_and_markdown(text_report, table_report):
     assert frame["non-toxic_rate_with"].iloc[0] == first.phi_r
     assert frame["difference"].iloc[0] == first.phi_r - first.phi_not_r
     assert not {"phi_r", "phi_not_r", "score"} & set(frame.columns)
-    assert len(frame) == len(text_report.findings)
+    templated = text_report.templates.findings if text_report.templates else ()
+    assert len(frame) == len(text_report.findings) + len(templated)
+    assert list(frame["section"].unique()) == ["texts", "templates"][: 1 + bool(templated)]
     # Where each category was tested, then each section's verdict.
     assert text_report.summary().startswith("Tested: ")
     assert "On your texts: toxicity-cnn-lstm: " in text_report.summary()
