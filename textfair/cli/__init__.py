@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> None:
         typer.echo("interrupted; no output was written", err=True)
         sys.exit(EXIT_INTERRUPTED)
     code = code if isinstance(code, int) else 0
-    if code in (0, 1):  # a run that failed says one line: its error, not its notes
+    if code in (0, 1, 5):  # a run that failed says one line: its error, not its notes
         for note in _NOTES:
             print(note, file=sys.stderr)
     sys.exit(code)

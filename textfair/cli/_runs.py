@@ -126,7 +126,8 @@ def cache_file(options: dict) -> Path | None:
 def publish(report: AuditReport, options: dict, err: Console) -> None:
     """Show an audit's top findings, write report.json and report.md to --out, and apply
     --fail-above: exit 1 when a significant finding scores above it. Exit 1 means only
-    this; every other problem exits 2."""
+    this; a text audit whose gate cannot be judged (nothing tested, or a --require category
+    untested) exits 5 after this (`cli/_audit`); a mistake in the input exits 2."""
     from dataclasses import replace
 
     from textfair.report.files import write_report
