@@ -55,8 +55,9 @@ def batches(path) -> list[list[str]]:
 
 def comparable(report_path) -> dict:
     report = json.loads(report_path.read_text())
-    for volatile in ("run", "command"):
-        report.pop(volatile)
+    for section in (report, report.get("templates") or {}):
+        for volatile in ("run", "command"):
+            section.pop(volatile, None)
     return report
 
 

@@ -170,6 +170,7 @@ def reports(draw, base: AuditReport):
         counterfactual=counterfactual,
         metrics=None if kind == "rows" else base.metrics,
         data=base.data if kind == "text" else {"rows": 100, "label_column": "income"},
+        templates=base.templates if kind == "text" else None,  # rows have no templates
     )
 
 
@@ -213,9 +214,11 @@ def test_every_printed_interval_holds_its_estimate_with_the_tables_signs(bundled
     ):
         assert size == estimate.lstrip("+-"), verdict
         assert (word == "less") == estimate.startswith("-"), verdict
-        assert any(
-            expected(f.difference, f.ci) == f"{estimate} [{low}, {high}]" for f in report.findings
-        ), verdict
+        # The corpus's section's findings, or the templates' (named in their own part).
+        named = [*report.findings, *(report.templates.findings if report.templates else ())]
+        assert any(expected(f.difference, f.ci) == f"{estimate} [{low}, {high}]" for f in named), (
+            verdict
+        )
     frame = report.findings_frame()
     assert (frame["ci_low"] <= frame["difference"] + 1e-12).all()
     assert (frame["difference"] <= frame["ci_high"] + 1e-12).all()
