@@ -159,6 +159,48 @@ def audit_domain(
     _step(progress, "metrics")
     with cached.stage("label metrics"):
         measured = metrics()
+    return _assembled(
+        domain,
+        cached,
+        decision,
+        config,
+        run,
+        data_info,
+        extra_config,
+        findings,
+        counterfactual,
+        measured,
+    )
+
+
+def empty_section(
+    domain: AuditedDomain,
+    cached: CachedModel,
+    decision: Decision,
+    config: AuditConfig,
+    run: Run,
+    data_info: dict[str, object],
+    recorded: dict[str, object],
+) -> AuditReport:
+    """The report of a section in which nothing could be tested (a corpus that names no
+    term that can be rewritten, audited with templates beside it): no finding, no causal
+    test, no metric; `data_info` says why."""
+    return _assembled(domain, cached, decision, config, run, data_info, dict(recorded), [], None)
+
+
+def _assembled(
+    domain: AuditedDomain,
+    cached: CachedModel,
+    decision: Decision,
+    config: AuditConfig,
+    run: Run,
+    data_info: dict[str, object],
+    extra_config: dict[str, object],
+    findings: Sequence[GroupFinding],
+    counterfactual: Counterfactual | None,
+    metrics: LabelMetrics | TableMetrics | None = None,
+) -> AuditReport:
+    """The report of a section from what its stages found, with the run's cost so far."""
     return AuditReport(
         kind=domain.kind,
         textfair_version=__version__,
@@ -179,7 +221,7 @@ def audit_domain(
             for f in findings
         ),
         counterfactual=counterfactual,
-        metrics=measured,
+        metrics=metrics,
         run=RunStats(
             model_queries=cached.stats.forwarded,
             model_calls=cached.stats.model_calls,
@@ -188,42 +230,6 @@ def audit_domain(
             requested=cached.stats.requested,
             seconds=round(run.seconds(), 3),
             placebo_queries=_stage_queries(cached, "placebo"),
-        ),
-    )
-
-
-def empty_section(
-    domain: AuditedDomain,
-    cached: CachedModel,
-    decision: Decision,
-    config: AuditConfig,
-    run: Run,
-    data_info: dict[str, object],
-    recorded: dict[str, object],
-) -> AuditReport:
-    """The report of a section in which nothing could be tested (a corpus that names no
-    term that can be rewritten, audited with templates beside it): no finding, no causal
-    test, no metric; `data_info` says why."""
-    return AuditReport(
-        kind=domain.kind,
-        textfair_version=__version__,
-        command=run.command,
-        seed=config.seed,
-        model=ModelInfo(
-            run.model_id, cached.fingerprint, tuple(cached.labels), decision.describe()
-        ),
-        data=data_info,
-        config=_config_record(config, domain, dict(recorded)),
-        findings=(),
-        counterfactual=None,
-        metrics=None,
-        run=RunStats(
-            model_queries=cached.stats.forwarded,
-            model_calls=cached.stats.model_calls,
-            unique_inputs=cached.stats.unique_inputs,
-            cache_hits=cached.stats.cache_hits,
-            requested=cached.stats.requested,
-            seconds=round(run.seconds(), 3),
         ),
     )
 
