@@ -139,6 +139,62 @@ def load_reviews(path: Path) -> list[str]:
         return [row["review"] for row in csv.DictReader(handle, delimiter="\t")]
 
 
+def _verdict(record: dict) -> str | None:
+    """A gold unit's verdict under the strict rubric with WORLD counted valid (issue 56):
+    ``"wrong"`` when a reader judged it wrong for another class, ``"fine"`` when every
+    reader accepted it or called it WORLD; None when nobody read it."""
+    labels = [r for r in record.get("labels") or () if r.get("acceptable") is not None]
+    if not labels:
+        return None
+    wrong = any(not r["acceptable"] and r.get("class") != "WORLD" for r in labels)
+    return "wrong" if wrong else "fine"
+
+
+def gate_table(split: str = "tune") -> dict:
+    """Per gate of the reading (`textfair.text._gates.PIPELINE`), on the acceptability gold
+    set's `split` half: the labelled variants the gate alone stops (written when it alone is
+    disabled), wrong and fine (WORLD counted fine), and what the whole pipeline still writes
+    at the default threshold. A gate that stops more fine variants than wrong ones costs
+    more than it buys."""
+    from textfair.settings import DEFAULT_MIN_ACCEPTABILITY
+    from textfair.text._evaluation import rewrite_status
+    from textfair.text._gates import GATE_NAMES, disabled
+
+    records = [
+        (r, v)
+        for r in _records("acceptability_gold.jsonl")
+        if r.get("split") == split and (v := _verdict(r)) is not None
+    ]
+
+    def written(min_acceptability: float = 0.0) -> list[bool]:
+        return [rewrite_status(r, None, min_acceptability) == "same" for r, _ in records]
+
+    rules = written()
+    by_gate = {}
+    for name in GATE_NAMES:
+        if name == "low_acceptability":
+            # The score's gate: what the default threshold stops of what the rules write.
+            without, with_ = rules, written(DEFAULT_MIN_ACCEPTABILITY)
+        else:
+            with disabled(name):
+                without = written()
+            with_ = rules
+        stopped = [v for (_, v), a, b in zip(records, without, with_, strict=True) if a and not b]
+        by_gate[name] = {
+            "stops_wrong": stopped.count("wrong"),
+            "stops_fine": stopped.count("fine"),
+        }
+    final = written(DEFAULT_MIN_ACCEPTABILITY)
+    kept = [v for (_, v), w in zip(records, final, strict=True) if w]
+    return {
+        "split": split,
+        "units_read": len(records),
+        "wrong": sum(v == "wrong" for _, v in records),
+        "gates": by_gate,
+        "written_at_default": {"wrong": kept.count("wrong"), "fine": kept.count("fine")},
+    }
+
+
 def load_comments(path: Path) -> list[str]:
     with open(path, encoding="utf-8", newline="") as handle:
         return [row["comment"] for row in csv.DictReader(handle)]
@@ -191,6 +247,7 @@ def main() -> None:
         **measure(comments, matcher, args.max_variants),
         **gold_scores(matcher),
         "longform_gold": longform_scores(),
+        "gates": gate_table(),
         "recall": recall({"wiki_comments": comments, "movie_reviews": load_reviews(REVIEWS)}),
         "acceptability": acceptability_figures(),
         "python": platform.python_version(),

@@ -14,7 +14,8 @@ import textfair
 from textfair.core.rules import Rule
 from textfair.models import CallableModel
 from textfair.terms import load_term_list
-from textfair.text.template_domain import MINOR_UNSAFE, TemplateDomain, names_a_minor
+from textfair.text._minors import UNSAFE_FOR_MINORS, names_a_minor
+from textfair.text.template_domain import TemplateDomain
 from textfair.text.template_suites import SUITES, suite, suite_kinds
 
 from synthetic import unit
@@ -149,7 +150,7 @@ def test_no_minor_is_written_into_sexual_or_violent_text():
     # The built-in suites hold no such word, so they never need the rule ...
     for frames in SUITES.values():
         for frame in frames:
-            assert not set(re.findall(r"[a-z]+", frame.text.lower())) & MINOR_UNSAFE, frame
+            assert not set(re.findall(r"[a-z]+", frame.text.lower())) & UNSAFE_FOR_MINORS, frame
     # ... and a user's template that does is never written with a term naming a minor.
     terms = load_term_list("dixon2018")
     domain = TemplateDomain(["I want to kiss a {age} person."], terms)

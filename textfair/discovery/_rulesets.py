@@ -106,8 +106,8 @@ def frequent_rule_sets(
 
 
 def _frequent(mask: np.ndarray, theta: float, min_seeds: int | None) -> bool:
-    """Support at least θ, or at least `min_seeds` seeds."""
-    if mask.mean() >= theta:
+    """Support at least θ, or at least `min_seeds` seeds (a domain of no seeds: neither)."""
+    if mask.size and mask.mean() >= theta:
         return True
     return min_seeds is not None and int(np.count_nonzero(mask)) >= min_seeds
 

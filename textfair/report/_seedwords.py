@@ -38,6 +38,11 @@ LEFT_OUT_WORDS = {
     "unknown_person": "call one person by a first name or a nationality, with nothing that "
     'shows a private person ("my friend Tyrone", "my Syrian neighbour"): a public figure or '
     "someone in the news as often as not (names: see --private-names)",
+    # Issue 56: no term that can name a minor is written into sexual text.
+    "minor_in_sexual_text": "have sexual content, where no term that can name a minor is "
+    'written ("teenage", "girl")',
+    "minor_in_sexual_or_violent_text": "term and template pairs with sexual or violent words, "
+    "never written with a term that can name a minor",
     "low_acceptability": "have no variant a strict reader would likely accept "
     "(all score below --min-acceptability)",
 }

@@ -17,7 +17,9 @@ category, precision first:
   whom a swap could not follow or make true (a full name, a first name written elsewhere:
   ``full_name``, ``reference``), or whom the text does not show to be a private person (a
   first name alone, "Molly"; one person called by a nationality, "a Syrian refugee" in the
-  news: ``unknown_person``); or no other term fits (``no_target``);
+  news: ``unknown_person``); or no other term fits (``no_target``), or none but terms that
+  can name a minor, in a text with sexual content (``minor_in_sexual_text``: no minor is
+  written into sexual text, `textfair.text._minors`; a swap of "girl" to "boy" neither);
 * otherwise **the terms it may become**: those of the mention's axis (a nationality never
   becomes a race, a gender identity never a sexual orientation), less those the text
   contradicts: a term whose `clashes` are in the text ("atheist" beside "pray"), a gendered
@@ -40,40 +42,30 @@ from dataclasses import dataclass
 
 from textfair.terms import Term, TermList, normalize_form
 from textfair.text import _context as context
+from textfair.text import _gates as gates
 from textfair.text import _grammar_gates as grammar_gates
-from textfair.text import _nationality as nationality
 from textfair.text import _references as references
 from textfair.text._ages import (
-    AGED_NOUNS,
     HEAD_STAGES,
-    STATED_AGE,
     age_range,
     before_child,
     fits_life_stages,
     head_noun,
     life_stages,
 )
+from textfair.text._gates import PlanState
 from textfair.text._merges import MergeCheck
+from textfair.text._minors import names_a_minor
 from textfair.text._reference_check import ReferenceCheck, pronoun_genders, word_genders
 from textfair.text.matcher import Matcher
 from textfair.text.mentions import Mention
 
 __all__ = ["LEFT_OUT_REASONS", "CategoryPlan", "Coherence", "coherence_of"]
 
-#: Why a text takes no part in a category's rows, in the order they are checked;
-#: ``low_acceptability``: every target left scores below the acceptability threshold
-#: (`textfair.text._acceptability.keep_acceptable`).
-LEFT_OUT_REASONS = (
-    "several_terms",
-    "fixed_form",
-    "other_use",
-    "cue",
-    "full_name",
-    "reference",
-    "unknown_person",
-    "no_target",
-    "low_acceptability",
-)
+#: Why a text takes no part in a category's rows: the reasons of the reading's gates, in
+#: their order (`textfair.text._gates.PIPELINE`); ``low_acceptability``: every target left
+#: scores below the acceptability threshold (`textfair.text._acceptability.keep_acceptable`).
+LEFT_OUT_REASONS = tuple(reason for gate in gates.PIPELINE for reason in gate.reasons)
 
 
 @dataclass(frozen=True)
@@ -164,6 +156,12 @@ class Coherence:
             for c, terms in term_list.categories.items()
         }
         self._merges = MergeCheck(term_list)
+        # Terms that can name a minor, and the categories whose swaps write the counterpart
+        # of each gendered word ("girl" -> "boy"): what a sexual text may not be given.
+        self._minor_terms = frozenset(t.id for t in term_list.terms() if names_a_minor(t))
+        self._swaps_words = {
+            c: any(t.words for t in terms) for c, terms in term_list.categories.items()
+        }
         # Per category: whether it has an adult-only term, an attributive-only one and one
         # that is not gradable (the terms a child noun, a predicate or a degree rules out).
         self._restricted = {
@@ -234,9 +232,7 @@ class Coherence:
             return {}
         words = self._scan(text)
         return {
-            category: self._plan(
-                text, category, found, words, frozenset(), other_uses, several, private_names
-            )
+            category: self._plan(text, category, found, words, other_uses, several, private_names)
             for category, found in by_category.items()
         }
 
@@ -273,14 +269,14 @@ class Coherence:
         category: str,
         found: Sequence[Mention],
         words: Sequence[_Word],
-        genders: frozenset[str],
         other_uses: Sequence[Mention],
         several: bool,
         private_names: bool,
     ) -> CategoryPlan:
         """The plan of `category`, whose mentions in `text` are `found` (see `plan`):
-        `words` are the text's cue, related and clash words; `genders`, the genders of its
-        gendered words known so far (read here where the category needs them)."""
+        `words` are the text's cue, related and clash words. The gates of
+        `textfair.text._gates.PIPELINE` run in order; the first that stops the mentions
+        names the reason the text is left out."""
         sources = {m.term_id: m.term for m in found}
         related: list[tuple[_Word, Term]] = []
         for word in words:
@@ -293,104 +289,26 @@ class Coherence:
             related += [(word, t) for t in (mentioned[:1] or owners)]
         for _, term in related:
             sources.setdefault(term.id, term)
-        if len(sources) > 1 and not several:
-            return CategoryPlan("several_terms")
-        members: dict[str, set[str]] = {}
-        for mention in found:
-            if mention.member is not None:
-                members.setdefault(mention.term_id, set()).add(mention.member.id)
-        for word, term in related:
-            if word.member is not None:
-                members.setdefault(term.id, set()).add(word.member.id)
-        if any(len(named) > 1 for named in members.values()):
-            # "Mexicans and Brazilians", "Mexicans in Brazil": two members of one group; a
-            # rewrite to another group writes one member for both, merging them.
-            return CategoryPlan("several_terms")
-        if any(m.fixed for m in found):
-            return CategoryPlan("fixed_form")
-        if any(use.term_id in sources for use in other_uses):
-            return CategoryPlan("other_use")
-        axes = {(category, term.axis_name) for term in sources.values()}
-        if len(axes) > 1:
-            return CategoryPlan("several_terms")  # two axes: no term fits both
-        axis = self._axes[axes.pop()]
-        for word in words:
-            if word.kind == "cue" and any(
-                t.category == category and t.id in axis for t in word.terms
-            ):
-                return CategoryPlan("cue")
-            if word.kind == "clash" and any(t.id in sources for t in word.terms):
-                return CategoryPlan("cue")
-        if any(
-            m.term.groups_only
-            and nationality.one_person(text, m)
-            and not nationality.one_private_person(text, m.start)
-            for m in found
-        ):
-            return CategoryPlan("unknown_person")  # "a Syrian refugee attacks ...": the news
-        spans = [(m.start, m.end) for m in found]
-        if any(t.groups_only for t in sources.values()):
-            if nationality.our_nation(text):
-                return CategoryPlan("cue")  # "too many Americans ... into our country"
-            # A people spoken of in general takes part; one where the text speaks of public
-            # affairs does not (one private person, "my Syrian neighbour", takes part).
-            groups = [m for m in found if m.term.groups_only]
-            if not (groups and all(nationality.one_person(text, m) for m in groups)):
-                own = spans + [(w.start, w.end) for w, _ in related]
-                if nationality.public_affairs(text, own):
-                    return CategoryPlan("cue")  # "Build the wall ... 30% of Americans"
-            if nationality.region_or_slur(text, spans):
-                return CategoryPlan("cue")  # "Asian group ... those Chinese dudes"
-            if nationality.a_peoples_culture(text, spans):
-                return CategoryPlan("cue")  # "a film about Canadians", "real Italians ... spice"
-        if references.hashtag_names(text, sources.values(), spans):
-            return CategoryPlan("cue")  # "Americans ... #AmericaFirst"
-        left_out, companions = self._references(text, found, sources, several, private_names)
-        if left_out is not None:
-            return CategoryPlan(left_out)
-        if self._gendered_category[category] and not self._one_gender[category]:
-            genders = self._genders_of(text)
-        if any(t.names for t in sources.values()) and genders:
-            # A first name beside gendered words: they are rewritten with it ("Emily ... she"
-            # -> "Michael ... he"), which keeps them agreeing; with words of both genders it
-            # is not known which refer to whom, and the text is left out.
-            if len(genders) > 1 or len(sources) > 1:
-                return CategoryPlan("no_target")
-            companions = self._gendered_words(text, next(iter(sources.values())))
-            genders = frozenset()
-        clashing = {t.id for w in words if w.kind == "clash" for t in w.terms}
-        roles = {w.role for w, _ in related}
-        adult_only, attributive_only, ungradable = self._restricted[category]
-        if adult_only and (
-            STATED_AGE.search(text) or any(head_noun(text, m) in AGED_NOUNS for m in found)
-        ):
-            return CategoryPlan("cue")  # "an elderly man ... died at the age of 76"
-        # Each reading rules out only the category's terms of one kind: it is read only
-        # where the category has such a term (no term of religion is adult-only, say).
-        child = adult_only and any(before_child(text, m) for m in found)
-        predicate = attributive_only and any(_predicative(text, m) for m in found)
-        degree = ungradable and any(
-            m.form == "adjective" and grammar_gates.gradable_context(text, m.start, m.end)
-            for m in found
+        axis = frozenset().union(*(self._axes[(category, t.axis_name)] for t in sources.values()))
+        state = PlanState(
+            text,
+            category,
+            found,
+            words,
+            other_uses,
+            several,
+            private_names,
+            sources,
+            related,
+            axis,
+            [(m.start, m.end) for m in found],
+            targets=set(axis - sources.keys()),  # before `no_target` reads the text
         )
-        targets = set()
-        for term in self.term_list.categories[category]:
-            if term.id in sources or term.id not in axis or term.id in clashing:
-                continue
-            if term.gender and not term.words and (genders - {term.gender}):
-                continue  # "female" where the text says "he"; "Emily" beside "his"
-            if (child and term.adult_only) or (predicate and term.attributive_only):
-                continue
-            if degree and not term.gradable:
-                continue  # "too young" -> "too old", never "too elderly"
-            if any(self.related_word(term, role) is None for role in roles):
-                continue
-            targets.add(term.id)
-        if len(targets) >= len(sources):  # else left out whatever the rest of the text says
-            targets = self._fitting(text, category, found, sources, targets)
-            targets -= self._named_elsewhere(text, category, found, related, targets)
-        if len(targets) < len(sources):
-            return CategoryPlan("no_target")  # too few terms to map each source to a new one
+        for gate in gates.running():
+            reason = gate.check(self, state)
+            if reason is not None:
+                return CategoryPlan(reason)
+        targets, companions = state.targets, state.companions
         mentions = tuple(
             Mention(
                 w.start,
@@ -409,6 +327,44 @@ class Coherence:
             for w, term in related
         )
         return CategoryPlan(None, frozenset(targets), mentions + companions)
+
+    def allowed_targets(self, state: PlanState) -> set[str]:
+        """The terms of the mentions' axis the rest of `state`'s text allows (the
+        ``no_target`` gate): no term the text contradicts, none of another gender than its
+        gendered words, no adult age before a child noun, no attributive-only term in a
+        predicate, no term that is not gradable after a degree word, none without the
+        counterpart of a related word, none a stated life stage rules out (`_fitting`),
+        none whose group the text names elsewhere (`_named_elsewhere`)."""
+        text, category, found, sources = state.text, state.category, state.found, state.sources
+        clashing = {t.id for w in state.words if w.kind == "clash" for t in w.terms}
+        roles = {w.role for w, _ in state.related}
+        adult_only, attributive_only, ungradable = self._restricted[category]
+        # Each reading rules out only the category's terms of one kind: it is read only
+        # where the category has such a term (no term of religion is adult-only, say).
+        child = adult_only and any(before_child(text, m) for m in found)
+        predicate = attributive_only and any(_predicative(text, m) for m in found)
+        degree = ungradable and any(
+            m.form == "adjective" and grammar_gates.gradable_context(text, m.start, m.end)
+            for m in found
+        )
+        genders = state.genders
+        targets = set()
+        for term in self.term_list.categories[category]:
+            if term.id in sources or term.id not in state.axis or term.id in clashing:
+                continue
+            if term.gender and not term.words and (genders - {term.gender}):
+                continue  # "female" where the text says "he"; "Emily" beside "his"
+            if (child and term.adult_only) or (predicate and term.attributive_only):
+                continue
+            if degree and not term.gradable:
+                continue  # "too young" -> "too old", never "too elderly"
+            if any(self.related_word(term, role) is None for role in roles):
+                continue
+            targets.add(term.id)
+        if len(targets) >= len(sources):  # else left out whatever the rest of the text says
+            targets = self._fitting(text, category, found, sources, targets)
+            targets -= self._named_elsewhere(text, category, found, state.related, targets)
+        return targets
 
     def _named_elsewhere(
         self,

@@ -96,13 +96,18 @@ def score_mentions(records: Iterable[Mapping], matcher: Matcher) -> MentionScore
     return MentionScores(sentences, candidates, tp, fp, fn)
 
 
-def rewrite_status(record: Mapping, terms: str | None = None) -> str:
+def rewrite_status(
+    record: Mapping, terms: str | None = None, min_acceptability: float = 0.0
+) -> str:
     """What the current rules do with a labelled (seed, category, target) unit: ``"blocked"``
     (the seed leaves the category's rows or may no longer become the target), ``"changed"``
-    (it is written differently now: the label no longer applies) or ``"same"``."""
+    (it is written differently now: the label no longer applies) or ``"same"``; the score's
+    threshold is `min_acceptability` (0: the rules alone)."""
     terms = terms or record.get("terms") or "dixon2018"
     category, target = record["category"], record["target"]
-    domain = TextDomain([record["text"]], terms, [category], min_acceptability=0)
+    domain = TextDomain(
+        [record["text"]], terms, [category], min_acceptability=min_acceptability, workers=1
+    )
     if target not in domain.targets_for(0, category):
         return "blocked"
     variant = domain.rewrite(0, (Rule(category, target),))

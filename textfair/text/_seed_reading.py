@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from textfair.text import _gates as gates
 from textfair.text._acceptability import Scorer, keep_acceptable
 from textfair.text._coherence import CategoryPlan, Coherence
 from textfair.text.matcher import Matcher
@@ -87,7 +88,7 @@ class SeedReader:
     ) -> dict[str, CategoryPlan]:
         """The seed's plans less the targets scoring below `min_acceptability` (`mentions`:
         the seed's, read before the domain holds them)."""
-        if self.min_acceptability <= 0.0:
+        if self.min_acceptability <= 0.0 or "low_acceptability" not in gates.running_names():
             return plans
         kept = {}
         for c, plan in plans.items():

@@ -26,6 +26,7 @@ from textfair.terms import Term
 from textfair.text._acceptability import keep_acceptable, scorer_of
 from textfair.text._assignments import slots_of, target_assignments
 from textfair.text._coherence import CategoryPlan, coherence_of
+from textfair.text._minors import names_a_minor, sexual_content
 from textfair.text.matcher import Matcher, default_matcher
 from textfair.text.mentions import Mention
 from textfair.text.rewrite import Rewriter
@@ -257,7 +258,9 @@ def swap_term(
     -------
     Variant or None
         The text with every mention of `source` rewritten, and one `Swap` (in `source`'s
-        category); None when the text does not mention `source`.
+        category); None when the text does not mention `source`, or when `target` can name a
+        minor ("teenage") and the text has sexual content: no minor is written into sexual
+        text.
 
     Raises
     ------
@@ -276,6 +279,8 @@ def swap_term(
     mentions = [m for m in matcher.find(text) if m.term == old]
     if not mentions:
         return None
+    if names_a_minor(new) and sexual_content(text):
+        return None  # no minor is written into sexual text (`textfair.text._minors`)
     rewriter = Rewriter(text, mentions)
     result = rewriter.apply(dict.fromkeys(range(len(mentions)), new))
     swap = Swap(old.category, old.id, new.id)

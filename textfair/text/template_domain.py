@@ -22,7 +22,7 @@ Which templates suit which category depends on how its terms name a person:
 
 A template's first name is a private person's by construction: no reference check applies.
 A template with sexual or violent words is never written with a term that can name a minor
-(`MINOR_UNSAFE`, `names_a_minor`).
+(`textfair.text._minors`: `UNSAFE_FOR_MINORS`, `names_a_minor`).
 """
 
 from __future__ import annotations
@@ -40,17 +40,16 @@ from textfair.errors import TextfairError
 from textfair.terms import Term, TermList
 from textfair.text._context import is_sentence_initial
 from textfair.text._forms import Form
+from textfair.text._minors import UNSAFE_FOR_MINORS, names_a_minor
 from textfair.text.mentions import Mention
 from textfair.text.rewrite import Rewriter
 from textfair.text.variants import Swap, Variant
 
 __all__ = [
-    "MINOR_UNSAFE",
     "NAMES_PER_TEMPLATE",
     "TemplateDomain",
     "TemplateSeed",
     "category_kind",
-    "names_a_minor",
     "parse_template",
 ]
 
@@ -81,33 +80,7 @@ _ALLOWED_FORMS: dict[Kind, frozenset[str]] = {
     "gendered": frozenset({"noun", "plural"}),
 }
 
-#: Words of sexual or violent content: a template holding one is never written with a term
-#: that can name a minor.
-MINOR_UNSAFE = frozenset(
-    """
-    sex sexy sexual sexually nude naked porn porno pornography pornographic erotic horny
-    fuck fucked fucking fucks rape raped rapes raping molest molested molesting seduce
-    seduced kiss kissed kissing bed lingerie orgasm hot xxx stripper strip escort
-    kill killed killing kills murder murdered murdering stab stabbed shoot shooting
-    beat beaten beating hang hanged lynch lynched die dead death burn burned torture
-    tortured punch punched hit slap slapped choke choked gun guns knife bomb
-    """.split()
-)
-_MINOR_WORDS = frozenset(
-    """
-    teenage teenaged teen teens teenager teenagers young younger youth youthful child
-    children kid kids adolescent adolescents juvenile underage minor minors boy boys girl
-    girls preteen tween toddler baby infant schoolboy schoolgirl
-    """.split()
-)
 _WORD = re.compile(r"[a-z]+")
-
-
-def names_a_minor(term: Term) -> bool:
-    """Whether a term can name a minor ("teenage", "young", "girl"): any word of its text
-    or noun in the minors' lexicon."""
-    words = set(_WORD.findall(" ".join([term.text, term.noun or "", *term.plurals]).lower()))
-    return bool(words & _MINOR_WORDS)
 
 
 def category_kind(terms: Sequence[Term]) -> Kind:
@@ -149,7 +122,7 @@ def parse_template(text: str) -> ParsedTemplate:
         slot.group("category"),
         _FORMS[slot.group("form")],
         bool(_PRONOUN.search(text)),
-        bool(words & MINOR_UNSAFE),
+        bool(words & UNSAFE_FOR_MINORS),
     )
 
 

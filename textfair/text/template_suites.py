@@ -15,7 +15,7 @@ term written. Which templates suit which category (an adjective before a noun su
 religion, a first name suits a names list) is decided by `textfair.text.template_domain`.
 
 No frame is sexual or violent, so no age term ever puts a minor into such a text; a user's
-own templates are held to the same rule there (`MINOR_UNSAFE`).
+own templates are held to the same rule there (`textfair.text._minors.UNSAFE_FOR_MINORS`).
 """
 
 from __future__ import annotations

@@ -145,6 +145,7 @@ def test_seeds_left_out_are_counted_by_reason_and_recall_is_their_complement():
         "reference": 0,
         "unknown_person": 0,
         "no_target": 0,
+        "minor_in_sexual_text": 0,
         "low_acceptability": 0,
     }
     assert domain.recall() == {"religion": 0.25}

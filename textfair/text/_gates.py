@@ -1,0 +1,255 @@
+"""The reading's gates, declared in order in one place: `PIPELINE`.
+
+A seed's mentions of a category pass these gates one after the other (as a spaCy pipeline
+lists its components); the first that stops them leaves the seed out of the category's rows
+and names why (its left-out reason, counted in the report). A gate is added, removed or
+moved here and nowhere else: `textfair.text._coherence.Coherence` runs `PIPELINE` as it
+stands, and ``python -m benchmarks.substitution --json`` measures each gate on the gold set
+by running the reading without it (`disabled`): the wrong variants it removes and the fine
+ones it costs.
+
+Every gate reads a `PlanState` (the text, the category's mentions, the words that go with
+them) and returns a reason, or None to let the mentions pass. The gates before
+``no_target`` decide whether the text can take part at all; ``no_target`` and
+``minor_in_sexual_text`` decide to which terms; ``low_acceptability``, the last, is the
+acceptability score (`textfair.text._acceptability.keep_acceptable`, applied per target by
+the seed reader).
+
+What a *mention* is (titles, names, web addresses, idioms, "old" for former) is decided
+before: the matcher's gates (`textfair.text.matcher`, `_name_gates`, `_phrase_gates`,
+`_grammar_gates`, `_address_gates`) drop a word that is no identity mention, so it is no
+mention to leave out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from textfair.terms import Term
+from textfair.text import _nationality as nationality
+from textfair.text import _references as references
+from textfair.text._ages import AGED_NOUNS, STATED_AGE, head_noun
+from textfair.text._minors import minor_words_in, sexual_content
+from textfair.text.mentions import Mention
+
+if TYPE_CHECKING:
+    from textfair.text._coherence import Coherence
+
+__all__ = ["GATE_NAMES", "PIPELINE", "Gate", "PlanState", "disabled", "running", "running_names"]
+
+
+@dataclass
+class PlanState:
+    """What the gates read of one text and category, and what they find on the way."""
+
+    text: str
+    category: str
+    found: Sequence[Mention]
+    words: Sequence[Any]  # the text's cue, related and clash words (`_coherence._Word`)
+    other_uses: Sequence[Mention]
+    several: bool
+    private_names: bool
+    sources: dict[str, Term]
+    related: list[tuple[Any, Term]]
+    axis: frozenset[str] = frozenset()
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    genders: frozenset[str] = frozenset()
+    companions: tuple[Mention, ...] = ()
+    targets: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Gate:
+    """One gate: its name (its left-out reason, where it gives one), the reasons it gives,
+    what it stops in one line, and its check."""
+
+    name: str
+    reasons: tuple[str, ...]
+    stops: str
+    check: Callable[[Coherence, PlanState], str | None]
+
+
+def _several_terms(coherence: Coherence, state: PlanState) -> str | None:
+    """Two terms of the category (a rewrite to one term would merge two groups), two members
+    of one group ("Mexicans and Brazilians"), or two axes (no term fits both)."""
+    if len(state.sources) > 1 and not state.several:
+        return "several_terms"
+    members: dict[str, set[str]] = {}
+    for mention in state.found:
+        if mention.member is not None:
+            members.setdefault(mention.term_id, set()).add(mention.member.id)
+    for word, term in state.related:
+        if word.member is not None:
+            members.setdefault(term.id, set()).add(word.member.id)
+    if any(len(named) > 1 for named in members.values()):
+        return "several_terms"
+    axes = {term.axis_name for term in state.sources.values()}
+    return "several_terms" if len(axes) > 1 else None
+
+
+def _fixed_form(coherence: Coherence, state: PlanState) -> str | None:
+    """A mention in a fixed form ("older than", "Roman Catholic")."""
+    return "fixed_form" if any(m.fixed for m in state.found) else None
+
+
+def _other_use(coherence: Coherence, state: PlanState) -> str | None:
+    """The identity also named where it is not rewritten: a title, an institution, a
+    nation's thing ("Catholic Church", "American politics")."""
+    return "other_use" if any(u.term_id in state.sources for u in state.other_uses) else None
+
+
+def _cue(coherence: Coherence, state: PlanState) -> str | None:
+    """A word that goes with one identity of the axis alone ("synagogue", a slur, a hashtag
+    naming it), a word that contradicts a mentioned term, a nation's own affairs or culture,
+    or an age the text states beside an adult-only term."""
+    text, sources, spans = state.text, state.sources, state.spans
+    for word in state.words:
+        if word.kind == "cue" and any(
+            t.category == state.category and t.id in state.axis for t in word.terms
+        ):
+            return "cue"
+        if word.kind == "clash" and any(t.id in sources for t in word.terms):
+            return "cue"
+    if any(t.groups_only for t in sources.values()):
+        if nationality.our_nation(text):
+            return "cue"  # "too many Americans ... into our country"
+        # A people spoken of in general takes part; one where the text speaks of public
+        # affairs does not (one private person, "my Syrian neighbour", takes part).
+        groups = [m for m in state.found if m.term.groups_only]
+        if not (groups and all(nationality.one_person(text, m) for m in groups)):
+            own = spans + [(w.start, w.end) for w, _ in state.related]
+            if nationality.public_affairs(text, own):
+                return "cue"  # "Build the wall ... 30% of Americans"
+        if nationality.region_or_slur(text, spans):
+            return "cue"  # "Asian group ... those Chinese dudes"
+        if nationality.a_peoples_culture(text, spans):
+            return "cue"  # "a film about Canadians", "real Italians ... spice"
+    if references.hashtag_names(text, sources.values(), spans):
+        return "cue"  # "Americans ... #AmericaFirst"
+    adult_only = coherence._restricted[state.category][0]
+    if adult_only and (
+        STATED_AGE.search(text) or any(head_noun(text, m) in AGED_NOUNS for m in state.found)
+    ):
+        return "cue"  # "an elderly man ... died at the age of 76"
+    return None
+
+
+def _references(coherence: Coherence, state: PlanState) -> str | None:
+    """A person the swap could not follow or make true: named in full, referred to again
+    where the swap cannot follow, or not shown to be a private person (one person called by
+    a nationality in the news, a first name alone); a first name beside gendered words of
+    both genders (which refer to whom is not known)."""
+    text, sources = state.text, state.sources
+    if any(
+        m.term.groups_only
+        and nationality.one_person(text, m)
+        and not nationality.one_private_person(text, m.start)
+        for m in state.found
+    ):
+        return "unknown_person"  # "a Syrian refugee attacks ...": the news
+    left_out, companions = coherence._references(
+        text, state.found, sources, state.several, state.private_names
+    )
+    if left_out is not None:
+        return left_out
+    state.companions = tuple(companions)
+    category = state.category
+    if coherence._gendered_category[category] and not coherence._one_gender[category]:
+        state.genders = coherence._genders_of(text)
+    if any(t.names for t in sources.values()) and state.genders:
+        # A first name beside gendered words: they are rewritten with it ("Emily ... she"
+        # -> "Michael ... he"), which keeps them agreeing; with words of both genders it is
+        # not known which refer to whom.
+        if len(state.genders) > 1 or len(sources) > 1:
+            return "reference"
+        state.companions = tuple(coherence._gendered_words(text, next(iter(sources.values()))))
+        state.genders = frozenset()
+    return None
+
+
+def _no_target(coherence: Coherence, state: PlanState) -> str | None:
+    """Too few terms the rest of the text allows: a term it contradicts ("atheist" beside
+    "pray"), of the other gender, an adult age before a child noun, an attributive-only term
+    in a predicate, one that is not gradable after a degree word, one without the counterpart
+    of a related word, one a life stage stated elsewhere rules out, one whose group the text
+    names elsewhere (`Coherence.allowed_targets`)."""
+    state.targets = coherence.allowed_targets(state)
+    return "no_target" if len(state.targets) < len(state.sources) else None
+
+
+def _minor_in_sexual_text(coherence: Coherence, state: PlanState) -> str | None:
+    """No minor is written into sexual text: "Young Japanese girl" in a porn spam line never
+    becomes "Teenage ...", nor a "girl" a "boy" (`textfair.text._minors`)."""
+    swapped = [*state.found, *state.companions]
+    if not coherence._swaps_words[state.category]:
+        swapped = list(state.companions)
+    swaps_a_minor = any(minor_words_in(m.surface) for m in swapped)
+    minors = coherence._minor_terms
+    if not (swaps_a_minor or not minors.isdisjoint(state.targets)):
+        return None
+    if not sexual_content(state.text):
+        return None
+    state.targets -= minors
+    if swaps_a_minor or len(state.targets) < len(state.sources):
+        return "minor_in_sexual_text"
+    return None
+
+
+def _low_acceptability(coherence: Coherence, state: PlanState) -> str | None:
+    """Applied by the seed reader, target by target (`keep_acceptable`): listed here for its
+    place in the order."""
+    return None
+
+
+#: The gates, in the order a seed's mentions meet them.
+PIPELINE: tuple[Gate, ...] = (
+    Gate("several_terms", ("several_terms",), "two terms, two members, or two axes",
+         _several_terms),
+    Gate("fixed_form", ("fixed_form",), 'a fixed form ("older than")', _fixed_form),
+    Gate("other_use", ("other_use",), 'the identity in a title or an institution',
+         _other_use),
+    Gate("cue", ("cue",), 'a word of one identity alone ("synagogue", a slur)', _cue),
+    Gate("references", ("full_name", "reference", "unknown_person"),
+         "a person the swap cannot follow or make true", _references),
+    Gate("no_target", ("no_target",), "no other term the text allows", _no_target),
+    Gate("minor_in_sexual_text", ("minor_in_sexual_text",), "a minor's term in sexual text",
+         _minor_in_sexual_text),
+    Gate("low_acceptability", ("low_acceptability",), "every variant scores low",
+         _low_acceptability),
+)  # fmt: skip
+
+#: Every gate's name, in order.
+GATE_NAMES: tuple[str, ...] = tuple(gate.name for gate in PIPELINE)
+
+_DISABLED: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar(
+    "textfair_disabled_gates", default=frozenset()
+)
+
+
+@contextlib.contextmanager
+def disabled(*names: str) -> Iterator[None]:
+    """Run the reading without the gates `names` (what a gate buys and costs is measured
+    so, by the substitution benchmark); a name not in `GATE_NAMES` is a ValueError."""
+    unknown = set(names) - set(GATE_NAMES)
+    if unknown:
+        raise ValueError(f"no gate {sorted(unknown)}; the gates are {', '.join(GATE_NAMES)}")
+    token = _DISABLED.set(frozenset(names))
+    try:
+        yield
+    finally:
+        _DISABLED.reset(token)
+
+
+def running() -> tuple[Gate, ...]:
+    """The gates that run now: `PIPELINE` less those `disabled`."""
+    off = _DISABLED.get()
+    return tuple(gate for gate in PIPELINE if gate.name not in off) if off else PIPELINE
+
+
+def running_names() -> tuple[str, ...]:
+    """The names of the gates that run now."""
+    return tuple(gate.name for gate in running())
