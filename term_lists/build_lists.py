@@ -244,8 +244,22 @@ def _write_ethnic_names(by_sex: dict[str, list[dict]], path: Path, **rules: floa
     path.write_text(header + _flow_yaml(data), encoding="utf-8")
 
 
+def _dixon_words() -> dict[str, dict[str, list[str]]]:
+    """Per dixon2018 term (lowercase), its cues and clashes: the words that tie a text to
+    the identity are the identity's, whichever list names it (issue 56: holistic's religion
+    and orientation swaps left "Quran" and "homophobic" behind)."""
+    dixon = yaml.safe_load((HERE / "dixon2018.yaml").read_text())
+    return {
+        entry["term"].lower(): {key: entry[key] for key in ("cues", "clashes") if key in entry}
+        for entries in dixon["categories"].values()
+        for entry in entries
+        if "cues" in entry or "clashes" in entry
+    }
+
+
 def holistic(reference: Path) -> tuple[dict, list[str]]:
     descriptors = json.loads((reference / "holistic_bias_v1.1" / "descriptors.json").read_text())
+    words_of = _dixon_words()
     categories: dict[str, list[dict]] = {}
     seen: dict[str, str] = {}
     notes = []
@@ -273,6 +287,7 @@ def holistic(reference: Path) -> tuple[dict, list[str]]:
                     entry["gender"] = item["gender"]
                 if item.get("article") in ("a", "an"):
                     entry["article"] = item["article"]
+                entry.update(words_of.get(text.lower(), {}))
                 entries.append(entry)
     data = {
         "name": "holistic",

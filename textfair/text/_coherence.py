@@ -361,6 +361,8 @@ class Coherence:
             if any(self.related_word(term, role) is None for role in roles):
                 continue
             targets.add(term.id)
+        if state.cue_terms is not None:
+            targets &= state.cue_terms  # "Christians ... Jesus": Catholic, Protestant
         if len(targets) >= len(sources):  # else left out whatever the rest of the text says
             targets = self._fitting(text, category, found, sources, targets)
             targets -= self._named_elsewhere(text, category, found, state.related, targets)

@@ -60,6 +60,8 @@ class PlanState:
     genders: frozenset[str] = frozenset()
     companions: tuple[Mention, ...] = ()
     targets: set[str] = field(default_factory=set)
+    cue_terms: frozenset[str] | set[str] | None = None
+    """The terms a word of several identities in the text allows (None: no such word)."""
 
 
 @dataclass(frozen=True)
@@ -108,9 +110,19 @@ def _cue(coherence: Coherence, state: PlanState) -> str | None:
     or an age the text states beside an adult-only term."""
     text, sources, spans = state.text, state.sources, state.spans
     for word in state.words:
-        if word.kind == "cue" and any(
-            t.category == state.category and t.id in state.axis for t in word.terms
-        ):
+        if any(start < word.end and word.start < end for start, end in spans):
+            continue  # the mention itself ("Lutherans": a term, and a cue of Protestant)
+        if word.kind == "cue":
+            owners = {t.id for t in word.terms if t.category == state.category}
+            owners &= state.axis
+            if not owners:
+                continue
+            if len(owners) > 1 and owners.issuperset(sources):
+                # A word of several identities, the mentioned ones among them ("Jesus" of
+                # Christian, Catholic and Protestant; "homophobic" of the sexual minorities):
+                # the swap stays among them, and the word stays true.
+                state.cue_terms = owners & (state.cue_terms or owners)
+                continue
             return "cue"
         if word.kind == "clash" and any(t.id in sources for t in word.terms):
             return "cue"

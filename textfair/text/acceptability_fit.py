@@ -13,12 +13,15 @@ frozen half and the figures printed (nothing is refitted on it).
 Units. Only the units the current rules still write word for word are read
 (`current_units`): the score models what the rules cannot see.
 
-Labels. A gold record holds ``labels``, one reading per reader (``{"acceptable": bool, ...}``;
-a third of the units have two), or, in the older files (``--extra``), one ``acceptable``
-boolean. **Each reading counts as one sample**: a unit read twice gives two rows, with the
-same features and each reader's label, so the model estimates the probability that *a*
-strict reader accepts the variant, and a unit the readers disagree on pulls its probability
-towards one half. Units without a reading are skipped.
+Labels. A gold record holds ``labels``, one reading per reader (``{"acceptable": bool,
+"class": ...}``; a third of the units have two), or, in the older files (``--extra``), one
+``acceptable`` boolean. A reading of class ``WORLD`` (coherent, but false about a real, named
+person, work or event) counts as acceptable: such a variant is a valid test of the
+classifier (issue 56), counted apart, never a reason to lower the score. **Each reading
+counts as one sample**: a unit read twice gives two rows, with the same features and each
+reader's label, so the model estimates the probability that *a* strict reader accepts the
+variant, and a unit the readers disagree on pulls its probability towards one half. Units
+without a reading are skipped.
 
 Fitting: scikit-learn's L2 logistic regression on standardised features (the JSON keeps the
 means and scales), its strength `C` chosen by grouped cross-validated log loss. Calibration
@@ -88,9 +91,16 @@ def _kind(record: dict, path: Path) -> str:
 
 
 def _readings(record: dict) -> list[bool]:
+    """Each reader's verdict, a WORLD reading counted acceptable: a coherent variant made
+    false about a real, named person, work or event still tests whether the decision
+    depends on the identity term (issue 56), so the score does not learn to avoid it."""
     labels = record.get("labels")
     if labels:
-        return [bool(r["acceptable"]) for r in labels if r.get("acceptable") is not None]
+        return [
+            bool(r["acceptable"]) or r.get("class") == "WORLD"
+            for r in labels
+            if r.get("acceptable") is not None
+        ]
     if record.get("acceptable") is not None:
         return [bool(record["acceptable"])]
     return []

@@ -13,12 +13,12 @@ from textfair.text.records import seed_records
 SEED = "She is black and proud."
 # What the dixon2018 list writes for "black" here, with each target's acceptability.
 RACE = {
-    "african american": 0.806,
-    "white": 0.77,
-    "hispanic": 0.77,
-    "latino": 0.77,
-    "latina": 0.757,
-    "latinx": 0.77,
+    "african american": 0.919,
+    "white": 0.886,
+    "hispanic": 0.886,
+    "latino": 0.886,
+    "latina": 0.904,
+    "latinx": 0.886,
 }
 
 
@@ -43,22 +43,22 @@ def test_each_counterfactual_is_a_record_that_swaps_the_term(matcher):
         "category": "race",
         "from": "black",
         "to": "white",
-        "acceptability": 0.77,
+        "acceptability": 0.886,
         "swaps": [{"category": "race", "from": "black", "to": "white"}],
     }
     assert all(record["text"].startswith("She is ") for record in records)
 
 
 def test_min_acceptability_leaves_out_the_records_below_it(matcher):
-    kept = _records(matcher, min_acceptability=0.76)
+    kept = _records(matcher, min_acceptability=0.89)
     assert sorted(record["to"] for record in kept) == sorted(
-        target for target, score in RACE.items() if score >= 0.76
+        target for target, score in RACE.items() if score >= 0.89
     )
-    assert "latina" not in {record["to"] for record in kept}
-    assert [record["to"] for record in _records(matcher, min_acceptability=0.8)] == [
+    assert "white" not in {record["to"] for record in kept}
+    assert [record["to"] for record in _records(matcher, min_acceptability=0.91)] == [
         "african american"
     ]
-    assert _records(matcher, min_acceptability=0.9) == []
+    assert _records(matcher, min_acceptability=0.95) == []
 
 
 def test_the_gender_swap_is_the_last_record(matcher):
