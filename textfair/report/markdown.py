@@ -126,7 +126,7 @@ def _section_lines(report: AuditReport, top: int) -> list[str]:
         "",
         f"{run.requested} {report.inputs} requested, {run.unique_inputs} unique, "
         f"{run.queries()} in {run.model_calls} calls, "
-        f"{run.cache_hits} cache hits, {run.seconds} s.",
+        f"{run.cache_hits} cache hits, {run.seconds} s.{run.reading_said()}",
     ]
     return lines
 

@@ -265,7 +265,7 @@ def render_terminal(report: AuditReport, top: int = 10, console: Console | None 
     console.print(
         f"{run.queries()} for {run.requested:,} {report.inputs} requested "
         f"({run.cache_hits:,} asked before in this run or an earlier one, answered from "
-        f"the cache), {run.seconds} s{templates}.",
+        f"the cache), {run.seconds} s{templates}.{run.reading_said()}",
         **prose,
     )
     console.print(f"Verdict: {printable(report.summary())}", **prose)
