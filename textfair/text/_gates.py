@@ -39,7 +39,7 @@ from textfair.text.mentions import Mention
 if TYPE_CHECKING:
     from textfair.text._coherence import Coherence
 
-__all__ = ["GATE_NAMES", "PIPELINE", "Gate", "PlanState", "disabled", "running", "running_names"]
+__all__ = ["GATE_NAMES", "PIPELINE", "Gate", "PlanState", "disabled", "running", "runs"]
 
 
 @dataclass
@@ -60,7 +60,7 @@ class PlanState:
     genders: frozenset[str] = frozenset()
     companions: tuple[Mention, ...] = ()
     targets: set[str] = field(default_factory=set)
-    cue_terms: frozenset[str] | set[str] | None = None
+    cue_terms: set[str] | None = None
     """The terms a word of several identities in the text allows (None: no such word)."""
 
 
@@ -121,7 +121,7 @@ def _cue(coherence: Coherence, state: PlanState) -> str | None:
                 # A word of several identities, the mentioned ones among them ("Jesus" of
                 # Christian, Catholic and Protestant; "homophobic" of the sexual minorities):
                 # the swap stays among them, and the word stays true.
-                state.cue_terms = owners & (state.cue_terms or owners)
+                state.cue_terms = owners if state.cue_terms is None else state.cue_terms & owners
                 continue
             return "cue"
         if word.kind == "clash" and any(t.id in sources for t in word.terms):
@@ -196,12 +196,12 @@ def _no_target(coherence: Coherence, state: PlanState) -> str | None:
 def _minor_in_sexual_text(coherence: Coherence, state: PlanState) -> str | None:
     """No minor is written into sexual text: "Young Japanese girl" in a porn spam line never
     becomes "Teenage ...", nor a "girl" a "boy" (`textfair.text._minors`)."""
-    swapped = [*state.found, *state.companions]
-    if not coherence._swaps_words[state.category]:
-        swapped = list(state.companions)
-    swaps_a_minor = any(minor_words_in(m.surface) for m in swapped)
+    # A gendered word's counterpart is written for the pronouns list's own mentions and
+    # for the words rewritten with a first name ("Emily ... girl" -> "Jose ... boy").
+    own = state.found if coherence._swaps_words[state.category] else ()
+    swaps_a_minor = any(minor_words_in(m.surface) for m in (*own, *state.companions))
     minors = coherence._minor_terms
-    if not (swaps_a_minor or not minors.isdisjoint(state.targets)):
+    if minors.isdisjoint(state.targets) and not swaps_a_minor:
         return None
     if not sexual_content(state.text):
         return None
@@ -262,6 +262,6 @@ def running() -> tuple[Gate, ...]:
     return tuple(gate for gate in PIPELINE if gate.name not in off) if off else PIPELINE
 
 
-def running_names() -> tuple[str, ...]:
-    """The names of the gates that run now."""
-    return tuple(gate.name for gate in running())
+def runs(name: str) -> bool:
+    """Whether the gate `name` runs now (not `disabled`)."""
+    return name not in _DISABLED.get()

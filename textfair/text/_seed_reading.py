@@ -88,7 +88,7 @@ class SeedReader:
     ) -> dict[str, CategoryPlan]:
         """The seed's plans less the targets scoring below `min_acceptability` (`mentions`:
         the seed's, read before the domain holds them)."""
-        if self.min_acceptability <= 0.0 or "low_acceptability" not in gates.running_names():
+        if self.min_acceptability <= 0.0 or not gates.runs("low_acceptability"):
             return plans
         kept = {}
         for c, plan in plans.items():
