@@ -12,29 +12,39 @@ from textfair.cli._app import command, terms_app
 @command(terms_app, "list")
 def list_command() -> None:
     """List the built-in term lists."""
-    from rich.console import Console
-    from rich.table import Table
+    from textfair.terms import builtin_term_lists
 
-    from textfair.terms import builtin_term_lists, load_gender_pairs, load_term_list
+    # One block per list (its name whole on a line of its own, the words wrapped under it),
+    # not a six-column table: at 80 columns or in a pipe a table cut the names short
+    # ("names_ethni…"), and a name is what the user types next.
+    typer.echo("\n\n".join(_list_block(name, kind) for name, kind in builtin_term_lists().items()))
 
-    table = Table(title="Built-in term lists")
-    for column in ("name", "kind", "categories", "entries", "description", "source"):
-        table.add_column(column)
-    for name, kind in builtin_term_lists().items():
-        if kind == "terms":
-            term_list = load_term_list(name)
-            table.add_row(
-                name,
-                kind,
-                str(len(term_list.categories)),
-                f"{len(term_list)} terms",
-                term_list.description,
-                term_list.source,
-            )
-        else:
-            pairs = load_gender_pairs(name)
-            table.add_row(name, kind, "-", f"{len(pairs)} pairs", pairs.description, pairs.source)
-    Console().print(table)
+
+def _list_block(name: str, kind: str) -> str:
+    """One built-in list as `terms list` prints it: its name, kind and size, then its
+    description and source wrapped to the terminal's width."""
+    import shutil
+    import textwrap
+
+    from textfair.core.counts import counted
+    from textfair.terms import load_gender_pairs, load_term_list
+
+    if kind == "terms":
+        term_list = load_term_list(name)
+        size = (
+            f"{counted(len(term_list.categories), 'category', 'categories')}, "
+            f"{counted(len(term_list), 'term')}"
+        )
+        description, source = term_list.description, term_list.source
+    else:
+        pairs = load_gender_pairs(name)
+        size, description, source = counted(len(pairs), "pair"), pairs.description, pairs.source
+    width = max(40, min(shutil.get_terminal_size((80, 24)).columns, 100))
+    wrap = textwrap.TextWrapper(width=width, initial_indent="  ", subsequent_indent="  ")
+    lines = [f"{name} ({kind}: {size})", wrap.fill(description)]
+    if source:
+        lines.append(wrap.fill(f"source: {source}"))
+    return "\n".join(lines)
 
 
 @command(terms_app, "show")
@@ -121,7 +131,12 @@ def validate_command(
     from textfair.terms import load_term_list
 
     term_list = load_term_list(file)
-    typer.echo(f"ok: {file}: {len(term_list.categories)} categories, {len(term_list)} terms")
+    from textfair.core.counts import counted
+
+    typer.echo(
+        f"ok: {file}: {counted(len(term_list.categories), 'category', 'categories')}, "
+        f"{counted(len(term_list), 'term')}"
+    )
 
 
 @command(terms_app, "new")

@@ -1,6 +1,7 @@
 """The CLI: JSON-lines output, term commands, and one-line errors with exit code 2."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -25,11 +26,23 @@ def records(output):
 def test_terms_list_shows_dixon2018_with_4_categories_and_48_terms():
     result = run("terms", "list")
     assert result.exit_code == 0
-    row = next(line for line in result.output.splitlines() if "dixon2018" in line)
-    # The row's cells, by column: name, kind, categories, entries (the table is boxed).
-    cells = [cell.strip() for cell in row.strip("│ ").split("│")]
-    assert cells[:4] == ["dixon2018", "terms", "4", "48 terms"]
-    assert "74 pairs" in result.output
+    assert "dixon2018 (terms: 4 categories, 48 terms)" in result.output.splitlines()
+    assert "gender_pairs (pairs: 74 pairs)" in result.output.splitlines()
+
+
+def test_terms_list_in_a_pipe_at_80_columns_names_every_list_whole():
+    # Issue 57: a table cut the names at 80 columns ("names_ethni…", "nationality…").
+    from textfair.terms import builtin_term_lists
+
+    shown = subprocess.run(
+        [sys.executable, "-m", "textfair", "terms", "list"],
+        capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"}, check=True,
+    ).stdout  # fmt: skip
+    lines = shown.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    heads = [line.split(" (")[0] for line in lines if line and not line.startswith(" ")]
+    assert heads == list(builtin_term_lists())
+    assert "…" not in shown
 
 
 def test_terms_show_and_validate(write):
@@ -38,7 +51,7 @@ def test_terms_show_and_validate(write):
     assert run("terms", "show", "gender_pairs").exit_code == 0
     good = write("ok.csv", "category,term\nreligion,muslim\nreligion,jewish\n")
     result = run("terms", "validate", str(good))
-    assert result.exit_code == 0 and "1 categories, 2 terms" in result.output
+    assert result.exit_code == 0 and "1 category, 2 terms" in result.output
 
 
 def test_counterfactuals_of_one_text():
