@@ -7,13 +7,14 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from textfair.core.rules import RuleSet
 from textfair.report._samples import SMALL_SAMPLE
 from textfair.report._seedwords import reason_words
 
 if TYPE_CHECKING:
     from textfair.report.model import AuditReport
 
-__all__ = ["other_ways", "what_would_help"]
+__all__ = ["no_rule_set", "other_ways", "untested_reasons", "what_would_help"]
 
 
 def other_ways(report: AuditReport) -> str:
@@ -72,3 +73,49 @@ def what_would_help(report: AuditReport, category: str, alone: bool = True) -> s
         + f" a rule set{few}; or audit more data that mentions "
         + ("it." if alone else "the terms.")
     )
+
+
+def no_rule_set(report: AuditReport) -> str:
+    """Why a section scored no rule set at all, in words (the reading note under its empty
+    table and the verdict's reason after "0 rule sets"): the support no term reached and
+    what would help; empty when it scored one or did not look for any."""
+    if report.findings or not report.settings.group:
+        return ""
+    if report.data.get("nothing_tested"):
+        return str(report.data["nothing_tested"])
+    taking_part = report.data.get("mentioning_rows")
+    held = f" ({taking_part} {report.inputs} can be rewritten)" if taking_part is not None else ""
+    most = report.data.get("most_seeds_per_term") or {}
+    return (
+        f"No rule set reached the support --theta {report.settings.theta:g}{held}: "
+        + (
+            what_would_help(report, max(most, key=most.__getitem__), alone=False)
+            if most
+            else "lower --theta or audit more data in which the terms occur."
+        )
+        + other_ways(report)
+    )
+
+
+def untested_reasons(report: AuditReport) -> dict[str, str]:
+    """Per audited category that no rule set of this section tested, why, in words:
+    "race": "No rule set for race (64 of 1492 texts mention it): none of its terms
+    reaches the support --theta 0.05 ...". What the reading notes print, the verdict's
+    untested categories and `findings_frame().attrs["untested"]` hold."""
+    if not report.settings.group:
+        return {}
+    if not report.findings:
+        return dict.fromkeys(report.config.get("categories") or [], no_rule_set(report))
+    # With rule sets, the categories the corpus was read for (a table's columns are not).
+    mentioning = report.data.get("seeds_mentioning") or {}
+    covered = {rule.category for f in report.findings for rule in RuleSet(f.rule_set)}
+    missing = [c for c in mentioning if c not in covered]
+    rows = report.data.get("rows", "?")
+    return {
+        c: (
+            f"No rule set for {c} ({mentioning.get(c, 0)} of {rows} {report.inputs} mention "
+            f"it): none of its terms reaches the support --theta {report.settings.theta:g} "
+            f"(theta= in Python); {what_would_help(report, c)}{other_ways(report)}"
+        )
+        for c in missing
+    }

@@ -10,15 +10,17 @@ read and changed in one place; they know `AuditReport` only as a type.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from textfair.core.counts import counted
 from textfair.core.rules import RuleSet
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY
 from textfair.discovery.results import CausalScore, Excess
 from textfair.report._coverage import and_, coverage_verdict
-from textfair.report._hints import other_ways, what_would_help
+from textfair.report._hints import no_rule_set, untested_reasons
 from textfair.report._labelwords import gap_sentence
-from textfair.report._numbers import difference, informative
+from textfair.report._numbers import difference, informative, percent
 from textfair.report._samples import SMALL_SAMPLE
 from textfair.report.parts import Finding, LabelMetrics
 from textfair.stats.testing import CORRECTION_NAMES
@@ -97,16 +99,19 @@ def _gate_verdict(report: AuditReport) -> str:
 
 
 def _groups_verdict(report: AuditReport) -> str:
+    """The rule sets' sentences, by rules `tests/unit/report/test_verdict_rules.py`
+    enumerates: no rule set (with why); none significant; disadvantaged only, favoured
+    only, or both; each count in the right number."""
+    model = report.model.id or "the model"
     if not report.settings.group:
         # `textfair causal`: no rule set was tested, so none is counted.
-        return f"{report.model.id or 'the model'}: causal tests only."
+        return f"{model}: causal tests only."
+    if not report.findings:
+        return f"{model}: no rule set tested. {no_rule_set(report)}".rstrip()
     head = (
-        f"{report.model.id or 'the model'}: {len(report.findings)} rule sets, "
+        f"{model}: {counted(len(report.findings), 'rule set')}, "
         f"{len(report.significant)} significant after correction"
     )
-    label = report.model.favorable or "favourable"
-    if not report.findings:
-        return f"{head}."
     # Named from the folded list (a table's nested bins are one finding), counted in full.
     shown = [f for f, _ in report.shown_findings() if f.significant]
     harmed = [f for f in shown if f.difference < 0]
@@ -116,36 +121,53 @@ def _groups_verdict(report: AuditReport) -> str:
     else:
         sentences = [f"{head}."]
     if not harmed:
-        # The group that fares worst is still named, with what keeps it from a finding,
-        # unless its interval spans nearly everything: then it says nothing worth citing.
-        worse = [f for f in report.findings if f.difference < 0]
-        worst = next((f for f in worse if informative(f.ci)), None)
-        if not worse:
-            sentences.append("No group's texts fare worse.")
-        elif worst is None:
-            sentences.append(
-                f"No group's {report.inputs} fare significantly worse; the {len(worse)} that "
-                f"fare worse rest on too few {report.unit} (at most "
-                f"{max(f.n_r for f in worse)}) for an informative interval."
-            )
-        else:
-            why = (
-                f"its interval excludes 0, but its p-value adjusted with "
-                f"{report.correction_name} over {len(report.findings)} tests is "
-                f"{worst.p_adjusted:.3g}"
-                if worst.credible_bound != 0
-                else "its interval holds 0"
-            )
-            sentences.append(
-                "No group's texts fare significantly worse. The most disadvantaged: "
-                f"{_in_words(report, worst, label)} (not significant: {why})."
-            )
+        sentences.append(_none_harmed(report, favoured))
+    label = report.model.favorable or "favourable"
     for name, found in (("Disadvantaged", harmed), ("Favoured", favoured)):
         if found:
             said = "; ".join(_in_words(report, f, label) for f in found[:2])
             more = f" (and {len(found) - 2} more)" if len(found) > 2 else ""
             sentences.append(f"{name}: {said}{more}.")
     return " ".join(sentences)
+
+
+def _none_harmed(report: AuditReport, favoured: list[Finding]) -> str:
+    """What the verdict says when no group is significantly disadvantaged: the group that
+    fares worst, with what keeps it from a finding (unless its interval spans nearly
+    everything: then it says nothing worth citing). Beside a favoured group it never says
+    that no one fares worse: a favoured group is one the others fare worse beside."""
+    inputs = report.inputs
+    worse = [f for f in report.findings if f.difference < 0]
+    worst = next((f for f in worse if informative(f.ci)), None)
+    if favoured:
+        them = "one" if len(favoured) == 1 else "ones"
+        lead = (
+            f"No group's {inputs} fare significantly worse on their own; {inputs} with the "
+            f"other terms fare worse only beside the favoured {them} below."
+        )
+    else:
+        lead = f"No group's {inputs} fare significantly worse."
+    if not worse:
+        return lead if favoured else f"No group's {inputs} fare worse."
+    if worst is None:
+        return (
+            f"{lead} The {counted(len(worse), 'rule set')} that fare"
+            f"{'s' if len(worse) == 1 else ''} worse rest{'s' if len(worse) == 1 else ''} "
+            f"on too few {report.unit} (at most {max(f.n_r for f in worse)}) for an "
+            "informative interval."
+        )
+    why = (
+        f"its interval excludes 0, but its p-value adjusted with "
+        f"{report.correction_name} over {len(report.findings)} tests is "
+        f"{worst.p_adjusted:.3g}"
+        if worst.credible_bound != 0
+        else "its interval holds 0"
+    )
+    label = report.model.favorable or "favourable"
+    return (
+        f"{lead} The most disadvantaged: {_in_words(report, worst, label)} "
+        f"(not significant: {why})."
+    )
 
 
 def _in_words(report: AuditReport, finding: Finding, label: str) -> str:
@@ -176,14 +198,13 @@ def _in_words(report: AuditReport, finding: Finding, label: str) -> str:
 def _causal_verdict(report: AuditReport) -> str:
     """The causal tests in a sentence, on the excess over the placebo edit: the category
     sets whose identity swaps flip decisions significantly more often, or that none do
-    (with the largest excess measured). Empty without placebo edits."""
-    tests = (
-        [c for c in report.counterfactual.causal if c.excess and c.excess.n]
-        if (report.counterfactual)
-        else []
-    )
+    (with the largest excess measured, and how many of the table's category sets say
+    too little to tell). Without placebo edits, the largest flip rate alone, said to be
+    unmeasured against any edit. Empty without causal tests."""
+    causal = list(report.counterfactual.causal) if report.counterfactual else []
+    tests = [c for c in causal if c.excess and c.excess.n]
     if not tests:
-        return ""
+        return _flips_without_placebo(report, causal)
 
     def excess(test: CausalScore) -> Excess:
         assert test.excess is not None  # `tests` holds only those with one
@@ -213,18 +234,37 @@ def _causal_verdict(report: AuditReport) -> str:
             + "."
         )
     head = "Causal: no identity swap flips decisions significantly more often than a placebo edit"
-    # An excess whose interval spans nearly everything (a few texts with both edits)
-    # says nothing: the largest is named among those that say something.
+    # An excess whose interval spans nearly everything (a few texts with both edits), or
+    # none at all, says nothing: the largest is named among those that say something,
+    # and the others are counted out of every category set the table shows.
     told = [c for c in tests if informative(excess(c).ci)]
-    vague = [excess(c).n for c in tests if c not in told]
+    vague = [c for c in causal if c not in told]
+    most = max((c.excess.n if c.excess else 0 for c in vague), default=0)
     seen = (
-        f"{len(vague)} of {len(tests)} category sets rest on too few {report.inputs} with "
-        f"both edits (at most {max(vague, default=0)}) for an informative interval"
+        f"{len(vague)} of {len(causal)} category sets rest{'s' if len(vague) == 1 else ''} "
+        f"on too few {report.inputs} with both edits (at most {most}) for an informative "
+        "interval"
     )
     if not told:
         return f"{head}; {seen}."
     largest = max(told, key=lambda c: excess(c).excess)
     return f"{head}; largest excess: {said(largest)}" + (f"; {seen}." if vague else ".")
+
+
+def _flips_without_placebo(report: AuditReport, causal: Sequence[CausalScore]) -> str:
+    """The causal sentence where no placebo edit was measured (table rows, lists whose
+    edits have none): the largest flip rate still reaches the verdict, said to be
+    unmeasured against what any edit does. Empty when no causal test had an input."""
+    tested = [c for c in causal if c.n]
+    if not tested:
+        return ""
+    largest = max(tested, key=lambda c: (c.ci[0], c.score))
+    return (
+        f"Causal (no placebo edit measured, so what identity adds to any edit is unknown): "
+        f"the largest flip rate: {' + '.join(largest.categories)}, "
+        f"{percent(largest.score)} [{percent(largest.ci[0])}, {percent(largest.ci[1])}] of "
+        f"{counted(largest.n, report.inputs[:-1])} flip under an identity swap."
+    )
 
 
 def _strict_verdict(report: AuditReport) -> str:
@@ -284,30 +324,9 @@ def reading_notes(report: AuditReport, top: int | None = None) -> list[str]:
             f"excludes 0 but are not significant after {report.correction_name} over "
             f"{len(report.findings)} tests: see what an interval covers, above."
         )
-    if not report.findings and report.settings.group:
-        mentioning = report.data.get("mentioning_rows")
-        held = f" ({mentioning} {report.inputs} hold a term)" if mentioning is not None else ""
-        most = report.data.get("most_seeds_per_term") or {}
-        notes.append(
-            f"No rule set reached the support --theta {report.settings.theta:g}{held}: "
-            + (
-                what_would_help(report, max(most, key=most.__getitem__), alone=False)
-                if most
-                else "lower --theta or audit more data in which the terms occur."
-            )
-            + other_ways(report)
-        )
-    mentioning = report.data.get("seeds_mentioning") or {}
-    covered = {rule.category for f in report.findings for rule in RuleSet(f.rule_set)}
-    missing = [c for c in mentioning if c not in covered]
-    if report.findings and missing:
-        rows = report.data.get("rows", "?")
-        notes += [
-            f"No rule set for {c} ({mentioning[c]} of {rows} {report.inputs} mention it): "
-            f"none of its terms reaches the support --theta {report.settings.theta:g} "
-            f"(theta= in Python); {what_would_help(report, c)}{other_ways(report)}"
-            for c in missing
-        ]
+    # Why a category (or every one) has no rule set: one sentence each, as the verdict
+    # and `findings_frame().attrs["untested"]` give it.
+    notes += list(dict.fromkeys(untested_reasons(report).values()))
     few = [
         c
         for c in (report.counterfactual.causal if report.counterfactual else ())

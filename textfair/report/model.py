@@ -384,22 +384,28 @@ class AuditReport:
         pandas.DataFrame
             One row per finding, the corpus's then the templates': ``section`` (``texts``
             or ``rows``, or ``templates``), ``rule_set`` (as `label` writes it), the rate of the
-            favourable label with and without the rule set (e.g. ``non-toxic_rate_with``,
-            ``non-toxic_rate_without``), their signed ``difference`` and its interval
-            (``ci_low``, ``ci_high``), ``credible_bound`` (the end of the interval nearest
-            zero; 0 when it holds 0), ``p_adjusted``, ``significant``, ``seeds`` (on the
-            rule set's side) and ``support``; then how much it rests on doubtful text:
-            ``acceptability`` (its variants' mean score), ``strict_difference``,
-            ``strict_ci_low``, ``strict_ci_high`` and ``strict_seeds`` (on the seeds whose
-            variants all score at least ``config["strict_acceptability"]``), and
-            ``holds_strictly`` (see `holds_strictly`); None where nothing was scored.
-            report.json keeps the paper's names: ``phi_r``, ``phi_not_r``, and ``score``,
-            the absolute difference, beside the signed ``difference``.
+            favourable label with and without the rule set, as fractions (e.g.
+            ``non-toxic_rate_with``, ``non-toxic_rate_without``); their signed difference
+            in percentage points, as every other surface prints it
+            (``difference_points``), its interval (``ci_low_points``, ``ci_high_points``)
+            and ``credible_bound_points`` (the end of the interval nearest zero; 0 when it
+            holds 0); ``p_adjusted``, ``significant``, ``seeds`` (on the rule set's side)
+            and ``support``; then how much it rests on doubtful text: ``acceptability``
+            (its variants' mean score), ``strict_difference_points``,
+            ``strict_ci_low_points``, ``strict_ci_high_points`` and ``strict_seeds`` (on
+            the seeds whose variants all score at least ``config["strict_acceptability"]``),
+            and ``holds_strictly`` (see `holds_strictly`); None where nothing was scored.
+            An empty frame keeps these columns. Why a frame is short or empty travels in
+            its ``attrs``: ``attrs["untested"]``, per section, each category no rule set
+            tested with why (what `summary` and the reading notes say), and
+            ``attrs["notes"]``, per section, its `reading_notes`.
+            report.json keeps the paper's names and fractions: ``phi_r``, ``phi_not_r``,
+            and ``score``, the absolute difference, beside the signed ``difference``.
 
         Notes
         -----
-        For a rule set $R$, the ``difference`` is
-        $\varphi_R - \varphi_{\neg R}$: negative when the rule set's texts (rows) get
+        For a rule set $R$, ``difference_points`` is
+        $100\,(\varphi_R - \varphi_{\neg R})$: negative when the rule set's texts (rows) get
         the favourable label less often.
 
         Examples

@@ -220,8 +220,8 @@ def test_every_printed_interval_holds_its_estimate_with_the_tables_signs(bundled
             verdict
         )
     frame = report.findings_frame()
-    assert (frame["ci_low"] <= frame["difference"] + 1e-12).all()
-    assert (frame["difference"] <= frame["ci_high"] + 1e-12).all()
+    assert (frame["ci_low_points"] <= frame["difference_points"] + 1e-10).all()
+    assert (frame["difference_points"] <= frame["ci_high_points"] + 1e-10).all()
 
 
 # --- the three cases the issue saw ----------------------------------------------------

@@ -90,7 +90,12 @@ def test_notebook_views_and_markdown(text_report, table_report):
     # The model's label names and a signed difference, not the paper's phi_r and |score|.
     first = text_report.findings[0]
     assert frame["non-toxic_rate_with"].iloc[0] == first.phi_r
-    assert frame["difference"].iloc[0] == first.phi_r - first.phi_not_r
+    # Differences in points, as every other surface prints them (issue 57), named so.
+    assert frame["difference_points"].iloc[0] == pytest.approx(
+        100 * (first.phi_r - first.phi_not_r)
+    )
+    assert frame["ci_low_points"].iloc[0] == pytest.approx(100 * first.ci[0])
+    assert not {"difference", "ci_low", "ci_high"} & set(frame.columns)
     assert not {"phi_r", "phi_not_r", "score"} & set(frame.columns)
     templated = text_report.templates.findings if text_report.templates else ()
     assert len(frame) == len(text_report.findings) + len(templated)
