@@ -168,7 +168,7 @@ def _parse(text: str, kind: str | None, source: Path) -> pd.DataFrame:
         if kind == "jsonl":
             return pd.read_json(io.StringIO(text), lines=True)
         _refuse_duplicate_columns(text, kind, source)
-        return pd.read_csv(io.StringIO(text), sep=kind)
+        frame = pd.read_csv(io.StringIO(text), sep=kind)
     except TextfairError:
         raise
     except (ValueError, pd.errors.ParserError) as err:
@@ -176,3 +176,51 @@ def _parse(text: str, kind: str | None, source: Path) -> pd.DataFrame:
         raise TextfairError(
             f"{source}: could not parse the file ({first}); check its format"
         ) from None
+    # Before anything reads it: a first row of data taken for a header loses a text to a
+    # column name and renames the columns, and every later message would name them wrong.
+    _refuse_headerless(frame, kind, source)
+    return frame
+
+
+# A column name of this many words is a sentence: the first row is a text, not a header.
+_HEADER_WORDS = 12
+# A cell of this many words beside one that recurs in its column (a label) is a text.
+_TEXT_WORDS = 4
+
+
+def _refuse_headerless(frame: pd.DataFrame, separator: str, source: Path) -> None:
+    """A one-line error when the first row of a CSV or TSV reads as data, not as column
+    names: a cell that is a number, a cell of a sentence's length, or a text beside a cell
+    that is one of its own column's values (a label such as "positive" that recurs below
+    it). A label column named after a label ("toxic" over toxic and non-toxic) beside a
+    one-word text column's name is a header."""
+    cells = [str(name) for name in frame.columns]
+    recurring = [
+        cell
+        for cell, name in zip(cells, frame.columns, strict=True)
+        if (frame[name].dropna().astype(str) == cell).any()
+    ]
+    texts = [cell for cell in cells if len(cell.split()) >= _TEXT_WORDS]
+    why = next((f"{cell!r} is a number" for cell in cells if _is_number(cell)), "")
+    if not why and any(len(cell.split()) >= _HEADER_WORDS for cell in cells):
+        why = f"{names_shown(texts[:1], width=40)!r} reads as a text"
+    if not why and recurring and any(cell not in recurring for cell in texts):
+        why = (
+            f"{recurring[0]!r} is also a value of its column, beside "
+            f"{names_shown(texts[:1], width=40)!r}"
+        )
+    if why:
+        example = "text\tlabel" if separator == "\t" else "text,label"
+        raise TextfairError(
+            f"{source}: the first row looks like data, not a header ({why}); add a first "
+            f"line that names the columns (such as {example!r}), or, for one text per "
+            "line and no other column, name the file .txt"
+        )
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return cell.strip().lower() not in ("nan", "inf", "-inf", "infinity")

@@ -200,3 +200,14 @@ def test_a_column_called_text_is_read_with_a_note_and_labels_get_a_label_map_hin
               "label"])  # fmt: skip
     assert ended.value.code == 2
     assert "pass --label-map '0=negative,1=positive'" in capsys.readouterr().err
+
+
+def test_a_tsv_without_a_header_is_one_line_and_exit_2_before_any_query(write, tmp_path):
+    # Issue 57: the first review became the column name, and the only notice came after
+    # the verdict without saying "no header".
+    reviews = write("reviews.tsv", "1\tA gay man wrote this review.\n0\tA dull film.\n")
+    result = run("audit", "--data", str(reviews), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert "the first row looks like data, not a header ('1' is a number)" in result.output
+    assert not (tmp_path / "out").exists()

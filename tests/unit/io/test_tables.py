@@ -192,3 +192,50 @@ def test_names_shown_cuts_long_names_and_long_lists():
     assert names_shown(["x" * 70]) == "x" * 57 + "..."
     many = names_shown([f"c{i}" for i in range(25)])
     assert many == ", ".join(f"c{i}" for i in range(20)) + ", ... (5 more)"
+
+
+# --- a first row of data taken for a header (issue 57) -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "why"),
+    [
+        # The shape of examples/data/imdb_small.tsv without its header line: the first
+        # review became a column name, silently, and the audit reported 999 rows.
+        (
+            "reviews.tsv",
+            "1\tWell, if you are looking for a great mind control movie, this is it.\n0\tDull.\n",
+            "'1' is a number",
+        ),
+        (
+            "reviews.tsv",
+            "I loved this film, the acting was superb\tpositive\nBad\tnegative\nFine\tpositive\n",
+            "'positive' is also a value of its column, beside 'I loved this film",
+        ),
+        (
+            "comments.csv",
+            "I wrote this comment before anyone told me that the file needed a header row\n"
+            "Another comment\n",
+            "reads as a text",
+        ),
+    ],
+)
+def test_a_file_without_a_header_is_refused_before_it_is_read(write, name, content, why):
+    message = _refusal(read_texts, write(name, content), None)
+    assert "the first row looks like data, not a header" in message and why in message
+    assert "add a first line that names the columns" in message
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        # A label column named after one of its labels, beside a one-word text column.
+        "comment,toxic\nI am a gay man,toxic\nhello,non-toxic\n",
+        "text,label\nI loved this film and I would see it again,positive\nbad,negative\n",
+        "label\ttext\n1\tGood.\n0\tBad.\n",
+    ],
+)
+def test_a_header_that_names_the_columns_is_read(write, content):
+    name = "corpus.tsv" if "\t" in content else "corpus.csv"
+    frame = read_table(write(name, content))
+    assert len(frame) == 2
