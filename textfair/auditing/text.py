@@ -108,6 +108,10 @@ def audit_text(
         data_info = {
             **(data_info or {}),
             "rows": len(texts),
+            # The texts that name a term of an audited category, and those of them that take
+            # part in some category's rows (can be rewritten): the two counts every
+            # surface's first line gives (report._coverage.corpus_words).
+            "naming_rows": domain.naming_any,
             "mentioning_rows": mentioning,
             # Left out of a category's rows: rewriting them to one term would merge groups.
             "seeds_naming_several_terms": domain.several_terms,

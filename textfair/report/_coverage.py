@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from textfair.report.model import AuditReport
 
-__all__ = ["CategoryCoverage", "and_", "coverage", "coverage_verdict"]
+__all__ = ["CategoryCoverage", "and_", "corpus_words", "coverage", "coverage_verdict"]
 
 
 @dataclass(frozen=True)
@@ -134,3 +134,29 @@ def coverage_verdict(report: AuditReport) -> str:
 
 def and_(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def corpus_words(report: AuditReport) -> str:
+    """What a section rests on, in the words every surface's first line uses (the
+    terminal's section heading, report.md's and the page's header): "1,492 texts: 366
+    name an identity term, 172 can be rewritten" (report.json's ``rows``,
+    ``naming_rows`` and ``mentioning_rows``), "576 seeds from 153 templates (toxicity)",
+    or "1,000 rows"."""
+    data = report.data
+    rows = int(data.get("rows") or 0)
+    if "templates" in data:
+        return (
+            f"{rows:,} seeds from {int(data.get('template_count') or 0):,} templates "
+            f"({data['templates']})"
+        )
+    if report.kind == "rows":
+        return f"{rows:,} rows"
+    # The words of the verdict's per-category counts ("64 texts name it, 11 can be
+    # rewritten"). Reports before naming_rows hold only mentioning_rows, which surfaces
+    # called "mentioning" though it counts the texts that can be rewritten.
+    counts = []
+    if "naming_rows" in data:
+        counts.append(f"{int(data['naming_rows']):,} name an identity term")
+    if "mentioning_rows" in data:
+        counts.append(f"{int(data['mentioning_rows']):,} can be rewritten")
+    return f"{rows:,} texts" + (f": {', '.join(counts)}" if counts else "")

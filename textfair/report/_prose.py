@@ -32,8 +32,10 @@ __all__ = [
     "INTERVALS",
     "holds_words",
     "intervals_statement",
+    "left_out_words",
     "reading_notes",
     "repr_line",
+    "run_words",
     "strict_words",
     "summary",
 ]
@@ -337,7 +339,8 @@ def reading_notes(report: AuditReport, top: int | None = None) -> list[str]:
             f"{len(few)} causal tests rest on fewer than {SMALL_SAMPLE} {report.inputs}: "
             "their flip-rate intervals are wide."
         )
-    doubtful = report.doubtful(report.findings[:top])
+    listed = [f for f, _ in report.listed_findings(top)]
+    doubtful = report.doubtful(listed)
     if doubtful:
         notes.append(
             f"{len(doubtful)} rule sets shown (marked ?) do not hold on the {report.unit} "
@@ -350,7 +353,7 @@ def reading_notes(report: AuditReport, top: int | None = None) -> list[str]:
             + (f" (and {len(doubtful) - 3} more)" if len(doubtful) > 3 else "")
             + "."
         )
-    small = [f for f in report.findings[:top] if report.small(f)]
+    small = [f for f in listed if report.small(f)]
     if small:
         notes.append(
             f"{len(small)} rule sets shown rest on fewer than {SMALL_SAMPLE} {report.unit} "
@@ -358,6 +361,40 @@ def reading_notes(report: AuditReport, top: int | None = None) -> list[str]:
             "more data in which they occur."
         )
     return notes
+
+
+def run_words(report: AuditReport) -> str:
+    """What a section cost the model, in the words the terminal and report.md both use, so
+    that the counts add up: "3,047 model queries for 19,597 texts requested: 3,047
+    distinct, 16,550 repeats answered from memory". A rerun over a cache file says how
+    many distinct inputs the file answered (a rerun asks the model nothing: "0 model
+    queries ... 3,047 distinct, all answered from an earlier run's cache")."""
+    run = report.run
+    # Each distinct input is forwarded to the model or read from the cache file, once.
+    earlier = max(run.unique_inputs - run.model_queries, 0)
+    from_file = ""
+    if earlier:
+        many = "all" if earlier == run.unique_inputs else f"{earlier:,} of them"
+        from_file = f" ({many} answered from an earlier run's cache)"
+    return (
+        f"{run.queries()} for {run.requested:,} {report.inputs} requested: "
+        f"{run.unique_inputs:,} distinct{from_file}, {run.cache_hits:,} repeats answered "
+        "from memory"
+    )
+
+
+def left_out_words(report: AuditReport, top: int | None) -> str:
+    """What `AuditReport.left_out_words` documents: the rule sets a table of `top` rows
+    left out (every one not significant, since every significant one is listed)."""
+    left = len(report.shown_findings()) - len(report.listed_findings(top))
+    if not left:
+        return ""
+    are = "is" if left == 1 else "are"
+    # Where every rule set is: report.json, and the page's table (all of them, folded).
+    return (
+        f"{counted(left, 'more rule set')}, none significant, {are} in report.json and on "
+        "the page (report.html)."
+    )
 
 
 def holds_words(report: AuditReport, finding: Finding) -> str:

@@ -17,8 +17,8 @@ __all__ = ["LEFT_OUT_WORDS", "SEEDS_INTRO", "SeedRow", "reason_words", "seed_row
 SEEDS_INTRO = (
     "A seed takes part in a category's rows only where every mention can be rewritten with "
     "the whole text still coherent, to a term whose variant scores at --min-acceptability; "
-    "the others are left out, by reason. Taking part: the share of the seeds naming the "
-    "category that do (its recall)."
+    "the others are left out, by reason. Can be rewritten: the seeds that take part, and "
+    "their share of the seeds naming the category (its recall)."
 )
 
 #: Why a seed that mentions a category takes no part in its rows, as a verb phrase after a
@@ -55,13 +55,24 @@ def reason_words(reason: str) -> str:
 
 @dataclass(frozen=True)
 class SeedRow:
-    """One category's seeds: how many name it, the share taking part (None: not recorded),
-    and the counts left out by reason, in plain words, largest first."""
+    """One category's seeds: how many name it, how many take part (can be rewritten) and
+    their share (None: not recorded), and the counts left out by reason, in plain words,
+    largest first."""
 
     category: str
     mentioning: int
     taking_part: float | None
     left_out: tuple[tuple[int, str], ...]
+    rewritable: int | None = None
+
+    def rewritable_words(self) -> str:
+        """ "112 (66%)": the seeds that take part, and their share of those naming it, as
+        report.md and the page print them (the count the verdict says "can be
+        rewritten"); "" where neither was recorded."""
+        share = "" if self.taking_part is None else f"{100 * self.taking_part:.0f}%"
+        if self.rewritable is None:
+            return share
+        return f"{self.rewritable} ({share})" if share else str(self.rewritable)
 
     def reasons(self) -> str:
         """ "25 name two of its terms; 21 hold a word of one identity alone (...)"; "none"."""
@@ -72,11 +83,13 @@ def seed_rows(data: dict[str, Any]) -> list[SeedRow]:
     """The rows of report.json's ``data`` per category (empty for a report without them)."""
     left_out = data.get("seeds_left_out") or {}
     share = data.get("seeds_taking_part") or {}
+    rewritable = data.get("seeds_rewritable") or {}
     rows = []
     for category, count in (data.get("seeds_mentioning") or {}).items():
         reasons = sorted(
             ((int(n), reason_words(r)) for r, n in (left_out.get(category) or {}).items() if n),
             key=lambda item: -item[0],
         )
-        rows.append(SeedRow(category, int(count), share.get(category), tuple(reasons)))
+        taking = int(rewritable[category]) if category in rewritable else None
+        rows.append(SeedRow(category, int(count), share.get(category), tuple(reasons), taking))
     return rows

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from textfair.report import _figures as figures
 from textfair.report import _labelwords as words
+from textfair.report._coverage import corpus_words
 from textfair.report._numbers import acceptability_note, difference
 from textfair.report._page import band as _band
 from textfair.report._page import escape as _e
@@ -87,12 +88,11 @@ def _demoted(parts: list[str]) -> list[str]:
 
 def _header(report: AuditReport) -> str:
     data = report.data
-    what = "table rows" if report.kind == "rows" else "texts"
     return (
         f"<h1>textfair audit of {_e(report.model.id or 'a model')}</h1>\n"
         f'<p class="verdict" id="verdict">{_e(report.summary())}</p>\n'
         f'<p class="muted">Favourable label <code>{_e(report.model.favorable)}</code>; '
-        f"{_e(data.get('rows', '?'))} {what} from <code>{_e(data.get('path', ''))}</code>; "
+        f"{_e(corpus_words(report))}, from <code>{_e(data.get('path', ''))}</code>; "
         f"{_e(report.correction_name)}, "
         f"{_e(round(100 * report.settings.confidence))}% intervals.</p>"
     )
@@ -176,7 +176,7 @@ def _seeds(report: AuditReport) -> list[str]:
         [
             (_e(row.category), None),
             (str(row.mentioning), str(row.mentioning)),
-            _num(row.taking_part),
+            (_e(row.rewritable_words()), str(row.rewritable or 0)),
             (_e(row.reasons()), None),
         ]
         for row in rows
@@ -187,7 +187,7 @@ def _seeds(report: AuditReport) -> list[str]:
         _table(
             "seeds",
             "Seeds per category and why some were left out",
-            ["category", "seeds naming it", "taking part (recall) %", "left out"],
+            ["category", "seeds naming it", "can be rewritten (recall)", "left out"],
             cells,
         ),
     ]

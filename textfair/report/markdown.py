@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textfair.core.counts import counted
 from textfair.discovery.keptpairs import pair_shift
 from textfair.report import _labelwords as words
+from textfair.report._coverage import corpus_words
 from textfair.report._numbers import acceptability_note, difference, informative, percent, points
 from textfair.report._seedwords import SEEDS_INTRO, seed_rows
 from textfair.report._strictcells import scored, strict_cells, strict_columns, strict_result
@@ -68,17 +70,12 @@ def render_markdown(report: AuditReport, top: int = 10) -> str:
     run statistics; with templates, those of your texts and those of templates in two
     sections, never pooled."""
     data = report.data
-    mentioning = (
-        f", {data['mentioning_rows']} mentioning an identity term"
-        if "mentioning_rows" in data
-        else ""
-    )
     lines = [
         "# textfair audit",
         "",
         f"Model {code_span(report.model.id)} (favourable label: "
         f"{code_span(report.model.favorable)}) on {code_span(data.get('path', ''))}: "
-        f"{data.get('rows', '?')} rows{mentioning}. Seed {report.seed}; "
+        f"{corpus_words(report)}. Seed {report.seed}; "
         f"{code_span(report.command)}.",
         "",
         f"**Verdict.** {markdown_text(report.summary())}",
@@ -124,9 +121,7 @@ def _section_lines(report: AuditReport, top: int) -> list[str]:
         "",
         "## Run",
         "",
-        f"{run.requested} {report.inputs} requested, {run.unique_inputs} unique, "
-        f"{run.queries()} in {run.model_calls} calls, "
-        f"{run.cache_hits} cache hits, {run.seconds} s.",
+        f"{report.run_words}; {run.model_calls} model calls, {run.seconds} s.",
     ]
     return lines
 
@@ -134,7 +129,8 @@ def _section_lines(report: AuditReport, top: int) -> list[str]:
 def _header_lines(report: AuditReport) -> list[str]:
     return [
         "",
-        f"## Group fairness ({len(report.findings)} rule sets, mode {report.settings.mode}, "
+        f"## Group fairness ({counted(len(report.findings), 'rule set')}, "
+        f"mode {report.settings.mode}, "
         f"{report.correction_name}, "
         f"{int(100 * report.settings.confidence)}% intervals)",
         "",
@@ -159,12 +155,11 @@ def _seed_lines(report: AuditReport) -> list[str]:
         "",
         SEEDS_INTRO,
         "",
-        "| category | seeds naming it | taking part (recall) | left out |",
+        "| category | seeds naming it | can be rewritten (recall) | left out |",
         "|---|---|---|---|",
     ]
     for row in rows:
-        taking = "" if row.taking_part is None else f"{100 * row.taking_part:.0f}%"
-        cells = [row.category, str(row.mentioning), taking, row.reasons()]
+        cells = [row.category, str(row.mentioning), row.rewritable_words(), row.reasons()]
         lines.append("| " + " | ".join(map(markdown_cell, cells)) + " |")
     return lines
 
@@ -172,13 +167,15 @@ def _seed_lines(report: AuditReport) -> list[str]:
 def _findings_lines(report: AuditReport, top: int) -> list[str]:
     columns = ["rule set", *finding_columns(report)]
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    for f, folded in report.shown_findings()[:top]:
+    for f, folded in report.listed_findings(top):
         cells = [report.shown_label(f, folded), *_finding_cells(report, f)]
         lines.append("| " + " | ".join(map(markdown_cell, cells)) + " |")
+    left_out = report.left_out_words(top)
     lines += [
         "",
-        f"{len(report.significant)} of {len(report.findings)} rule sets differ "
-        "significantly after correction.",
+        f"{len(report.significant)} of {counted(len(report.findings), 'rule set')} "
+        f"{'differs' if len(report.significant) == 1 else 'differ'} significantly after "
+        f"correction.{f' {left_out}' if left_out else ''}",
     ]
     for note in report.reading_notes(top):
         lines += ["", note]

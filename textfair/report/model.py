@@ -195,6 +195,28 @@ class AuditReport:
         credible rule set's (see :mod:`textfair.report._folding`); for texts, all of them."""
         return list(self._folded)
 
+    def listed_findings(self, top: int | None = None) -> list[tuple[Finding, int]]:
+        """The findings a table of `top` rows lists, as `shown_findings` gives them: the
+        `top` most credible, then every significant one beyond them, so that no table
+        hides a finding (None: all). `left_out_words` says how many the rest are."""
+        shown = self.shown_findings()
+        if top is None:
+            return shown
+        return shown[:top] + [(f, n) for f, n in shown[top:] if f.significant]
+
+    def left_out_words(self, top: int | None) -> str:
+        """The line under a findings table of `top` rows that says how many rule sets it
+        left out and where the rest are ("8 more rule sets, none significant, are in
+        report.json and on the page (report.html)."); empty when it lists them all."""
+        return prose.left_out_words(self, top)
+
+    @property
+    def run_words(self) -> str:
+        """What the section cost the model, in words whose counts add up: "3,047 model
+        queries for 19,597 texts requested: 3,047 distinct, 16,550 repeats answered from
+        memory" (the terminal's and report.md's run line)."""
+        return prose.run_words(self)
+
     @cached_property
     def _folded(self) -> tuple[tuple[Finding, int], ...]:
         # Folded once per report: the verdict, the notes and every view read it.

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypedDict
 
+from textfair.core.counts import counted
 from textfair.io import printable
 from textfair.report import _labelwords as words
+from textfair.report._coverage import corpus_words
 from textfair.report._numbers import difference, percent
 from textfair.report._strictcells import scored, strict_cells
 from textfair.report.parts import LabelMetrics
@@ -160,10 +162,16 @@ def render_terminal(report: AuditReport, top: int = 10, console: Console | None 
         console.print(table, soft_wrap=not console.is_terminal)
 
     def section(report: AuditReport) -> None:
-        findings = report.shown_findings()[:top]
+        findings = report.listed_findings(top)
         if findings:
+            # Every significant finding is listed, beyond the top ones if need be.
+            beyond = len(findings) > top
             show(
-                f"Group fairness: top {len(findings)} of {len(report.findings)} rule sets",
+                f"Group fairness: {len(findings)} of {len(report.findings)} rule sets, the "
+                f"{top} most credible and every significant one"
+                if beyond
+                else f"Group fairness: top {len(findings)} of "
+                f"{counted(len(report.findings), 'rule set')}",
                 [
                     "rule set",
                     "difference\n[interval], points",
@@ -210,6 +218,9 @@ def render_terminal(report: AuditReport, top: int = 10, console: Console | None 
                 f"{report.inputs} fare worse). {report.intervals_statement}",
                 **prose,
             )
+            left_out = report.left_out_words(top)
+            if left_out:
+                console.print(left_out, **prose)
         for note in report.reading_notes(top):
             console.print(printable(note), **prose)
         if isinstance(report.metrics, LabelMetrics):
@@ -263,25 +274,18 @@ def render_terminal(report: AuditReport, top: int = 10, console: Console | None 
         else ""
     )
     console.print(
-        f"{run.queries()} for {run.requested:,} {report.inputs} requested "
-        f"({run.cache_hits:,} asked before in this run or an earlier one, answered from "
-        f"the cache), {run.seconds} s{templates}.",
+        f"{report.run_words}, {run.seconds} s{templates}.",
         **prose,
     )
     console.print(f"Verdict: {printable(report.summary())}", **prose)
 
 
 def section_heading(report: AuditReport) -> str:
-    """What a section of an audit with templates rests on, in a line: "1,492 texts, 202
-    naming a term" or "576 seeds from 153 templates (toxicity), never pooled with your
-    texts"."""
-    data = report.data
-    if "templates" in data:
-        return (
-            f"{data.get('rows', 0):,} seeds from {data.get('template_count', 0):,} templates "
-            f"({data['templates']}), never pooled with your texts"
-        )
-    return f"{data.get('rows', 0):,} texts, {data.get('mentioning_rows', 0):,} naming a term"
+    """What a section of an audit with templates rests on, in a line: "1,492 texts: 366
+    name an identity term, 172 can be rewritten" or "576 seeds from 153 templates
+    (toxicity), never pooled with your texts" (`corpus_words`, as every surface says it)."""
+    said = corpus_words(report)
+    return f"{said}, never pooled with your texts" if "templates" in report.data else said
 
 
 def _terminal_label_metrics(

@@ -121,7 +121,10 @@ class TextDomain:
         """Per category, the seeds that mention it but take no part in its rows, by reason."""
         self.mentioning = dict.fromkeys(self._categories, 0)
         """Per category, the seeds that mention one of its terms."""
+        self.naming_any = 0
+        """The seeds that mention a term of any audited category."""
         for by_category in plans:  # one pass over every seed's plans
+            self.naming_any += any(c in self.mentioning for c in by_category)
             for c, plan in by_category.items():
                 if c in self.mentioning:
                     self.mentioning[c] += 1

@@ -117,16 +117,19 @@ def test_a_text_report_says_how_many_seeds_of_each_category_took_part():
     config = AuditConfig(categories=["gender", "religion"], causal=False, theta=0.1)
     report = audit_text(model, texts, favorable="ok", config=config)
     assert report.data["seeds_mentioning"] == {"gender": 8, "religion": 10}
+    # Texts naming any term (18), and those that can be rewritten (16): the header's counts.
+    assert (report.data["naming_rows"], report.data["mentioning_rows"]) == (18, 16)
+    assert ": 18 texts: 18 name an identity term, 16 can be rewritten." in render_markdown(report)
     assert report.data["seeds_left_out"]["religion"]["cue"] == 1
     rows = {row[0]: row for row in tables(render_markdown(report))[1][1:]}
     # Each reason in plain words (report.seedwords), never its key.
     assert rows["religion"] == [
         "religion",
         "10",
-        "80%",
+        "8 (80%)",  # the seeds that can be rewritten, and their share (issue 57)
         '1 name two of its terms; 1 hold a word of one identity alone ("synagogue")',
     ]
-    assert rows["gender"] == ["gender", "8", "100%", "none"]
+    assert rows["gender"] == ["gender", "8", "8 (100%)", "none"]
 
 
 def test_a_category_with_one_rated_term_is_not_its_own_lowest_and_highest():
