@@ -7,7 +7,7 @@ headings, the CLI's messages) agrees in number the same way instead of each writ
 
 from __future__ import annotations
 
-__all__ = ["counted"]
+__all__ = ["agrees", "counted"]
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:
@@ -29,3 +29,9 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
         The count and the noun, separated by one space.
     """
     return f"{n} {noun if n == 1 else (plural or noun + 's')}"
+
+
+def agrees(n: int, singular: str, plural: str) -> str:
+    """The verb (or word) that agrees with a count of `n`: ``agrees(1, "has", "have")`` is
+    "has", ``agrees(3, "has", "have")`` "have" (for "1 of 18 rule sets has ...")."""
+    return singular if n == 1 else plural

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from textfair.core.counts import counted
 from textfair.report._numbers import interval, signed
 from textfair.report.parts import LabelMetrics
 from textfair.stats.label_metrics import AUC_KINDS, RATE_GAPS, AucGap, SubgroupMetrics
@@ -114,8 +115,8 @@ def gaps_note(metrics: LabelMetrics) -> str:
     said = "; ".join(f"{s.subgroup} {AUC_NAMES[kind]} {_signed(gap)}" for s, kind, gap in found)
     return (
         f"Starred AUCs differ from the overall AUC ({auc_cell(None, '', metrics)}) after "
-        f"{_correction(metrics)} over {tests} tests (each AUC against it; the difference "
-        f"and its {confidence}% interval): " + (said if found else "none") + "."
+        f"{_correction(metrics)} over {counted(tests, 'test')} (each AUC against it; the "
+        f"difference and its {confidence}% interval): " + (said if found else "none") + "."
     )
 
 
@@ -149,5 +150,5 @@ def gap_sentence(metrics: LabelMetrics) -> str:
     return (
         f"Label metrics: AUCs significantly below the overall AUC "
         f"{auc_cell(None, '', metrics)} after {_correction(metrics)} over "
-        f"{_tests(metrics)} tests: {named}{more}."
+        f"{counted(_tests(metrics), 'test')}: {named}{more}."
     )

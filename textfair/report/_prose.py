@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from textfair.core.counts import counted
+from textfair.core.counts import agrees, counted
 from textfair.core.rules import RuleSet
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY
 from textfair.discovery.results import CausalScore, Excess
@@ -45,7 +45,7 @@ __all__ = [
 # discovery.groups gives each rule set a `confidence` interval of its own (bounded_mean, or
 # Newcombe's in paper mode), and adjusts the p-values of all rule sets with `correction`.
 INTERVALS = (
-    "Each interval holds at {confidence}% for its own rule set, not for all {tests} at once; "
+    "Each interval holds at {confidence}% for its own rule set{not_all}; "
     "a rule set is significant when its p-value, {adjusted}, is at most {alpha}."
 )
 
@@ -160,7 +160,7 @@ def _none_harmed(report: AuditReport, favoured: list[Finding]) -> str:
         )
     why = (
         f"its interval excludes 0, but its p-value adjusted with "
-        f"{report.correction_name} over {len(report.findings)} tests is "
+        f"{report.correction_name} over {counted(len(report.findings), 'test')} is "
         f"{worst.p_adjusted:.3g}"
         if worst.credible_bound != 0
         else "its interval holds 0"
@@ -294,7 +294,8 @@ def _strict_verdict(report: AuditReport) -> str:
     none = all(f.strict is not None and f.strict.n == 0 for f in doubtful)
     why = f" (none of their {report.unit} has every variant at that level)" if none else ""
     return (
-        f"{len(doubtful)} of {len(scored)} significant findings do not hold on the "
+        f"{len(doubtful)} of {counted(len(scored), 'significant finding')} "
+        f"{agrees(len(doubtful), 'does', 'do')} not hold on the "
         f"{report.unit} whose variants a strict reader would accept (all scoring at least "
         f"{level}{acceptability}), so they rest partly on doubtful text: {named}{more}{why}."
     )
@@ -314,7 +315,8 @@ def reading_notes(report: AuditReport, top: int | None = None) -> list[str]:
     shown = report.shown_findings()
     if len(shown) < len(report.findings):
         notes.append(
-            f"{len(report.findings) - len(shown)} of {len(report.findings)} rule sets are "
+            f"{len(report.findings) - len(shown)} of {len(report.findings)} rule sets "
+            f"{agrees(len(report.findings) - len(shown), 'is', 'are')} "
             "folded into a more credible one with the same direction that differs only "
             "by a run of bins of one feature, nested in its own and sharing an end "
             "('+N nested'); report.json lists every rule set."
@@ -322,9 +324,11 @@ def reading_notes(report: AuditReport, top: int | None = None) -> list[str]:
     excluding = [f for f in report.findings if f.credible_bound != 0 and not f.significant]
     if excluding and report.settings.correction in CORRECTION_NAMES:
         notes.append(
-            f"{len(excluding)} of {len(report.findings)} rule sets have an interval that "
-            f"excludes 0 but are not significant after {report.correction_name} over "
-            f"{len(report.findings)} tests: see what an interval covers, above."
+            f"{len(excluding)} of {counted(len(report.findings), 'rule set')} "
+            f"{agrees(len(excluding), 'has', 'have')} an interval that excludes 0 but "
+            f"{agrees(len(excluding), 'is', 'are')} not significant after "
+            f"{report.correction_name} over {counted(len(report.findings), 'test')}: see "
+            "what an interval covers, above."
         )
     # Why a category (or every one) has no rule set: one sentence each, as the verdict
     # and `findings_frame().attrs["untested"]` give it.
@@ -336,16 +340,20 @@ def reading_notes(report: AuditReport, top: int | None = None) -> list[str]:
     ]
     if few:
         notes.append(
-            f"{len(few)} causal tests rest on fewer than {SMALL_SAMPLE} {report.inputs}: "
-            "their flip-rate intervals are wide."
+            f"{counted(len(few), 'causal test')} {agrees(len(few), 'rests', 'rest')} on "
+            f"fewer than {SMALL_SAMPLE} {report.inputs}: "
+            f"{agrees(len(few), 'its flip-rate interval is', 'their flip-rate intervals are')} "
+            "wide."
         )
     listed = [f for f, _ in report.listed_findings(top)]
     doubtful = report.doubtful(listed)
     if doubtful:
         notes.append(
-            f"{len(doubtful)} rule sets shown (marked ?) do not hold on the {report.unit} "
+            f"{counted(len(doubtful), 'rule set')} shown (marked ?) "
+            f"{agrees(len(doubtful), 'does', 'do')} not hold on the {report.unit} "
             "whose variants a strict reader would accept (all scoring at least "
-            f"{report.strict_level or STRICT_ACCEPTABILITY:g}): they rest partly on text "
+            f"{report.strict_level or STRICT_ACCEPTABILITY:g}): "
+            f"{agrees(len(doubtful), 'it rests', 'they rest')} partly on text "
             "that may no longer say what its seed said; "
             + "; ".join(
                 f"{report.label(f.rule_set)} {strict_words(report, f)}" for f in doubtful[:3]
@@ -356,9 +364,15 @@ def reading_notes(report: AuditReport, top: int | None = None) -> list[str]:
     small = [f for f in listed if report.small(f)]
     if small:
         notes.append(
-            f"{len(small)} rule sets shown rest on fewer than {SMALL_SAMPLE} {report.unit} "
-            "(marked !): their intervals are wide and their differences unreliable; audit "
-            "more data in which they occur."
+            f"{counted(len(small), 'rule set')} shown {agrees(len(small), 'rests', 'rest')} "
+            f"on fewer than {SMALL_SAMPLE} {report.unit} (marked !): "
+            + agrees(
+                len(small),
+                "its interval is wide and its difference unreliable; audit more data in "
+                "which it occurs.",
+                "their intervals are wide and their differences unreliable; audit more data "
+                "in which they occur.",
+            )
         )
     return notes
 
@@ -437,14 +451,15 @@ def intervals_statement(report: AuditReport) -> str:
     terminal, report.md and the page print it under the findings."""
     confidence = report.settings.confidence
     tests = len(report.findings)
+    over = f"all {tests}" if tests > 1 else counted(tests, "test")
     adjusted = (
-        f"adjusted with {report.correction_name} over all {tests}"
+        f"adjusted with {report.correction_name} over {over}"
         if report.settings.correction in CORRECTION_NAMES
-        else f"not adjusted for the {tests} tests"
+        else f"not adjusted for the {counted(tests, 'test')}"
     )
     return INTERVALS.format(
         confidence=f"{100 * confidence:g}",
-        tests=tests,
+        not_all=f", not for all {tests} at once" if tests > 1 else "",
         adjusted=adjusted,
         alpha=f"{1 - confidence:.3g}",
     )

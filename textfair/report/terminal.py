@@ -254,7 +254,8 @@ def render_terminal(report: AuditReport, top: int = 10, console: Console | None 
             console.print(
                 "Excess: how much more often one identity swap flips the decision (identity "
                 "swap) than a neutral word written before the term (placebo edit), its interval "
-                f"simultaneous over the {len(report.counterfactual.causal)} tests (Bonferroni), "
+                f"simultaneous over {counted(len(report.counterfactual.causal), 'test')} "
+                "(Bonferroni), "
                 f"* significant after {report.correction_name}; "
                 f"Themis score: the share of the {report.inputs} sampled with any flip; "
                 f"{report.inputs} with both: those the excess is measured on.",
@@ -262,6 +263,8 @@ def render_terminal(report: AuditReport, top: int = 10, console: Console | None 
             )
 
     if report.templates is None:
+        # What the findings rest on, in the words of report.md's and the page's header.
+        console.print(f"On your {report.inputs}: {section_heading(report)}", **prose)
         section(report)
     else:
         for heading, part in (("On your texts", report), ("On templates", report.templates)):
