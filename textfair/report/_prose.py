@@ -10,17 +10,16 @@ read and changed in one place; they know `AuditReport` only as a type.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from textfair.core.counts import agrees, counted
 from textfair.core.rules import RuleSet
 from textfair.discovery.acceptable import STRICT_ACCEPTABILITY
-from textfair.discovery.results import CausalScore, Excess
+from textfair.report._causalwords import causal_verdict as _causal_verdict
 from textfair.report._coverage import and_, coverage_verdict
 from textfair.report._hints import no_rule_set, untested_reasons
 from textfair.report._labelwords import gap_sentence
-from textfair.report._numbers import difference, informative, percent
+from textfair.report._numbers import difference, informative
 from textfair.report._samples import SMALL_SAMPLE
 from textfair.report.parts import Finding, LabelMetrics
 from textfair.stats.testing import CORRECTION_NAMES
@@ -194,78 +193,6 @@ def _in_words(report: AuditReport, finding: Finding, label: str) -> str:
     return (
         f"texts that mention {' and '.join(named)} are judged {label} {size} the "
         f"same texts with {other}{said}"
-    )
-
-
-def _causal_verdict(report: AuditReport) -> str:
-    """The causal tests in a sentence, on the excess over the placebo edit: the category
-    sets whose identity swaps flip decisions significantly more often, or that none do
-    (with the largest excess measured, and how many of the table's category sets say
-    too little to tell). Without placebo edits, the largest flip rate alone, said to be
-    unmeasured against any edit. Empty without causal tests."""
-    causal = list(report.counterfactual.causal) if report.counterfactual else []
-    tests = [c for c in causal if c.excess and c.excess.n]
-    if not tests:
-        return _flips_without_placebo(report, causal)
-
-    def excess(test: CausalScore) -> Excess:
-        assert test.excess is not None  # `tests` holds only those with one
-        return test.excess
-
-    def said(test: CausalScore) -> str:
-        e = excess(test)
-        return (
-            f"{' + '.join(test.categories)}, {100 * e.identity_rate:.1f}% of swaps vs "
-            f"{100 * e.placebo_rate:.1f}% of placebo edits flip the decision, "
-            f"{difference(e.excess, e.ci)} points"
-        )
-
-    found = [c for c in tests if excess(c).significant]
-    if found:
-        # A set that holds a found set adds little to it: the smallest sets are named.
-        smallest = [
-            c for c in found if not any(set(o.categories) < set(c.categories) for o in found)
-        ]
-        smallest.sort(key=lambda c: -excess(c).ci[0])
-        more = len(found) - len(smallest)
-        return (
-            "Causal: identity swaps flip decisions significantly more often than a "
-            "placebo edit for "
-            + "; ".join(said(c) for c in smallest)
-            + (f" (and {more} larger {'set' if more == 1 else 'sets'} holding one)" if more else "")
-            + "."
-        )
-    head = "Causal: no identity swap flips decisions significantly more often than a placebo edit"
-    # An excess whose interval spans nearly everything (a few texts with both edits), or
-    # none at all, says nothing: the largest is named among those that say something,
-    # and the others are counted out of every category set the table shows.
-    told = [c for c in tests if informative(excess(c).ci)]
-    vague = [c for c in causal if c not in told]
-    most = max((c.excess.n if c.excess else 0 for c in vague), default=0)
-    seen = (
-        f"{len(vague)} of {len(causal)} category sets rest{'s' if len(vague) == 1 else ''} "
-        f"on too few {report.inputs} with both edits (at most {most}) for an informative "
-        "interval"
-    )
-    if not told:
-        return f"{head}; {seen}."
-    largest = max(told, key=lambda c: excess(c).excess)
-    return f"{head}; largest excess: {said(largest)}" + (f"; {seen}." if vague else ".")
-
-
-def _flips_without_placebo(report: AuditReport, causal: Sequence[CausalScore]) -> str:
-    """The causal sentence where no placebo edit was measured (table rows, lists whose
-    edits have none): the largest flip rate still reaches the verdict, said to be
-    unmeasured against what any edit does. Empty when no causal test had an input."""
-    tested = [c for c in causal if c.n]
-    if not tested:
-        return ""
-    largest = max(tested, key=lambda c: (c.ci[0], c.score))
-    return (
-        f"Causal (no placebo edit measured, so what identity adds to any edit is unknown): "
-        f"the largest flip rate: {' + '.join(largest.categories)}, "
-        f"{percent(largest.score)} [{percent(largest.ci[0])}, {percent(largest.ci[1])}] of "
-        f"{counted(largest.n, report.inputs[:-1])} flip under an identity swap."
     )
 
 
