@@ -71,3 +71,13 @@ def test_the_verdict_paragraph_quotes_the_default_audit(report, path):
         [r.value for r in f.rule_set] == [failing[1]] and _signed(f.difference) == failing[2]
         for f in gated
     )
+
+
+def test_the_auditing_pages_placebo_cost_is_the_default_audits(report):
+    # Issue 57: the page quoted "237 of the bundled audit's 3,776 model queries" while the
+    # audit printed 3,047 (188 of them placebo edits).
+    text = " ".join((ROOT / "docs" / "pages" / "auditing.md").read_text(encoding="utf-8").split())
+    match = re.search(r"([\d,]+) of the bundled audit's ([\d,]+) model queries on its texts", text)
+    assert match, "the auditing page no longer quotes the placebo's cost"
+    quoted = tuple(int(n.replace(",", "")) for n in match.groups())
+    assert quoted == (report.run.placebo_queries, report.run.model_queries)
