@@ -6,6 +6,7 @@ import sys
 import warnings
 from typing import TYPE_CHECKING, TextIO, cast
 
+from textfair.cli import _notes
 from textfair.cli._app import EXIT_INTERRUPTED, EXIT_USAGE, app
 from textfair.errors import InputNote
 from textfair.io import printable
@@ -29,7 +30,7 @@ def main(argv: list[str] | None = None) -> None:
         "type[UsageError]",
         next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError"),
     )
-    _NOTES.clear()
+    _notes.clear()
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _one_line_warning
@@ -47,8 +48,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(EXIT_INTERRUPTED)
     code = code if isinstance(code, int) else 0
     if code in (0, 1, 5):  # a run that failed says one line: its error, not its notes
-        for note in _NOTES:
-            print(note, file=sys.stderr)
+        _notes.say()
     sys.exit(code)
 
 
@@ -70,12 +70,9 @@ def _one_line_warning(
     own = category.__module__.startswith("textfair")
     shown = first if own else f"{category.__name__}: {first}"
     if issubclass(category, InputNote):
-        _NOTES.append(f"note: {printable(shown)}")  # said when the run ends well
+        _notes.hold(f"note: {printable(shown)}")  # said once the input is known valid
         return
     print(f"warning: {printable(shown)}", file=file or sys.stderr)
-
-
-_NOTES: list[str] = []  # choices textfair made about the input (`InputNote`), for the end
 
 
 __all__ = ["app", "main"]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, cast
 
 import typer
 
+from textfair.cli import _notes
 from textfair.cli._app import (
     EXIT_UNFAIR,
     EXIT_UNTESTED,
@@ -147,6 +148,8 @@ def _audit(options: dict, group: bool) -> None:
         model = cached_model(loaded, options["model"], options)
     # The favourable outcome, checked against the model's labels before any query.
     favorable = model_decision(model, options["favorable"], options["decision"])
+    # Everything is validated: how the input was read is said now, before the report.
+    _notes.say()
     with Stages(
         1 + audit_stages(config), queries=lambda: model.stats.forwarded, console=err
     ) as advance:

@@ -114,6 +114,7 @@ def causal_score(
     flipped: list[bool] = []
     shares: list[float] = []  # per seed with a placebo: its identity edits' flip share
     placebo_flips: list[float] = []
+    edited = 0  # seeds with at least one real edit of `subset`
     for k, (begin, end) in enumerate(_ranges(run)):
         seeds = population[begin:end]
         batch = first if k == 0 and first is not None else _batch(run, subset, seeds)
@@ -121,6 +122,7 @@ def causal_score(
         labels = outcomes(run.favorable, with_placebos(model, inputs, extra))
         flips, seed_labels, edit_shares = _row_flips(labels[: len(inputs)], rows)
         flipped += flips.tolist()
+        edited += sum(bool(row[3].any()) for row in rows)
         for (_, _, at, _), seed_label, share in zip(rows, seed_labels, edit_shares, strict=True):
             if at >= 0:
                 shares.append(float(share))
@@ -141,6 +143,7 @@ def causal_score(
             if run.domain.supports_placebo
             else None
         ),
+        edited,
     )
 
 

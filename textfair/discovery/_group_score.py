@@ -51,7 +51,7 @@ def group_score(
     favoured = iter(_favoured(model, flat, favorable))
     outcome = {term: {i: next(favoured) for i in inputs} for term, inputs in rewrites.items()}
     rates = {term: float(np.mean(list(y.values()))) for term, y in outcome.items() if y}
-    score = _largest_paired_difference([outcome[term] for term in rates], seeds)
+    score, pairs_compared = _largest_paired_difference([outcome[term] for term in rates], seeds)
     excess = None
     acceptability: float | None = None
     strict: Strict | None = None
@@ -77,21 +77,33 @@ def group_score(
             on = np.subtract(shares, placebo_flips)[keep]
             acceptability = mean_score(np.asarray(scores))
             strict = Strict.of(bounded_mean(on, -1.0, 1.0, excess_confidence))
-    return GroupScore(category, score, rates, len(seeds), excess, acceptability, strict)
+    counts = {term: len(outcome[term]) for term in rates}
+    return GroupScore(
+        category,
+        score,
+        rates,
+        len(seeds),
+        excess,
+        acceptability,
+        strict,
+        seeds_per_term=counts,
+        pairs_compared=pairs_compared,
+    )
 
 
 def _largest_paired_difference(
     outcomes_by_term: list[dict[int, bool]], seeds: Sequence[int]
-) -> float:
+) -> tuple[float, int]:
     """max over pairs of terms (a, b) with seeds in common of |mean over those seeds of
     y_a - y_b|, y the 0/1 outcome. With A[t, i] = y_t(i) where seed i may become t (else
     0) and P[t, i] = 1 where it may: the sums over common seeds are (A Pᵀ)[a, b] and
     (A Pᵀ)[b, a], their count (P Pᵀ)[a, b]. The sums are whole numbers, exact in float64,
     so this is the pairwise loop's value to the last bit, for every pair at once. The
     [terms × terms] products are taken a block of rows at a time (`_BLOCK_CELLS` cells):
-    memory grows with the terms, not with their square."""
+    memory grows with the terms, not with their square. Returned beside it: how many
+    pairs (a, b), a < b, share a seed (0: the value compares nothing)."""
     if len(outcomes_by_term) < 2:
-        return 0.0
+        return 0.0, 0
     column = {seed: k for k, seed in enumerate(seeds)}
     present = np.zeros((len(outcomes_by_term), len(column)))
     favoured = np.zeros_like(present)
@@ -102,6 +114,7 @@ def _largest_paired_difference(
     terms = len(outcomes_by_term)
     rows = max(1, _BLOCK_CELLS // terms)
     largest = None
+    pairs = 0
     for start in range(0, terms, rows):
         block = slice(start, min(start + rows, terms))
         sums = favoured[block] @ present.T  # [a, b]: Σ y_a over the seeds a and b share
@@ -110,10 +123,12 @@ def _largest_paired_difference(
         shared = common > 0
         own = np.arange(block.stop - start)
         shared[own, start + own] = False  # a term against itself
+        pairs += int(shared.sum())
         if shared.any():
             gap = float(np.abs((sums - sums_back)[shared] / common[shared]).max())
             largest = gap if largest is None else max(largest, gap)
-    return 0.0 if largest is None else largest
+    # `shared` is symmetric over the whole product: each unordered pair was counted twice.
+    return (0.0 if largest is None else largest), pairs // 2
 
 
 def _favoured(model: CachedModel, inputs: list[Hashable], favorable: int | Decision) -> np.ndarray:

@@ -64,6 +64,16 @@ class CausalScore:
     flips: int
     n: int
     excess: Excess | None = None
+    edited: int | None = None
+    """Of the `n` seeds sampled, those with at least one real edit of `categories`: 0 means
+    no seed could be rewritten there, so `score` (0) measures nothing. None in a report
+    written before it was kept."""
+
+    @property
+    def measured(self) -> bool:
+        """Whether any sampled seed was rewritten: a score over seeds none of which changed
+        is no test (issue 57: "religion 0.0% [0.0%, 9.4%]" with no religion seed)."""
+        return self.n > 0 and self.edited != 0
 
 
 @dataclass(frozen=True)
@@ -84,6 +94,14 @@ class GroupScore:
     strict: Strict | None = None
     """`excess` recomputed, by the same method, on the seeds whose rewrites all score at
     least STRICT_ACCEPTABILITY (see :mod:`textfair.discovery.acceptable`)."""
+    seeds_per_term: dict[str, int] | None = None
+    """Per term of `rates`, the seeds its rate rests on (those that may take it): a rate on
+    one seed is 0% or 100% whatever the model does. None in a report written before
+    they were kept."""
+    pairs_compared: int | None = None
+    """How many pairs of terms share seeds, the pairs `score` is the largest difference of:
+    0 means no two terms were written into the same text, so `score` compares nothing.
+    None in a report written before it was kept."""
 
 
 @dataclass(frozen=True)

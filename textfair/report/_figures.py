@@ -63,46 +63,90 @@ def findings_figure(report: AuditReport) -> str:
 
 
 def group_figures(report: AuditReport, result: Counterfactual) -> list[str]:
-    """Per category of the causal tests, its terms' rates of the favourable label with
-    Wilson intervals, captioned with the group score and its excess over the placebo edit."""
+    """Per category of the causal tests and per axis of it, its terms' rates of the
+    favourable label with Wilson intervals, each on the texts that may take the term (drawn
+    beside its name), captioned with the group score and its excess over the placebo edit.
+    A category of several axes (gender: gender identity, sexual orientation) gets a
+    figure per axis: a swap stays on its axis, so rates of different axes rest on
+    different texts and are not drawn side by side."""
     parts: list[str] = []
     confidence = report.settings.confidence
     for group in result.group:
-        if not group.rates:
-            continue
-        terms = _shown_rates(group.rates)
-        values = [group.rates[t] for t in terms]
-        intervals = []
-        for value in values:
-            share = proportion(round(value * group.n), group.n, confidence)
-            intervals.append((share.low, share.high))
-        plot = plots.rates(
-            terms,
-            values,
-            intervals,
-            description=f"{report.outcome} rate per {group.category} term, with Wilson intervals.",
-        )
-        parts.append(
-            f"<figure>{plot}<figcaption>{_e(group.category)}: the {_e(report.outcome)} rate "
-            f"of the {group.n} {_e(report.inputs)} that name it, each written with each term "
-            "it may take (a term of another axis or one that clashes is not written, so "
-            "two terms' rates may rest on different texts)"
-            f"{_rates_caption(terms, group.rates)}. Group score "
-            f"{_pct(group.score)} points: the largest difference between two terms on the "
-            "texts written with both."
-            f"{_group_excess(group.category, group.excess)}{_group_strict(report, group)}"
-            "</figcaption></figure>"
-        )
+        axes: dict[str, dict[str, float]] = {}
+        for term, rate in group.rates.items():
+            axes.setdefault(report.term_axis(group.category, term), {})[term] = rate
+        for axis, rates in sorted(axes.items()):
+            terms = _shown_rates(rates)
+            values = [rates[t] for t in terms]
+            counts = [term_seeds(group, t) for t in terms]
+            intervals = []
+            for value, n in zip(values, counts, strict=True):
+                share = proportion(round(value * n), n, confidence)
+                intervals.append((share.low, share.high))
+            name = group.category if axis == group.category else f"{group.category}, {axis}"
+            plot = plots.rates(
+                [f"{term} ({n:,})" for term, n in zip(terms, counts, strict=True)],
+                values,
+                intervals,
+                description=f"{report.outcome} rate per {name} term, with Wilson intervals.",
+            )
+            whole = (
+                ""
+                if len(axes) == 1
+                else f" (the terms of its {axis} axis; the category's other axes are drawn "
+                "apart, and the group score and excess below are the category's)"
+            )
+            parts.append(
+                f"<figure>{plot}<figcaption>{_e(name)}: the {_e(report.outcome)} rate of the "
+                f"{group.n} {_e(report.inputs)} that name {_e(group.category)}{_e(whole)}, "
+                "each written with each term it may take (a term of another axis or one "
+                "that clashes is not written, so two terms' rates may rest on different "
+                f"{_e(report.inputs)}; beside each term, the {_e(report.inputs)} its rate "
+                f"and interval rest on){_rates_caption(terms, rates)}. "
+                f"{_e(_group_score_sentence(group, report.inputs))}"
+                f"{_group_excess(group.category, group.excess)}{_group_strict(report, group)}"
+                "</figcaption></figure>"
+            )
     return parts
 
 
-def term_pair_figures(result: Counterfactual) -> list[str]:
-    """Per category of the causal tests, a heatmap of its term pairs: how often replacing
-    the row's term by the column's flips the decision, beyond the placebo edit's where
-    there is one."""
+def term_seeds(group: GroupScore, term: str) -> int:
+    """The seeds a term's rate rests on; in a report written before they were kept, the
+    category's seeds (the old figure's count, an upper bound)."""
+    if group.seeds_per_term is None:
+        return group.n
+    return group.seeds_per_term[term]
+
+
+def _group_score_sentence(group: GroupScore, inputs: str) -> str:
+    """The group score in words, or why there is none: when no two terms were written into
+    one text, the rates above are of different texts and compare nothing."""
+    if group.pairs_compared == 0:
+        one = inputs.removesuffix("s")
+        return (
+            f"No group score: no two terms were written into the same {one}, so "
+            f"the rates above rest on different {inputs} and no difference between them is "
+            "measured."
+        )
+    return (
+        f"Group score {_pct(group.score)} points: the largest difference between two terms "
+        "on the texts written with both."
+    )
+
+
+def term_pair_figures(report: AuditReport, result: Counterfactual) -> list[str]:
+    """Per category of the causal tests and per axis of it, a heatmap of its term pairs:
+    how often replacing the row's term by the column's flips the decision, beyond the
+    placebo edit's where there is one. A swap stays on its axis, so each axis is a
+    matrix of its own."""
     parts: list[str] = []
+
+    def axis_of(pair: PairShift) -> str:
+        axis = report.term_axis(pair.category, pair.source)
+        return pair.category if axis == pair.category else f"{pair.category}, {axis}"
+
     for category, grouped in itertools.groupby(
-        sorted(result.term_pairs, key=lambda p: p.category), key=lambda p: p.category
+        sorted(result.term_pairs, key=lambda p: (p.category, axis_of(p))), key=axis_of
     ):
         pairs = list(grouped)
         every = {p.source for p in pairs} | {p.target for p in pairs}

@@ -197,18 +197,21 @@ def _counterfactual(report: AuditReport) -> list[str]:
     result = report.counterfactual
     assert result is not None  # called only for a report with causal tests
     parts = ["<h2>Swapping only the identity term</h2>"]
+    inputs = report.inputs
     causal_rows = [
         [
             (_e(" + ".join(c.categories)), None),
             *_excess_cells(c.excess),
             (str(c.excess.n), str(c.excess.n)) if c.excess else ("–", None),
-            _num(c.score),
-            (f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}]", f"{c.ci[0]:.6f}"),
+            *(
+                (_num(c.score), (f"[{_pct(c.ci[0])}, {_pct(c.ci[1])}]", f"{c.ci[0]:.6f}"))
+                if c.measured
+                else ((f"no {inputs.removesuffix('s')} rewritten", None), ("–", None))
+            ),
             (str(c.n), str(c.n)),
         ]
         for c in result.causal
     ]
-    inputs = report.inputs
     parts.append(
         _table(
             "causal",
@@ -232,7 +235,7 @@ def _counterfactual(report: AuditReport) -> list[str]:
         )
     )
     parts += figures.group_figures(report, result)
-    parts += figures.term_pair_figures(result)
+    parts += figures.term_pair_figures(report, result)
     return parts
 
 

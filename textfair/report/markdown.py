@@ -217,9 +217,14 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
         ],
     )
     for c in result.causal:
+        rate, interval = (
+            (percent(c.score), f"[{percent(c.ci[0])}, {percent(c.ci[1])}]")
+            if c.measured
+            else (f"no {report.inputs.removesuffix('s')} rewritten", "–")
+        )
         lines.append(
-            f"| {markdown_cell(' + '.join(c.categories))} | {percent(c.score)} | "
-            f"[{percent(c.ci[0])}, {percent(c.ci[1])}] | {_excess_cells(c.excess)} | {c.n} | "
+            f"| {markdown_cell(' + '.join(c.categories))} | {rate} | "
+            f"{interval} | {_excess_cells(c.excess)} | {c.n} | "
             f"{c.excess.n if c.excess else '–'} |"
         )
     lines += [
@@ -245,27 +250,39 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
     ]
     for g in result.group:
         if g.rates:
-            low, high = rate_extremes(g.rates)
+            one = report.inputs.removesuffix("s")
+            low, high = rate_extremes(g.rates, g.seeds_per_term, one)
+            score = (
+                f"none: no two terms share a {one}"
+                if g.pairs_compared == 0
+                else f"{100 * g.score:.1f}"
+            )
             lines.append(
-                f"| {markdown_cell(g.category)} | {100 * g.score:.1f} | {low} | {high} | "
+                f"| {markdown_cell(g.category)} | {score} | {low} | {high} | "
                 f"{_excess_cells(g.excess)} | {g.excess.n if g.excess else '–'} |"
                 + (" {} | {} |".format(*_excess_strict(report, g)) if strict else "")
             )
     return lines + _pair_lines(report)
 
 
-def rate_extremes(rates: dict[str, float]) -> tuple[str, str]:
-    """The lowest and highest rated terms as Markdown cells; one term, or terms all at one
-    rate, is said once ("african (79.1%), the only term rated"), never as both ends."""
+def rate_extremes(
+    rates: dict[str, float], seeds: dict[str, int] | None = None, noun: str = "text"
+) -> tuple[str, str]:
+    """The lowest and highest rated terms as Markdown cells, each with the texts its rate
+    rests on when `seeds` holds them (a rate on one text is 0% or 100% whatever the model
+    does); one term, or terms all at one rate, is said once ("african (79.1%), the only
+    term rated"), never as both ends."""
     low, high = min(rates, key=rates.__getitem__), max(rates, key=rates.__getitem__)
+
+    def cell(term: str) -> str:
+        on = "" if seeds is None else f", {counted(seeds[term], noun)}"
+        return f"{markdown_cell(term)} ({percent(rates[term])}{on})"
+
     if len(rates) == 1:
-        return f"{markdown_cell(low)} ({percent(rates[low])}), the only term rated", "–"
+        return f"{cell(low)}, the only term rated", "–"
     if rates[low] == rates[high]:
         return f"all {len(rates)} terms ({percent(rates[low])})", "–"
-    return (
-        f"{markdown_cell(low)} ({percent(rates[low])})",
-        f"{markdown_cell(high)} ({percent(rates[high])})",
-    )
+    return cell(low), cell(high)
 
 
 def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
@@ -298,7 +315,7 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
         f"{100 * report.settings.confidence:g}% for each pair on its own, "
         "not simultaneous over the pairs).",
         [
-            "category",
+            "axis",
             "from → to",
             "shift vs placebo [interval] (points)",
             *EXCESS_COLUMNS,
@@ -309,7 +326,8 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
     for pair in pairs[:top]:
         shift, ci = pair_shift(pair)
         lines.append(
-            f"| {markdown_cell(pair.category)} | {markdown_cell(pair.source)} → "
+            f"| {markdown_cell(report.term_axis(pair.category, pair.source))} | "
+            f"{markdown_cell(pair.source)} → "
             f"{markdown_cell(pair.target)} | {difference(shift, ci)} | "
             f"{_excess_cells(pair.excess)} | "
             f"{pair.n} |" + (" {} | {} |".format(*_pair_strict(report, pair)) if strict else "")

@@ -445,7 +445,8 @@ class AuditReport:
         Returns
         -------
         pandas.DataFrame
-            One row per flipped pair: ``category``, ``from``, ``to``, the ``text`` and its
+            One row per flipped pair: ``category``, ``axis`` (the terms' axis, as
+            `term_axis` names it), ``from``, ``to``, the ``text`` and its
             ``counterfactual``, the ``decision`` of each in the model's words
             (``counterfactual_decision``), the favourable label's probability of each
             (``p_<label>``, ``counterfactual_p_<label>``), and whether the seed's placebo
@@ -522,8 +523,14 @@ class AuditReport:
     def axis(self, rule: Rule) -> str:
         """The axis a text rule's term lies on ("sexual orientation" for gay), as the term
         list records it (report.json's ``data.term_axes``); its category's name otherwise."""
+        return self.term_axis(rule.category, str(rule.value))
+
+    def term_axis(self, category: str, term: str) -> str:
+        """The axis `term` of `category` lies on, the label its rows take in every table,
+        chart and CSV (a swap stays on its axis: "gay -> bisexual" is a sexual orientation
+        swap, though TestSGD's category is gender); the category's name when it has one."""
         axes = self.data.get("term_axes") or {}
-        return str((axes.get(rule.category) or {}).get(rule.value) or rule.category)
+        return str((axes.get(category) or {}).get(term) or category)
 
     def __repr__(self) -> str:
         """One line: what was audited and the verdict's head (`summary()` is the verdict)."""

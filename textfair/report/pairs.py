@@ -31,7 +31,7 @@ def check_pairs_path(path: str | Path | None) -> None:
 
 
 def flipped_pairs_frame(report: AuditReport) -> pd.DataFrame:
-    """The flipped pairs as a DataFrame: category, from, to, the text and its
+    """The flipped pairs as a DataFrame: category, axis, from, to, the text and its
     counterfactual, the decision of each in the model's words, the favourable label's
     probability of each, whether the seed's placebo edit flipped too (a flip that a
     neutral edit also causes is not evidence about the identity), and the counterfactual's
@@ -42,6 +42,7 @@ def flipped_pairs_frame(report: AuditReport) -> pd.DataFrame:
     flipped = report.counterfactual.flipped if report.counterfactual else ()
     columns = [
         "category",
+        "axis",
         "from",
         "to",
         "text",
@@ -56,6 +57,7 @@ def flipped_pairs_frame(report: AuditReport) -> pd.DataFrame:
     rows = [
         [
             pair.category,
+            report.term_axis(pair.category, pair.source),
             pair.source,
             pair.target,
             pair.text,

@@ -209,6 +209,13 @@ def _number_or_none(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
+def _known(result: type, record: dict) -> dict:
+    """The keys of `record` that `result` (a dataclass) has: a key a later compatible version
+    adds (as ``seeds_per_term`` was added to group scores) is ignored, not a TypeError."""
+    names = {f.name for f in fields(result)}
+    return {key: value for key, value in record.items() if key in names}
+
+
 def check_version(record: dict, readable: int) -> None:
     """Refuse, in one line, a report written by a newer textfair than this one reads
     (`readable`: this code's REPORT_VERSION); read it with a note where the writer says the
@@ -251,6 +258,7 @@ def counterfactual_record(result: Counterfactual | None) -> dict | None:
                 "ci": list(c.ci),
                 "flips": c.flips,
                 "n": c.n,
+                "edited": c.edited,
                 "excess": _excess_record(c.excess),
             }
             for c in result.causal
@@ -282,13 +290,14 @@ def read_counterfactual(record: dict | None) -> Counterfactual | None:
                 int(c["flips"]),
                 int(c["n"]),
                 _read_excess(c.get("excess")),
+                None if c.get("edited") is None else int(c["edited"]),
             )
             for c in record["causal"]
         ),
         group=tuple(
             GroupScore(
                 **{
-                    **g,
+                    **_known(GroupScore, g),
                     "excess": _read_excess(g.get("excess")),
                     "strict": read_strict(g.get("strict")),
                 }
@@ -298,7 +307,7 @@ def read_counterfactual(record: dict | None) -> Counterfactual | None:
         term_pairs=tuple(
             PairShift(
                 **{
-                    **p,
+                    **_known(PairShift, p),
                     "flip_ci": tuple(_number(x) for x in p["flip_ci"]),
                     "shift_ci": tuple(_number(x) for x in p["shift_ci"]),
                     "excess": _read_excess(p.get("excess")),

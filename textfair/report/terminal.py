@@ -235,7 +235,7 @@ def render_terminal(report: AuditReport, top: int = 10, console: Console | None 
                         _marked(difference(e.excess, e.ci), e.significant) if e else "–",
                         percent(e.identity_rate) if e else "–",
                         percent(e.placebo_rate) if e else "–",
-                        percent(c.score),
+                        percent(c.score) if c.measured else "no text",
                         str(e.n) if e else "–",
                     ]
                 )

@@ -211,3 +211,28 @@ def test_a_tsv_without_a_header_is_one_line_and_exit_2_before_any_query(write, t
     assert result.output.count("\n") == 1 and "Traceback" not in result.output
     assert "the first row looks like data, not a header ('1' is a number)" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_how_the_input_was_read_is_said_before_the_report_and_its_verdict(tmp_path):
+    """Issue 57: the only notice of how a file was read came last, after the verdict it
+    qualifies. The note is said once the input is validated, before the first query."""
+    posts = tmp_path / "posts.csv"
+    posts.write_text(
+        "id,body\n1,I am a gay man.\n2,She is a lesbian.\n3,Hello there.\n", encoding="utf-8"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "textfair", "audit", "--model", "sentiment-lstm", "--data",
+         str(posts), "--categories", "gender", "--templates", "none", "--cache",
+         str(tmp_path / "answers.db")],
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "100"},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # one stream, in the order written
+    )  # fmt: skip
+    assert done.returncode in (0, 5), done.stdout
+    said = done.stdout
+    note = said.index("note: ")
+    assert "read column 'body' as the texts" in said[note : note + 200]
+    assert note < said.index("Verdict")
+    assert said.count("read column 'body'") == 1

@@ -129,13 +129,14 @@ def test_the_group_score_is_the_largest_paired_difference_of_the_pairwise_loop(
     monkeypatch.setattr(group_score, "_BLOCK_CELLS", block_cells)
 
     def loop(by_term):
-        score = 0.0
+        score, pairs = 0.0, 0
         for first, second in combinations(by_term, 2):
             common = first.keys() & second.keys()
             if common:
+                pairs += 1
                 difference = np.mean([float(first[i]) - second[i] for i in common])
                 score = max(score, abs(float(difference)))
-        return score
+        return score, pairs
 
     rng = np.random.default_rng(3)
     for _ in range(300):
@@ -145,6 +146,7 @@ def test_the_group_score_is_the_largest_paired_difference_of_the_pairwise_loop(
             taken = [int(s) for s in seeds if rng.random() < rng.uniform(0.1, 1.0)]
             by_term.append({s: bool(rng.random() < 0.4) for s in taken})
         assert _largest_paired_difference(by_term, seeds) == loop(by_term)
-    # Terms that share no seed are never compared.
-    assert _largest_paired_difference([{1: True}, {2: False}], [1, 2]) == 0.0
-    assert _largest_paired_difference([{1: True, 2: True}, {2: False}], [1, 2]) == 1.0
+    # Terms that share no seed are never compared, and the count of pairs compared says so
+    # (issue 57: a race chart drew 0% and 100% over "Group score 0.0 points").
+    assert _largest_paired_difference([{1: True}, {2: False}], [1, 2]) == (0.0, 0)
+    assert _largest_paired_difference([{1: True, 2: True}, {2: False}], [1, 2]) == (1.0, 1)

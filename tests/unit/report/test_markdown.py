@@ -139,6 +139,37 @@ def test_a_category_with_one_rated_term_is_not_its_own_lowest_and_highest():
     assert rate_extremes({"african": 0.791}) == ("african (79.1%), the only term rated", "–")
     assert rate_extremes({"a": 0.5, "b": 0.5}) == ("all 2 terms (50.0%)", "–")
     assert rate_extremes({"a": 0.4, "b": 0.6}) == ("a (40.0%)", "b (60.0%)")
+    # Issue 57: a rate on one text is 0% or 100% whatever the model does; each end says
+    # how many texts it rests on.
+    assert rate_extremes({"latina": 0.0, "african": 1.0}, {"latina": 1, "african": 3}) == (
+        "latina (0.0%, 1 text)",
+        "african (100.0%, 3 texts)",
+    )
+
+
+def test_a_group_score_over_terms_that_share_no_text_is_said_to_compare_nothing():
+    """Issue 57: the page's race chart drew latina at 0% and african at 100% over "Group
+    score 0.0 points": each rate rested on one text of its own, no two terms were written
+    into the same text, and the intervals were drawn as if each rested on every text."""
+    from textfair.discovery.results import GroupScore
+    from textfair.report._figures import _group_score_sentence, term_seeds
+
+    group = GroupScore(
+        "race",
+        0.0,
+        {"latina": 0.0, "african": 1.0},
+        9,
+        seeds_per_term={"latina": 1, "african": 1},
+        pairs_compared=0,
+    )
+    sentence = _group_score_sentence(group, "texts")
+    assert sentence.startswith("No group score: no two terms were written into the same text")
+    assert "0.0 points" not in sentence
+    assert term_seeds(group, "latina") == 1
+    shared = GroupScore("race", 0.25, {"a": 0.5, "b": 0.75}, 8, pairs_compared=1)
+    assert _group_score_sentence(shared, "texts").startswith("Group score 25.0 points")
+    # A report written before the counts were kept draws the category's seeds, as it did.
+    assert term_seeds(shared, "a") == 8
 
 
 _NUMBER = r"[+-]?\d+(?:\.\d+)?"

@@ -27,6 +27,13 @@ def test_every_flip_of_every_term_pair_is_there_and_is_a_flip(report):
         assert counted.get((p.category, p.source, p.target), 0) == round(p.flip_rate * p.n)
     assert (frame["decision"] != frame["counterfactual_decision"]).all()
     assert set(frame["decision"]) <= {"toxic", "non-toxic"}
+    # Issue 57: a swap is labelled with the axis it stays on, as the lists define it, beside
+    # TestSGD's category: gay -> bisexual is a sexual orientation swap, not "gender".
+    orientation = frame[frame["from"].isin(["gay", "homosexual", "lesbian", "bisexual"])]
+    assert len(orientation) and set(orientation["axis"]) == {"sexual orientation"}
+    assert set(orientation["category"]) == {"gender"}
+    religion = frame[frame["category"] == "religion"]
+    assert (religion["axis"] == "religion").all()
     # The probabilities are the model's: asked again, it says the same.
     model = load_model("toxicity-cnn-lstm")
     favourable = list(model.labels).index("non-toxic")

@@ -171,3 +171,31 @@ def test_fitted_table_too_wide_even_cut_is_one_line_per_row():
         '  {"heterosexual"}: difference [interval], points +11.8 [+5.1, +17.7] *; '
         "with 50.0%; without 38.2%; p 0.0086; seeds 110"
     )
+
+
+def test_a_causal_row_with_no_text_rewritten_reads_as_no_test_on_every_surface(report):
+    """Issue 57: the religion causal row read "0.0% [0.0%, 9.4%]" when no religion seed
+    took part: a Themis score over seeds none of which was rewritten measures nothing, so
+    every surface says so instead of printing 0%."""
+    from textfair.discovery.results import CausalScore
+
+    causal = report.counterfactual.causal
+    none_rewritten = CausalScore(("religion",), 0.0, (0.0, 0.094), 0, 38, None, edited=0)
+    assert not none_rewritten.measured and all(c.measured for c in causal)
+    changed = replace(
+        report,
+        counterfactual=replace(report.counterfactual, causal=(none_rewritten, *causal[1:])),
+    )
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    render_terminal(changed, console=console)
+    row = next(line for line in console.file.getvalue().splitlines() if "│ religion  " in line)
+    assert "no text" in row and "0.0%" not in row
+    from textfair.report.markdown import render_markdown
+
+    markdown = render_markdown(changed)
+    causal_row = next(line for line in markdown.splitlines() if "no text rewritten" in line)
+    assert causal_row.startswith("| religion | no text rewritten | – |")
+    assert "9.4%" not in causal_row
+    assert "no text rewritten" in changed.to_html()
+    # report.json keeps the count, and a report read back says the same.
+    assert type(changed).from_dict(changed.to_dict()).counterfactual.causal[0].edited == 0
