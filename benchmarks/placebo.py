@@ -8,7 +8,8 @@ decision), ``placebo_rate`` (how often a neutral word written before the term fl
 adjusted p-value, ``significant``, and ``n`` (seeds with both edits); and the raw causal
 score (``flip_rate``: any of a seed's swaps flips it, over ``seeds``), the figure the
 excess replaces. A category none of whose seeds has a real edit has no excess.
-Run: ``python -m benchmarks.placebo --json``; the README's placebo table is this output.
+Run: ``python -m benchmarks.placebo --json``; ``--markdown`` prints the auditing page's
+placebo table, which `tests/documentation` holds to this output.
 """
 
 from __future__ import annotations
@@ -69,15 +70,46 @@ def categories(model_name: str, data: str, favorable: str) -> dict:
     }
 
 
+def markdown_rows(result: dict) -> list[str]:
+    """One model's rows of the auditing page's placebo table (the model named on its
+    first row), in the page's format."""
+    rows = []
+    for k, (category, row) in enumerate(result["categories"].items()):
+        first = f" `{result['model']}` ({_title(result['data'])}) " if k == 0 else " "
+        if "excess" not in row:
+            rows.append(f"|{first}| {category} | 0 | – | – | – |")
+            continue
+        low, high = (100 * x for x in row["ci"])
+        rows.append(
+            f"|{first}| {category} | {row['n']} | {100 * row['identity_rate']:.1f}% | "
+            f"{100 * row['placebo_rate']:.1f}% | {100 * row['excess']:+.1f} "
+            f"[{_end(low)}, {_end(high)}] |"
+        )
+    return rows
+
+
+def _title(data: str) -> str:
+    return {"wikipedia comments": "Wikipedia comments", "imdb reviews": "IMDB reviews"}[data]
+
+
+def _end(value: float) -> str:
+    """An interval's end as the page writes it: +100 and -100 without decimals."""
+    return f"{value:+.0f}" if abs(round(value, 1)) == 100 else f"{value:+.1f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--markdown", action="store_true", help="print the page's table rows")
     args = parser.parse_args()
     result = {
         "benchmark": "placebo",
         "models": [categories(*spec) for spec in MODELS],
         "python": platform.python_version(),
     }
+    if args.markdown:
+        print("\n".join(row for model in result["models"] for row in markdown_rows(model)))
+        return
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))
 
 

@@ -81,3 +81,40 @@ def test_the_auditing_pages_placebo_cost_is_the_default_audits(report):
     assert match, "the auditing page no longer quotes the placebo's cost"
     quoted = tuple(int(n.replace(",", "")) for n in match.groups())
     assert quoted == (report.run.placebo_queries, report.run.model_queries)
+
+
+def test_the_auditing_pages_pairs_figure_is_what_the_default_audit_writes(report):
+    # Issue 57: the --pairs paragraph said 40 pairs while the default audit wrote 67.
+    text = " ".join((ROOT / "docs" / "pages" / "auditing.md").read_text(encoding="utf-8").split())
+    match = re.search(r"On the bundled model and comments it is (\d+) pairs \(([^)]*)\)", text)
+    assert match, "the auditing page no longer quotes the --pairs count"
+    frame = report.flipped_pairs_frame()
+    assert int(match.group(1)) == len(frame)
+    said = match.group(2)
+    for axis, count in frame.groupby("axis").size().items():
+        assert f"{count} {axis}" in said, (axis, count, said)
+    placebo = int(frame["placebo_flipped"].sum())
+    if placebo:
+        assert f"{placebo} of them flip under the placebo edit too" in said
+    else:
+        assert "none flips under the placebo edit" in said
+
+
+@pytest.mark.slow  # three audits, one per bundled model: 25 s
+def test_the_auditing_pages_placebo_table_is_what_the_benchmark_prints():
+    # Issue 57: the table quoted 42 seeds and 4.5% for gender where the audit gave others.
+    from benchmarks.placebo import MODELS, categories, markdown_rows
+
+    results = [categories(*spec) for spec in MODELS]
+    page = (ROOT / "docs" / "pages" / "auditing.md").read_text(encoding="utf-8")
+    quoted = [line.strip() for line in page.splitlines() if line.strip().startswith("| ")]
+    for result in results:
+        for row in markdown_rows(result):
+            assert row in quoted, f"the page's placebo table lacks {row!r}"
+    tiny = next(r for r in results if r["model"] == "toxicity-tiny-transformer")
+    gender = tiny["categories"]["gender"]
+    said = " ".join(page.split())
+    assert (
+        f"the tiny transformer flips {100 * gender['identity_rate']:.1f}% of its gender "
+        f"decisions under a swap, but {100 * gender['placebo_rate']:.1f}% under a neutral word"
+    ) in said

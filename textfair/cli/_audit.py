@@ -148,8 +148,6 @@ def _audit(options: dict, group: bool) -> None:
         model = cached_model(loaded, options["model"], options)
     # The favourable outcome, checked against the model's labels before any query.
     favorable = model_decision(model, options["favorable"], options["decision"])
-    # Everything is validated: how the input was read is said now, before the report.
-    _notes.say()
     with Stages(
         1 + audit_stages(config), queries=lambda: model.stats.forwarded, console=err
     ) as advance:
@@ -163,12 +161,25 @@ def _audit(options: dict, group: bool) -> None:
             model_id=options["model"],
             command=shlex.join(["textfair", *sys.argv[1:]]),
             data_info=corpus.info(),
-            progress=advance,
+            progress=_saying_notes_first(advance),
             workers=options["workers"],
         )
     if options["engine"] == "ray":
         cast("ActorPoolModel", loaded).close()  # what `_load` makes for --engine ray
     _gate(report, options, required, err)
+
+
+def _saying_notes_first(advance: Callable[[str], None]) -> Callable[[str], None]:
+    """`advance`, saying the notes on how the input was read at the audit's first stage:
+    the audit announces its stages once every input is validated (labels, templates, a
+    corpus with something to audit), so a run that fails says only its error, and one
+    that goes on says its notes before the report and its verdict."""
+
+    def stage(message: str) -> None:
+        _notes.say()
+        advance(message)
+
+    return stage
 
 
 def _required(value: str | None, config: AuditConfig) -> tuple[str, ...]:

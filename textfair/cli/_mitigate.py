@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from textfair.cli import _notes
 from textfair.cli._app import app, command, settings_of
 from textfair.cli._options import CORPUS, ESTIMATION, MODEL_HELP, RUNNING, TESTING, Loop, Method
 from textfair.cli._runs import load_text_model
@@ -143,7 +142,6 @@ def mitigate_command(
     # The loop targets group findings; causal tests would only add time.
     audit_config = settings_of(AuditConfig, settings, causal=False)
     if compared is not None:
-        _notes.say()  # validated: how the input was read is said before the work
         from textfair.mitigate.compare import compare_text_mitigations
 
         _compare(
@@ -162,7 +160,6 @@ def mitigate_command(
         return
     before = _read_report(report, loaded) if report is not None else None
     config = settings_of(MitigationConfig, settings, method=loop_method)
-    _notes.say()  # validated: how the input was read is said before the work
     result = _with_progress(
         mitigate_text,
         model,

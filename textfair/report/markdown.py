@@ -1,5 +1,5 @@
 """report.md: the audit as Markdown, for people and files, and the escaping that keeps a
-user's text (a comment, a term, a column or file name) shown as written inside Markdown.
+user's text shown as written inside Markdown (`_markdowncells`, re-exported here).
 
 One of the report's renderers, apart from the terminal's (`textfair.report.terminal`) and
 the page's (`textfair.report.html`): each reads an `AuditReport`, which it knows only as a
@@ -14,6 +14,7 @@ from textfair.core.counts import counted
 from textfair.discovery.keptpairs import pair_shift
 from textfair.report import _labelwords as words
 from textfair.report._coverage import corpus_words
+from textfair.report._markdowncells import _section, code_span, markdown_cell, markdown_text
 from textfair.report._numbers import acceptability_note, difference, informative, percent, points
 from textfair.report._seedwords import SEEDS_INTRO, seed_rows
 from textfair.report._strictcells import scored, strict_cells, strict_columns, strict_result
@@ -420,40 +421,3 @@ def _group_metrics_lines(metrics: TableMetrics) -> list[str]:
         f"rows), Theil index {_number(metrics.theil_index, 4)}.",
     ]
     return lines
-
-
-def _section(title: str, intro: str | None, columns: list[str]) -> list[str]:
-    """A Markdown section that opens with a table: heading, optional sentence, table head."""
-    lines = ["", f"## {title}", ""]
-    if intro:
-        lines += [intro, ""]
-    return [*lines, "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-
-
-def markdown_text(text: object) -> str:
-    """A user's text (a comment, a term, a column or file name) inside Markdown, shown as
-    written and never run: HTML (`<script>`, `<!-- -->`) becomes entities; a code mark, a
-    table bar and a link's `](` are escaped; a line break cannot end the line or start a new
-    block. (Emphasis marks are left: they change how a text looks, never what a page does.)"""
-    import html
-
-    flat = html.escape(" ".join(str(text).split()), quote=False)
-    marked = "".join("\\" + char if char in "\\`|" else char for char in flat)
-    return marked.replace("](", "]\\(")
-
-
-def markdown_cell(text: object) -> str:
-    """A Markdown table cell (:func:`markdown_text`): a "|" inside a value ("Black|Other")
-    no longer splits the cell."""
-    return markdown_text(text)
-
-
-def code_span(text: object) -> str:
-    """`text` as a Markdown code span (shown literally): fenced with more backticks than any
-    run inside it, so a backtick in a path or a model id cannot close it early."""
-    import re
-
-    flat = " ".join(str(text).split())
-    fence = "`" * (max((len(run) for run in re.findall("`+", flat)), default=0) + 1)
-    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
-    return f"{fence}{pad}{flat}{pad}{fence}"
