@@ -236,3 +236,43 @@ def test_how_the_input_was_read_is_said_before_the_report_and_its_verdict(tmp_pa
     assert "read column 'body' as the texts" in said[note : note + 200]
     assert note < said.index("Verdict")
     assert said.count("read column 'body'") == 1
+
+
+def test_a_rerun_over_the_cache_says_counts_that_add_up(tmp_path):
+    """Issue 57: after --overwrite the run line read "0 model queries for 19,136 texts
+    requested (16,089 ... answered from the cache)": 3,047 texts went unaccounted for. Every
+    text requested is distinct or a repeat, and a rerun says where the distinct ones came
+    from."""
+    import re
+
+    posts = tmp_path / "posts.csv"
+    posts.write_text(
+        "text\nI am a gay man.\nShe is a lesbian.\nHe is a straight man.\nHello there.\n",
+        encoding="utf-8",
+    )
+    line = re.compile(
+        r"([\d,]+) model quer(?:y|ies)(?: \([^)]*\))? for ([\d,]+) texts requested: ([\d,]+) "
+        r"distinct(?: \((all|[\d,]+ of them) answered from an earlier run's cache\))?, "
+        r"([\d,]+) repeats answered from memory"
+    )
+
+    def run() -> tuple[int, int, int, str | None, int]:
+        done = subprocess.run(
+            [sys.executable, "-m", "textfair", "audit", "--model", "sentiment-lstm", "--data",
+             str(posts), "--categories", "gender", "--templates", "none", "--cache",
+             str(tmp_path / "answers.db")],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "COLUMNS": "200"},
+        )  # fmt: skip
+        found = line.search(" ".join(done.stdout.split()))
+        assert found, done.stdout + done.stderr
+        queries, requested, distinct, earlier, repeats = found.groups()
+        number = lambda text: int(text.replace(",", ""))  # noqa: E731
+        return number(queries), number(requested), number(distinct), earlier, number(repeats)
+
+    queries, requested, distinct, earlier, repeats = run()
+    assert queries == distinct > 0 and earlier is None and requested == distinct + repeats
+    queries, requested, again, earlier, repeats = run()
+    assert queries == 0 and earlier == "all" and again == distinct
+    assert requested == distinct + repeats
