@@ -22,6 +22,7 @@ from pathlib import Path
 from textfair.auditing.text import audit_text
 from textfair.corpus import load_corpus
 from textfair.models.spec import load_model
+from textfair.report._numbers import difference
 from textfair.settings import AuditConfig
 
 IMDB = Path(__file__).resolve().parents[1] / "examples" / "data" / "imdb_small.tsv"
@@ -52,10 +53,12 @@ def categories(model_name: str, data: str, favorable: str) -> dict:
         if excess is None or excess.n == 0:  # no seed of the category had a real edit
             continue
         rows[test.categories[0]] |= {
-            "identity_rate": round(excess.identity_rate, 4),
-            "placebo_rate": round(excess.placebo_rate, 4),
-            "excess": round(excess.excess, 4),
-            "ci": [round(x, 4) for x in excess.ci],
+            "identity_rate": round(excess.identity_rate, 6),
+            "placebo_rate": round(excess.placebo_rate, 6),
+            # Six decimals: the page's table is printed from these, and a value rounded to
+            # four and then to a tenth of a point can differ from the report's (21.2 vs 21.3).
+            "excess": round(excess.excess, 6),
+            "ci": [round(x, 6) for x in excess.ci],
             "p_adjusted": round(excess.p_adjusted, 4),
             "significant": excess.significant,
             "n": excess.n,
@@ -79,22 +82,15 @@ def markdown_rows(result: dict) -> list[str]:
         if "excess" not in row:
             rows.append(f"|{first}| {category} | 0 | – | – | – |")
             continue
-        low, high = (100 * x for x in row["ci"])
         rows.append(
             f"|{first}| {category} | {row['n']} | {100 * row['identity_rate']:.1f}% | "
-            f"{100 * row['placebo_rate']:.1f}% | {100 * row['excess']:+.1f} "
-            f"[{_end(low)}, {_end(high)}] |"
+            f"{100 * row['placebo_rate']:.1f}% | {difference(row['excess'], row['ci'])} |"
         )
     return rows
 
 
 def _title(data: str) -> str:
     return {"wikipedia comments": "Wikipedia comments", "imdb reviews": "IMDB reviews"}[data]
-
-
-def _end(value: float) -> str:
-    """An interval's end as the page writes it: +100 and -100 without decimals."""
-    return f"{value:+.0f}" if abs(round(value, 1)) == 100 else f"{value:+.1f}"
 
 
 def main() -> None:

@@ -446,5 +446,5 @@ def test_a_category_that_gets_no_rule_set_is_named_with_the_reason():
     )
     assert not any(r.category == "age" for f in report.findings for r in f.rule_set)
     note = next(n for n in report.reading_notes() if n.startswith("No rule set for"))
-    assert note.startswith("No rule set for age (13 of 1492 texts mention it)")
+    assert note.startswith("No rule set for age (13 of 1,492 texts mention it)")
     assert "--theta 0.05 (theta= in Python)" in note

@@ -182,7 +182,7 @@ def test_the_gate_reads_the_templates_findings(small_corpus):
     )
     assert result.exit_code == 1, result.output
     lines = result.output.strip().splitlines()
-    assert "1 significant difference(s) larger than --fail-above 10" in lines[-2]
+    assert "1 significant difference larger than --fail-above 10" in lines[-2]
     assert lines[-1].startswith("untested: --require religion,gender is not met: gender")
     corpus_only = audit(small_corpus, *args, "--templates", "none", model="py:planted:predict")
     assert corpus_only.exit_code == 0, corpus_only.output

@@ -118,3 +118,31 @@ def test_the_auditing_pages_placebo_table_is_what_the_benchmark_prints():
         f"the tiny transformer flips {100 * gender['identity_rate']:.1f}% of its gender "
         f"decisions under a swap, but {100 * gender['placebo_rate']:.1f}% under a neutral word"
     ) in said
+
+
+def test_the_report_page_screenshots_show_todays_default_audit(report):
+    # Issue 57: the README's screenshot said "11 can be rewritten" and -7.2 for gay beside a
+    # text that said -6.6. docs/screenshots.py records the verdict it photographed; when
+    # this fails, take the screenshots again: python docs/screenshots.py
+    import json
+
+    record = json.loads(
+        (ROOT / "docs" / "pages" / "images" / "report-page.json").read_text(encoding="utf-8")
+    )
+    assert record["summary"] == report.summary(), "run python docs/screenshots.py"
+
+
+def test_the_auditing_pages_two_sections_quote_the_default_audit(report):
+    # Issue 57: the page said religion's 347 texts gave 52 seeds and race's 64 gave 11,
+    # figures of an older reading (117 and 26 today).
+    text = " ".join((ROOT / "docs" / "pages" / "auditing.md").read_text(encoding="utf-8").split())
+    match = re.search(r"name religion in (\d+) texts, but (\d+) of them can be rewritten", text)
+    assert match, "the auditing page no longer quotes religion's seeds"
+    naming, rewritable = report.data["seeds_mentioning"], report.data["seeds_rewritable"]
+    assert (int(match.group(1)), int(match.group(2))) == (
+        naming["religion"],
+        rewritable["religion"],
+    )
+    quoted = re.search(r'\("(Tested: [^"]*?); \.\.\.\)"\)', text)
+    assert quoted, "the auditing page no longer quotes the verdict's first sentence"
+    assert quoted.group(1) in report.summary()

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from textfair.cli._app import EXIT_UNFAIR, cache_in_use
+from textfair.core.counts import counted
 from textfair.errors import TextfairError
 
 if TYPE_CHECKING:
@@ -158,11 +159,11 @@ def publish(report: AuditReport, options: dict, err: Console) -> None:
         from textfair.report.pairs import write_flipped_pairs
 
         count = write_flipped_pairs(report, options["pairs"], overwrite=options["overwrite"])
-        say(f"wrote {count} flipped pairs to {options['pairs']}")
+        say(f"wrote {counted(count, 'flipped pair')} to {options['pairs']}")
     failing = report.failing(gate) if gate is not None else []
     if failing:
         say(
-            f"{len(failing)} significant difference(s) larger than --fail-above {gate}, "
+            f"{counted(len(failing), 'significant difference')} larger than --fail-above {gate}, "
             "either way: failing"
         )
         raise typer.Exit(EXIT_UNFAIR)

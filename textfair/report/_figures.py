@@ -98,7 +98,9 @@ def group_figures(report: AuditReport, result: Counterfactual) -> list[str]:
             )
             parts.append(
                 f"<figure>{plot}<figcaption>{_e(name)}: the {_e(report.outcome)} rate of the "
-                f"{group.n} {_e(report.inputs)} that name {_e(group.category)}{_e(whole)}, "
+                f"{group.n} {_e(report.inputs)} sampled from those that name {_e(group.category)} "
+                "and can be rewritten"
+                f"{_e(whole)}, "
                 "each written with each term it may take (a term of another axis or one "
                 "that clashes is not written, so two terms' rates may rest on different "
                 f"{_e(report.inputs)}; beside each term, the {_e(report.inputs)} its rate "
@@ -173,7 +175,7 @@ def term_pair_figures(report: AuditReport, result: Counterfactual) -> list[str]:
         said = (
             "how much more often the decision flips when the row's term is replaced by the "
             "column's than when a neutral word is written before it (percentage points; "
-            "see the term-pair table for intervals)"
+            "report.md's term-pair table and report.json's term_pairs hold their intervals)"
             if beyond
             else "share of texts whose decision flips when the row's term is replaced by the "
             "column's (percent)"

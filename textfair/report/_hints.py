@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from textfair.core.rules import RuleSet
 from textfair.report._samples import SMALL_SAMPLE
-from textfair.report._seedwords import reason_words
+from textfair.report._seedwords import agree, reason_words
 
 if TYPE_CHECKING:
     from textfair.report.model import AuditReport
@@ -43,7 +43,7 @@ def what_would_help(report: AuditReport, category: str, alone: bool = True) -> s
     if most == 0:
         left_out = (report.data.get("seeds_left_out") or {}).get(category) or {}
         reasons = ", ".join(
-            f"{count} {reason_words(reason)}"
+            f"{count} {agree(count, reason_words(reason))}"
             for reason, count in left_out.items()
             if count and alone
         )
@@ -99,7 +99,7 @@ def no_rule_set(report: AuditReport) -> str:
 
 def untested_reasons(report: AuditReport) -> dict[str, str]:
     """Per audited category that no rule set of this section tested, why, in words:
-    "race": "No rule set for race (64 of 1492 texts mention it): none of its terms
+    "race": "No rule set for race (64 of 1,492 texts mention it): none of its terms
     reaches the support --theta 0.05 ...". What the reading notes print, the verdict's
     untested categories and `findings_frame().attrs["untested"]` hold."""
     if not report.settings.group:
@@ -110,11 +110,13 @@ def untested_reasons(report: AuditReport) -> dict[str, str]:
     mentioning = report.data.get("seeds_mentioning") or {}
     covered = {rule.category for f in report.findings for rule in RuleSet(f.rule_set)}
     missing = [c for c in mentioning if c not in covered]
-    rows = report.data.get("rows", "?")
+    rows = report.data.get("rows")
+    # "1,492", as the first line of every surface writes the rows (issue 57: "of 1492").
+    shown = f"{rows:,}" if isinstance(rows, int) else "?"
     return {
         c: (
-            f"No rule set for {c} ({mentioning.get(c, 0)} of {rows} {report.inputs} mention "
-            f"it): none of its terms reaches the support --theta {report.settings.theta:g} "
+            f"No rule set for {c} ({mentioning.get(c, 0):,} of {shown} {report.inputs} "
+            f"mention it): none of its terms reaches the support --theta {report.settings.theta:g} "
             f"(theta= in Python); {what_would_help(report, c)}{other_ways(report)}"
         )
         for c in missing

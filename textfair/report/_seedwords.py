@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["LEFT_OUT_WORDS", "SEEDS_INTRO", "SeedRow", "reason_words", "seed_rows"]
+__all__ = ["LEFT_OUT_WORDS", "SEEDS_INTRO", "SeedRow", "agree", "reason_words", "seed_rows"]
 
 #: What the seeds-per-category table shows, in one sentence (report.md and the page).
 SEEDS_INTRO = (
@@ -76,7 +76,21 @@ class SeedRow:
 
     def reasons(self) -> str:
         """ "25 name two of its terms; 21 hold a word of one identity alone (...)"; "none"."""
-        return "; ".join(f"{count} {words}" for count, words in self.left_out) or "none"
+        return "; ".join(f"{count} {agree(count, words)}" for count, words in self.left_out) or (
+            "none"
+        )
+
+
+def agree(count: int, words: str) -> str:
+    """A reason's words after its count, in number: the phrases are written for many ("25
+    name two of its terms"); one seed "names" them (issue 57: "1 name ...; 1 have ...")."""
+    if count != 1:
+        return words
+    first, _, rest = words.partition(" ")
+    if first == "term":  # "term and template pairs with ...": a noun phrase, not a verb
+        return words.replace(" pairs ", " pair ", 1)
+    verb = {"have": "has"}.get(first, first + "s")
+    return f"{verb} {rest}" if rest else verb
 
 
 def seed_rows(data: dict[str, Any]) -> list[SeedRow]:

@@ -203,18 +203,19 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
     lines = _section(
         "Causal tests (share of texts whose label flips when only identity terms change)",
         "Beside each, a placebo: the same texts with a neutral word (tall, local, ...) written "
-        "before the identity term, which changes no identity. *Per edit* is how often one "
-        "identity swap flips the decision, *placebo* how often the placebo edit does; the "
+        "before the identity term, which changes no identity. *Identity swap* is how often one "
+        "identity swap flips the decision, *placebo edit* how often the placebo edit does; the "
         "*excess* is their paired difference, what identity adds to the model's reaction to "
         "any edit (interval simultaneous over the tests; significance "
-        f"{markdown_cell(report.settings.correction)}-adjusted).",
+        f"{markdown_cell(report.settings.correction)}-adjusted); *Themis score*, the share of "
+        f"the {report.inputs} sampled with any flip (the terminal's and the page's words).",
         [
             "categories",
-            "flip rate",
+            "Themis score",
             "interval",
             *EXCESS_COLUMNS,
-            report.inputs,
-            "with both edits",
+            f"{report.inputs} sampled",
+            f"{report.inputs} with both edits",
         ],
     )
     for c in result.causal:
@@ -245,7 +246,7 @@ def _counterfactual_lines(report: AuditReport) -> list[str]:
         f"| category | group score (largest paired difference, points) | lowest "
         f"{report.outcome} rate | highest | "
         + " | ".join(EXCESS_COLUMNS)
-        + " | with both edits |"
+        + f" | {report.inputs} with both edits |"
         + (" " + " | ".join(strict_columns(report)) + " |" if strict else ""),
         "|---|---|---|---|" + "---|" * (len(EXCESS_COLUMNS) + 1 + 2 * strict),
     ]
@@ -312,7 +313,8 @@ def _pair_lines(report: AuditReport, top: int = 10) -> list[str]:
         + (f" ({few:,} seen on too few texts for an informative interval left out)" if few else ""),
         "Texts naming one term, rewritten to another. *Shift vs placebo*: the mean of "
         f"P({report.outcome} | swapped) − P({report.outcome} | placebo edit), in points, with its "
-        "interval; flip rates per edit and under the placebo, and their excess (intervals at "
+        "interval; flip rates of the identity swap and of the placebo edit, and their excess "
+        "(intervals at "
         f"{100 * report.settings.confidence:g}% for each pair on its own, "
         "not simultaneous over the pairs).",
         [
@@ -350,7 +352,8 @@ def _excess_strict(report: AuditReport, group: GroupScore) -> tuple[str, str]:
 
 
 # The five cells `_excess_cells` writes, as every table with an excess names them.
-EXCESS_COLUMNS = ("per edit", "placebo", "excess [interval] (points)", "significant")
+# The terminal's and the page's words for the same columns (issue 57: one name each).
+EXCESS_COLUMNS = ("identity swap", "placebo edit", "excess [interval] (points)", "significant")
 
 
 def _excess_cells(excess: Excess | None) -> str:

@@ -439,8 +439,9 @@ class AuditReport:
         return findings_frame(self)
 
     def flipped_pairs_frame(self) -> pd.DataFrame:
-        """Every identity swap of the causal tests that flipped the model's decision, as a
-        DataFrame (what `textfair audit --pairs FILE` writes).
+        """Every identity swap of the term-pair tests (each seed rewritten to every other
+        term of its axis; not the causal table's one swap per text) that flipped the model's
+        decision, as a DataFrame (what `textfair audit --pairs FILE` writes).
 
         Returns
         -------

@@ -26,7 +26,7 @@ def test_the_hint_names_the_theta_that_gives_race_a_rule_set_and_it_does():
         for theta in (0.05, 0.01)
     }
     for theta, note in notes.items():
-        assert note.startswith("No rule set for race (64 of 1492 texts mention it)")
+        assert note.startswith("No rule set for race (64 of 1,492 texts mention it)")
         assert f"support --theta {theta} " in note
         assert "at most 12 texts (support 0.00804): --theta 0.008 or below" in note
     theta = float(re.search(r"--theta ([0-9.]+) or below", notes[0.01]).group(1))
