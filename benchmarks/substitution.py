@@ -150,12 +150,26 @@ def _verdict(record: dict) -> str | None:
     return "wrong" if wrong else "fine"
 
 
+def _left_out_reason(record: dict) -> str:
+    """The reason the reading leaves a gold unit's seed out of its category's rows (or
+    ``"target"``: it takes part, but may no longer become the unit's target)."""
+    from textfair.text.domain import TextDomain
+
+    category = record["category"]
+    domain = TextDomain(
+        [record["text"]], record.get("terms") or "dixon2018", [category], 0.0, workers=1
+    )
+    return next((k for k, n in domain.left_out[category].items() if n), "target")
+
+
 def gate_table(split: str = "tune") -> dict:
     """Per gate of the reading (`textfair.text._gates.PIPELINE`), on the acceptability gold
     set's `split` half: the labelled variants the gate alone stops (written when it alone is
-    disabled), wrong and fine (WORLD counted fine), and what the whole pipeline still writes
-    at the default threshold. A gate that stops more fine variants than wrong ones costs
-    more than it buys."""
+    disabled), wrong and fine (WORLD counted fine), per term list (``by_list``) and per
+    left-out reason (``by_reason``), and what the whole pipeline still writes at the default
+    threshold. A gate that stops more fine variants than wrong ones costs more than it buys.
+    The variants written flagged WORLD (`Variant.world`) are counted apart
+    (``written_at_default.world``)."""
     from textfair.settings import DEFAULT_MIN_ACCEPTABILITY
     from textfair.text._evaluation import rewrite_status
     from textfair.text._gates import GATE_NAMES, disabled
@@ -179,20 +193,54 @@ def gate_table(split: str = "tune") -> dict:
             with disabled(name):
                 without = written()
             with_ = rules
-        stopped = [v for (_, v), a, b in zip(records, without, with_, strict=True) if a and not b]
+        stopped = [
+            (r, v) for (r, v), a, b in zip(records, without, with_, strict=True) if a and not b
+        ]
+        by_list: dict[str, dict[str, int]] = {}
+        by_reason: dict[str, dict[str, int]] = {}
+        for record, verdict in stopped:
+            reason = (
+                "low_acceptability" if name == "low_acceptability" else _left_out_reason(record)
+            )
+            for table, key in ((by_list, record.get("terms") or "dixon2018"), (by_reason, reason)):
+                cell = table.setdefault(key, {"stops_wrong": 0, "stops_fine": 0})
+                cell["stops_wrong" if verdict == "wrong" else "stops_fine"] += 1
         by_gate[name] = {
-            "stops_wrong": stopped.count("wrong"),
-            "stops_fine": stopped.count("fine"),
+            "stops_wrong": sum(v == "wrong" for _, v in stopped),
+            "stops_fine": sum(v == "fine" for _, v in stopped),
+            "by_list": dict(sorted(by_list.items())),
+            "by_reason": dict(sorted(by_reason.items())),
         }
     final = written(DEFAULT_MIN_ACCEPTABILITY)
-    kept = [v for (_, v), w in zip(records, final, strict=True) if w]
+    kept = [(r, v) for (r, v), w in zip(records, final, strict=True) if w]
+    flagged = [v for r, v in kept if _world_flag(r, DEFAULT_MIN_ACCEPTABILITY)]
     return {
         "split": split,
         "units_read": len(records),
         "wrong": sum(v == "wrong" for _, v in records),
         "gates": by_gate,
-        "written_at_default": {"wrong": kept.count("wrong"), "fine": kept.count("fine")},
+        "written_at_default": {
+            "wrong": sum(v == "wrong" for _, v in kept),
+            "fine": sum(v == "fine" for _, v in kept),
+            "world": {"wrong": flagged.count("wrong"), "fine": flagged.count("fine")},
+        },
     }
+
+
+def _world_flag(record: dict, min_acceptability: float) -> str | None:
+    """The WORLD flag of the variant the reading writes for a gold unit (None: none)."""
+    from textfair.core.rules import Rule
+    from textfair.text.domain import TextDomain
+
+    category = record["category"]
+    domain = TextDomain(
+        [record["text"]],
+        record.get("terms") or "dixon2018",
+        [category],
+        min_acceptability,
+        workers=1,
+    )
+    return domain.world(0, (Rule(category, record["target"]),))
 
 
 def load_comments(path: Path) -> list[str]:

@@ -125,6 +125,9 @@ def audit_text(
                 c: int(domain.category_mask(c).sum()) for c in domain.categories()
             },
             "seeds_taking_part": {c: round(r, 4) for c, r in domain.recall().items()},
+            # Per category, the seeds taking part whose rewrites rest on a real, named person
+            # or work (WORLD, issue 56): written, flagged, and counted apart.
+            "seeds_world": domain.worlds.counts(domain.categories()),
             # Per category, the most seeds one term can be written into (its largest support):
             # the --theta that would make it a rule set, or 0 where none can.
             "most_seeds_per_term": domain.most_seeds_per_term(),
@@ -177,11 +180,6 @@ def _nothing_to_audit(domain: TextDomain, texts: int, min_acceptability: float) 
         if reasons.get("low_acceptability")
         else "audit sentence by sentence (--unit sentence) or a corpus of shorter texts"
     )
-    if reasons.get("unknown_person") and not domain.private_names:
-        fix += (
-            "; where every first name in the corpus is a private person's (applicants, "
-            "customers), say so with --private-names"
-        )
     return (
         f"of the {texts} texts read, {named} mention a term of {categories} (counted per "
         f"category), but none can be rewritten into a coherent variant (left out: {why}); {fix}"

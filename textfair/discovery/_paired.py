@@ -9,14 +9,20 @@ and only reads the answers.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 
 import numpy as np
 
 from textfair.core.domain import Domain
 from textfair.core.rules import Rule, RuleSet
 from textfair.discovery._sampling import Sampling
-from textfair.discovery.acceptable import STRICT_ACCEPTABILITY, Strict, mean_score, scorer
+from textfair.discovery.acceptable import (
+    STRICT_ACCEPTABILITY,
+    Strict,
+    mean_score,
+    scorer,
+    world_flags,
+)
 from textfair.discovery.findings import GroupFinding
 from textfair.discovery.paired_rows import PairedRows, compared, paired_rows, row_totals
 from textfair.models.base import Model
@@ -61,6 +67,7 @@ def paired_findings(
     plan = PairedRows(domain, categories, assignments, column, outside, group, bound)
     variants, matrix, used, seeds = paired_rows(plan, model, favorable, sampling)
     scores = _row_scores(domain, assignments, variants, seeds, used.values())
+    flag = world_flags(domain)
     findings = []
     for rule_set in group:
         if len(used[rule_set]) == 0:
@@ -99,9 +106,25 @@ def paired_findings(
                 ),
                 acceptability=acceptability,
                 strict=strict,
+                world=(
+                    None
+                    if flag is None
+                    else _world_seeds(flag, seeds, used[rule_set][held], categories)
+                ),
             )
         )
     return findings
+
+
+def _world_seeds(
+    flag: Callable[[int, Sequence[str]], str | None],
+    seeds: list[int],
+    rows: np.ndarray,
+    categories: tuple[str, ...],
+) -> int:
+    """Of a finding's `rows`, the seeds whose rewrites in `categories` are flagged WORLD
+    (whatever assignment a row was written to: the flag is the seed's)."""
+    return sum(flag(seeds[int(row)], categories) is not None for row in rows)
 
 
 def _row_scores(

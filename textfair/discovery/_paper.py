@@ -45,6 +45,7 @@ def paper_finding(
     # each variant's acceptability, on each side
     scores: tuple[list[float | None], list[float | None]] = ([], [])
     pairs: list[tuple[Hashable, Hashable]] = []
+    flagged: list[bool | None] = []  # each draw under R: its variant flagged WORLD
     while len(y_r) < max_samples:
         size = min(PAPER_BATCH, max_samples - len(y_r))
         inside = domain.sample(rule_set, size, rng)
@@ -55,6 +56,9 @@ def paper_finding(
         y_not += predicted[len(inside) :].tolist()
         scores[0].extend(getattr(v, "acceptability", None) for v in inside)
         scores[1].extend(getattr(v, "acceptability", None) for v in outside)
+        flagged.extend(
+            getattr(v, "world", None) is not None if hasattr(v, "world") else None for v in inside
+        )
         pairs += [(a.input, b.input) for a, b in zip(inside, outside, strict=False)]
         if should_stop(
             sum(y_r),
@@ -93,6 +97,7 @@ def paper_finding(
         examples=examples,
         acceptability=acceptability,
         strict=strict,
+        world=None if not flagged or None in flagged else sum(map(bool, flagged)),
     )
 
 

@@ -33,7 +33,7 @@ $a_{ik}$ the finding read, a seed rewritten to its own term scoring 1.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,6 +49,7 @@ __all__ = [
     "input_scorer",
     "mean_score",
     "scorer",
+    "world_flags",
 ]
 
 #: The level a variant must score for its seed to count as high-scoring: the probability
@@ -105,6 +106,15 @@ def scorer(domain: Domain) -> Callable[[int, tuple[Rule, ...]], float] | None:
     Scoring variants is not part of the `Domain` protocol: a domain that scores them has
     these two methods, and discovery reads them only through `scorer` and `input_scorer`."""
     return getattr(domain, "acceptability", None)
+
+
+def world_flags(domain: Domain) -> Callable[[int, Sequence[str]], str | None] | None:
+    """The domain's WORLD flag of a seed, ``flag(index, categories)``: what its rewrites in
+    `categories` rest on where they may be false about a real, named person or work, or
+    None (issue 56). None when the domain flags nothing (table rows): a domain that flags
+    has ``worlds`` (`textfair.text._world.WorldFlags`)."""
+    worlds = getattr(domain, "worlds", None)
+    return None if worlds is None else worlds.of
 
 
 def input_scorer(domain: Domain) -> Callable[[Hashable], float | None] | None:

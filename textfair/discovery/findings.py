@@ -44,6 +44,10 @@ class GroupFinding:
     strict: Strict | None = None
     """The signed difference and its interval, by the same method, on the seeds whose
     variants all score at least `STRICT_ACCEPTABILITY` (None where `acceptability` is)."""
+    world: int | None = None
+    """Of its `n_r` seeds (paper mode: draws under R), those whose variants rest on a real,
+    named person or work (WORLD, issue 56: coherent, possibly false about them, a valid test
+    counted apart); None where the domain flags none (table rows, reports before it)."""
 
     @property
     def credible_bound(self) -> float:

@@ -34,7 +34,7 @@ def findings_frame(report: AuditReport) -> pd.DataFrame:
         "difference_points", "ci_low_points", "ci_high_points", "credible_bound_points",
         "p_adjusted", "significant", "seeds", "support", "acceptability",
         "strict_difference_points", "strict_ci_low_points", "strict_ci_high_points",
-        "strict_seeds", "holds_strictly",
+        "strict_seeds", "holds_strictly", "world_seeds",
     ]  # fmt: skip
     frame = pd.DataFrame(
         [
@@ -62,6 +62,8 @@ def findings_frame(report: AuditReport) -> pd.DataFrame:
                 "strict_ci_high_points": _points(f.strict.ci[1]) if f.strict else None,
                 "strict_seeds": f.strict.n if f.strict else None,
                 "holds_strictly": section.holds_strictly(f),
+                # Of its seeds, those resting on a real, named person or work (WORLD).
+                "world_seeds": f.world,
             }
             for name, section in sections
             for f in section.findings

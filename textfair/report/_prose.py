@@ -37,6 +37,7 @@ __all__ = [
     "run_words",
     "strict_words",
     "summary",
+    "world_words",
 ]
 
 # What a finding's interval covers and how significance is read: the one statement every
@@ -301,7 +302,30 @@ def reading_notes(report: AuditReport, top: int | None = None) -> list[str]:
                 "in which they occur.",
             )
         )
-    return notes
+    world = world_words(report, listed)
+    return [*notes, world] if world else notes
+
+
+def world_words(report: AuditReport, findings: list[Finding]) -> str:
+    """Which of `findings` rest partly on variants about a real, named person or work,
+    counted apart (WORLD, issue 56): "Counted apart: {name_gender: female name}: 40 seeds,
+    of which 12 rest on a real named person or work (WORLD); ...". Empty where none does."""
+    flagged = [f for f in findings if f.world]
+    if not flagged:
+        return ""
+    each = "; ".join(
+        f"{report.label(f.rule_set)}: {counted(f.n_r, report.unit[:-1])}, of which "
+        f"{f.world:,} {agrees(f.world or 0, 'rests', 'rest')} on a real named person or "
+        "work (WORLD)"
+        for f in flagged[:3]
+    )
+    more = f" (and {len(flagged) - 3} more rule sets)" if len(flagged) > 3 else ""
+    return (
+        f"Counted apart: {each}{more}. Their variants rename a person named in full, a "
+        "character of a film or a first name the text does not show to be a private "
+        "person's: coherent, perhaps false about that person, and still a valid test of "
+        "whether the decision depends on the name."
+    )
 
 
 def run_words(report: AuditReport) -> str:

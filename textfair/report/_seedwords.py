@@ -30,14 +30,15 @@ LEFT_OUT_WORDS = {
     "cue": 'hold a word of one identity alone ("synagogue")',
     "no_target": "have no other term that fits",
     # Issue 42's reference rules (text.coherence): a person named or referred to again.
-    "full_name": 'name a real person or a work by a full name ("John Banner"), which a swap '
-    "would make false",
+    # Issue 56: only a gendered word's swap is stopped by a full name; a first name's swap
+    # that renames a real person is written, flagged WORLD and counted apart.
+    "full_name": 'name a real person in full ("Bill Nighy ... her"), whose pronouns a swap '
+    "would contradict",
     "reference": 'refer to the person again where the swap cannot follow ("Joyce ... he")',
-    # Issue 44: a first name read blind in tweets was a celebrity, a character, a pet or a
-    # drug more often than a private person.
-    "unknown_person": "call one person by a first name or a nationality, with nothing that "
-    'shows a private person ("my friend Tyrone", "my Syrian neighbour"): a public figure or '
-    "someone in the news as often as not (names: see --private-names)",
+    # Issue 44: one person called by a nationality was someone in the news as often as not.
+    "unknown_person": "call one person by a nationality, with nothing that shows a private "
+    'person ("a Syrian refugee attacks"; "my Syrian neighbour" takes part): someone in the '
+    "news as often as not",
     # Issue 56: no term that can name a minor is written into sexual text.
     "minor_in_sexual_text": "have sexual content, where no term that can name a minor is "
     'written ("teenage", "girl")',
@@ -64,15 +65,22 @@ class SeedRow:
     taking_part: float | None
     left_out: tuple[tuple[int, str], ...]
     rewritable: int | None = None
+    world: int = 0
+    """Of those taking part, the seeds whose rewrites rest on a real, named person or work
+    (WORLD, issue 56: written, flagged, counted apart)."""
 
     def rewritable_words(self) -> str:
         """ "112 (66%)": the seeds that take part, and their share of those naming it, as
         report.md and the page print them (the count the verdict says "can be
-        rewritten"); "" where neither was recorded."""
+        rewritten"), with those flagged WORLD ("112 (66%), of which 12 rest on a real named
+        person or work (WORLD)"); "" where neither was recorded."""
         share = "" if self.taking_part is None else f"{100 * self.taking_part:.0f}%"
         if self.rewritable is None:
             return share
-        return f"{self.rewritable} ({share})" if share else str(self.rewritable)
+        said = f"{self.rewritable} ({share})" if share else str(self.rewritable)
+        if self.world:
+            said += f", of which {self.world} rest on a real named person or work (WORLD)"
+        return said
 
     def reasons(self) -> str:
         """ "25 name two of its terms; 21 hold a word of one identity alone (...)"; "none"."""
@@ -98,6 +106,7 @@ def seed_rows(data: dict[str, Any]) -> list[SeedRow]:
     left_out = data.get("seeds_left_out") or {}
     share = data.get("seeds_taking_part") or {}
     rewritable = data.get("seeds_rewritable") or {}
+    world = data.get("seeds_world") or {}
     rows = []
     for category, count in (data.get("seeds_mentioning") or {}).items():
         reasons = sorted(
@@ -105,5 +114,14 @@ def seed_rows(data: dict[str, Any]) -> list[SeedRow]:
             key=lambda item: -item[0],
         )
         taking = int(rewritable[category]) if category in rewritable else None
-        rows.append(SeedRow(category, int(count), share.get(category), tuple(reasons), taking))
+        rows.append(
+            SeedRow(
+                category,
+                int(count),
+                share.get(category),
+                tuple(reasons),
+                taking,
+                int(world.get(category) or 0),
+            )
+        )
     return rows

@@ -416,7 +416,9 @@ class AuditReport:
             (its variants' mean score), ``strict_difference_points``,
             ``strict_ci_low_points``, ``strict_ci_high_points`` and ``strict_seeds`` (on
             the seeds whose variants all score at least ``config["strict_acceptability"]``),
-            and ``holds_strictly`` (see `holds_strictly`); None where nothing was scored.
+            ``holds_strictly`` (see `holds_strictly`); None where nothing was scored; and
+            ``world_seeds``, of its seeds those whose variants rest on a real, named
+            person or work (WORLD, counted apart; None for table rows).
             An empty frame keeps these columns. Why a frame is short or empty travels in
             its ``attrs``: ``attrs["untested"]``, per section, each category no rule set
             tested with why (what `summary` and the reading notes say), and

@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 #    "strict_acceptability" (null without scores); versions 3 and 4 read with None.
 #    Compatible later: the counterfactual may carry "term_pairs_left_out" (a category with
 #    more term pairs than are kept in full); a report without it reads as none left out.
+#    Each finding may carry "world" (of its seeds, those whose variants rest on a real,
+#    named person or work: WORLD, issue 56); a report without it reads with None.
 #    A later version that only adds what an older reader may ignore says so by writing
 #    "compatible_with": the oldest version able to read it (see check_version).
 REPORT_VERSION = 5
@@ -161,6 +163,9 @@ def finding_record(finding: Finding, kind: Kind) -> dict[str, Any]:
         # Version 5: how much the finding rests on text a strict reader would reject.
         "acceptability": finding.acceptability,
         "strict": strict_record(finding.strict),
+        # Compatible with 5: of its seeds, those whose variants rest on a real, named
+        # person or work (WORLD, counted apart); null where the domain flags none.
+        "world": finding.world,
     }
 
 
@@ -202,6 +207,7 @@ def read_finding(record: dict, kind: Kind) -> Finding:
         examples=list(record.get("examples", [])),
         acceptability=_number_or_none(record.get("acceptability")),
         strict=read_strict(record.get("strict")),
+        world=None if record.get("world") is None else int(record["world"]),
     )
 
 

@@ -14,12 +14,12 @@ category, precision first:
   or a nation's thing ("Catholic Church", "American politics": ``other_use``); a word that
   goes with one identity of the axis and has no counterpart is there ("Qur'an",
   "synagogue", a hashtag naming the identity, "#AmericaFirst": ``cue``); a person is named
-  whom a swap could not follow or make true (a full name, a first name written elsewhere:
-  ``full_name``, ``reference``), or whom the text does not show to be a private person (a
-  first name alone, "Molly"; one person called by a nationality, "a Syrian refugee" in the
-  news: ``unknown_person``); or no other term fits (``no_target``), or none but terms that
-  can name a minor, in a text with sexual content (``minor_in_sexual_text``: no minor is
-  written into sexual text, `textfair.text._minors`; a swap of "girl" to "boy" neither);
+  whom a swap could not follow (a pronoun swap beside a full name, a first name written
+  elsewhere: ``full_name``, ``reference``; one person called by a nationality, "a Syrian
+  refugee" in the news: ``unknown_person``); or no other term fits (``no_target``), or
+  none but terms that can name a minor, in a text with sexual content
+  (``minor_in_sexual_text``: no minor is written into sexual text,
+  `textfair.text._minors`; a swap of "girl" to "boy" neither);
 * otherwise **the terms it may become**: those of the mention's axis (a nationality never
   becomes a race, a gender identity never a sexual orientation), less those the text
   contradicts: a term whose `clashes` are in the text ("atheist" beside "pray"), a gendered
@@ -28,6 +28,9 @@ category, precision first:
   teenage"), a term without the counterpart of a related word the text holds;
 * the **related words** of the mentioned term ("Judaism" for "Jewish", "America" for
   "American") are rewritten with it, to the target's word of the same role.
+* a name swap that may make the text false about a real, named person or work (a full
+  name, a film's character, a first name not shown to be a private person's) is **flagged**,
+  not left out (`CategoryPlan.world`, WORLD: coherent, and a valid test; issue 56).
 
 The plan is here; the rules it asks are apart, each with one job: who a name or a gendered
 word refers to (`references`, applied by `reference_check`), what a nationality stands for
@@ -37,7 +40,7 @@ word refers to (`references`, applied by `reference_check`), what a nationality 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from textfair.terms import Term, TermList, normalize_form
@@ -60,7 +63,7 @@ from textfair.text._reference_check import ReferenceCheck, pronoun_genders, word
 from textfair.text.matcher import Matcher
 from textfair.text.mentions import Mention
 
-__all__ = ["LEFT_OUT_REASONS", "CategoryPlan", "Coherence", "coherence_of"]
+__all__ = ["LEFT_OUT_REASONS", "CategoryPlan", "Coherence", "coherence_of", "world_of"]
 
 #: Why a text takes no part in a category's rows: the reasons of the reading's gates, in
 #: their order (`textfair.text._gates.PIPELINE`); ``low_acceptability``: every target left
@@ -78,6 +81,17 @@ class CategoryPlan:
     """The term ids the text may be rewritten to (its own term not among them)."""
     related: tuple[Mention, ...] = ()
     """Related words of the mentioned term, rewritten with it ("Judaism" -> "Sikhism")."""
+    world: str | None = None
+    """What the rewrite rests on where it may make the text false about a real, named
+    person or work ("full name 'Charles Lindbergh'"): a coherent variant, and a valid test,
+    flagged WORLD (issue 56); None for none."""
+
+
+def world_of(plans: Mapping[str, CategoryPlan], categories: Iterable[str]) -> str | None:
+    """What a variant swapping `categories` rests on where it may be false about a real,
+    named person or work: its categories' plans' WORLD flags ("; "-joined), or None."""
+    flags = [plans[c].world for c in sorted(categories) if c in plans and plans[c].world]
+    return "; ".join(dict.fromkeys(f for f in flags if f)) or None
 
 
 @dataclass(frozen=True)
@@ -326,7 +340,7 @@ class Coherence:
             )
             for w, term in related
         )
-        return CategoryPlan(None, frozenset(targets), mentions + companions)
+        return CategoryPlan(None, frozenset(targets), mentions + companions, state.world)
 
     def allowed_targets(self, state: PlanState) -> set[str]:
         """The terms of the mentions' axis the rest of `state`'s text allows (the

@@ -62,6 +62,9 @@ class PlanState:
     targets: set[str] = field(default_factory=set)
     cue_terms: set[str] | None = None
     """The terms a word of several identities in the text allows (None: no such word)."""
+    world: str | None = None
+    """What a swap rests on where it may make the text false about a real, named person or
+    work ("full name 'Charles Lindbergh'"): a flag the variants carry (WORLD), no stop."""
 
 
 @dataclass(frozen=True)
@@ -151,10 +154,16 @@ def _cue(coherence: Coherence, state: PlanState) -> str | None:
 
 
 def _references(coherence: Coherence, state: PlanState) -> str | None:
-    """A person the swap could not follow or make true: named in full, referred to again
-    where the swap cannot follow, or not shown to be a private person (one person called by
-    a nationality in the news, a first name alone); a first name beside gendered words of
-    both genders (which refer to whom is not known)."""
+    """A person the swap could not follow: a gendered word's swap beside a person named in
+    full (`full_name`: "Bill Nighy ... her" contradicts the name), a first name referred to
+    again where the swap cannot follow, a first name beside gendered words of both genders
+    (which refer to whom is not known: `reference`), one person called by a nationality in
+    the news (`unknown_person`).
+
+    A first name's swap that may make the text false about a real, named person or work
+    (named in full, in a text about a film, not shown to be a private person's) stays
+    coherent: it is no stop but a flag, `PlanState.world`, that its variants carry (WORLD,
+    issue 56)."""
     text, sources = state.text, state.sources
     if any(
         m.term.groups_only
@@ -163,12 +172,12 @@ def _references(coherence: Coherence, state: PlanState) -> str | None:
         for m in state.found
     ):
         return "unknown_person"  # "a Syrian refugee attacks ...": the news
-    left_out, companions = coherence._references(
+    left_out, companions, world = coherence._references(
         text, state.found, sources, state.several, state.private_names
     )
     if left_out is not None:
         return left_out
-    state.companions = tuple(companions)
+    state.companions, state.world = tuple(companions), world
     category = state.category
     if coherence._gendered_category[category] and not coherence._one_gender[category]:
         state.genders = coherence._genders_of(text)
@@ -226,7 +235,7 @@ PIPELINE: tuple[Gate, ...] = (
          _other_use),
     Gate("cue", ("cue",), 'a word of one identity alone ("synagogue", a slur)', _cue),
     Gate("references", ("full_name", "reference", "unknown_person"),
-         "a person the swap cannot follow or make true", _references),
+         "a person the swap cannot follow", _references),
     Gate("no_target", ("no_target",), "no other term the text allows", _no_target),
     Gate("minor_in_sexual_text", ("minor_in_sexual_text",), "a minor's term in sexual text",
          _minor_in_sexual_text),

@@ -183,9 +183,14 @@ _GRADED_HEADS = frozenset(
     followers enthusiast enthusiasts buff buffs fool fools idiot idiots loser losers family
     families community communities crowd crowds group groups team teams audience audiences
     cast casts population populations army armies following majority minority town towns
-    city cities country countries village villages
+    city cities country countries village villages advocate advocates proponent proponents
+    opponent opponents critic critics defender defenders backer backers contender contenders
+    candidate candidates
     """.split()
 )
+# Words that grade what they modify as a size does: "a strong believer", "a strong
+# supporter" (issue 56's blind read) is a degree of belief, not a body.
+_GRADING_WORDS = SIZE_WORDS | {"strong", "stronger", "strongest"}
 
 
 def grades_a_thing(text: str, end: int) -> bool:
@@ -205,26 +210,97 @@ def grades_a_thing(text: str, end: int) -> bool:
 # Words of sympathy: before a name or one person with a definite determiner they pity, they
 # do not describe ("poor Phyllis", "the poor man"); "poor people", "a poor family" do.
 _SYMPATHY_WORDS = frozenset(["poor"])
+# Nouns that "poor" pities, whatever comes before (issue 56's blind read: "those poor
+# misguided idiots", "you poor thing", "poor souls").
+_PITIED = frozenset(
+    """
+    idiot idiots fool fools soul souls thing things bastard bastards sod sods devil devils
+    sap saps sucker suckers creature creatures moron morons schmuck schmucks wretch wretches
+    dear dears darling darlings lamb lambs bugger buggers dope dopes
+    """.split()
+)
+# Before "poor guy": nothing, a clause edge or an interjection ("Poor guy, he ...", "oh
+# poor man", "you poor kid"): pity, not a class ("a poor guy" stays).
+_PITY_OPENERS = frozenset("oh ah aw aww awww ahh you ya".split())
+_PITIED_ONE = frozenset("guy man woman girl boy kid fellow chap dude lady bloke lad gal".split())
 
 
 def sympathy_reading(text: str, start: int, end: int) -> bool:
-    """A word of sympathy before a first name ("to rescue poor Phyllis") or before one
-    person with a definite determiner ("to be fair to the poor man", "this poor guy
-    Aaron"), not a class."""
+    """A word of sympathy before a first name ("to rescue poor Phyllis"), before one
+    person with a definite determiner or at a clause's start ("to be fair to the poor man",
+    "this poor guy Aaron", "Poor guy, he never", "oh poor kid"), or before a word it pities
+    ("those poor misguided idiots", "you poor thing"), not a class."""
     if text[start:end].lower() not in _SYMPATHY_WORDS:
         return False
-    after = context.tokens_after(text, end, count=1)
+    after = context.tokens_after(text, end, count=3)
     if not after:
         return False
     if after[0] in context.first_names():
         return True
+    for token in after:  # "poor misguided idiots": through the adjectives to the noun
+        word = context.normalize_token(token)
+        if word in _PITIED:
+            return True
+        if not context.is_word(token) or context.is_person_noun(word):
+            break
+        if word in context.FUNCTION_WORDS:
+            break
     before = context.tokens_before(text, start, count=1)
     noun = context.normalize_token(after[0])
-    definite = bool(before) and context.normalize_token(before[0]) in _DEFINITE
-    return definite and context.is_person_noun(noun) and not noun.endswith("s")
+    opener = context.normalize_token(before[0]) if before else ""
+    if opener in _DEFINITE:
+        return context.is_person_noun(noun) and not noun.endswith("s")
+    # "Poor guy, he never had a chance", ". Poor man.", "oh poor kid": one person pitied.
+    edge = not before or not context.is_word(before[0]) or opener in _PITY_OPENERS
+    return edge and noun in _PITIED_ONE
 
 
 _DEFINITE = frozenset("the this that my your his her our their".split())
+
+
+# "single" counting one, not a marital status, after an article or a quantifier before a
+# noun for no person ("a single identity", "the single biggest", "one single word"; "a
+# single mother" stays). "not a single", "every single" are collocations.
+_COUNTING_BEFORE = frozenset("a an the one any each every no this that".split())
+
+
+def counts_one(text: str, start: int, end: int) -> bool:
+    """ "single" counting one: after an article or a quantifier, before a word that is no
+    person noun ("a single identity", "the single biggest problem")."""
+    if text[start:end].lower() != "single":
+        return False
+    before = context.tokens_before(text, start, count=1)
+    if not before or context.normalize_token(before[0]) not in _COUNTING_BEFORE:
+        return False
+    after = context.tokens_after(text, end, count=1)
+    return (
+        bool(after)
+        and context.is_word(after[0])
+        and not (context.is_person_noun(context.normalize_token(after[0])))
+    )
+
+
+# "aliens" from space (issue 56's blind read: a film's aliens became "homeless people"): a
+# word of science fiction in the text, or "space" before it; "illegal aliens" stay.
+_SPACE_WORDS = re.compile(
+    r"\b(?:space(?:ship|craft|ships)?|outer[ \t]+space|ufos?|planet(?:s)?|mars|martians?|"
+    r"extra-?terrestrials?|abduct(?:ed|ion|ions|s)?|flying[ \t]+saucers?|sci-?fi|science"
+    r"[ \t]+fiction|galax(?:y|ies)|earthlings?|invasion|invad(?:e|ed|es|ing)|mothership|"
+    r"roswell|area[ \t]+51)\b",
+    re.IGNORECASE,
+)
+_IMMIGRATION_BEFORE = frozenset("illegal illegals undocumented resident legal criminal".split())
+
+
+def space_alien(text: str, start: int, end: int) -> bool:
+    """ "aliens" from space, not an immigration status: "space aliens", "the aliens landed
+    in a spaceship", "a film about aliens invading earth"; "illegal aliens" stay."""
+    if not text[start:end].lower().startswith("alien"):
+        return False
+    before = context.tokens_before(text, start, count=1)
+    if before and context.normalize_token(before[0]) in _IMMIGRATION_BEFORE:
+        return False
+    return _SPACE_WORDS.search(text) is not None
 
 
 # Words after "the" + adjective that make the adjective stand for people whatever the term:
@@ -245,15 +321,23 @@ def stands_for_people(text: str, start: int, end: int) -> bool:
     return bool(after) and context.plain_token(after[0]) in _PEOPLE_FOLLOWERS
 
 
-def describes_no_person(text: str, start: int, end: int, term: Term) -> bool:
-    """An adjective that describes no person (issue 42): predicated of a thing ("it isn't
-    cute", "that was gay"), a size grading a group or a fan ("a huge fan", "a big happy
-    family"), or sympathy ("poor Phyllis", "the poor man")."""
+def describes_no_person(
+    text: str, start: int, end: int, term: Term, form: str = "adjective"
+) -> bool:
+    """A word of a term, in the grammatical `form` read, that describes no person (issue
+    42): an adjective predicated of a thing ("it isn't cute", "that was gay"), a size or
+    strength grading a group or a fan ("a huge fan", "a big happy family", "a strong
+    believer"), sympathy ("poor Phyllis", "the poor man", "those poor misguided idiots"),
+    "single" counting one ("a single identity"); in any form, "aliens" from space."""
+    if not term.person_context:
+        return form == "adjective" and predicate_of_thing(text, start, end)
+    if space_alien(text, start, end):
+        return True
+    if form != "adjective":
+        return False
     if predicate_of_thing(text, start, end):
         return True
-    if not term.person_context:
-        return False
-    size = context.normalized_form(text[start:end]) in SIZE_WORDS
-    if size and grades_a_thing(text, end):
+    grading = context.normalized_form(text[start:end]) in _GRADING_WORDS
+    if grading and grades_a_thing(text, end):
         return True
-    return sympathy_reading(text, start, end)
+    return sympathy_reading(text, start, end) or counts_one(text, start, end)

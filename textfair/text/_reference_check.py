@@ -65,49 +65,68 @@ class ReferenceCheck:
         sources: dict[str, Term],
         several: bool,
         private_names: bool = False,
-    ) -> tuple[str | None, tuple[Mention, ...]]:
+    ) -> tuple[str | None, tuple[Mention, ...], str | None]:
         """Whether a swap of first names or gendered words can rewrite every other
         reference to the people it speaks of (`textfair.text._references`): the reason the
-        text is left out if not (``full_name``, ``reference``, ``unknown_person``: a first
-        name the text does not show to be a private person's, unless `private_names` says
-        every name of the corpus is), and the first names a gendered-word swap rewrites
-        with it ("Emily said she" -> "Michael said he")."""
+        text is left out if not (``full_name``, ``reference``), the first names a
+        gendered-word swap rewrites with it ("Emily said she" -> "Michael said he"), and
+        what a first name's swap rests on where it may make the text false about a real,
+        named person or work (WORLD, issue 56), or None.
+
+        A first name's swap that renames a real person stays coherent: "Charles Lindbergh"
+        -> "Jamal Lindbergh", a film's "Lisa" -> "Keisha", a "Molly" the text does not show
+        to be a private person's. Such a variant is a valid test (whether the decision
+        depends on the name), so it is written and flagged, never left out; a gendered
+        word's swap beside a named person ("Bill Nighy ... her") contradicts the name in
+        the text itself and is left out (``full_name``)."""
         names = any(t.names for t in sources.values())
         words = any(t.words for t in sources.values())
         if not (names or words):
-            return None, ()
-        if names and any(
-            m.term.names and references.full_name_at(text, m.start, m.start + len(m.surface))
-            for m in found
-        ):
-            return "full_name", ()  # "John Banner" is no "Chloe Banner"
-        if names and references.named_elsewhere(text, [m for m in found if m.term.names]):
-            return "reference", ()  # "Richard the Lionheart ... Richard's": one person
+            return None, (), None
+        first_names = [m for m in found if m.term.names]
+        world = None
+        if names:
+            full = next(
+                (
+                    full
+                    for m in first_names
+                    if (full := references.full_name_of(text, m.start, m.start + len(m.surface)))
+                ),
+                None,
+            )
+            if full is not None:
+                world = f"full name '{full}'"  # "John Banner" -> "Chloe Banner": WORLD
+        if names and references.named_elsewhere(text, first_names):
+            return "reference", (), None  # "Richard the Lionheart ... Richard's": one person
         if (
             names
+            and world is None
             and references.about_a_work(text)
-            and not all(references.the_writers_own(text, m.start) for m in found if m.term.names)
+            and not all(references.the_writers_own(text, m.start) for m in first_names)
         ):
-            return "reference", ()  # "Lisa wanders about lost": a film's character, an actor
+            # "Lisa wanders about lost": a film's character, an actor
+            world = f"first name '{first_names[0].surface}' in a text about a work"
         if (
             names
+            and world is None
             and not private_names
-            and not all(references.shown_private(text, m.start) for m in found if m.term.names)
+            and not all(references.shown_private(text, m.start) for m in first_names)
         ):
-            return "unknown_person", ()  # "Molly", "Zac", "Paul on Big Brother": who knows
+            # "Molly", "Zac", "Paul on Big Brother": who knows
+            world = f"first name '{first_names[0].surface}', not shown to be a private person's"
         if words and references.named_people(text):
-            return "full_name", ()  # "Bill Nighy ... him" never becomes "... her"
+            return "full_name", (), None  # "Bill Nighy ... him" never becomes "... her"
         if references.gendered_identity_words(text):
-            return "reference", ()  # "Emily, a female nurse" -> "Michael, a female nurse"
+            return "reference", (), None  # "Emily, a female nurse" -> "Michael, a female nurse"
         if not words:
-            return None, ()
+            return None, (), world
         if self._names is None:
             self._names = Matcher("names")
         named = self._names.find(text)
         if any(references.full_name_at(text, m.start, m.start + len(m.surface)) for m in named):
-            return "full_name", ()  # "Reverend Billy ... he", "the Book of Daniel"
+            return "full_name", (), None  # "Reverend Billy ... he", "the Book of Daniel"
         if references.unknown_first_names(text, [(m.start, m.end) for m in named]):
-            return "reference", ()  # "Joyce ... he": a name of no known gender stays
+            return "reference", (), None  # "Joyce ... he": a name of no known gender stays
         by_gender = {t.gender: t for t in self.term_list.categories[found[0].category]}
         companions = []
         taken = [(m.start, m.end) for m in found]
@@ -117,9 +136,9 @@ class ReferenceCheck:
             term = by_gender.get(mention.term.gender)
             gender = mention.term.gender or ""
             if term is None or (term.id not in sources and not several):
-                return "reference", ()  # "Emily ... he": flipping "he" alone would pair them
+                return "reference", (), None  # "Emily ... he": flipping "he" alone would pair them
             companions.append(replace(mention, term=term, form="name", role=gender))
-        return None, tuple(companions)
+        return None, tuple(companions), world
 
 
 @cache

@@ -41,6 +41,7 @@ __all__ = [
     "about_a_work",
     "any_word",
     "full_name_at",
+    "full_name_of",
     "gendered_identity_words",
     "hashtag_names",
     "name_group",
@@ -117,17 +118,24 @@ def full_name_at(text: str, start: int, end: int) -> bool:
     Lionheart", "Levi-Civita"), a title goes before ("Reverend Billy", "Dr. Emily"), it is a
     user's handle ("@Emily"), or it names a work or a lineage ("the Book of Daniel", "the
     House of David")."""
+    return full_name_of(text, start, end) is not None
+
+
+def full_name_of(text: str, start: int, end: int) -> str | None:
+    """The full name the first name at [start, end) is part of, as written ("Charles
+    Lindbergh", "Dr. Emily", "@Emily", "Book of Daniel"; see `full_name_at`), or None."""
     after = _SURNAME.match(text, end)
     if after and not text[start:end].endswith(("'s", "’s")):
         word = after.group().strip(" \t-").split()[0].rstrip(".")
         if word.lower() not in _NOT_SURNAMES or after.group().lstrip().startswith("the"):
-            return True
+            return " ".join(text[start : after.end()].split())
     if start > 0 and text[start - 1] == "@":
-        return True  # "@Emily": a user's handle
+        return text[start - 1 : end]  # "@Emily": a user's handle
     before = _TITLE_BEFORE.search(text, max(0, start - 16), start)
     if before and before.group(1)[:1].isupper() and before.group(1).lower() in TITLES:
-        return True
-    return _NAMED_OF.search(text, max(0, start - 30), start) is not None
+        return " ".join(text[before.start() : end].split())
+    named_of = _NAMED_OF.search(text, max(0, start - 30), start)
+    return None if named_of is None else " ".join(text[named_of.start() : end].split())
 
 
 # Words of a text about a film, a show or music: its first names are characters, actors or

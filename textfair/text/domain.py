@@ -24,6 +24,7 @@ from textfair.text._acceptability import Scorer
 from textfair.text._coherence import LEFT_OUT_REASONS, coherence_of
 from textfair.text._seed_reading import SeedReader, read_seeds
 from textfair.text._target_tables import target_tables
+from textfair.text._world import WorldFlags
 from textfair.text.generate import CounterfactualOptions, counterfactuals
 from textfair.text.matcher import Matcher
 from textfair.text.mentions import Mention
@@ -110,6 +111,7 @@ class TextDomain:
             [m for plan in by_category.values() if plan.left_out is None for m in plan.related]
             for by_category in plans
         ]
+        self.worlds = WorldFlags(plans)  # what rewrites rest on, per seed (WORLD, issue 56)
         self._presence = np.array(
             [
                 [c in by_category and by_category[c].left_out is None for c in self._categories]
@@ -180,6 +182,11 @@ class TextDomain:
         related = self._related[index]
         # Most seeds rewrite no related word ("Judaism"): nothing to count.
         return sum(1 for m in related if m.category == category) if related else 0
+
+    def world(self, index: int, rule_set: tuple[Rule, ...]) -> str | None:
+        """The WORLD flag of the variant `rewrite(index, rule_set)` (`worlds`), or None."""
+        swapped = [r.category for r in rule_set if r.value not in self._terms[index][r.category]]
+        return self.worlds.of(index, swapped)
 
     def recall(self) -> dict[str, float]:
         """Per category, the share of seeds mentioning it that take part in its rows."""
@@ -362,7 +369,7 @@ class TextDomain:
         )
         score = self.acceptability(index, rule_set)
         self._scored[result.text] = score
-        return Variant(result.text, result.edits, swaps=swaps, seed_id=index, scoring=score)
+        return Variant(result.text, result.edits, swaps, index, score, self.world(index, rule_set))
 
     def acceptability_of(self, text: str) -> float | None:
         """The acceptability of a text this domain wrote (`rewrite`) or holds as a seed (1:

@@ -25,7 +25,7 @@ from textfair.errors import TextfairError
 from textfair.terms import Term
 from textfair.text._acceptability import keep_acceptable, scorer_of
 from textfair.text._assignments import slots_of, target_assignments
-from textfair.text._coherence import CategoryPlan, coherence_of
+from textfair.text._coherence import CategoryPlan, coherence_of, world_of
 from textfair.text._minors import names_a_minor, sexual_content
 from textfair.text.matcher import Matcher, default_matcher
 from textfair.text.mentions import Mention
@@ -205,7 +205,8 @@ def counterfactuals(
         swapped = tuple(swaps)
         # Scored when read: scoring every variant would cost a fifth of the generation rate.
         score = functools.partial(product, swapped, related)
-        variants.append(Variant(result.text, result.edits, swapped, seed_id, score))
+        world = world_of(plans, {s.category for s in swapped})
+        variants.append(Variant(result.text, result.edits, swapped, seed_id, score, world))
     return variants
 
 

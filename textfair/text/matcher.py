@@ -298,7 +298,7 @@ class Matcher:
                 # person_context, was checked by its form already).
                 self._other_use(text, match, term, natural)
                 continue
-            if form == "adjective" and describes_no_person(text, start, end, term):
+            if describes_no_person(text, start, end, term, form):
                 self._other_use(text, match, term, natural)
                 continue
             if phrase_gates.in_compound(text, start) and role != "plural":

@@ -66,6 +66,10 @@ class Variant(Rewrite):
         The seed text's id, carried into the JSON-lines record.
     acceptability : float or None
         The calibrated probability that a strict reader accepts the variant.
+    world : str or None
+        What the variant rests on where it may be false about a real, named person or work
+        ("full name 'Charles Lindbergh'"): coherent, and a valid test of whether the
+        decision depends on the identity term, flagged WORLD (issue 56); None for none.
 
     Examples
     --------
@@ -80,6 +84,9 @@ class Variant(Rewrite):
     scoring: float | Callable[[], float] | None = field(default=None, compare=False, repr=False)
     """The acceptability, or the function that computes it when first read (a generator
     asked for many variants scores only those whose score is read); see `acceptability`."""
+    world: str | None = None
+    """What the variant rests on where it may be false about a real, named person or work
+    (WORLD, issue 56); None for none."""
 
     @property
     def acceptability(self) -> float | None:
@@ -104,8 +111,10 @@ class Variant(Rewrite):
         -------
         dict
             ``seed_id``, ``text``, ``category``, ``from`` and ``to`` (``"+"``-joined when
-            several terms were swapped), ``acceptability`` (3 decimals, or None), and
-            ``swaps``: a list of ``{"category", "from", "to"}``, one per swap.
+            several terms were swapped), ``acceptability`` (3 decimals, or None),
+            ``swaps``: a list of ``{"category", "from", "to"}``, one per swap, and
+            ``world``: what the variant rests on where it may be false about a real, named
+            person or work (WORLD), or None.
 
         Examples
         --------
@@ -123,6 +132,7 @@ class Variant(Rewrite):
             "swaps": [
                 {"category": s.category, "from": s.source, "to": s.target} for s in self.swaps
             ],
+            "world": self.world,
         }
 
 

@@ -71,13 +71,21 @@ def test_counterfactuals_of_one_text():
     }.items() <= next(r for r in lines if r["to"] == "european").items()
 
 
-def test_counterfactuals_swap_a_bare_first_name_only_when_told_names_are_private():
+def test_counterfactuals_flag_a_bare_first_name_world_unless_told_names_are_private():
+    # Issue 56: a first name the text does not show to be a private person's is swapped,
+    # each record flagged `world` (it may rename a real person); --private-names: no flag.
     text = ["--text", "Tyrone said he would fix the article.", "--terms", "names_ethnicity"]
     shown = run("counterfactuals", *text, "--min-acceptability", "0")
-    assert shown.exit_code == 0 and records(shown.output) == []
+    assert shown.exit_code == 0 and len(records(shown.output)) == 3  # the three other groups
+    assert all(
+        r["world"] == "first name 'Tyrone', not shown to be a private person's"
+        for r in records(shown.output)
+    )
     told = run("counterfactuals", *text, "--min-acceptability", "0", "--private-names")
-    assert told.exit_code == 0 and len(records(told.output)) == 3  # the three other groups
+    assert told.exit_code == 0 and len(records(told.output)) == 3
     assert all(r["text"].endswith(" said he would fix the article.") for r in records(told.output))
+    assert all(r["world"] is None for r in records(told.output))
+    assert [r["text"] for r in records(told.output)] == [r["text"] for r in records(shown.output)]
 
 
 def test_counterfactuals_default_runs_on_the_bundled_examples():

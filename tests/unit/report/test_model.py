@@ -97,6 +97,10 @@ def test_notebook_views_and_markdown(text_report, table_report):
     assert frame["ci_low_points"].iloc[0] == pytest.approx(100 * first.ci[0])
     assert not {"difference", "ci_low", "ci_high"} & set(frame.columns)
     assert not {"phi_r", "phi_not_r", "score"} & set(frame.columns)
+    # Of its seeds, those flagged WORLD (issue 56): the finding's count, column by column.
+    assert list(frame["world_seeds"].iloc[: len(text_report.findings)]) == [
+        f.world for f in text_report.findings
+    ]
     templated = text_report.templates.findings if text_report.templates else ()
     assert len(frame) == len(text_report.findings) + len(templated)
     assert list(frame["section"].unique()) == ["texts", "templates"][: 1 + bool(templated)]

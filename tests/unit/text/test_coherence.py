@@ -117,8 +117,12 @@ def test_names_are_rewritten_with_their_pronouns_or_not_at_all():
     assert variant.text == f"{name} said he would call his father."
     assert counterfactuals("Emily met John and he smiled at her.", matcher=names) == []
     # Without `private_names`, a first name the text does not show to be a private
-    # person's is not swapped: the public figures, characters and pets of tweets.
-    assert counterfactuals("Emily said she would call her mother.", matcher=names) == []
+    # person's (the public figures, characters and pets of tweets) is swapped all the same,
+    # flagged WORLD (issue 56); with it, nothing is flagged.
+    (public,) = counterfactuals("Emily said she would call her mother.", matcher=names)
+    assert public.text == variant.text.replace(name, public.text.split()[0])
+    assert public.world == "first name 'Emily', not shown to be a private person's"
+    assert variant.world is None
     assert counterfactuals("Read Daniel 9:24 again.", matcher=names) == []
 
 

@@ -207,3 +207,58 @@ def test_size_and_sympathy_are_read_only_for_a_term_that_needs_people_around_it(
     assert grammar_gates.describes_no_person(text, start, end, huge) is True
     unguarded = replace(huge, person_context=False)
     assert grammar_gates.describes_no_person(text, start, end, unguarded) is False
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "form", "no_person"),
+    [
+        # Issue 56's blind read: senses of holistic's descriptors that name no identity.
+        ("Those poor misguided idiots will never learn.", "poor", "adjective", True),
+        ("Poor guy, he never had a chance.", "Poor", "adjective", True),
+        ("oh poor man, what a day", "poor", "adjective", True),
+        ("you poor thing", "poor", "adjective", True),
+        ("pray for those poor souls", "poor", "adjective", True),
+        ("He is a strong believer in free speech.", "strong", "adjective", True),
+        ("a strong supporter of the bill", "strong", "adjective", True),
+        ("We share a single identity as humans.", "single", "adjective", True),
+        ("the single biggest problem", "single", "adjective", True),
+        ("Space aliens abducted him.", "aliens", "plural", True),
+        ("The aliens landed in a spaceship from Mars.", "aliens", "plural", True),
+        ("The film is about aliens invading earth.", "aliens", "plural", True),
+        # The identity senses stay.
+        ("Poor people deserve help.", "Poor", "adjective", False),
+        ("A poor guy begged me for money.", "poor", "adjective", False),
+        ("Poor kids get free lunches.", "Poor", "adjective", False),
+        ("She is a strong woman.", "strong", "adjective", False),
+        ("I am a single mother of two.", "single", "adjective", False),
+        ("a single guy at the bar", "single", "adjective", False),
+        ("Illegal aliens should be deported.", "aliens", "plural", False),
+        ("Aliens need a visa to work here.", "Aliens", "plural", False),
+    ],
+)
+def test_senses_of_holistic_descriptors_that_name_no_identity(text, word, form, no_person):
+    term = HOLISTIC.term({"aliens": "alien"}.get(word.lower(), word.lower()))
+    start, end = _span(text, word)
+    assert grammar_gates.describes_no_person(text, start, end, term, form) is no_person
+
+
+@pytest.mark.parametrize(
+    ("text", "mentioned"),
+    [
+        ("Those poor misguided idiots will never learn.", False),
+        ("He is a strong believer in free speech.", False),
+        ("We share a single identity as humans.", False),
+        ("Space aliens abducted him.", False),
+        ("Poor people deserve help.", True),
+        ("She is a strong woman.", True),
+        ("I am a single mother of two.", True),
+        ("Illegal aliens should be deported.", True),
+    ],
+)
+def test_the_holistic_matcher_writes_no_variant_for_those_senses(text, mentioned):
+    from textfair.text.generate import counterfactuals
+    from textfair.text.matcher import Matcher
+
+    holistic = Matcher("holistic")
+    assert bool(holistic.find(text)) is mentioned
+    assert bool(counterfactuals(text, matcher=holistic)) is mentioned

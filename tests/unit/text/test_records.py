@@ -45,6 +45,7 @@ def test_each_counterfactual_is_a_record_that_swaps_the_term(matcher):
         "to": "white",
         "acceptability": 0.886,
         "swaps": [{"category": "race", "from": "black", "to": "white"}],
+        "world": None,  # no real, named person or work the swap may make false (issue 56)
     }
     assert all(record["text"].startswith("She is ") for record in records)
 
@@ -72,6 +73,7 @@ def test_the_gender_swap_is_the_last_record(matcher):
         "to": "he",
         "acceptability": None,
         "swaps": [{"category": "gender_pairs", "from": "she", "to": "he"}],
+        "world": None,
     }
     assert records[:-1] == _records(matcher)
 

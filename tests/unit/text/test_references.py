@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from textfair.core.rules import Rule
 from textfair.terms import load_term_list
 from textfair.text._ages import age_range, life_stages
 from textfair.text._coherence import LEFT_OUT_REASONS
@@ -29,8 +30,9 @@ def variants(text: str, terms: str, categories: list[str] | None = None) -> set[
 @pytest.mark.parametrize(
     ("text", "terms", "why"),
     [
-        ("John Banner is wonderful as Sergeant Schultz.", "names", "full_name"),
-        ("Dear Rev. Michael S. Margolin, is it bias?", "names", "full_name"),
+        # A first name's swap renaming a real person is no stop (WORLD, issue 56): below.
+        ("John Banner is wonderful as Sergeant Schultz.", "names", None),
+        ("Dear Rev. Michael S. Margolin, is it bias?", "names", None),
         # "Book of Daniel" names a work (the matcher's people-only gate): no name to carry.
         ("Scholars believe the Book of Daniel is late; he wrote so.", "pronouns", None),
         ("Reverend Billy preaches; how does he make his money?", "pronouns", "full_name"),
@@ -38,7 +40,7 @@ def variants(text: str, terms: str, categories: list[str] | None = None) -> set[
         ("You felt sorry for him; Bill Nighy plays Ray.", "pronouns", "full_name"),
         ("Mr. Dreyfuss was perfect for his role.", "pronouns", "full_name"),
         ("My friend Emily said she was a female nurse.", "names", "reference"),
-        ("Emily said she was a nurse.", "names", "unknown_person"),
+        ("Emily said she was a nurse.", "names", None),
         ("She is a Latina actress.", "pronouns", "reference"),
         ("I told Joyce that he would call.", "pronouns", "reference"),
         ("Emily said he would call.", "pronouns", "reference"),
@@ -50,6 +52,44 @@ def variants(text: str, terms: str, categories: list[str] | None = None) -> set[
 )
 def test_a_swap_that_cannot_carry_every_reference_leaves_the_seed_out(text, terms, why):
     assert reason(text, terms) == why
+
+
+@pytest.mark.parametrize(
+    ("text", "flag"),
+    [
+        ("A photo of Charles Lindbergh with his plane.", "full name 'Charles Lindbergh'"),
+        ("Dear Rev. Michael S. Margolin, is it bias?", "full name 'Michael S. Margolin'"),
+        ("In the film Lisa wanders about lost.", "first name 'Lisa' in a text about a work"),
+        ("Molly makes everything better.", "first name 'Molly', not shown to be a private"),
+        ("My friend Emily said she was tired.", None),
+    ],
+)
+def test_a_name_swap_renaming_a_real_person_is_written_and_flagged_world(text, flag):
+    """Issue 56: coherent but perhaps false about a real, named person or work, the variant
+    is a valid test; it is written, flagged with what the flag rests on, never left out."""
+    for variant in counterfactuals(text, matcher=Matcher("names")):
+        assert variant.world == flag or (flag and variant.world.startswith(flag))
+        assert variant.to_record()["world"] == variant.world
+    domain = TextDomain([text], "names", min_acceptability=0)
+    assert domain.recall()["name_gender"] == 1.0
+    assert domain.worlds.counts(domain.categories())["name_gender"] == (flag is not None)
+    (target,) = domain.targets_for(0, "name_gender")
+    rewritten = domain.rewrite(0, (Rule("name_gender", target),))
+    assert rewritten is not None and rewritten.world == domain.worlds.of(0, ["name_gender"])
+    assert (rewritten.world is not None) is (flag is not None)
+
+
+def test_names_ethnicity_swaps_of_a_real_person_are_flagged_too():
+    (variant, *_) = counterfactuals(
+        "Tyrone Hill scored twice last night.", matcher=Matcher("names_ethnicity")
+    )
+    assert variant.world == "full name 'Tyrone Hill'"
+
+
+def test_a_pronoun_swap_beside_a_named_person_is_still_left_out():
+    # "Bill Nighy ... her" contradicts the name in the text itself (IN_TEXT, not WORLD).
+    assert reason("You felt sorry for him; Bill Nighy plays Ray.", "pronouns") == "full_name"
+    assert not variants("You felt sorry for him; Bill Nighy plays Ray.", "pronouns")
 
 
 def test_a_first_name_in_a_named_epithet_is_no_mention():
@@ -79,9 +119,11 @@ def test_the_new_reasons_are_counted_with_the_others():
         "names",
         private_names=True,
     )
-    assert domain.left_out["name_gender"]["full_name"] == 1
+    # "John Banner" takes part, flagged WORLD (issue 56); the female pilot cannot follow.
+    assert domain.left_out["name_gender"]["full_name"] == 0
     assert domain.left_out["name_gender"]["reference"] == 1
-    assert domain.recall()["name_gender"] == pytest.approx(1 / 3)
+    assert domain.recall()["name_gender"] == pytest.approx(2 / 3)
+    assert domain.worlds.counts(domain.categories())["name_gender"] == 1
 
 
 def test_no_term_of_no_binary_gender_is_written_beside_he_or_she():
