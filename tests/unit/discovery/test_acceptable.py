@@ -334,7 +334,7 @@ def test_a_version_4_report_reads_without_strict_results_and_renders_as_before()
 def test_every_reason_a_seed_is_left_out_for_is_said_in_plain_words():
     """A reason added to text.coherence must be given words in report.seedwords: the
     report shows each reason per category, never its key."""
-    from textfair.report._seedwords import LEFT_OUT_WORDS, reason_words, seed_rows
+    from textfair.report._seedwords import LEFT_OUT_WORDS, agree, reason_words, seed_rows
     from textfair.text._coherence import LEFT_OUT_REASONS
 
     assert set(LEFT_OUT_REASONS) <= set(LEFT_OUT_WORDS)
@@ -345,8 +345,9 @@ def test_every_reason_a_seed_is_left_out_for_is_said_in_plain_words():
     }
     (row,) = seed_rows(data)
     assert [count for count, _ in row.left_out] == sorted(range(1, len(LEFT_OUT_REASONS) + 1))[::-1]
-    for reason in LEFT_OUT_REASONS:
-        assert reason_words(reason) in row.reasons() and reason not in row.reasons()
+    for k, reason in enumerate(LEFT_OUT_REASONS):
+        said = f"{k + 1} {agree(k + 1, reason_words(reason))}"
+        assert said in row.reasons() and reason not in row.reasons()
     assert reason_words("a_newer_reason") == "a newer reason"  # a newer writer's: still words
 
 

@@ -127,7 +127,7 @@ def test_a_text_report_says_how_many_seeds_of_each_category_took_part():
         "religion",
         "10",
         "8 (80%)",  # the seeds that can be rewritten, and their share (issue 57)
-        '1 name two of its terms; 1 hold a word of one identity alone ("synagogue")',
+        '1 names two of its terms; 1 holds a word of one identity alone ("synagogue")',
     ]
     assert rows["gender"] == ["gender", "8", "8 (100%)", "none"]
 
