@@ -389,7 +389,9 @@ def test_the_audit_says_what_it_wrote_and_where_the_answers_are_kept(tmp_path):
     cache = tmp_path / "report.cache.sqlite"
     assert cache.is_file()
     said = " ".join(result.output.split())
-    assert f"kept the model's answers in {cache} (" in said and " MB)" in said
+    assert (
+        f"kept the model's answers and the corpus's reading in {cache} (" in said and " MB)" in said
+    )
     # The terminal ends with the verdict in words, then what was written; report.md says it.
     report = AuditReport.read(tmp_path / "report" / "report.json")
     assert f"Verdict: {report.summary()}" in said

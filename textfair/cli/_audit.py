@@ -28,7 +28,13 @@ from textfair.cli._options import (
     TESTING,
 )
 from textfair.cli._progress import Stages
-from textfair.cli._runs import cached_model, check_report_options, load_text_model, publish
+from textfair.cli._runs import (
+    cache_file,
+    cached_model,
+    check_report_options,
+    load_text_model,
+    publish,
+)
 from textfair.errors import TextfairError
 
 if TYPE_CHECKING:
@@ -117,6 +123,7 @@ def _audit(options: dict, group: bool) -> None:
     from textfair.auditing.text import audit_text
     from textfair.corpus import load_corpus
     from textfair.settings import AuditConfig
+    from textfair.text.reading_store import ReadingStore
 
     err = Console(stderr=True)
     # Every option is checked before the corpus and the model are loaded.
@@ -162,6 +169,7 @@ def _audit(options: dict, group: bool) -> None:
             data_info=corpus.info(),
             progress=advance,
             workers=options["workers"],
+            store=ReadingStore(cache_file(options)),
         )
     if options["engine"] == "ray":
         cast("ActorPoolModel", loaded).close()  # what `_load` makes for --engine ray

@@ -121,7 +121,8 @@ def _section_lines(report: AuditReport, top: int) -> list[str]:
         "",
         "## Run",
         "",
-        f"{report.run_words}; {run.model_calls} model calls, {run.seconds} s.",
+        f"{report.run_words}; {run.model_calls} model calls, {run.seconds} s."
+        f"{run.reading_said()}",
     ]
     return lines
 

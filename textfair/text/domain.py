@@ -22,11 +22,13 @@ from textfair.terms import TermList
 from textfair.text import _context as context
 from textfair.text._acceptability import Scorer
 from textfair.text._coherence import LEFT_OUT_REASONS, coherence_of
-from textfair.text._seed_reading import SeedReader, read_seeds
+from textfair.text._seed_reading import SeedReader, corpus_reading
 from textfair.text._target_tables import target_tables
 from textfair.text.generate import CounterfactualOptions, counterfactuals
 from textfair.text.matcher import Matcher
 from textfair.text.mentions import Mention
+from textfair.text.reading import Reading
+from textfair.text.reading_store import ReadingStore
 from textfair.text.rewrite import Rewriter
 from textfair.text.variants import Swap, Variant, rounded
 from textfair.workers import collector_paused
@@ -47,6 +49,7 @@ class TextDomain:
     `on_first_seed` is called, in this process, once a seed that takes part in a category's
     rows has been read, here or by a worker (the audit then knows it has something to
     audit); while it may be, the workers read every seed and this process waits.
+    `store`, `reading`: a reading kept or given (`textfair.text._seed_reading.corpus_reading`).
     """
 
     # The reading makes millions of objects that live on and almost no cycles: the cycle
@@ -61,6 +64,8 @@ class TextDomain:
         workers: int | None = None,
         on_first_seed: Callable[[], object] | None = None,
         private_names: bool = False,
+        store: ReadingStore | None = None,
+        reading: Reading | None = None,
     ) -> None:
         # Checked first: a threshold outside [0, 1] is a mistake, not "keep none" (one line).
         check_parameter("min_acceptability", min_acceptability)
@@ -92,8 +97,8 @@ class TextDomain:
         # Scores of every (seed, category), computed when first asked for (every seed that
         # takes part, here, when there is a threshold), then remembered.
         self.scorer = Scorer(self.term_list)
-        # Mentions are found once per seed (`read_seeds`, by worker processes); every
-        # rewrite of the seed reuses them.
+        # Mentions are found once per seed (by worker processes) or taken as an earlier
+        # audit read them; every rewrite of the seed reuses them.
         reader = SeedReader(
             self.texts,
             self.matcher,
@@ -104,7 +109,11 @@ class TextDomain:
             self.min_acceptability,
             self.private_names,
         )
-        self._mentions, plans = read_seeds(reader, workers, self.term_list.terms(), on_first_seed)
+        self.reading, self.reading_source, self.reading_note = corpus_reading(
+            reader, workers, on_first_seed, store, reading
+        )
+        self.scorer.remember(self.reading.scores)
+        self._mentions, plans = self.reading.mentions, self.reading.plans
         self._terms = [self._terms_by_category(mentions) for mentions in self._mentions]
         self._related = [
             [m for plan in by_category.values() if plan.left_out is None for m in plan.related]

@@ -15,6 +15,7 @@ from textfair.auditing.text import AHEAD_BATCH
 from textfair.errors import ModelError, TextfairError
 from textfair.models.ahead import Ahead, computes_on_this_cpu
 from textfair.text.domain import TextDomain
+from textfair.text.reading_store import forget_readings
 
 from conftest import bundled_comments
 
@@ -98,6 +99,7 @@ def _waiting_model(batches: list[list[str]]):
 
 
 def _audit(texts, labels, batches):
+    forget_readings()  # each audit reads the corpus, as the calls made ahead wait on it
     model = _waiting_model(batches)
     settings = {"categories": ["religion"], "max_samples": 100, "min_samples": 50}
     report = textfair.audit(model, texts, true_labels=labels, **settings).to_dict()
