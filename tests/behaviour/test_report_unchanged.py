@@ -73,6 +73,7 @@ def _bundled_audit(terms: str = "dixon2018") -> dict:
             section["run"] = {k: v for k, v in section["run"].items() if k not in COST}
             del section["textfair_version"]
             section["data"].pop("path", None)  # where this checkout lies
+            section["data"].pop("reading_key", None)  # changes with textfair's reader
     return record
 
 

@@ -31,9 +31,10 @@ from textfair.run import Run, collecting_new_objects_only
 from textfair.settings import AuditConfig
 from textfair.terms import TermList
 from textfair.text.domain import TextDomain
+from textfair.text.reading import reading_key, texts_digest
 from textfair.text.reading_store import ReadingStore
 
-__all__ = ["AHEAD_BATCH", "audit_text"]
+__all__ = ["AHEAD_BATCH", "audit_text", "corpus_keys"]
 
 
 @collecting_new_objects_only()
@@ -113,6 +114,8 @@ def audit_text(
 
         data_info = {
             **(data_info or {}),
+            # What a later audit compared with this one must share (`textfair.compare`).
+            **corpus_keys(texts, config),
             "rows": len(texts),
             # The texts that name a term of an audited category, and those of them that take
             # part in some category's rows (can be rewritten): the two counts every
@@ -163,6 +166,19 @@ def audit_text(
         return report
     section = audit_templates(templated, choice, cached, favourable, config, run)
     return dataclasses.replace(report, templates=section)
+
+
+def corpus_keys(texts: Sequence[str], config: AuditConfig) -> dict[str, str]:
+    """The corpus's digest (``texts_sha256``) and its reading's key (``reading_key``: the
+    texts, the term list's content, the categories, the reading settings and textfair's
+    reader), as report.json records them: two audits compared seed by seed share both."""
+    terms = config.term_list()
+    categories = terms.category_names(list(config.categories) if config.categories else None)
+    settings = (config.min_acceptability, config.private_names)
+    return {
+        "texts_sha256": texts_digest(texts),
+        "reading_key": reading_key(texts, terms, categories, *settings),
+    }
 
 
 def reading_line(domain: TextDomain) -> str:

@@ -78,6 +78,8 @@ AUDIT_OPTIONS = (
     *TESTING,
     *RUNNING,
     *REPORTING,
+    "baseline",
+    "fail_if_worse",
     "workers",
     "pairs",
     "engine",
@@ -149,6 +151,7 @@ def _audit(options: dict, group: bool) -> None:
         unit=options["unit"],
     )
     labels = corpus.labels
+    baseline = _baseline(options, config, corpus.texts)  # refused before any model query
     with err.status("loading the model"):
         loaded = _load(options)
         model = cached_model(loaded, options["model"], options)
@@ -173,7 +176,76 @@ def _audit(options: dict, group: bool) -> None:
         )
     if options["engine"] == "ray":
         cast("ActorPoolModel", loaded).close()  # what `_load` makes for --engine ray
-    _gate(report, options, required, err)
+    if baseline is None:
+        _gate(report, options, required, err)
+        return
+    from dataclasses import replace
+
+    from textfair.report.versions import compare
+
+    comparison = compare(baseline, report)
+    report = replace(report, extra={**report.extra, "baseline": comparison.to_dict()})
+    code = 0
+    try:
+        _gate(report, options, required, err)
+    except typer.Exit as stop:
+        code = int(stop.exit_code)
+    for line in comparison.lines():
+        err.print(line, markup=False, soft_wrap=True)
+    points = options.get("fail_if_worse")
+    if points is not None:
+        worse = comparison.worse(points)
+        if worse:
+            err.print(
+                f"{len(worse)} finding(s) got significantly worse by more than "
+                f"--fail-if-worse {points:g} points: failing",
+                markup=False,
+                soft_wrap=True,
+            )
+            code = EXIT_UNFAIR
+        elif not comparison.changes and code == 0:
+            err.print(
+                "untested: no finding could be compared with --baseline, so --fail-if-worse "
+                "cannot pass on nothing",
+                markup=False,
+                soft_wrap=True,
+            )
+            code = EXIT_UNTESTED
+    if code:
+        raise typer.Exit(code)
+
+
+def _baseline(options: dict, config: AuditConfig, texts: list[str]) -> AuditReport | None:
+    """--baseline's report, checked against this audit's corpus and settings (one line when
+    it cannot be compared), and --fail-if-worse's points; None without --baseline."""
+    import math
+
+    from textfair.auditing.text import corpus_keys
+    from textfair.report.model import AuditReport
+    from textfair.report.versions import check_baseline
+
+    points, path = options.get("fail_if_worse"), options.get("baseline")
+    if points is not None and (math.isnan(points) or not 0 <= points <= 100):
+        raise TextfairError(
+            f"--fail-if-worse is {points}; expected points between 0 and 100 (5 = a finding "
+            "5 points worse)"
+        )
+    if path is None:
+        if points is not None:
+            raise TextfairError(
+                "--fail-if-worse needs --baseline: pass the previous version's report.json"
+            )
+        return None
+    try:
+        old = AuditReport.read(Path(path) / "report.json" if Path(path).is_dir() else path)
+    except TextfairError as err:
+        raise TextfairError(f"--baseline {path}: {err}") from None
+    terms = config.term_list()
+    record = config.to_dict()
+    record["categories"] = terms.category_names(list(config.categories or []) or None)
+    record["term_list"] = record.get("terms")
+    check_baseline(old, {**corpus_keys(texts, config), "rows": len(texts)}, record)
+    return old
 
 
 def _required(value: str | None, config: AuditConfig) -> tuple[str, ...]:

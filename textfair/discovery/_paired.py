@@ -99,6 +99,8 @@ def paired_findings(
                 ),
                 acceptability=acceptability,
                 strict=strict,
+                seeds=tuple(int(seeds[row]) for row in used[rule_set][held]),
+                differences=tuple(float(x) for x in d),
             )
         )
     return findings

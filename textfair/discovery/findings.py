@@ -44,6 +44,13 @@ class GroupFinding:
     strict: Strict | None = None
     """The signed difference and its interval, by the same method, on the seeds whose
     variants all score at least `STRICT_ACCEPTABILITY` (None where `acceptability` is)."""
+    seeds: tuple[int, ...] = field(default=(), repr=False)
+    """Paired mode: the seeds the finding read, in the run's order (a seed's index in the
+    domain), each a row of `differences`; empty in paper mode."""
+    differences: tuple[float, ...] = field(default=(), repr=False)
+    """Paired mode: each seed's difference d = y(R) - mean y(not R), in [-1, 1]: what two
+    versions of a model audited on the same corpus and seed are compared on, seed by seed
+    (`textfair.report.versions`)."""
 
     @property
     def credible_bound(self) -> float:

@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 #    "strict_acceptability" (null without scores); versions 3 and 4 read with None.
 #    Compatible later: the counterfactual may carry "term_pairs_left_out" (a category with
 #    more term pairs than are kept in full); a report without it reads as none left out.
+#    Compatible later: a paired finding may carry "seeds" and "differences" (its seed-level
+#    rows, read by `textfair.compare`); a report without them cannot be a baseline.
 #    A later version that only adds what an older reader may ignore says so by writing
 #    "compatible_with": the oldest version able to read it (see check_version).
 REPORT_VERSION = 5
@@ -161,6 +163,16 @@ def finding_record(finding: Finding, kind: Kind) -> dict[str, Any]:
         # Version 5: how much the finding rests on text a strict reader would reject.
         "acceptability": finding.acceptability,
         "strict": strict_record(finding.strict),
+        # Paired mode: the seeds read and each one's difference, for comparing two versions
+        # of a model seed by seed (6 decimals: each is a ratio of small counts).
+        **(
+            {
+                "seeds": list(finding.seeds),
+                "differences": [round(x, 6) for x in finding.differences],
+            }
+            if finding.seeds
+            else {}
+        ),
     }
 
 
@@ -202,6 +214,8 @@ def read_finding(record: dict, kind: Kind) -> Finding:
         examples=list(record.get("examples", [])),
         acceptability=_number_or_none(record.get("acceptability")),
         strict=read_strict(record.get("strict")),
+        seeds=tuple(int(x) for x in record.get("seeds", ())),
+        differences=tuple(_number(x) for x in record.get("differences", ())),
     )
 
 

@@ -30,7 +30,15 @@ from textfair.text import _gates as gates
 from textfair.text._coherence import CategoryPlan
 from textfair.text.mentions import Mention
 
-__all__ = ["FORMAT", "Reading", "ReadingRefused", "decode", "encode", "reading_key"]
+__all__ = [
+    "FORMAT",
+    "Reading",
+    "ReadingRefused",
+    "decode",
+    "encode",
+    "reading_key",
+    "texts_digest",
+]
 
 #: The stored form's version: a change of what is stored is a new number, and a stored
 #: reading of another number is read again.
@@ -89,6 +97,14 @@ def reading_key(
     settings += [bool(private_names), list(gates.off())]
     digest.update(json.dumps(settings).encode())
     digest.update(_term_list_digest(term_list).encode())
+    digest.update(texts_digest(texts).encode())
+    return digest.hexdigest()
+
+
+def texts_digest(texts: Sequence[str]) -> str:
+    """The SHA-256 of a corpus's texts, in order (what report.json records as the data's
+    ``texts_sha256``)."""
+    digest = hashlib.sha256()
     for text in texts:
         data = text.encode("utf-8", "surrogatepass")
         digest.update(struct.pack("<Q", len(data)))  # no two corpora join into one stream
