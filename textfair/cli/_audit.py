@@ -61,6 +61,18 @@ TEMPLATES = typer.Option(
     "suite for the model's task), toxicity, sentiment, none, or a text file with one "
     "template per line (I am a {identity} person.).",
 )
+BASELINE = typer.Option(
+    None,
+    "--baseline",
+    help="report.json of the previous version's audit (same corpus and settings): each "
+    "finding's change, paired on the same seeds, with its interval.",
+)
+FAIL_IF_WORSE = typer.Option(
+    None,
+    "--fail-if-worse",
+    help="With --baseline: exit 1 when a finding got significantly worse by more than this "
+    "many points.",
+)
 REQUIRE = typer.Option(
     None,
     "--require",
@@ -78,8 +90,6 @@ AUDIT_OPTIONS = (
     *TESTING,
     *RUNNING,
     *REPORTING,
-    "baseline",
-    "fail_if_worse",
     "workers",
     "pairs",
     "engine",
@@ -100,9 +110,18 @@ def _options(group: bool, old_name: str = "") -> Callable[..., None]:
             data: Path | None = DATA,
             templates: str = TEMPLATES,
             require: str | None = REQUIRE,
+            baseline: Path | None = BASELINE,
+            fail_if_worse: float | None = FAIL_IF_WORSE,
             **options: object,
         ) -> None:
-            chosen = {"model": model, "data": data, "templates": templates, "require": require}
+            chosen = {
+                "model": model,
+                "data": data,
+                "templates": templates,
+                "require": require,
+                "baseline": baseline,
+                "fail_if_worse": fail_if_worse,
+            }
             _audit({**chosen, **options}, group=True)
 
         return audit

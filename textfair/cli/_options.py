@@ -242,24 +242,6 @@ SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
             "number for the rest); a number below 1 is read as a fraction (0.05 = 5 points).",
         ),
     ),
-    "baseline": (
-        Path | None,
-        typer.Option(
-            None,
-            "--baseline",
-            help="report.json of the previous version's audit (same corpus and settings): "
-            "each finding's change, paired on the same seeds, with its interval.",
-        ),
-    ),
-    "fail_if_worse": (
-        float | None,
-        typer.Option(
-            None,
-            "--fail-if-worse",
-            help="With --baseline: exit 1 when a finding got significantly worse by more "
-            "than this many points.",
-        ),
-    ),
     # Running a model.
     "batch_size": (int, typer.Option(64, "--batch-size", min=1, help="Texts per forward pass.")),
     "device": (
@@ -440,7 +422,7 @@ ESTIMATION = (
 TESTING = ("mode", "correction", "seed")
 # What only the group stage reads (rule sets and their sampling): a command that runs only
 # the causal tests neither lists nor takes them, nor --fail-above, which gates on groups.
-GROUP_ONLY = ("theta", "max_assignments", "mode", "fail_above", "baseline", "fail_if_worse")
+GROUP_ONLY = ("theta", "max_assignments", "mode", "fail_above")
 # The corpus of a text command, its identity terms, and how its model runs.
 CORPUS = (
     "text_column",

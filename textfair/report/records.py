@@ -45,8 +45,7 @@ if TYPE_CHECKING:
 #    "strict_acceptability" (null without scores); versions 3 and 4 read with None.
 #    Compatible later: the counterfactual may carry "term_pairs_left_out" (a category with
 #    more term pairs than are kept in full); a report without it reads as none left out.
-#    Compatible later: a paired finding may carry "seeds" and "differences" (its seed-level
-#    rows, read by `textfair.compare`); a report without them cannot be a baseline.
+#    Compatible later: a paired finding's seed rows, "seeds" and "differences" (compare).
 #    A later version that only adds what an older reader may ignore says so by writing
 #    "compatible_with": the oldest version able to read it (see check_version).
 REPORT_VERSION = 5
@@ -163,16 +162,9 @@ def finding_record(finding: Finding, kind: Kind) -> dict[str, Any]:
         # Version 5: how much the finding rests on text a strict reader would reject.
         "acceptability": finding.acceptability,
         "strict": strict_record(finding.strict),
-        # Paired mode: the seeds read and each one's difference, for comparing two versions
-        # of a model seed by seed (6 decimals: each is a ratio of small counts).
-        **(
-            {
-                "seeds": list(finding.seeds),
-                "differences": [round(x, 6) for x in finding.differences],
-            }
-            if finding.seeds
-            else {}
-        ),
+        # Paired mode: each seed read and its difference (`textfair.compare`), 6 decimals.
+        **({"seeds": list(finding.seeds)} if finding.seeds else {}),
+        **({"differences": [round(x, 6) for x in finding.differences]} if finding.seeds else {}),
     }
 
 

@@ -183,20 +183,20 @@ def check_baseline(old: AuditReport, new_data: dict[str, Any], new_config: dict[
             "--baseline: the baseline report holds no seed-level rows (written by a textfair "
             f"before they were recorded); {fix} with this textfair"
         )
-    for key, what in (("texts_sha256", "other data"), ("reading_key", "another reading")):
-        if old.data.get(key) != new_data.get(key):
-            detail = (
-                f"{old.data.get('rows', '?')} texts against {new_data.get('rows', '?')}"
-                if key == "texts_sha256"
-                else "another term list, reading settings or textfair version"
-            )
-            raise TextfairError(f"--baseline was audited on {what} ({detail}); {fix}")
+    if old.data.get("texts_sha256") != new_data.get("texts_sha256"):
+        rows = f"{old.data.get('rows', '?')} texts against {new_data.get('rows', '?')}"
+        raise TextfairError(f"--baseline was audited on other data ({rows}); {fix}")
     for name in ROW_SETTINGS:
         if old.config.get(name) != new_config.get(name) and name in new_config:
             raise TextfairError(
                 f"--baseline was audited with {name} {old.config.get(name)!r}, this audit with "
                 f"{new_config.get(name)!r}; {fix}"
             )
+    if old.data.get("reading_key") != new_data.get("reading_key"):
+        raise TextfairError(
+            "--baseline was audited on another reading (another term list content, reading "
+            f"settings or textfair version); {fix}"
+        )
 
 
 def compare(old: AuditReport | str | Path, new: AuditReport | str | Path) -> VersionComparison:
