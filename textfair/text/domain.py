@@ -286,6 +286,7 @@ class TextDomain:
         """`rewrite`, with the span map of every change (for a reader; not remembered)."""
         return self._rewrite(index, rule_set, with_edits=True)
 
+    remembers_rewrites = True  # `rewrite` is memoized: paired scoring may write ahead
     supports_placebo = True
     """`placebo` writes edits (`Domain.supports_placebo`)."""
 

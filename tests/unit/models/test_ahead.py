@@ -6,6 +6,7 @@ import json
 import os
 import threading
 import time
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -153,3 +154,36 @@ def test_the_first_seed_starts_the_calls_only_in_the_reading_process(tmp_path):
 
     TextDomain(texts, categories=["gender"], workers=2, on_first_seed=note)
     assert started.read_text().split() == [str(os.getpid())]
+
+
+def test_the_seeds_written_while_the_model_answers_change_nothing(monkeypatch):
+    """Paired scoring writes the next seeds while a model that waits answers (issue 58): the
+    model is asked the same batches, in the same order, and the report is the same as when
+    every seed is written between calls (the same model, said to compute on this CPU)."""
+    import textfair.discovery.paired_rows as paired_rows
+
+    texts, _ = bundled_comments()
+    settings = {"categories": ["religion", "gender"], "templates": "none", "causal": False}
+    written_ahead: list[int] = []
+    write_ahead = paired_rows._write_ahead
+
+    def counted(*args):
+        written_ahead.append(1)
+        write_ahead(*args)
+
+    monkeypatch.setattr(paired_rows, "_write_ahead", counted)
+    reports, asked = [], []
+    for device in (None, "cpu"):
+        batches: list[list[str]] = []
+        model = _waiting_model(batches)
+        if device:  # a model that says it computes here (`computes_on_this_cpu`)
+            model = SimpleNamespace(labels=model.labels, device=device, predict_proba=model)
+        report = textfair.audit(model, texts, model_id="m", **settings).to_dict()
+        del report["run"]["seconds"], report["run"]["reading"]
+        reports.append(json.dumps(report, sort_keys=True))
+        asked.append(batches)
+        # Written ahead for the waiting model only.
+        assert bool(written_ahead) == (device is None)
+        written_ahead.clear()
+    assert asked[0] == asked[1]
+    assert reports[0] == reports[1]
