@@ -162,9 +162,9 @@ def finding_record(finding: Finding, kind: Kind) -> dict[str, Any]:
         # Version 5: how much the finding rests on text a strict reader would reject.
         "acceptability": finding.acceptability,
         "strict": strict_record(finding.strict),
-        # Paired mode: each seed read and its difference (`textfair.compare`), 6 decimals.
+        # Paired mode: each seed read and its difference (`textfair.compare`), exact.
         **({"seeds": list(finding.seeds)} if finding.seeds else {}),
-        **({"differences": [round(x, 6) for x in finding.differences]} if finding.seeds else {}),
+        **({"differences": list(finding.differences)} if finding.seeds else {}),
     }
 
 

@@ -176,6 +176,8 @@ def check_baseline(old: AuditReport, new_data: dict[str, Any], new_config: dict[
     paper mode, a report without seed-level rows, another corpus, another reading (term
     list, reading settings, textfair's reader), or other settings that choose the rows."""
     fix = "audit the old model again on this corpus with these settings"
+    if old.kind != "text" or new_data.get("texts_sha256") is None:
+        raise TextfairError("--baseline: versions are compared for text audits only")
     if old.config.get("mode", "paired") != "paired" or new_config.get("mode") != "paired":
         raise TextfairError(f"--baseline: versions are compared in paired mode only; {fix}")
     if old.findings and not any(f.seeds for f in old.findings):

@@ -136,8 +136,7 @@ def test_a_baseline_that_cannot_be_paired_is_refused_in_one_line(tmp_path):
         findings=tuple(dataclasses.replace(f, seeds=(), differences=()) for f in new.findings),
     )
     assert "no seed-level rows" in str(one_line_error(textfair.compare, old, new))
-    # The report as written (differences to 6 decimals) and read back compares as the
-    # report in memory.
+    # The report as written and read back compares as the report in memory.
     new.save(tmp_path / "v1")
     read, held = textfair.compare(tmp_path / "v1", new), textfair.compare(new, new)
     assert [(c.rule_set, c.n) for c in read.changes] == [(c.rule_set, c.n) for c in held.changes]
