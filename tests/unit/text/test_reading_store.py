@@ -262,7 +262,10 @@ def test_the_audit_says_where_its_reading_came_from(tmp_path):
     path = tmp_path / "cache.sqlite"
     settings = dict(categories=["gender"], templates="none", causal=False, seed=0)
     first = textfair.audit("toxicity-cnn-lstm", TEXTS, cache=path, **settings)
-    assert first.run.reading == "read"
+    assert first.run.reading == "read" and first.run.model_queries > 0
+    # The same model again: every answer from the file (a spec string identifies it).
+    rerun = textfair.audit("toxicity-cnn-lstm", TEXTS, cache=path, **settings)
+    assert rerun.run.model_queries == 0 and rerun.findings == first.findings
     forget_readings()
     other = textfair.audit("toxicity-tiny-transformer", TEXTS, cache=path, **settings)
     assert other.run.reading == f"reused from {path}"
