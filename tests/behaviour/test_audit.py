@@ -19,6 +19,7 @@ from textfair.report.model import AuditReport
 from textfair.settings import AuditConfig
 from textfair.terms import load_term_list
 from textfair.text.domain import TextDomain
+from textfair.text.reading_store import forget_readings
 from textfair.text.templates import expand_template
 
 from conftest import write_flat_model
@@ -303,6 +304,7 @@ def test_same_seed_same_report(setup):
     terms, texts = setup
 
     def run(seed):
+        forget_readings()  # each run reads the corpus, as a new process would
         report = audit_text(
             planted_model(PAIRS[("gender", "race")], salt=1),
             texts,
