@@ -125,8 +125,7 @@ def _section_lines(report: AuditReport, top: int) -> list[str]:
         "",
         "## Run",
         "",
-        f"{report.run_words}; {run.model_calls} model calls, {run.seconds} s."
-        f"{run.reading_said()}",
+        f"{report.run_words}; {run.model_calls} model calls, {run.seconds} s.{run.reading_said()}",
     ]
     return lines
 

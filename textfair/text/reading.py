@@ -90,8 +90,9 @@ def reading_key(
     """What a reading is the reading of, as a SHA-256: the corpus's texts (in order), the term
     list's content (every field of every term and member, not its name), the categories
     read, the settings that shape the reading (`min_acceptability`, `private_names`, the
-    gates `disabled` in `textfair.text._gates`), the stored form's version and textfair's (its version and a digest of the code and data
-    that read: a changed reader never reuses an old reading)."""
+    gates `disabled` in `textfair.text._gates`), the stored form's version and textfair's
+    (its version and a digest of the code and data that read: a changed reader never reuses
+    an old reading)."""
     digest = hashlib.sha256()
     settings = [FORMAT, __version__, _code_digest(), list(categories), min_acceptability]
     settings += [bool(private_names), list(gates.off())]

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from textfair.terms import load_term_list
+from textfair.text import _gates as gates
 from textfair.text import reading_store
 from textfair.text.domain import TextDomain
 from textfair.text.reading import Reading, reading_key
@@ -114,6 +115,22 @@ def test_a_reading_is_never_shared_between_corpora_lists_or_reading_settings(tmp
         reading_key(["a", "bc"], dixon, ["gender"], 0.2, False),
     }
     assert len(keys) == 6
+
+
+def test_a_reading_with_a_gate_disabled_is_another_reading(tmp_path):
+    """The substitution benchmark reads the corpus without a gate (`_gates.disabled`): that
+    reading is never found by an audit with every gate, nor the other way round."""
+    path = tmp_path / "cache.sqlite"
+    dixon = load_term_list("dixon2018")
+    full = reading_key(TEXTS, dixon, ["gender"], 0.2, False)
+    with gates.disabled("cue"):
+        assert reading_key(TEXTS, dixon, ["gender"], 0.2, False) != full
+    _fresh(store=ReadingStore(path))
+    forget_readings()
+    with gates.disabled("cue"):
+        assert _fresh(store=ReadingStore(path)).reading_source == ""
+    forget_readings()
+    assert _fresh(store=ReadingStore(path)).reading_source == str(path)
 
 
 def _body(path, key=None):
