@@ -145,11 +145,6 @@ class TextDomain:
         self._target_sets, self._target_set_of, self._target_table = target_tables(
             plans, self._terms, self._categories, self.term_list
         )
-        self._term_column = {
-            (c, t.id): j
-            for c in self._categories
-            for j, t in enumerate(self.term_list.categories[c])
-        }
 
     def _category_scores(self, index: int, category: str, related: int = 0) -> np.ndarray:
         """Per term of `category`, the score of rewriting seed `index`'s mentions to it."""
@@ -214,7 +209,7 @@ class TextDomain:
         `term_id` (its own term, or one its plan allows)."""
         target_set = self._target_set_of[category][index]
         return target_set >= 0 and bool(
-            self._target_table[category][target_set, self._term_column[(category, term_id)]]
+            self._target_table[category][target_set, self._column_of[category][term_id]]
         )
 
     def categories(self) -> list[str]:
@@ -232,7 +227,7 @@ class TextDomain:
         for rule in rule_set:
             sets = self._target_set_of[rule.category]
             table = self._target_table[rule.category]
-            column = table[:, self._term_column[(rule.category, rule.value)]]
+            column = table[:, self._column_of[rule.category][rule.value]]
             mask &= sets >= 0
             mask[mask] &= column[sets[mask]]
         return mask
