@@ -351,8 +351,10 @@ class TextDomain:
         self, index: int, rule_set: tuple[Rule, ...], with_edits: bool = False
     ) -> Variant | None:
         targets = {rule.category: self._term_of[(rule.category, rule.value)] for rule in rule_set}
-        if any(not self.may_become(index, c, term.id) for c, term in targets.items()):
-            return None  # left out of a category, or not to be rewritten to that term
+        for c, term in targets.items():  # `may_become`, inlined: once per variant written
+            target_set = self._target_set_of[c][index]
+            if target_set < 0 or not self._target_table[c][target_set, self._column_of[c][term.id]]:
+                return None  # left out of a category, or not to be rewritten to that term
         rewriter = self._rewriter(index)
         by_category = rewriter.by_category
         result = rewriter.apply(
@@ -360,10 +362,10 @@ class TextDomain:
             with_edits=with_edits,
         )
         swaps = tuple(
-            Swap(category, source, targets[category].id)
-            for category in targets
+            Swap(category, source, term.id)
+            for category, term in targets.items()
             for source in sorted(self._terms[index][category])
-            if source != targets[category].id
+            if source != term.id
         )
         score = self.acceptability(index, rule_set)
         self._scored[result.text] = score
