@@ -160,16 +160,29 @@ def test_the_seeds_written_while_the_model_answers_change_nothing(monkeypatch):
     """Paired scoring writes the next seeds while a model that waits answers (issue 58): the
     model is asked the same batches, in the same order, and the report is the same as when
     every seed is written between calls (the same model, said to compute on this CPU)."""
-    import textfair.discovery.paired_rows as paired_rows
-
     texts = bundled_comments()[0][:700]
     settings = {"categories": ["gender"], "templates": "none", "causal": False}
-    written_ahead: list[int] = []
+    _same_ahead_or_not(monkeypatch, texts, settings)
+
+
+def test_the_templates_written_while_the_model_answers_change_nothing(monkeypatch):
+    """The templated section's paired scoring writes ahead too (its domain remembers what it
+    wrote): the same batches, in the same order, and the same report."""
+    texts = bundled_comments()[0][:300]
+    settings = {"categories": ["gender"], "causal": False}
+    assert "TemplateDomain" in _same_ahead_or_not(monkeypatch, texts, settings)
+
+
+def _same_ahead_or_not(monkeypatch, texts, settings) -> set[str]:
+    """The domains (by class) whose seeds were written ahead for the waiting model."""
+    import textfair.discovery.paired_rows as paired_rows
+
+    written_ahead: list[str] = []
     write_ahead = paired_rows._write_ahead
 
-    def counted(*args):
-        written_ahead.append(1)
-        write_ahead(*args)
+    def counted(plan, *args):
+        written_ahead.append(type(plan.domain).__name__)
+        write_ahead(plan, *args)
 
     monkeypatch.setattr(paired_rows, "_write_ahead", counted)
     reports, asked = [], []
@@ -180,10 +193,15 @@ def test_the_seeds_written_while_the_model_answers_change_nothing(monkeypatch):
             model = SimpleNamespace(labels=model.labels, device=device, predict_proba=model)
         report = textfair.audit(model, texts, model_id="m", **settings).to_dict()
         del report["run"]["seconds"], report["run"]["reading"]
+        if report.get("templates"):
+            del report["templates"]["run"]["seconds"]
         reports.append(json.dumps(report, sort_keys=True))
         asked.append(batches)
         # Written ahead for the waiting model only.
         assert bool(written_ahead) == (device is None)
+        if device is None:
+            domains = set(written_ahead)
         written_ahead.clear()
     assert asked[0] == asked[1]
     assert reports[0] == reports[1]
+    return domains
