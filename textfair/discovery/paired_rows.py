@@ -115,6 +115,7 @@ def paired_rows(
     used: dict[RuleSet, np.ndarray] = {}
     checkpoint = {k: min(min_samples, max_samples) for k in running}
     cursor = 0
+    ahead: dict[int, dict[int, Hashable]] = {}  # rows written while the model answered
     with _pipeline(model, plan.domain) as pipeline:
         while running and cursor < len(order):
             # The first batch covers min_samples rows (no rule set can stop before), in one
@@ -126,7 +127,7 @@ def paired_rows(
                 cursor += 1
                 if not eligible[running, i].any():
                     continue  # only stopped rule sets can read it: past their last row
-                row = _rewritten(plan, i, total)
+                row = ahead.pop(i, None) or _rewritten(plan, i, total)
                 # Seeds that differ only in these categories give the same variants: one case,
                 # counted once (else its outcome would be counted as independent evidence).
                 key = tuple(row.items())
@@ -144,7 +145,7 @@ def paired_rows(
                 answers = model.predict_proba(flat)
             else:  # the next seeds written while the model answers (`_write_ahead`)
                 answering = pipeline.submit(model.predict_proba, flat)
-                _write_ahead(plan, order[cursor:], eligible, running, BATCH_SEEDS, total)
+                ahead = _write_ahead(plan, order[cursor:], eligible, running, BATCH_SEEDS, total)
                 answers = answering.result()
             predicted = decide(favorable, answers)
             block = np.full((len(rows), total), np.nan)
@@ -189,17 +190,17 @@ def _write_ahead(
     running: list[int],
     count: int,
     total: int,
-) -> None:
-    """Rewrite the next `count` seeds of `upcoming` that a running rule set may read: the
-    domain remembers each rewrite, so the loop finds them written. What the loop keeps and
+) -> dict[int, dict[int, Hashable]]:
+    """The next `count` seeds of `upcoming` that a running rule set may read, each rewritten
+    (`_rewritten`'s row, by seed): the loop takes them as written. What the loop keeps and
     asks is unchanged (it decides as before); only when the writing happens moves."""
-    written = 0
+    written: dict[int, dict[int, Hashable]] = {}
     for index in upcoming:
-        if written >= count:
-            return
+        if len(written) >= count:
+            break
         if eligible[running, int(index)].any():
-            _rewritten(plan, int(index), total)
-            written += 1
+            written[int(index)] = _rewritten(plan, int(index), total)
+    return written
 
 
 def _rewritten(plan: PairedRows, index: int, total: int) -> dict[int, Hashable]:

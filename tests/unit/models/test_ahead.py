@@ -182,7 +182,7 @@ def _same_ahead_or_not(monkeypatch, texts, settings) -> set[str]:
 
     def counted(plan, *args):
         written_ahead.append(type(plan.domain).__name__)
-        write_ahead(plan, *args)
+        return write_ahead(plan, *args)
 
     monkeypatch.setattr(paired_rows, "_write_ahead", counted)
     reports, asked = [], []
