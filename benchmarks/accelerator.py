@@ -2,15 +2,23 @@
 
 `python -m benchmarks.accelerator --json [--baseline REV]` audits with a stand-in for a
 model on a GPU: a Python function that, for each batch, releases the interpreter lock while
-it "computes" (sleeps len(batch) / rate seconds) and answers the same probability for every
-text, so its answers do not depend on identity and it uses no CPU. Runs, each warm (the
-median of `--repeats` calls after a first one in the same process):
+it "computes" (sleeps len(batch) / rate seconds) and uses no CPU. Its answers depend on the
+text, as a real model's do (a probability of the unfavourable label spread over [0.05, 0.95]
+by a hash of the text): identity swaps change decisions, so sequential stopping reads as
+many seeds as on a real model (issue 58; a stand-in that answered the same for every text
+let every rule set stop at once). Runs, each warm (the median of `--repeats` calls after a
+first one in the same process):
 
 * the default list (dixon2018) and `holistic`, on the bundled comments (1,492 texts) and on
   a 20k-text corpus: the bundled comments in 13 copies, copy k > 0 of a comment followed by
   " [k]" so that every text is distinct and the density of identity mentions is the
   comments' own;
-* the stand-in at 2,000 and at 20,000 texts/s.
+* the stand-in at 2,000 and at 20,000 texts/s;
+* with the comments' labels (the audit asks the model about the corpus while it reads it)
+  and without (many corpora have none);
+* a first audit (the corpus read, by the worker processes) and a re-audit: another model's
+  audit of the same corpus, which finds the reading in a cache file (`--cache`) written by
+  an earlier audit, in a process that read nothing (issue 58).
 
 Reported per run: the audit's wall ``seconds``; the stand-in's ``model_seconds`` (the
 distinct texts it was given at its rate) and ``model_seconds_measured`` (its sleeps, longer
@@ -22,12 +30,13 @@ model's: what the model waited); ``stages``, per stage of the audit its wall sec
 the model's seconds charged to it. With ``--baseline REV`` the same runs are measured, in
 this invocation, on a checkout of REV (a git worktree in a temporary folder, in a
 subprocess), and ``cpu_per_text_vs_baseline`` gives each run's CPU per distinct text over
-REV's.
+REV's. ``--quick``: the default list on the 20k corpus without labels only.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -37,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -47,23 +57,30 @@ COPIES = 13
 RATES = (2_000, 20_000)
 LISTS = ("dixon2018", "holistic")
 ROOT = Path(__file__).resolve().parents[1]
+#: Whether the textfair measured keeps readings (a --baseline revision may be older).
+STORED = importlib.util.find_spec("textfair.text.reading_store") is not None
 
 
 class Accelerator:
     """A model that answers `rate` texts a second without using the CPU (it sleeps, with the
-    interpreter lock released), the same answer for every text."""
+    interpreter lock released), each text's answer its own: the unfavourable label's
+    probability 0.05 + 0.9 · (CRC-32 of the text and `version` mod 1000) / 1000. Another
+    `version` is another model: other answers on the same texts."""
 
     labels = ("non-toxic", "toxic")
 
-    def __init__(self, rate: float) -> None:
+    def __init__(self, rate: float, version: int = 0) -> None:
         self.rate = rate
+        self.salt = f"{version}:".encode()
         self.seconds = 0.0
 
     def predict_proba(self, texts: list[str]) -> np.ndarray:
         started = time.perf_counter()
         time.sleep(len(texts) / self.rate)
         self.seconds += time.perf_counter() - started
-        return np.tile([0.8, 0.2], (len(texts), 1))
+        hashed = [zlib.crc32(self.salt + text.encode("utf-8", "surrogatepass")) for text in texts]
+        toxic = 0.05 + 0.9 * (np.asarray(hashed, dtype=np.int64) % 1000) / 1000
+        return np.stack([1 - toxic, toxic], axis=1)
 
 
 def copies(texts: list[str], labels: list[str], count: int) -> tuple[list[str], list[str]]:
@@ -81,22 +98,29 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def one_audit(texts, labels, terms: str, rate: float) -> dict:
-    """One warm audit with the stand-in at `rate`: its times and costs."""
+def one_audit(texts, labels, terms: str, rate: float, cache: Path | None, version: int) -> dict:
+    """One warm audit with the stand-in at `rate` (model `version`): its times and costs.
+    With `cache`, the corpus's reading is looked for there (a re-audit), in a process that
+    has read nothing; without, the corpus is read."""
     from textfair.auditing.text import audit_text
     from textfair.models import CachedModel
     from textfair.settings import AuditConfig
 
-    model = Accelerator(rate)
+    if STORED:
+        from textfair.text.reading_store import forget_readings
+
+        forget_readings()
+    model = Accelerator(rate, version)
     cached = CachedModel(model, batch_size=256)
     cpu, started = cpu_seconds(), time.perf_counter()
-    audit_text(
+    report = audit_text(
         cached,
         texts,
         favorable="non-toxic",
         labels=labels,
         config=AuditConfig(terms=terms),
         model_id="accelerator",
+        **({"store": _store(cache)} if cache is not None else {}),
     )
     seconds = time.perf_counter() - started
     used = cpu_seconds() - cpu
@@ -109,8 +133,15 @@ def one_audit(texts, labels, terms: str, rate: float) -> dict:
         "model_seconds_measured": model.seconds,
         "cpu_seconds": used,
         "distinct_texts": distinct,
+        "reading": getattr(report.run, "reading", ""),
         "stages": stage_seconds(cached.stats.stages),
     }
+
+
+def _store(cache: Path) -> object:
+    from textfair.text.reading_store import ReadingStore
+
+    return ReadingStore(cache)
 
 
 def stage_seconds(stages: dict) -> dict[str, dict[str, float]]:
@@ -123,10 +154,14 @@ def stage_seconds(stages: dict) -> dict[str, dict[str, float]]:
     }
 
 
-def measure(texts, labels, terms: str, rate: float, repeats: int) -> dict:
-    """The median of `repeats` warm audits (after one that is not counted)."""
-    one_audit(texts, labels, terms, rate)
-    runs = [one_audit(texts, labels, terms, rate) for _ in range(repeats)]
+def measure(
+    texts, labels, terms: str, rate: float, repeats: int, cache: Path | None = None
+) -> dict:
+    """The median of `repeats` warm audits (after one that is not counted, which also
+    stores the reading in `cache`): first audits without `cache`, re-audits with it, each
+    of another model (its version)."""
+    one_audit(texts, labels, terms, rate, cache, 0)
+    runs = [one_audit(texts, labels, terms, rate, cache, k) for k in range(1, repeats + 1)]
 
     def median(key: str) -> float:
         return statistics.median(run[key] for run in runs)
@@ -137,6 +172,7 @@ def measure(texts, labels, terms: str, rate: float, repeats: int) -> dict:
     return {
         "rows": len(texts),
         "distinct_texts": distinct,
+        "reading": runs[-1]["reading"],
         "seconds": round(seconds, 3),
         "model_seconds": round(model, 3),
         "model_seconds_measured": round(measured, 3),
@@ -159,16 +195,27 @@ def measure(texts, labels, terms: str, rate: float, repeats: int) -> dict:
 
 
 def runs(repeats: int, quick: bool) -> dict:
-    """Every run: list × corpus × rate (`quick`: the default list on the comments only)."""
+    """Every run: list × corpus × rate × labels or none × first audit or re-audit (`quick`:
+    the default list on the 20k corpus without labels)."""
     texts, labels = bundled_comments(None)
-    corpora = {"comments": (texts, labels)}
+    corpora = {"20k": copies(texts, labels, COPIES)}
     if not quick:
-        corpora["20k"] = copies(texts, labels, COPIES)
+        corpora = {"comments": (texts, labels), **corpora}
     measured = {}
-    for terms in LISTS[:1] if quick else LISTS:
-        for corpus, (rows, truths) in corpora.items():
-            for rate in RATES:
-                measured[f"{terms}/{corpus}/{rate}"] = measure(rows, truths, terms, rate, repeats)
+    with tempfile.TemporaryDirectory() as folder:
+        for terms in LISTS[:1] if quick else LISTS:
+            for corpus, (rows, truths) in corpora.items():
+                for with_labels in (False,) if quick else (True, False):
+                    given = truths if with_labels else None
+                    cache = Path(folder) / f"{terms}-{corpus}.sqlite"
+                    for rate in RATES:
+                        labelled = "labels" if with_labels else "no-labels"
+                        name = f"{terms}/{corpus}/{rate}/{labelled}"
+                        measured[f"{name}/first"] = measure(rows, given, terms, rate, repeats)
+                        if STORED:  # a --baseline revision before issue 58 has none
+                            measured[f"{name}/reaudit"] = measure(
+                                rows, given, terms, rate, repeats, cache
+                            )
     return measured
 
 

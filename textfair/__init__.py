@@ -30,6 +30,7 @@ from textfair.models.torch_text import TorchTextModel
 from textfair.report.gate import Gate
 from textfair.report.model import AuditReport, CategoryCoverage
 from textfair.report.parts import Counterfactual, ModelInfo, RunStats, TableMetrics
+from textfair.report.versions import FindingChange, VersionComparison, compare
 from textfair.settings import AuditConfig
 from textfair.stats.label_metrics import AucGap, BiasMetrics, SubgroupMetrics
 from textfair.stats.metrics import GroupMetrics
@@ -60,6 +61,7 @@ __all__ = [  # noqa: RUF022 (grouped, not sorted)
     "Gate",
     "audit",
     "audit_table",
+    "compare",
     "compare_mitigations",
     "load_corpus",
     "AuditConfig",
@@ -70,6 +72,7 @@ __all__ = [  # noqa: RUF022 (grouped, not sorted)
     "Comparison",
     "Counterfactual",
     "Excess",
+    "FindingChange",
     "FlippedPair",
     "GroupFinding",
     "GroupMetrics",
@@ -85,6 +88,7 @@ __all__ = [  # noqa: RUF022 (grouped, not sorted)
     "Strict",
     "SubgroupMetrics",
     "TableMetrics",
+    "VersionComparison",
     # Models: load, wrap, train
     "Feature",
     "HFModel",

@@ -56,6 +56,7 @@ def audit(
     unit: str = "document",
     labels: str | Sequence[object] | None = None,
     workers: int | None = None,
+    cache: str | Path | None = None,
     **settings: object,
 ) -> AuditReport:
     r"""Audit a text classifier for different outcomes across identity groups.
@@ -102,6 +103,13 @@ def audit(
         Processes that read the corpus (its mentions, plans and scores) before the model is
         asked: by default the cores this process may use. The report is the same with any
         number; on platforms other than Linux the corpus is read in this process.
+    cache
+        An SQLite file (new, or one textfair wrote: ``textfair audit --cache``'s) that keeps
+        the model's answers, so a rerun asks the model only what it had not answered (for a
+        model textfair can identify: a spec string, or one with a ``fingerprint``), and the
+        corpus's reading, so an audit of any model on the same texts, term list and reading
+        settings reads nothing again. Without it the reading is still kept in this process
+        for the next audit; ``report.run.reading`` says where each audit's came from.
     **settings
         The audit's settings, as `textfair audit`'s options name them: ``terms``
         (``"dixon2018"``, ``"holistic"``, a file or a `TermList`), ``categories``,
@@ -152,13 +160,16 @@ def audit(
     toxicity-cnn-lstm: 8 rule sets, 1 significant after correction. ...
     """
     from textfair.auditing.text import audit_text
+    from textfair.models.spec import answers_kept
+    from textfair.text.reading_store import ReadingStore
 
     config = _config(settings)
     check_parameter("unit", unit)
     check_workers(workers)
     truths = renamed("true_labels", true_labels, labels, TRUE_LABELS)
     corpus = _corpus(data, text_column=text_column, labels=truths, label_map=label_map, unit=unit)
-    wrapped = as_model(model)
+    store = ReadingStore(cache)  # the path checked before the corpus is read
+    wrapped = answers_kept(as_model(model), model, cache)
     return audit_text(
         wrapped,
         corpus.texts,
@@ -170,6 +181,7 @@ def audit(
         data_info=corpus.info(),
         progress=progress,
         workers=workers,
+        store=store,
     )
 
 

@@ -19,6 +19,7 @@ from textfair.report.model import AuditReport
 from textfair.settings import AuditConfig
 from textfair.terms import load_term_list
 from textfair.text.domain import TextDomain
+from textfair.text.reading_store import forget_readings
 from textfair.text.templates import expand_template
 
 from conftest import write_flat_model
@@ -303,6 +304,7 @@ def test_same_seed_same_report(setup):
     terms, texts = setup
 
     def run(seed):
+        forget_readings()  # each run reads the corpus, as a new process would
         report = audit_text(
             planted_model(PAIRS[("gender", "race")], salt=1),
             texts,
@@ -389,7 +391,9 @@ def test_the_audit_says_what_it_wrote_and_where_the_answers_are_kept(tmp_path):
     cache = tmp_path / "report.cache.sqlite"
     assert cache.is_file()
     said = " ".join(result.output.split())
-    assert f"kept the model's answers in {cache} (" in said and " MB)" in said
+    assert (
+        f"kept the model's answers and the corpus's reading in {cache} (" in said and " MB)" in said
+    )
     # The terminal ends with the verdict in words, then what was written; report.md says it.
     report = AuditReport.read(tmp_path / "report" / "report.json")
     assert f"Verdict: {report.summary()}" in said

@@ -140,7 +140,7 @@ ALLOWED: dict[str, set[str]] = {
     "settings": {"errors", "core", "terms"},
     "models": {"errors", "core", "io", "workers"},
     "predictions": {"errors", "models"},
-    "text": {"errors", "core", "io", "workers", "terms", "settings"},
+    "text": {"errors", "_version", "core", "io", "workers", "terms", "settings"},
     "corpus": {"errors", "io", "text"},
     "tabular": {"errors", "core", "io", "stats", "models", "corpus", "settings"},
     "discovery": {"errors", "core", "stats", "models", "settings"},

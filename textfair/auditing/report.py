@@ -217,6 +217,9 @@ def _assembled(
                 f,
                 rule_set=RuleSet(f.rule_set),
                 examples=records.finite(domain.scored_examples(f.examples)),
+                # Seed rows are kept for comparing versions of a text model only.
+                seeds=f.seeds if domain.kind == "text" else (),
+                differences=f.differences if domain.kind == "text" else (),
             )
             for f in findings
         ),

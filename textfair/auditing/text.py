@@ -31,8 +31,10 @@ from textfair.run import Run, collecting_new_objects_only
 from textfair.settings import AuditConfig
 from textfair.terms import TermList
 from textfair.text.domain import TextDomain
+from textfair.text.reading import reading_key, texts_digest
+from textfair.text.reading_store import ReadingStore
 
-__all__ = ["AHEAD_BATCH", "audit_text"]
+__all__ = ["AHEAD_BATCH", "audit_text", "corpus_keys"]
 
 
 @collecting_new_objects_only()
@@ -51,6 +53,7 @@ def audit_text(
     progress: Callable[[str], None] | None = None,
     domain: TextDomain | None = None,
     workers: int | None = None,
+    store: ReadingStore | None = None,
 ) -> AuditReport:
     """Audit a text classifier on a corpus; return the typed report.
 
@@ -68,6 +71,9 @@ def audit_text(
     a second audit of the same texts, as mitigation runs, does not match them again.
     `workers`: processes that read the corpus while the model is idle (None: the cores
     this process may use; `textfair.workers`); the report is the same with any number.
+    `store`: where the corpus's reading is looked for and kept (None: in this process only,
+    `textfair.text.reading_store`): an audit of any model on the same texts, lists and
+    reading settings reads nothing again; the report's `run.reading` says where it came from.
     """
     run = Run(model_id, command, progress)
     config, cached, favourable = prepare(model, config, favorable, decision)
@@ -93,6 +99,7 @@ def audit_text(
                     workers,
                     ahead.start if ahead is not None else None,
                     private_names=config.private_names,
+                    store=store if store is not None else ReadingStore(),
                 )
         mentioning = int(
             np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum()
@@ -107,6 +114,8 @@ def audit_text(
 
         data_info = {
             **(data_info or {}),
+            # What a later audit compared with this one must share (`textfair.compare`).
+            **corpus_keys(texts, config),
             "rows": len(texts),
             # The texts that name a term of an audited category, and those of them that take
             # part in some category's rows (can be rewritten): the two counts every
@@ -153,10 +162,33 @@ def audit_text(
             report = audit_domain(
                 domain, cached, favourable, config, metrics, run, data_info, recorded, ahead
             )
+    report = dataclasses.replace(
+        report, run=dataclasses.replace(report.run, reading=reading_line(domain))
+    )
     if templated is None or choice is None:
         return report
     section = audit_templates(templated, choice, cached, favourable, config, run)
     return dataclasses.replace(report, templates=section)
+
+
+def corpus_keys(texts: Sequence[str], config: AuditConfig) -> dict[str, str]:
+    """The corpus's digest (``texts_sha256``) and its reading's key (``reading_key``: the
+    texts, the term list's content, the categories, the reading settings and textfair's
+    reader), as report.json records them: two audits compared seed by seed share both."""
+    terms = config.term_list()
+    categories = terms.category_names(list(config.categories) if config.categories else None)
+    settings = (config.min_acceptability, config.private_names)
+    return {
+        "texts_sha256": texts_digest(texts),
+        "reading_key": reading_key(texts, terms, categories, *settings),
+    }
+
+
+def reading_line(domain: TextDomain) -> str:
+    """Where the corpus's reading came from, for the report (`RunStats.reading`): "read",
+    "reused from this process" or "reused from PATH", and what a store refused."""
+    said = f"reused from {domain.reading_source}" if domain.reading_source else "read"
+    return f"{said} ({domain.reading_note})" if domain.reading_note else said
 
 
 def _nothing_to_audit(domain: TextDomain, texts: int, min_acceptability: float) -> str:

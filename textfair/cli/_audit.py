@@ -29,7 +29,13 @@ from textfair.cli._options import (
     TESTING,
 )
 from textfair.cli._progress import Stages
-from textfair.cli._runs import cached_model, check_report_options, load_text_model, publish
+from textfair.cli._runs import (
+    cache_file,
+    cached_model,
+    check_report_options,
+    load_text_model,
+    publish,
+)
 from textfair.errors import TextfairError
 
 if TYPE_CHECKING:
@@ -55,6 +61,18 @@ TEMPLATES = typer.Option(
     help="Templated seeds audited beside the corpus and reported apart: auto (the built-in "
     "suite for the model's task), toxicity, sentiment, none, or a text file with one "
     "template per line (I am a {identity} person.).",
+)
+BASELINE = typer.Option(
+    None,
+    "--baseline",
+    help="report.json of the previous version's audit (same corpus and settings): each "
+    "finding's change, paired on the same seeds, with its interval.",
+)
+FAIL_IF_WORSE = typer.Option(
+    None,
+    "--fail-if-worse",
+    help="With --baseline: exit 1 when a finding got significantly worse by more than this "
+    "many points.",
 )
 REQUIRE = typer.Option(
     None,
@@ -93,9 +111,18 @@ def _options(group: bool, old_name: str = "") -> Callable[..., None]:
             data: Path | None = DATA,
             templates: str = TEMPLATES,
             require: str | None = REQUIRE,
+            baseline: Path | None = BASELINE,
+            fail_if_worse: float | None = FAIL_IF_WORSE,
             **options: object,
         ) -> None:
-            chosen = {"model": model, "data": data, "templates": templates, "require": require}
+            chosen = {
+                "model": model,
+                "data": data,
+                "templates": templates,
+                "require": require,
+                "baseline": baseline,
+                "fail_if_worse": fail_if_worse,
+            }
             _audit({**chosen, **options}, group=True)
 
         return audit
@@ -118,6 +145,7 @@ def _audit(options: dict, group: bool) -> None:
     from textfair.auditing.text import audit_text
     from textfair.corpus import load_corpus
     from textfair.settings import AuditConfig
+    from textfair.text.reading_store import ReadingStore
 
     err = Console(stderr=True)
     # Every option is checked before the corpus and the model are loaded.
@@ -143,6 +171,7 @@ def _audit(options: dict, group: bool) -> None:
         unit=options["unit"],
     )
     labels = corpus.labels
+    baseline = _baseline(options, config, corpus.texts)  # refused before any model query
     with err.status("loading the model"):
         loaded = _load(options)
         model = cached_model(loaded, options["model"], options)
@@ -163,10 +192,80 @@ def _audit(options: dict, group: bool) -> None:
             data_info=corpus.info(),
             progress=_saying_notes_first(advance),
             workers=options["workers"],
+            store=ReadingStore(cache_file(options)),
         )
     if options["engine"] == "ray":
         cast("ActorPoolModel", loaded).close()  # what `_load` makes for --engine ray
-    _gate(report, options, required, err)
+    if baseline is None:
+        _gate(report, options, required, err)
+        return
+    from dataclasses import replace
+
+    from textfair.report.versions import compare
+
+    comparison = compare(baseline, report)
+    report = replace(report, extra={**report.extra, "baseline": comparison.to_dict()})
+    code = 0
+    try:
+        _gate(report, options, required, err)
+    except typer.Exit as stop:
+        code = int(stop.exit_code)
+    for line in comparison.lines():
+        err.print(line, markup=False, soft_wrap=True)
+    points = options.get("fail_if_worse")
+    if points is not None:
+        worse = comparison.worse(points)
+        if worse:
+            err.print(
+                f"{len(worse)} finding(s) got significantly worse by more than "
+                f"--fail-if-worse {points:g} points: failing",
+                markup=False,
+                soft_wrap=True,
+            )
+            code = EXIT_UNFAIR
+        elif not comparison.changes and code == 0:
+            err.print(
+                "untested: no finding could be compared with --baseline, so --fail-if-worse "
+                "cannot pass on nothing",
+                markup=False,
+                soft_wrap=True,
+            )
+            code = EXIT_UNTESTED
+    if code:
+        raise typer.Exit(code)
+
+
+def _baseline(options: dict, config: AuditConfig, texts: list[str]) -> AuditReport | None:
+    """--baseline's report, checked against this audit's corpus and settings (one line when
+    it cannot be compared), and --fail-if-worse's points; None without --baseline."""
+    import math
+
+    from textfair.auditing.text import corpus_keys
+    from textfair.report.model import AuditReport
+    from textfair.report.versions import check_baseline
+
+    points, path = options.get("fail_if_worse"), options.get("baseline")
+    if points is not None and (math.isnan(points) or not 0 <= points <= 100):
+        raise TextfairError(
+            f"--fail-if-worse is {points}; expected points between 0 and 100 (5 = a finding "
+            "5 points worse)"
+        )
+    if path is None:
+        if points is not None:
+            raise TextfairError(
+                "--fail-if-worse needs --baseline: pass the previous version's report.json"
+            )
+        return None
+    try:
+        old = AuditReport.read(Path(path) / "report.json" if Path(path).is_dir() else path)
+    except TextfairError as err:
+        raise TextfairError(f"--baseline {path}: {err}") from None
+    terms = config.term_list()
+    record = config.to_dict()
+    record["categories"] = terms.category_names(list(config.categories or []) or None)
+    record["term_list"] = record.get("terms")
+    check_baseline(old, {**corpus_keys(texts, config), "rows": len(texts)}, record)
+    return old
 
 
 def _saying_notes_first(advance: Callable[[str], None]) -> Callable[[str], None]:

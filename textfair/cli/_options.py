@@ -287,8 +287,10 @@ SHARED: dict[str, tuple[object, typer.models.OptionInfo]] = {
         typer.Option(
             None,
             "--cache",
-            help="SQLite file of the model's answers: a rerun after a kill or Ctrl-C asks the "
-            "model only what it had not answered (default with --out: DIR.cache.sqlite).",
+            help="SQLite file of the model's answers (and a text audit's reading of the "
+            "corpus): a rerun after a kill or Ctrl-C asks the model only what it had not "
+            "answered, and an audit of any model on the same corpus, lists and settings reads "
+            "it again no more (default with --out: DIR.cache.sqlite).",
         ),
     ),
     "trust_remote_code": (

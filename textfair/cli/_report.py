@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from textfair.cli._app import app, command
+
+if TYPE_CHECKING:
+    from textfair.report.model import AuditReport
 
 
 @command(app, "report")
@@ -19,6 +23,12 @@ def report_command(
     top: int = typer.Option(10, "--top", min=1, help="Findings shown in the terminal and .md."),
     overwrite: bool = typer.Option(
         False, "--overwrite", help="Replace --html or --md files that exist."
+    ),
+    baseline: Path | None = typer.Option(
+        None,
+        "--baseline",
+        help="report.json of the previous version's audit: each finding's change, paired on "
+        "the same seeds (shown, and added to --md).",
     ),
 ) -> None:
     """Render a saved report again: the page the audit wrote (byte for byte), Markdown, or the
@@ -45,9 +55,14 @@ def report_command(
             audit = AuditReport.from_dict(record)  # it checks that `record` is a report
         except TextfairError as err:
             raise TextfairError(f"{report}: {err}") from None
+        said = _compared(baseline, audit)
         page, text = render_html(audit), render_markdown(audit, top)
+        if said:
+            text += "\n## Against the baseline\n\n" + "\n".join(said) + "\n"
         if html is None and markdown is None:
             render_terminal(audit, top=top)
+            for line in said:
+                typer.echo(line)
             return
     for out, content in ((html, page), (markdown, text)):
         if out is not None:
@@ -56,3 +71,19 @@ def report_command(
             typer.echo(f"wrote {out}", err=True)
     if html is None and markdown is None:
         typer.echo(text)
+
+
+def _compared(baseline: Path | None, audit: AuditReport) -> list[str]:
+    """The lines of `audit` compared with --baseline's report (`textfair.compare`); none
+    without --baseline."""
+    if baseline is None:
+        return []
+    from textfair.errors import TextfairError
+    from textfair.report.model import AuditReport
+    from textfair.report.versions import compare
+
+    try:
+        old = AuditReport.read(baseline / "report.json" if baseline.is_dir() else baseline)
+    except TextfairError as err:
+        raise TextfairError(f"--baseline {baseline}: {err}") from None
+    return compare(old, audit).lines()

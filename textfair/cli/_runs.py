@@ -150,8 +150,9 @@ def publish(report: AuditReport, options: dict, err: Console) -> None:
         if cache is not None and cache.is_file():
             size = cache.stat().st_size / 1e6
             say(
-                f"kept the model's answers in {cache} ({size:.1f} MB): a rerun reuses them; "
-                "--cache PATH puts them elsewhere"
+                f"kept the model's answers and the corpus's reading in {cache} ({size:.1f} "
+                "MB): a rerun reuses them, an audit of another model the reading; --cache "
+                "PATH puts them elsewhere"
             )
     else:
         say("wrote nothing: pass --out DIR for report.json, report.md and report.html")

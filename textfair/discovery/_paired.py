@@ -111,6 +111,8 @@ def paired_findings(
                     if flag is None
                     else _world_seeds(flag, seeds, used[rule_set][held], categories)
                 ),
+                seeds=tuple(int(seeds[row]) for row in used[rule_set][held]),
+                differences=tuple(float(x) for x in d),
             )
         )
     return findings

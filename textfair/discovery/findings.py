@@ -48,6 +48,13 @@ class GroupFinding:
     """Of its `n_r` seeds (paper mode: draws under R), those whose variants rest on a real,
     named person or work (WORLD, issue 56: coherent, possibly false about them, a valid test
     counted apart); None where the domain flags none (table rows, reports before it)."""
+    seeds: tuple[int, ...] = field(default=(), repr=False)
+    """Paired mode: the seeds the finding read, in the run's order (a seed's index in the
+    domain), each a row of `differences`; empty in paper mode."""
+    differences: tuple[float, ...] = field(default=(), repr=False)
+    """Paired mode: each seed's difference d = y(R) - mean y(not R), in [-1, 1]: what two
+    versions of a model audited on the same corpus and seed are compared on, seed by seed
+    (`textfair.report.versions`)."""
 
     @property
     def credible_bound(self) -> float:

@@ -7,7 +7,9 @@ what is asked of the model (and in which batches), that one only reads the answe
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Hashable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,6 +18,7 @@ from textfair.core.domain import Domain
 from textfair.core.rules import Rule, RuleSet
 from textfair.core.seeds import seed_rng
 from textfair.discovery._sampling import Sampling, seed_order
+from textfair.models.ahead import computes_on_this_cpu
 from textfair.models.base import Model
 from textfair.models.decision import Decision, decide
 from textfair.settings import MAX_ASSIGNMENTS
@@ -112,51 +115,92 @@ def paired_rows(
     used: dict[RuleSet, np.ndarray] = {}
     checkpoint = {k: min(min_samples, max_samples) for k in running}
     cursor = 0
-    while running and cursor < len(order):
-        # The first batch covers min_samples rows (no rule set can stop before), in one
-        # model call; then BATCH_SEEDS rows between checks.
-        size = max(min_samples, BATCH_SEEDS) if not variants else BATCH_SEEDS
-        rows: list[dict[int, Hashable]] = []
-        while len(rows) < size and cursor < len(order):
-            i = int(order[cursor])
-            cursor += 1
-            if not eligible[running, i].any():
-                continue  # only stopped rule sets can read it: past their last row
-            row = _rewritten(plan, i, total)
-            # Seeds that differ only in these categories give the same variants: one case,
-            # counted once (else its outcome would be counted as independent evidence).
-            key = tuple(row.items())
-            # Kept when a rule set still running holds it (its sample of assignments
-            # may have left them all out) and it has something to compare with.
-            wanted = any(column[plan.group[k]] in row for k in running)
-            if len(row) > 1 and wanted and key not in seen:
-                seen.add(key)
-                rows.append(row)
-                seeds.append(i)
-        if not rows:
-            break
-        flat = [variant for row in rows for variant in row.values()]
-        predicted = decide(favorable, model.predict_proba(flat))
-        block = np.full((len(rows), total), np.nan)
-        start = 0
-        for position, row in enumerate(rows):
-            block[position, list(row)] = predicted[start : start + len(row)]
-            start += len(row)
-        outcomes = np.vstack([outcomes, block])
-        variants += rows
-        totals = row_totals(outcomes)
-        for k in list(running):
-            r = plan.group[k]
-            held, d, _ = compared(outcomes, column[r], outside[r], totals)
-            stop = _stopping_point(d, checkpoint, k, min_samples, max_samples, confidence, error)
-            if stop is not None:
-                used[r] = held[:stop]
-                running.remove(k)
+    ahead: dict[int, dict[int, Hashable]] = {}  # rows written while the model answered
+    with _pipeline(model, plan.domain) as pipeline:
+        while running and cursor < len(order):
+            # The first batch covers min_samples rows (no rule set can stop before), in one
+            # model call; then BATCH_SEEDS rows between checks.
+            size = max(min_samples, BATCH_SEEDS) if not variants else BATCH_SEEDS
+            rows: list[dict[int, Hashable]] = []
+            while len(rows) < size and cursor < len(order):
+                i = int(order[cursor])
+                cursor += 1
+                if not eligible[running, i].any():
+                    continue  # only stopped rule sets can read it: past their last row
+                row = ahead.pop(i, None) or _rewritten(plan, i, total)
+                # Seeds that differ only in these categories give the same variants: one case,
+                # counted once (else its outcome would be counted as independent evidence).
+                key = tuple(row.items())
+                # Kept when a rule set still running holds it (its sample of assignments
+                # may have left them all out) and it has something to compare with.
+                wanted = any(column[plan.group[k]] in row for k in running)
+                if len(row) > 1 and wanted and key not in seen:
+                    seen.add(key)
+                    rows.append(row)
+                    seeds.append(i)
+            if not rows:
+                break
+            flat = [variant for row in rows for variant in row.values()]
+            if pipeline is None:
+                answers = model.predict_proba(flat)
+            else:  # the next seeds written while the model answers (`_write_ahead`)
+                answering = pipeline.submit(model.predict_proba, flat)
+                ahead = _write_ahead(plan, order[cursor:], eligible, running, BATCH_SEEDS, total)
+                answers = answering.result()
+            predicted = decide(favorable, answers)
+            block = np.full((len(rows), total), np.nan)
+            start = 0
+            for position, row in enumerate(rows):
+                block[position, list(row)] = predicted[start : start + len(row)]
+                start += len(row)
+            outcomes = np.vstack([outcomes, block])
+            variants += rows
+            totals = row_totals(outcomes)
+            for k in list(running):
+                r = plan.group[k]
+                held, d, _ = compared(outcomes, column[r], outside[r], totals)
+                stop = _stopping_point(
+                    d, checkpoint, k, min_samples, max_samples, confidence, error
+                )
+                if stop is not None:
+                    used[r] = held[:stop]
+                    running.remove(k)
     totals = row_totals(outcomes)
     for k in running:  # the seeds ran out first: every row it holds
         r = plan.group[k]
         used[r] = compared(outcomes, column[r], outside[r], totals)[0][:max_samples]
     return variants, outcomes, used, seeds
+
+
+def _pipeline(model: Model, domain: Domain) -> contextlib.AbstractContextManager:
+    """A thread that makes the model's calls while this one writes the next seeds, for a
+    model that does not compute on this CPU (a GPU's, a server's: it waits, the CPU is
+    free) over a domain that remembers its rewrites; `nullcontext(None)` otherwise (a CPU
+    model would share its cores with the writing)."""
+    inner = getattr(model, "model", model)  # a CachedModel's own
+    if computes_on_this_cpu(inner) or not getattr(domain, "remembers_rewrites", False):
+        return contextlib.nullcontext(None)
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="textfair-model")
+
+
+def _write_ahead(
+    plan: PairedRows,
+    upcoming: np.ndarray,
+    eligible: np.ndarray,
+    running: list[int],
+    count: int,
+    total: int,
+) -> dict[int, dict[int, Hashable]]:
+    """The next `count` seeds of `upcoming` that a running rule set may read, each rewritten
+    (`_rewritten`'s row, by seed): the loop takes them as written. What the loop keeps and
+    asks is unchanged (it decides as before); only when the writing happens moves."""
+    written: dict[int, dict[int, Hashable]] = {}
+    for index in upcoming:
+        if len(written) >= count:
+            break
+        if eligible[running, int(index)].any():
+            written[int(index)] = _rewritten(plan, int(index), total)
+    return written
 
 
 def _rewritten(plan: PairedRows, index: int, total: int) -> dict[int, Hashable]:

@@ -5,7 +5,7 @@ This package re-exports the names the rest of textfair imports from it.
 """
 
 from textfair.io._atomic import atomic_directory, atomic_writer, current_umask
-from textfair.io._cache_file import CACHE_APPLICATION_ID, check_cache_file
+from textfair.io._cache_file import CACHE_APPLICATION_ID, check_cache_file, connect_cache
 from textfair.io._files import input_file, read_json, read_utf8
 from textfair.io._outputs import Output, check_output_directory, check_outputs
 from textfair.io._safe_yaml import load_yaml
@@ -20,6 +20,7 @@ __all__ = [
     "check_cache_file",
     "check_output_directory",
     "check_outputs",
+    "connect_cache",
     "current_umask",
     "input_file",
     "load_yaml",

@@ -6,9 +6,13 @@ and table names, and runs with the other output checks before any work.
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 from textfair.errors import TextfairError
+from textfair.io._atomic import atomic_writer
 from textfair.io._writable import check_parent
 
 # A textfair cache says so in its SQLite header (PRAGMA application_id, bytes 68-71).
@@ -40,6 +44,47 @@ def check_cache_file(path: str | Path, flag: str = "--cache") -> None:
             f"{foreign} (an SQLite database of other tables); textfair leaves it alone: "
             "choose a new file name"
         )
+
+
+def connect_cache(
+    path: str | Path, tables: Sequence[str], timeout: float = 60.0
+) -> sqlite3.Connection:
+    """A connection to the cache file at `path` (the model's answers and the corpus's
+    readings live in it, each in its own table), with `tables` (CREATE TABLE IF NOT EXISTS
+    statements) made. Only a new file or a cache textfair wrote is opened
+    (`check_cache_file`); a new one is put in place whole, marked as textfair's in its
+    header, and only if no other run's got there first, so a run starting beside another
+    never opens a half-made file. `timeout`: how long a write waits for another run's
+    transaction on the same file (SQLite's lock), rather than failing at once."""
+    file = Path(path)
+    check_cache_file(file)
+    try:
+        if not file.exists():
+            empty = sqlite3.connect(":memory:")
+            _create_tables(empty, tables)
+            image = empty.serialize()
+            empty.close()
+            with (
+                contextlib.suppress(TextfairError),
+                atomic_writer(file, True, replace=False) as out,
+            ):
+                out.write(image)
+        # Used by one thread at a time, but not always the one that opened it: the model's
+        # calls made ahead (`textfair.models.ahead`) run in a thread while the audit's wait.
+        db = sqlite3.connect(str(file), timeout=timeout, check_same_thread=False)
+        _create_tables(db, tables)  # a cache written before the marker gets it now
+    except sqlite3.Error as err:
+        raise TextfairError.bad(
+            "cache_path", f"{file} cannot be used as a cache ({err}); choose another path"
+        ) from None
+    return db
+
+
+def _create_tables(db: sqlite3.Connection, tables: Sequence[str]) -> None:
+    db.execute(f"PRAGMA application_id = {CACHE_APPLICATION_ID}")
+    for statement in tables:
+        db.execute(statement)
+    db.commit()
 
 
 def _cache_tables(file: Path) -> dict[str, tuple[str, ...]]:

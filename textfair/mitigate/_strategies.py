@@ -37,6 +37,7 @@ from textfair.settings import AuditConfig
 from textfair.tabular.domain import TabularDomain
 from textfair.tabular.schema import Schema
 from textfair.text.domain import TextDomain
+from textfair.text.reading_store import ReadingStore
 
 __all__ = ["TableStrategy", "TextStrategy", "selection_split"]
 
@@ -81,15 +82,20 @@ class TextStrategy:
         # (both audits, the augmentation, the measurements of the loop) reads them.
         terms, categories = self.audit_config.term_list(), self.audit_config.categories
         threshold = self.audit_config.min_acceptability
-        self.domain = TextDomain(self.texts, terms, categories, threshold)
+        # The next method of `--methods all` finds it read (`ReadingStore`, this process).
+        self.domain = TextDomain(self.texts, terms, categories, threshold, store=ReadingStore())
         # The loop chooses its step on one half of the texts and the after-audit reports on
-        # the other (`selection_split`); each half is annotated once more, on its own.
+        # the other (`selection_split`); each half's reading is the whole corpus's, in part.
         selection, self.reported = selection_split(self.texts, self.options.get("seed", 0))
-        self.selection_domain = TextDomain(
-            [self.texts[i] for i in selection], terms, categories, threshold
-        )
-        self.report_domain = TextDomain(
-            [self.texts[i] for i in self.reported], terms, categories, threshold
+        self.selection_domain, self.report_domain = (
+            TextDomain(
+                [self.texts[i] for i in half],
+                terms,
+                categories,
+                threshold,
+                reading=self.domain.reading.subset(half),
+            )
+            for half in (selection, self.reported)
         )
         self.selection = selection
         self.train_texts = [self.texts[i] for i in self.train]

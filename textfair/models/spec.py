@@ -21,7 +21,7 @@ from textfair.models.tabular_mlp import TabularMLP
 from textfair.models.threads import set_torch_threads
 from textfair.models.torch_text import TorchTextModel
 
-__all__ = ["SpecModel", "bundled_models", "load_model", "load_row_model"]
+__all__ = ["SpecModel", "answers_kept", "bundled_models", "load_model", "load_row_model"]
 
 # What a spec names: the model `load_model` builds.
 SpecModel = HFModel | TorchTextModel | SklearnModel | CallableModel
@@ -280,3 +280,19 @@ def _digest(files: list[Path], root: Path | None = None, extra: str = "") -> str
             for block in iter(lambda: handle.read(1 << 20), b""):
                 digest.update(block)
     return digest.hexdigest()[:24]
+
+
+def answers_kept(wrapped: Model, model: object, cache: str | Path | None) -> Model:
+    """`wrapped` behind a CachedModel that keeps its answers in `cache` (the API's
+    ``cache=``), when the model can be identified: `model` a spec string (its files'
+    fingerprint), or one with a ``fingerprint``; as it is otherwise, so that answers of an
+    unknown model are never filed where another's could be taken for them."""
+    if cache is None:
+        return wrapped
+    from textfair.models.cached import CachedModel
+
+    key = spec_fingerprint(model, wrapped) if isinstance(model, str) else None
+    key = key or getattr(wrapped, "fingerprint", None)
+    if not key:
+        return wrapped
+    return CachedModel(wrapped, cache_path=cache, cache_key=key)

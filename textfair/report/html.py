@@ -377,6 +377,6 @@ def _run(report: AuditReport) -> list[str]:
         f"<p>{run.requested:,} inputs requested, {run.unique_inputs:,} unique, "
         f"{_e(run.queries())} in {run.model_calls:,} calls, "
         f"{run.cache_hits:,} cache hits, {run.seconds} s; seed {report.seed}; textfair "
-        f"{_e(report.textfair_version)}.</p>",
+        f"{_e(report.textfair_version)}.{_e(run.reading_said())}</p>",
         f"<p>To reproduce: <code>{_e(report.command)}</code></p>",
     ]

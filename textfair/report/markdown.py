@@ -111,6 +111,10 @@ def _demoted(lines: list[str]) -> list[str]:
 def _section_lines(report: AuditReport, top: int) -> list[str]:
     """One section: findings, seeds, causal tests, label metrics and the run."""
     lines = _header_lines(report) + _findings_lines(report, top) + _seed_lines(report)
+    baseline = report.extra.get("baseline")
+    if isinstance(baseline, dict) and isinstance(baseline.get("lines"), list):
+        # `textfair audit --baseline`: the comparison as the terminal said it.
+        lines += ["", "## Against the baseline", "", *map(str, baseline["lines"])]
     if report.counterfactual is not None:
         lines += _counterfactual_lines(report)
     if isinstance(report.metrics, TableMetrics):
@@ -122,7 +126,7 @@ def _section_lines(report: AuditReport, top: int) -> list[str]:
         "",
         "## Run",
         "",
-        f"{report.run_words}; {run.model_calls} model calls, {run.seconds} s.",
+        f"{report.run_words}; {run.model_calls} model calls, {run.seconds} s.{run.reading_said()}",
     ]
     return lines
 

@@ -58,6 +58,10 @@ class RunStats:
     requested: int
     seconds: float
     placebo_queries: int = 0
+    reading: str = ""
+    """Where the corpus's reading came from: "read" (in this run), "reused from this
+    process" or "reused from PATH" (a cache file), with a note on a stored reading
+    refused; "" for templates, table rows and reports written before it was recorded."""
 
     def queries(self) -> str:
         """The model queries in words, with the placebo edits' share when there were any."""
@@ -65,6 +69,13 @@ class RunStats:
         if self.placebo_queries:
             said += f" ({self.placebo_queries:,} of them placebo edits)"
         return said
+
+    def reading_said(self) -> str:
+        """The corpus's reading as the run line says it: " The corpus's reading was reused
+        from ...", or a note on a stored reading refused; "" for a corpus read as usual."""
+        if self.reading.startswith("reused") or "(" in self.reading:
+            return f" The corpus's reading was {self.reading}."
+        return ""
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 #    more term pairs than are kept in full); a report without it reads as none left out.
 #    Each finding may carry "world" (of its seeds, those whose variants rest on a real,
 #    named person or work: WORLD, issue 56); a report without it reads with None.
+#    Compatible later: a paired finding's seed rows, "seeds" and "differences" (compare).
 #    A later version that only adds what an older reader may ignore says so by writing
 #    "compatible_with": the oldest version able to read it (see check_version).
 REPORT_VERSION = 5
@@ -163,6 +164,9 @@ def finding_record(finding: Finding, kind: Kind) -> dict[str, Any]:
         # Compatible with 5: of its seeds, those whose variants rest on a real, named
         # person or work (WORLD, counted apart); null where the domain flags none.
         "world": finding.world,
+        # Paired mode: each seed read and its difference (`textfair.compare`), exact.
+        **({"seeds": list(finding.seeds)} if finding.seeds else {}),
+        **({"differences": list(finding.differences)} if finding.seeds else {}),
     }
 
 
@@ -205,6 +209,8 @@ def read_finding(record: dict, kind: Kind) -> Finding:
         acceptability=_number_or_none(record.get("acceptability")),
         strict=read_strict(record.get("strict")),
         world=None if record.get("world") is None else int(record["world"]),
+        seeds=tuple(int(x) for x in record.get("seeds", ())),
+        differences=tuple(_number(x) for x in record.get("differences", ())),
     )
 
 

@@ -277,7 +277,7 @@ def render_terminal(report: AuditReport, top: int = 10, console: Console | None 
         else ""
     )
     console.print(
-        f"{report.run_words}, {run.seconds} s{templates}.",
+        f"{report.run_words}, {run.seconds} s{templates}.{run.reading_said()}",
         **prose,
     )
     console.print(f"Verdict: {printable(report.summary())}", **prose)

@@ -271,6 +271,11 @@ def running() -> tuple[Gate, ...]:
     return tuple(gate for gate in PIPELINE if gate.name not in off) if off else PIPELINE
 
 
+def off() -> tuple[str, ...]:
+    """The gates `disabled` now, in name order (a reading without them is another reading)."""
+    return tuple(sorted(_DISABLED.get()))
+
+
 def runs(name: str) -> bool:
     """Whether the gate `name` runs now (not `disabled`)."""
     return name not in _DISABLED.get()

@@ -13,19 +13,22 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from textfair.errors import TextfairError
 from textfair.text import _gates as gates
 from textfair.text._acceptability import Scorer, keep_acceptable
 from textfair.text._coherence import CategoryPlan, Coherence
 from textfair.text.matcher import Matcher
 from textfair.text.mentions import Mention
+from textfair.text.reading import Reading, reading_key
+from textfair.text.reading_store import ReadingStore
 from textfair.workers import check_workers, fork_map, notify
 from textfair.workers import split as workers_split
 
-__all__ = ["SeedReader", "read_seeds"]
+__all__ = ["SeedReader", "corpus_reading", "read_seeds"]
 
 #: What a chunk of seeds read gives back: each seed's mentions, its plan per category, and
 #: the scores computed on the way (`Scorer.remembered`).
-Reading = tuple[
+ChunkReading = tuple[
     list[list[Mention]], list[dict[str, CategoryPlan]], dict[tuple[object, str], np.ndarray]
 ]
 
@@ -53,13 +56,13 @@ class SeedReader:
         self.matcher = matcher
         self.coherence = coherence
         self.scorer = scorer
-        self._categories = categories
+        self.categories = categories
         self._term_of_category = set(categories)
         self._column_of = columns
         self.min_acceptability = min_acceptability
         self.private_names = private_names
 
-    def read(self, indices: list[int]) -> Reading:
+    def read(self, indices: list[int]) -> ChunkReading:
         """Seeds `indices` read: each one's mentions, its plan per category (targets that
         score below `min_acceptability` left out), and the scores computed on the way."""
         mentions, plans = [], []
@@ -67,17 +70,17 @@ class SeedReader:
         for i in indices:
             text = self.texts[i]
             # Mentions and the identity's other uses come from one scan of each text.
-            found = self.matcher.find(text, self._categories)
-            others = self.matcher.other_uses(text, self._categories)
+            found = self.matcher.find(text, self.categories)
+            others = self.matcher.other_uses(text, self.categories)
             mentions.append(found)
             plan = self.coherence.plan(text, found, others, private_names=self.private_names)
             plans.append(self._keep_acceptable(i, found, plan))
-            if not noticed and self._takes_part(plans[-1]):
+            if not noticed and self.takes_part(plans[-1]):
                 noticed = True
                 notify()  # on_first_seed, in this process, wherever the seed was read
         return mentions, plans, self.scorer.remembered(indices)
 
-    def _takes_part(self, plans: dict[str, CategoryPlan]) -> bool:
+    def takes_part(self, plans: dict[str, CategoryPlan]) -> bool:
         """Whether a seed with these plans takes part in one category's rows at least."""
         return any(
             c in self._term_of_category and plan.left_out is None for c, plan in plans.items()
@@ -123,3 +126,45 @@ def read_seeds(
             mentions[index], plans[index] = found, by_category
         reader.scorer.remember(scores)
     return mentions, plans
+
+
+def corpus_reading(
+    reader: SeedReader,
+    workers: int | None,
+    on_first_seed: Callable[[], object] | None,
+    store: ReadingStore | None,
+    given: Reading | None,
+) -> tuple[Reading, str, str]:
+    """The corpus's reading, where it came from ("" when read here, "this process" or a
+    cache file's path) and a line on what the store refused or could not keep: `given`, or
+    the one `store` keeps for the reader's corpus, lists and settings, or read now by
+    `workers` (and kept by `store`). `given`: a reading another domain holds, in part
+    (`Reading.subset`)."""
+    if given is not None:
+        if len(given) != len(reader.texts):
+            raise TextfairError("reading is of another corpus than the texts given")
+        return _reused(reader, given, on_first_seed), "this process", ""
+    terms = reader.matcher.term_list
+    key, note = "", ""
+    if store is not None:
+        settings = (reader.min_acceptability, reader.private_names)
+        key = reading_key(reader.texts, terms, reader.categories, *settings)
+        found = store.find(key, reader.texts, terms)
+        if found.reading is not None:
+            return _reused(reader, found.reading, on_first_seed), found.source, ""
+        note = found.note
+    mentions, plans = read_seeds(reader, workers, terms.terms(), on_first_seed)
+    read = Reading(mentions, plans, reader.scorer.remembered(range(len(reader.texts))))
+    if store is not None:
+        note = "; ".join(said for said in (note, store.keep(key, read)) if said)
+    return read, "", note
+
+
+def _reused(
+    reader: SeedReader, reading: Reading, on_first_seed: Callable[[], object] | None
+) -> Reading:
+    """`reading`, after telling `on_first_seed` (as a reading would have) when one of its
+    seeds takes part in a category's rows."""
+    if on_first_seed is not None and any(map(reader.takes_part, reading.plans)):
+        on_first_seed()
+    return reading

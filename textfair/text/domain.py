@@ -22,12 +22,14 @@ from textfair.terms import TermList
 from textfair.text import _context as context
 from textfair.text._acceptability import Scorer
 from textfair.text._coherence import LEFT_OUT_REASONS, coherence_of
-from textfair.text._seed_reading import SeedReader, read_seeds
+from textfair.text._seed_reading import SeedReader, corpus_reading
 from textfair.text._target_tables import target_tables
 from textfair.text._world import WorldFlags
 from textfair.text.generate import CounterfactualOptions, counterfactuals
 from textfair.text.matcher import Matcher
 from textfair.text.mentions import Mention
+from textfair.text.reading import Reading
+from textfair.text.reading_store import ReadingStore
 from textfair.text.rewrite import Rewriter
 from textfair.text.variants import Swap, Variant, rounded
 from textfair.workers import collector_paused
@@ -48,6 +50,7 @@ class TextDomain:
     `on_first_seed` is called, in this process, once a seed that takes part in a category's
     rows has been read, here or by a worker (the audit then knows it has something to
     audit); while it may be, the workers read every seed and this process waits.
+    `store`, `reading`: a reading kept or given (`textfair.text._seed_reading.corpus_reading`).
     """
 
     # The reading makes millions of objects that live on and almost no cycles: the cycle
@@ -62,6 +65,8 @@ class TextDomain:
         workers: int | None = None,
         on_first_seed: Callable[[], object] | None = None,
         private_names: bool = False,
+        store: ReadingStore | None = None,
+        reading: Reading | None = None,
     ) -> None:
         # Checked first: a threshold outside [0, 1] is a mistake, not "keep none" (one line).
         check_parameter("min_acceptability", min_acceptability)
@@ -93,8 +98,8 @@ class TextDomain:
         # Scores of every (seed, category), computed when first asked for (every seed that
         # takes part, here, when there is a threshold), then remembered.
         self.scorer = Scorer(self.term_list)
-        # Mentions are found once per seed (`read_seeds`, by worker processes); every
-        # rewrite of the seed reuses them.
+        # Mentions are found once per seed (by worker processes) or taken as an earlier
+        # audit read them; every rewrite of the seed reuses them.
         reader = SeedReader(
             self.texts,
             self.matcher,
@@ -105,7 +110,11 @@ class TextDomain:
             self.min_acceptability,
             self.private_names,
         )
-        self._mentions, plans = read_seeds(reader, workers, self.term_list.terms(), on_first_seed)
+        self.reading, self.reading_source, self.reading_note = corpus_reading(
+            reader, workers, on_first_seed, store, reading
+        )
+        self.scorer.remember(self.reading.scores)
+        self._mentions, plans = self.reading.mentions, self.reading.plans
         self._terms = [self._terms_by_category(mentions) for mentions in self._mentions]
         self._related = [
             [m for plan in by_category.values() if plan.left_out is None for m in plan.related]
@@ -138,11 +147,6 @@ class TextDomain:
         self._target_sets, self._target_set_of, self._target_table = target_tables(
             plans, self._terms, self._categories, self.term_list
         )
-        self._term_column = {
-            (c, t.id): j
-            for c in self._categories
-            for j, t in enumerate(self.term_list.categories[c])
-        }
 
     def _category_scores(self, index: int, category: str, related: int = 0) -> np.ndarray:
         """Per term of `category`, the score of rewriting seed `index`'s mentions to it."""
@@ -212,7 +216,7 @@ class TextDomain:
         `term_id` (its own term, or one its plan allows)."""
         target_set = self._target_set_of[category][index]
         return target_set >= 0 and bool(
-            self._target_table[category][target_set, self._term_column[(category, term_id)]]
+            self._target_table[category][target_set, self._column_of[category][term_id]]
         )
 
     def categories(self) -> list[str]:
@@ -230,7 +234,7 @@ class TextDomain:
         for rule in rule_set:
             sets = self._target_set_of[rule.category]
             table = self._target_table[rule.category]
-            column = table[:, self._term_column[(rule.category, rule.value)]]
+            column = table[:, self._column_of[rule.category][rule.value]]
             mask &= sets >= 0
             mask[mask] &= column[sets[mask]]
         return mask
@@ -284,6 +288,7 @@ class TextDomain:
         """`rewrite`, with the span map of every change (for a reader; not remembered)."""
         return self._rewrite(index, rule_set, with_edits=True)
 
+    remembers_rewrites = True  # `rewrite` is memoized: paired scoring may write ahead
     supports_placebo = True
     """`placebo` writes edits (`Domain.supports_placebo`)."""
 
@@ -353,8 +358,10 @@ class TextDomain:
         self, index: int, rule_set: tuple[Rule, ...], with_edits: bool = False
     ) -> Variant | None:
         targets = {rule.category: self._term_of[(rule.category, rule.value)] for rule in rule_set}
-        if any(not self.may_become(index, c, term.id) for c, term in targets.items()):
-            return None  # left out of a category, or not to be rewritten to that term
+        for c, term in targets.items():  # `may_become`, inlined: once per variant written
+            target_set = self._target_set_of[c][index]
+            if target_set < 0 or not self._target_table[c][target_set, self._column_of[c][term.id]]:
+                return None  # left out of a category, or not to be rewritten to that term
         rewriter = self._rewriter(index)
         by_category = rewriter.by_category
         result = rewriter.apply(
@@ -362,10 +369,10 @@ class TextDomain:
             with_edits=with_edits,
         )
         swaps = tuple(
-            Swap(category, source, targets[category].id)
-            for category in targets
+            Swap(category, source, term.id)
+            for category, term in targets.items()
             for source in sorted(self._terms[index][category])
-            if source != targets[category].id
+            if source != term.id
         )
         score = self.acceptability(index, rule_set)
         self._scored[result.text] = score

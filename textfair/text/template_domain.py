@@ -326,6 +326,9 @@ class TemplateDomain:
         swaps = () if target.id == seed.own.id else (Swap(seed.category, seed.own.id, target.id),)
         return Variant(self.write(index, target), (), swaps=swaps, seed_id=index)
 
+    remembers_rewrites = True
+    """`rewrite` reads `write`'s memo: paired scoring may write the next seeds while a model
+    that waits answers (`textfair.discovery.paired_rows`), as for the texts."""
     supports_placebo = True
     """`placebo` writes edits (`Domain.supports_placebo`)."""
 

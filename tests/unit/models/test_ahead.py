@@ -6,6 +6,7 @@ import json
 import os
 import threading
 import time
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from textfair.auditing.text import AHEAD_BATCH
 from textfair.errors import ModelError, TextfairError
 from textfair.models.ahead import Ahead, computes_on_this_cpu
 from textfair.text.domain import TextDomain
+from textfair.text.reading_store import forget_readings
 
 from conftest import bundled_comments
 
@@ -98,6 +100,7 @@ def _waiting_model(batches: list[list[str]]):
 
 
 def _audit(texts, labels, batches):
+    forget_readings()  # each audit reads the corpus, as the calls made ahead wait on it
     model = _waiting_model(batches)
     settings = {"categories": ["religion"], "max_samples": 100, "min_samples": 50}
     report = textfair.audit(model, texts, true_labels=labels, **settings).to_dict()
@@ -151,3 +154,54 @@ def test_the_first_seed_starts_the_calls_only_in_the_reading_process(tmp_path):
 
     TextDomain(texts, categories=["gender"], workers=2, on_first_seed=note)
     assert started.read_text().split() == [str(os.getpid())]
+
+
+def test_the_seeds_written_while_the_model_answers_change_nothing(monkeypatch):
+    """Paired scoring writes the next seeds while a model that waits answers (issue 58): the
+    model is asked the same batches, in the same order, and the report is the same as when
+    every seed is written between calls (the same model, said to compute on this CPU)."""
+    texts = bundled_comments()[0][:700]
+    settings = {"categories": ["gender"], "templates": "none", "causal": False}
+    _same_ahead_or_not(monkeypatch, texts, settings)
+
+
+def test_the_templates_written_while_the_model_answers_change_nothing(monkeypatch):
+    """The templated section's paired scoring writes ahead too (its domain remembers what it
+    wrote): the same batches, in the same order, and the same report."""
+    texts = bundled_comments()[0][:300]
+    settings = {"categories": ["gender"], "causal": False}
+    assert "TemplateDomain" in _same_ahead_or_not(monkeypatch, texts, settings)
+
+
+def _same_ahead_or_not(monkeypatch, texts, settings) -> set[str]:
+    """The domains (by class) whose seeds were written ahead for the waiting model."""
+    import textfair.discovery.paired_rows as paired_rows
+
+    written_ahead: list[str] = []
+    write_ahead = paired_rows._write_ahead
+
+    def counted(plan, *args):
+        written_ahead.append(type(plan.domain).__name__)
+        return write_ahead(plan, *args)
+
+    monkeypatch.setattr(paired_rows, "_write_ahead", counted)
+    reports, asked = [], []
+    for device in (None, "cpu"):
+        batches: list[list[str]] = []
+        model = _waiting_model(batches)
+        if device:  # a model that says it computes here (`computes_on_this_cpu`)
+            model = SimpleNamespace(labels=model.labels, device=device, predict_proba=model)
+        report = textfair.audit(model, texts, model_id="m", **settings).to_dict()
+        del report["run"]["seconds"], report["run"]["reading"]
+        if report.get("templates"):
+            del report["templates"]["run"]["seconds"]
+        reports.append(json.dumps(report, sort_keys=True))
+        asked.append(batches)
+        # Written ahead for the waiting model only.
+        assert bool(written_ahead) == (device is None)
+        if device is None:
+            domains = set(written_ahead)
+        written_ahead.clear()
+    assert asked[0] == asked[1]
+    assert reports[0] == reports[1]
+    return domains

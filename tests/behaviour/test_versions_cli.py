@@ -1,0 +1,105 @@
+"""`textfair audit --baseline OLD --fail-if-worse POINTS` and `textfair report NEW --baseline
+OLD`: a new version that got worse fails the gate (exit 1), the same version passes, and a
+baseline that cannot be paired, or a gate without a baseline, is one line (exit 2) before
+any model query."""
+
+import csv
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from textfair.cli import app
+
+from conftest import bundled_comments
+
+runner = CliRunner()
+QUICK = ("--categories", "gender", "--templates", "none", "--seed", "0")
+
+
+def invoke(*args):
+    return runner.invoke(app, list(args), env={"COLUMNS": "200"})
+
+
+@pytest.fixture(scope="module")
+def versions(tmp_path_factory):
+    """A corpus (the first 400 bundled comments), two versions of a model (v1 answers the
+    same for every text; v2 also finds every text naming "gay" toxic) and v1's audit."""
+    folder = tmp_path_factory.mktemp("versions")
+    with (folder / "corpus.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["comment"])
+        writer.writerows([text] for text in bundled_comments()[0][:400])
+    (folder / "versions.py").write_text(
+        "import numpy as np\n"
+        "def v1(texts):\n    return np.tile([0.8, 0.2], (len(texts), 1))\n"
+        "def v2(texts):\n"
+        "    toxic = np.array([0.9 if 'gay' in t.lower() else 0.2 for t in texts])\n"
+        "    return np.stack([1 - toxic, toxic], axis=1)\n"
+        "v1.labels = v2.labels = ['non-toxic', 'toxic']\n"
+    )
+    return folder
+
+
+def _audit(folder, version, *args):
+    import sys
+
+    sys.path.insert(0, str(folder))
+    try:
+        return invoke(
+            "audit", "--model", f"py:versions:{version}", "--data", str(folder / "corpus.csv"),
+            *QUICK, *args,
+        )  # fmt: skip
+    finally:
+        sys.path.remove(str(folder))
+
+
+def test_a_version_that_got_worse_fails_the_gate_and_the_same_passes(versions):
+    first = _audit(versions, "v1", "--out", str(versions / "v1"))
+    assert first.exit_code == 0, first.output
+    worse = _audit(
+        versions,
+        "v2",
+        "--out",
+        str(versions / "v2"),
+        "--baseline",
+        str(versions / "v1" / "report.json"),
+        "--fail-if-worse",
+        "5",
+    )
+    said = " ".join(worse.output.split())
+    assert worse.exit_code == 1, worse.output
+    assert '1 got worse ({"gay"} -' in said
+    assert "got significantly worse by more than --fail-if-worse 5 points: failing" in said
+    record = json.loads((versions / "v2" / "report.json").read_text())
+    assert record["baseline"]["old_model"] == "py:versions:v1"
+    assert any(c["worse"] for c in record["baseline"]["changes"])
+    assert "## Against the baseline" in (versions / "v2" / "report.md").read_text()
+    same = _audit(versions, "v1", "--baseline", str(versions / "v1"), "--fail-if-worse", "5")
+    assert same.exit_code == 0, same.output
+    assert "none got worse, none better" in " ".join(same.output.split())
+    shown = invoke(
+        "report", str(versions / "v2" / "report.json"), "--baseline", str(versions / "v1")
+    )
+    assert shown.exit_code == 0, shown.output
+    assert "Against the baseline:" in shown.output and "got worse" in shown.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--fail-if-worse", "5"), "--fail-if-worse needs --baseline"),
+        (("--baseline", "{v1}", "--seed", "3"), "with seed 0, this audit with 3"),
+        (("--baseline", "{v1}", "--categories", "religion"), "with categories ['gender']"),
+        (("--baseline", "{v1}", "--fail-if-worse", "150"), "expected points between 0 and 100"),
+        (("--baseline", "{missing}"), "--baseline"),
+    ],
+)
+def test_a_baseline_that_cannot_be_compared_is_one_line(versions, args, message):
+    if not (versions / "v1" / "report.json").exists():
+        assert _audit(versions, "v1", "--out", str(versions / "v1")).exit_code == 0
+    paths = {"v1": str(versions / "v1"), "missing": str(versions / "nothing.json")}
+    result = _audit(versions, "v2", *(a.format(**paths) for a in args))
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and message in " ".join(result.output.split()), result.output

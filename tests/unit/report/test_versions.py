@@ -1,0 +1,164 @@
+"""Two versions of a model compared on the same seeds (`textfair.compare`): the paired
+interval holds at its level on planted changes, is narrower than two independent audits',
+and a baseline that cannot be paired is refused in one line."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+import textfair
+from textfair.core.rules import Rule, RuleSet
+from textfair.discovery.findings import GroupFinding
+from textfair.discovery.paired_rows import BATCH_SEEDS
+from textfair.report.versions import paired_change
+from textfair.stats import bounded_mean
+
+from conftest import bundled_comments, one_line_error
+
+TEXTS = bundled_comments()[0][:500]
+SETTINGS = dict(categories=["gender"], templates="none", causal=False, seed=0)
+
+
+def _stopped(d: np.ndarray, error: float = 0.05, least: int = 100, most: int = 1000) -> int:
+    """Where an audit's rule set stops reading seeds (`paired_rows`' rule): at the first
+    checkpoint (least, then every BATCH_SEEDS) whose interval is at most ±error."""
+    n = least
+    while n < most and bounded_mean(d[:n]).half_width > error:
+        n += BATCH_SEEDS
+    return min(n, most)
+
+
+def _finding(seeds: np.ndarray, d: np.ndarray) -> GroupFinding:
+    n = _stopped(d)
+    interval = bounded_mean(d[:n])
+    return GroupFinding(
+        rule_set=RuleSet((Rule("gender", "gay"),)),
+        phi_r=float(d[:n].mean()),
+        phi_not_r=0.0,
+        score=abs(float(d[:n].mean())),
+        margin=0.0,
+        ci=(interval.low, interval.high),
+        p_value=interval.p_value,
+        n_r=n,
+        n_not_r=n,
+        support=0.1,
+        seeds=tuple(int(s) for s in seeds[:n]),
+        differences=tuple(float(x) for x in d[:n]),
+    )
+
+
+def _versions(rng, seeds: int, others: int, rate: float, flip: float, planted: float):
+    """Per seed, the old version's difference d = y(R) - mean y(not R) and the new one's,
+    over `seeds` seeds of a population: each seed has its own rate of unfavourable outcomes
+    (a Beta around `rate`) for its R variant and `others` other variants; the new version
+    flips each decision with probability `flip` and turns R's to unfavourable with
+    probability `planted` (the planted change). The same draws decide both versions'
+    unchanged decisions, as one corpus does."""
+    p = rng.beta(rate * 4 + 0.1, (1 - rate) * 4 + 0.1, size=(seeds, 1))
+    old = (rng.random((seeds, others + 1)) < p).astype(float)
+    new = np.where(rng.random(old.shape) < flip, 1 - old, old)
+    new[:, 0] = np.where(rng.random(seeds) < planted, 0.0, new[:, 0])
+    return old[:, 0] - old[:, 1:].mean(axis=1), new[:, 0] - new[:, 1:].mean(axis=1)
+
+
+# (others, rate, flip, planted): rare and common changes, few and many other assignments.
+CASES = [
+    (1, 0.2, 0.0, 0.02),
+    (1, 0.5, 0.03, 0.1),
+    (4, 0.02, 0.005, 0.05),
+    (4, 0.2, 0.03, 0.0),
+    (15, 0.5, 0.15, 0.1),
+    (15, 0.02, 0.03, 0.3),
+]
+
+
+def _coverage(case, runs: int, seed: int) -> float:
+    rng = np.random.default_rng(seed)
+    old, new = _versions(rng, 400_000, *case)
+    truth = float((new - old).mean())  # the population's change, to ±0.002
+    covered = 0
+    for _ in range(runs):
+        picked = rng.choice(400_000, size=1000, replace=False)
+        change = paired_change(
+            "texts",
+            _finding(picked, old[picked]),
+            _finding(picked, new[picked]),
+            0.95,
+        )
+        assert change is not None
+        covered += change.ci[0] <= truth <= change.ci[1]
+    return covered / runs
+
+
+def test_the_paired_interval_covers_planted_changes():
+    """Two versions, each stopping as an audit does on its own interval; the change read
+    on the seeds both read: 95% intervals cover the planted change at least 93% of the
+    time over every case (200 runs each here; the slow test runs 1,000)."""
+    coverages = [_coverage(case, 200, 5801 + k) for k, case in enumerate(CASES)]
+    assert sum(coverages) / len(coverages) >= 0.93, coverages
+    assert min(coverages) >= 0.9, coverages
+
+
+@pytest.mark.slow  # 6,000 simulated comparisons: about a minute
+def test_the_paired_interval_covers_planted_changes_at_length():
+    coverages = [_coverage(case, 1000, 5811 + k) for k, case in enumerate(CASES)]
+    assert min(coverages) >= 0.93, coverages
+
+
+def test_a_version_compared_with_itself_has_changed_nothing():
+    report = textfair.audit("toxicity-cnn-lstm", TEXTS, **SETTINGS)
+    assert report.findings and all(f.seeds for f in report.findings)
+    comparison = textfair.compare(report, report)
+    assert len(comparison.changes) == len(report.findings)
+    assert comparison.worse() == () and comparison.better() == ()
+    assert all(c.change == 0 and c.ci[0] < 0 < c.ci[1] for c in comparison.changes)
+    assert "none got worse, none better" in comparison.verdict()
+
+
+def test_a_baseline_that_cannot_be_paired_is_refused_in_one_line(tmp_path):
+    """Another corpus, another seed, paper mode, another term list's reading, a report
+    without seed-level rows: one line each, saying what differs and how to fix it."""
+    new = textfair.audit("toxicity-cnn-lstm", TEXTS, **SETTINGS)
+    other_data = textfair.audit("toxicity-cnn-lstm", TEXTS[:450], **SETTINGS)
+    assert "audited on other data (450 texts against 500)" in str(
+        one_line_error(textfair.compare, other_data, new)
+    )
+    other_seed = textfair.audit("toxicity-cnn-lstm", TEXTS, **{**SETTINGS, "seed": 1})
+    assert "seed 1" in str(one_line_error(textfair.compare, other_seed, new))
+    threshold = textfair.audit("toxicity-cnn-lstm", TEXTS, min_acceptability=0.7, **SETTINGS)
+    assert "another reading" in str(one_line_error(textfair.compare, threshold, new))
+    paper = textfair.audit("toxicity-cnn-lstm", TEXTS, mode="paper", **SETTINGS)
+    assert "paired mode only" in str(one_line_error(textfair.compare, paper, new))
+    old = dataclasses.replace(
+        new,
+        findings=tuple(dataclasses.replace(f, seeds=(), differences=()) for f in new.findings),
+    )
+    assert "no seed-level rows" in str(one_line_error(textfair.compare, old, new))
+    # The report as written and read back compares as the report in memory.
+    new.save(tmp_path / "v1")
+    read, held = textfair.compare(tmp_path / "v1", new), textfair.compare(new, new)
+    assert [(c.rule_set, c.n) for c in read.changes] == [(c.rule_set, c.n) for c in held.changes]
+    assert np.allclose([c.ci for c in read.changes], [c.ci for c in held.changes], atol=1e-6)
+
+
+@pytest.mark.slow  # two audits of the bundled comments: about 20 s
+def test_the_paired_interval_is_narrower_than_two_independent_audits():
+    """The bundled model against its mitigated version (per-term thresholds fitted on the
+    comments): every change's paired interval is narrower than the one two independent
+    audits of as many seeds give."""
+    from textfair.mitigate._group_thresholds import fit_group_thresholds
+    from textfair.mitigate._text_methods import text_groups
+    from textfair.models import CachedModel
+    from textfair.text.matcher import Matcher
+
+    texts, labels = bundled_comments()
+    base = textfair.load_model("toxicity-cnn-lstm")
+    groups = text_groups(Matcher(textfair.load_term_list("dixon2018")))
+    mitigated = fit_group_thresholds(CachedModel(base), texts, labels, groups, "non-toxic")
+    comparison = textfair.compare(textfair.audit(base, seed=0), textfair.audit(mitigated, seed=0))
+    ratios = [c.width_ratio for c in comparison.changes]
+    assert comparison.changes and all(r < 1 for r in ratios), max(ratios)
+    assert comparison.worse() or comparison.better()
+    assert math.isfinite(float(np.median(ratios)))

@@ -1,0 +1,318 @@
+"""The corpus's reading kept for the next audit (`textfair.text.reading_store`): the same
+reading as a fresh one, never shared between corpora, lists or reading settings, a damaged
+or foreign one refused in one line and read again, bounded, and safe when a run is killed
+or two run at once."""
+
+import dataclasses
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from textfair.terms import load_term_list
+from textfair.text import _gates as gates
+from textfair.text import reading_store
+from textfair.text.domain import TextDomain
+from textfair.text.reading import Reading, reading_key
+from textfair.text.reading_store import ReadingStore, forget_readings
+
+from conftest import bundled_comments
+from locations import ROOT
+
+TEXTS = bundled_comments()[0][:400]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_process_memory():
+    """Each test starts as a new process would: nothing read in this one."""
+    forget_readings()
+    yield
+    forget_readings()
+
+
+def _same_reading(first: Reading, second: Reading) -> None:
+    assert first.mentions == second.mentions
+    assert first.plans == second.plans
+    assert first.scores.keys() == second.scores.keys()
+    for key, values in first.scores.items():
+        np.testing.assert_array_equal(values, second.scores[key])
+
+
+def _fresh(texts=TEXTS, **settings) -> TextDomain:
+    return TextDomain(texts, "dixon2018", workers=1, **settings)
+
+
+def test_a_stored_reading_is_the_reading_a_fresh_one_is(tmp_path):
+    """Read and kept, then found in the file by a process that read nothing (its memory
+    cleared), and found in this process's memory after: each time the same reading, the same
+    samples."""
+    path = tmp_path / "cache.sqlite"
+    first = _fresh(store=ReadingStore(path), min_acceptability=0.3)
+    assert (first.reading_source, first.reading_note) == ("", "")
+    forget_readings()
+    second = _fresh(store=ReadingStore(path), min_acceptability=0.3)
+    assert second.reading_source == str(path)
+    third = _fresh(store=ReadingStore(path), min_acceptability=0.3)
+    assert third.reading_source == "this process"
+    fresh = _fresh(min_acceptability=0.3)
+    for domain in (second, third):
+        _same_reading(domain.reading, fresh.reading)
+        assert domain.recall() == fresh.recall()
+        rule_set = (domain.single_rules("gender")[0],)
+        picked = [v.text for v in domain.sample(rule_set, 50, np.random.default_rng(0))]
+        assert picked == [v.text for v in fresh.sample(rule_set, 50, np.random.default_rng(0))]
+
+
+def test_a_stored_reading_keeps_the_world_flags_of_name_swaps(tmp_path):
+    """Issue 56 meets issue 58: a name swap of a real, named person is written and flagged
+    WORLD; a reading found in the file must flag the same seeds, or a re-audit's findings
+    would count no WORLD seeds where the first audit counted them."""
+    path = tmp_path / "cache.sqlite"
+    texts = bundled_comments()[0]
+    first = TextDomain(texts, "names", workers=1, store=ReadingStore(path))
+    flagged = [
+        i for i, plans in enumerate(first.reading.plans) if any(p.world for p in plans.values())
+    ]
+    assert flagged, "no seed of the bundled comments is flagged WORLD with the names list"
+    forget_readings()
+    again = TextDomain(texts, "names", workers=1, store=ReadingStore(path))
+    assert again.reading_source == str(path)
+    assert again.reading.plans == first.reading.plans
+    assert (
+        again.worlds.counts(["name_gender"])
+        == first.worlds.counts(["name_gender"])
+        != {"name_gender": 0}
+    )
+
+
+def test_a_reading_is_never_shared_between_corpora_lists_or_reading_settings(tmp_path):
+    """Every change to what shapes the reading reads the corpus again: one text changed, the
+    texts in another order, a term list of the same name whose content differs, other
+    categories, another acceptability threshold, private names."""
+    path = tmp_path / "cache.sqlite"
+    _fresh(store=ReadingStore(path))
+    dixon = load_term_list("dixon2018")
+    gender = dixon.categories["gender"]
+    changed = dataclasses.replace(
+        dixon,
+        categories={
+            **dixon.categories,
+            "gender": (
+                dataclasses.replace(gender[0], aliases=(*gender[0].aliases, "x")),
+                *gender[1:],
+            ),
+        },
+    )
+    assert changed.name == dixon.name
+    variations = {
+        "one text": dict(texts=[*TEXTS[:-1], TEXTS[-1] + "!"]),
+        "order": dict(texts=TEXTS[::-1]),
+        "list content": dict(terms=changed),
+        "categories": dict(categories=["gender"]),
+        "threshold": dict(min_acceptability=0.7),
+        "private names": dict(private_names=True),
+    }
+    for name, change in variations.items():
+        forget_readings()  # found in the file or not at all
+        texts = change.pop("texts", TEXTS)
+        terms = change.pop("terms", "dixon2018")
+        domain = TextDomain(texts, terms, workers=1, store=ReadingStore(path), **change)
+        assert domain.reading_source == "", name
+    # ... and the corpus as first read is still found.
+    forget_readings()
+    assert _fresh(store=ReadingStore(path)).reading_source == str(path)
+    keys = {
+        reading_key(TEXTS, dixon, ["gender"], 0.2, False),
+        reading_key(TEXTS, changed, ["gender"], 0.2, False),
+        reading_key(TEXTS, dixon, ["gender"], 0.2, True),
+        reading_key(TEXTS[:-1], dixon, ["gender"], 0.2, False),
+        # No two corpora give one stream of bytes: texts are length-prefixed.
+        reading_key(["ab", "c"], dixon, ["gender"], 0.2, False),
+        reading_key(["a", "bc"], dixon, ["gender"], 0.2, False),
+    }
+    assert len(keys) == 6
+
+
+def test_a_reading_with_a_gate_disabled_is_another_reading(tmp_path):
+    """The substitution benchmark reads the corpus without a gate (`_gates.disabled`): that
+    reading is never found by an audit with every gate, nor the other way round."""
+    path = tmp_path / "cache.sqlite"
+    dixon = load_term_list("dixon2018")
+    full = reading_key(TEXTS, dixon, ["gender"], 0.2, False)
+    with gates.disabled("cue"):
+        assert reading_key(TEXTS, dixon, ["gender"], 0.2, False) != full
+    _fresh(store=ReadingStore(path))
+    forget_readings()
+    with gates.disabled("cue"):
+        assert _fresh(store=ReadingStore(path)).reading_source == ""
+    forget_readings()
+    assert _fresh(store=ReadingStore(path)).reading_source == str(path)
+
+
+def _body(path, key=None):
+    db = sqlite3.connect(path)
+    query = "SELECT key, body FROM readings" + (" WHERE key = ?" if key else "")
+    rows = db.execute(query, (key,) if key else ()).fetchall()
+    db.close()
+    return rows
+
+
+def test_a_damaged_or_foreign_reading_is_refused_in_one_line_and_read_again(tmp_path):
+    """A stored row cut short, or another corpus's reading filed under this corpus's key: the
+    audit says so in one line, reads the corpus (the same reading as a fresh one) and stores
+    it anew, so the next run finds it."""
+    path = tmp_path / "cache.sqlite"
+    _fresh(store=ReadingStore(path))
+    ((key, body),) = _body(path)
+    other = tmp_path / "other.sqlite"
+    _fresh(texts=TEXTS[:300], store=ReadingStore(other))
+    ((_, foreign),) = _body(other)
+    for damage, said in ((body[: len(body) // 2], "damaged"), (foreign, "another corpus")):
+        db = sqlite3.connect(path)
+        with db:
+            db.execute("UPDATE readings SET body = ? WHERE key = ?", (damage, key))
+        db.close()
+        forget_readings()
+        domain = _fresh(store=ReadingStore(path))
+        assert domain.reading_source == ""
+        assert said in domain.reading_note and "read again and stored anew" in domain.reading_note
+        assert "\n" not in domain.reading_note
+        _same_reading(domain.reading, _fresh().reading)
+        forget_readings()
+        assert _fresh(store=ReadingStore(path)).reading_source == str(path)
+
+
+def test_a_users_file_is_never_taken_for_the_store(write):
+    """A path holding a user's file is refused before any work, in one line, and left as it
+    was."""
+    from conftest import one_line_error
+
+    users = write("notes.sqlite", "my notes\n")
+    error = one_line_error(ReadingStore, users)
+    assert "not a textfair cache" in str(error)
+    assert users.read_text() == "my notes\n"
+
+
+def test_the_store_is_bounded(tmp_path, monkeypatch):
+    """At most MAX_READINGS rows (the least recently used go first), and in this process at
+    most MEMORY_SEEDS seeds."""
+    monkeypatch.setattr(reading_store, "MAX_READINGS", 2)
+    path = tmp_path / "cache.sqlite"
+    corpora = [TEXTS[:250], TEXTS[:260], TEXTS[:270]]
+    _fresh(texts=corpora[0], store=ReadingStore(path))
+    _fresh(texts=corpora[1], store=ReadingStore(path))
+    forget_readings()
+    time.sleep(0.01)
+    assert _fresh(texts=corpora[0], store=ReadingStore(path)).reading_source == str(path)
+    _fresh(texts=corpora[2], store=ReadingStore(path))  # the second, least used, goes
+    db = sqlite3.connect(path)
+    assert sorted(db.execute("SELECT seeds FROM readings").fetchall()) == [(250,), (270,)]
+    db.close()
+    monkeypatch.setattr(reading_store, "MEMORY_SEEDS", 500)
+    forget_readings()
+    for corpus in corpora:
+        _fresh(texts=corpus, store=ReadingStore())
+    # Only the last fits in 500 seeds.
+    assert _fresh(texts=corpora[2], store=ReadingStore()).reading_source == "this process"
+    assert _fresh(texts=corpora[1], store=ReadingStore()).reading_source == ""
+
+
+# A run that reads TEXTS[:N] into the store at sys.argv[1] (a fresh process: nothing read in
+# it), again and again with N growing, so that a kill lands anywhere in a write; prints the
+# source of each reading.
+_WRITER = """
+import sys
+from conftest import bundled_comments
+from textfair.text.domain import TextDomain
+from textfair.text.reading_store import ReadingStore, forget_readings
+texts = bundled_comments()[0]
+for n in range(int(sys.argv[2]), int(sys.argv[3])):
+    forget_readings()
+    domain = TextDomain(texts[:n], "dixon2018", workers=1, store=ReadingStore(sys.argv[1]))
+    print(repr(domain.reading_source), domain.reading_note, flush=True)
+"""
+
+
+def _writer(path, first, last):
+    environment = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}"}
+    return subprocess.Popen(
+        [sys.executable, "-c", _WRITER, str(path), str(first), str(last)],
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.slow  # six runs started and killed: about 15 s
+def test_a_killed_run_leaves_a_usable_reading_or_none(tmp_path):
+    """Runs killed (SIGKILL) at spread moments while they read and store: the file stays a
+    sound SQLite database, and each corpus's stored reading, where there is one, is the
+    reading a fresh one is."""
+    path = tmp_path / "cache.sqlite"
+    for delay in (0.0, 0.07, 0.15, 0.22, 0.3, 0.45):
+        run = _writer(path, 250, 400)
+        assert run.stdout is not None
+        run.stdout.readline()  # a first reading stored: the run is at its work
+        time.sleep(delay)
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    stored = db.execute("SELECT seeds FROM readings").fetchall()
+    db.close()
+    assert stored
+    for (seeds,) in stored:
+        forget_readings()
+        domain = _fresh(texts=TEXTS[:seeds], store=ReadingStore(path))
+        assert domain.reading_source == str(path), domain.reading_note
+        _same_reading(domain.reading, _fresh(texts=TEXTS[:seeds]).reading)
+
+
+def test_two_runs_at_once_are_safe(tmp_path):
+    """Two runs reading and storing the same corpora into one new file at the same time both
+    finish without a note, and what they left is found and is the fresh reading."""
+    path = tmp_path / "cache.sqlite"
+    runs = [_writer(path, 300, 303), _writer(path, 300, 303)]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    for run, (out, err) in zip(runs, outputs, strict=True):
+        assert run.returncode == 0, err
+        lines = out.splitlines()
+        assert len(lines) == 3 and all(line.rstrip() in ("''", repr(str(path))) for line in lines)
+    for seeds in range(300, 303):
+        forget_readings()
+        domain = _fresh(texts=TEXTS[:seeds], store=ReadingStore(path))
+        assert domain.reading_source == str(path)
+        _same_reading(domain.reading, _fresh(texts=TEXTS[:seeds]).reading)
+
+
+def test_the_audit_says_where_its_reading_came_from(tmp_path):
+    """`textfair.audit(cache=...)`: the first audit reads the corpus, an audit of another
+    model on it finds the reading in the file (in a process that read nothing) or in this
+    process; the report says which, and its findings are those of a fresh reading."""
+    import textfair
+
+    path = tmp_path / "cache.sqlite"
+    settings = dict(categories=["gender"], templates="none", causal=False, seed=0)
+    first = textfair.audit("toxicity-cnn-lstm", TEXTS, cache=path, **settings)
+    assert first.run.reading == "read" and first.run.model_queries > 0
+    # The same model again: every answer from the file (a spec string identifies it).
+    rerun = textfair.audit("toxicity-cnn-lstm", TEXTS, cache=path, **settings)
+    assert rerun.run.model_queries == 0 and rerun.findings == first.findings
+    forget_readings()
+    other = textfair.audit("toxicity-tiny-transformer", TEXTS, cache=path, **settings)
+    assert other.run.reading == f"reused from {path}"
+    assert f"The corpus's reading was reused from {path}." in other._repr_markdown_()
+    again = textfair.audit("toxicity-tiny-transformer", TEXTS, **settings)
+    assert again.run.reading == "reused from this process"
+    forget_readings()
+    fresh = textfair.audit("toxicity-tiny-transformer", TEXTS, **settings)
+    assert fresh.run.reading == "read"
+    record = json.loads(json.dumps(fresh.to_dict()["findings"]))
+    assert json.loads(json.dumps(other.to_dict()["findings"])) == record

@@ -1,0 +1,196 @@
+"""Where a corpus's reading is kept for the next audit: in this process, and in the cache
+file beside the model's answers.
+
+What textfair reads of a corpus (`textfair.text.reading.Reading`) does not depend on the
+model, so an audit of another model (a new version, a mitigated one, the next method of
+`mitigate --methods all`) on the same corpus, lists and reading settings reuses it:
+
+* in this process, the last readings made (at most `MEMORY_SEEDS` seeds in all), so the
+  audits of mitigation and a notebook's second audit read nothing;
+* with a cache file (`--cache`, `cache=`), in its table ``readings``: one row per key
+  (`reading_key`), written in one SQLite transaction, so a run killed at any moment leaves
+  the row whole or absent, and two runs at once each write a whole row (the same one, for
+  the same key) while the other waits on SQLite's lock. The table is bounded: at most
+  `MAX_READINGS` rows and `MAX_BYTES` of stored readings; the least recently used go first.
+
+A stored row that is damaged or not the reading asked for (another key, format or corpus)
+is refused with one line (`Found.note`), deleted, and the corpus is read again and stored
+anew. A cache file that cannot be read is left as it is (it holds the model's answers too):
+the corpus is read and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from textfair.errors import TextfairError
+from textfair.terms import TermList
+from textfair.text.reading import Reading, ReadingRefused, decode, encode
+
+__all__ = ["MAX_BYTES", "MAX_READINGS", "MEMORY_SEEDS", "Found", "ReadingStore"]
+
+#: Rows the cache file's table keeps: a CI job's corpora and their halves, with room.
+MAX_READINGS = 16
+#: Bytes of stored readings the table keeps (a 20k-text corpus's is about 1 MB compressed).
+MAX_BYTES = 256 * 1024 * 1024
+#: Seeds of the readings kept in this process, in all (a reading holds a few kB a seed).
+MEMORY_SEEDS = 250_000
+
+_READINGS = (
+    "CREATE TABLE IF NOT EXISTS readings ("
+    "key TEXT PRIMARY KEY, seeds INTEGER NOT NULL, bytes INTEGER NOT NULL, "
+    "used REAL NOT NULL, body BLOB NOT NULL)"
+)
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a store gave for a key: the reading (None: read the corpus), where it came from
+    ("this process" or the cache file's path), and a line on a stored reading refused."""
+
+    reading: Reading | None
+    source: str = ""
+    note: str = ""
+
+
+class ReadingStore:
+    """Readings kept in this process and, with `path`, in that cache file.
+
+    `path` is checked as every cache path is (`textfair.io.check_cache_file`: a new file or a
+    textfair cache, never a user's file) when the store is made, before any work.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else None
+        if self.path is not None:
+            from textfair.io import check_cache_file
+
+            check_cache_file(self.path)
+
+    def find(self, key: str, texts: Sequence[str], term_list: TermList) -> Found:
+        """The reading stored under `key` (its mentions naming `term_list`'s terms), from
+        this process first, then from the cache file; `Found(None)` when there is none."""
+        kept = _memory.get(key)
+        if kept is not None:
+            return Found(kept, "this process")
+        if self.path is None or not self.path.exists():
+            return Found(None)
+        try:
+            with self._connection() as db:
+                row = db.execute("SELECT body FROM readings WHERE key = ?", (key,)).fetchone()
+                if row is None:
+                    return Found(None)
+                try:
+                    reading = decode(row[0], key, texts, term_list)
+                except ReadingRefused as refused:
+                    with db:
+                        db.execute("DELETE FROM readings WHERE key = ?", (key,))
+                    return Found(None, note=self._refused(str(refused)))
+                with db:  # a reading used stays longest (least recently used go first)
+                    db.execute("UPDATE readings SET used = ? WHERE key = ?", (time.time(), key))
+        except (sqlite3.Error, TextfairError) as err:
+            return Found(None, note=self._unreadable(err))
+        _memory.put(key, reading)
+        return Found(reading, str(self.path))
+
+    def keep(self, key: str, reading: Reading) -> str:
+        """Keep `reading` under `key`: in this process, and in the cache file when there is
+        one (one transaction; the least recently used rows beyond the bounds deleted in the
+        same one). A line when the file could not take it, else ""."""
+        _memory.put(key, reading)
+        if self.path is None:
+            return ""
+        body = encode(key, reading)
+        if len(body) > MAX_BYTES:
+            return f"the corpus's reading ({len(body) / 1e6:.0f} MB) is too large to store"
+        try:
+            with self._connection() as db, db:
+                db.execute(
+                    "INSERT OR REPLACE INTO readings VALUES (?, ?, ?, ?, ?)",
+                    (key, len(reading), len(body), time.time(), body),
+                )
+                _evict(db)
+        except (sqlite3.Error, TextfairError) as err:
+            return self._unreadable(err)
+        return ""
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        from textfair.io import connect_cache
+
+        assert self.path is not None
+        db = connect_cache(self.path, [_READINGS])
+        try:
+            yield db
+        finally:
+            db.close()
+
+    def _refused(self, reason: str) -> str:
+        return (
+            f"the corpus's stored reading in {self.path} was refused ({reason}); "
+            "read again and stored anew"
+        )
+
+    def _unreadable(self, err: Exception) -> str:
+        return (
+            f"the cache file {self.path} could not keep the corpus's reading ({err}); read "
+            "here, the file left as it was"
+        )
+
+
+def _evict(db: sqlite3.Connection) -> None:
+    """Delete the least recently used rows beyond MAX_READINGS rows or MAX_BYTES in all."""
+    total = 0
+    rows = db.execute("SELECT key, bytes FROM readings ORDER BY used DESC").fetchall()
+    for count, (key, size) in enumerate(rows, start=1):
+        total += size
+        if count > MAX_READINGS or total > MAX_BYTES:
+            db.execute("DELETE FROM readings WHERE key = ?", (key,))
+
+
+class _Memory:
+    """The readings made in this process, most recently used last, at most MEMORY_SEEDS
+    seeds in all (a thread-safe LRU: a notebook may audit from several threads)."""
+
+    def __init__(self, seeds: Callable[[], int]) -> None:
+        self._readings: OrderedDict[str, Reading] = OrderedDict()
+        self._seeds = seeds
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Reading | None:
+        with self._lock:
+            reading = self._readings.get(key)
+            if reading is not None:
+                self._readings.move_to_end(key)
+            return reading
+
+    def put(self, key: str, reading: Reading) -> None:
+        with self._lock:
+            self._readings[key] = reading
+            self._readings.move_to_end(key)
+            total = sum(len(kept) for kept in self._readings.values())
+            while total > self._seeds() and len(self._readings) > 1:
+                _, dropped = self._readings.popitem(last=False)
+                total -= len(dropped)
+
+    def clear(self) -> None:
+        """Forget every reading (tests; a caller that wants the next audit to read)."""
+        with self._lock:
+            self._readings.clear()
+
+
+# Read at each put, so a test may lower it.
+_memory = _Memory(lambda: MEMORY_SEEDS)
+
+
+def forget_readings() -> None:
+    """Forget the readings kept in this process: the next audit of any corpus reads it
+    (a stored reading in a cache file is still found)."""
+    _memory.clear()
