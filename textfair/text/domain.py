@@ -31,7 +31,7 @@ from textfair.text.mentions import Mention
 from textfair.text.reading import Reading
 from textfair.text.reading_store import ReadingStore
 from textfair.text.rewrite import Rewriter
-from textfair.text.variants import Swap, Variant, rounded
+from textfair.text.variants import Swap, Variant, with_acceptability
 from textfair.workers import collector_paused
 
 __all__ = ["PLACEBO_WORDS", "TextDomain"]
@@ -391,18 +391,8 @@ class TextDomain:
     """Settings report.json does not record for texts: none."""
 
     def scored_examples(self, examples: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        """A finding's examples (``text``, ``counterfactual``, ...) with the acceptability
-        of each text, 3 decimals (``acceptability``, ``counterfactual_acceptability``)."""
-        return [
-            {
-                **example,
-                "acceptability": rounded(self.acceptability_of(example["text"])),
-                "counterfactual_acceptability": rounded(
-                    self.acceptability_of(example["counterfactual"])
-                ),
-            }
-            for example in examples
-        ]
+        """A finding's examples with the acceptability of each text (`with_acceptability`)."""
+        return with_acceptability(examples, self.acceptability_of)
 
     def sample(
         self, rule_set: tuple[Rule, ...], n: int, rng: np.random.Generator, negate: bool = False

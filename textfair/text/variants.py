@@ -8,12 +8,13 @@ domain, builds these value objects: the types are shared, the ways to make them 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from textfair.text.rewrite import Rewrite
 
-__all__ = ["Swap", "Variant", "rounded"]
+__all__ = ["Swap", "Variant", "rounded", "with_acceptability"]
 
 
 # Slots: an audit makes tens of thousands of these value objects; no per-object dict.
@@ -134,6 +135,21 @@ class Variant(Rewrite):
             ],
             "world": self.world,
         }
+
+
+def with_acceptability(
+    examples: Sequence[Mapping[str, Any]], score_of: Callable[[str], float | None]
+) -> list[dict[str, Any]]:
+    """A finding's examples (``text``, ``counterfactual``, ...) with the acceptability of
+    each text, 3 decimals (``acceptability``, ``counterfactual_acceptability``)."""
+    return [
+        {
+            **example,
+            "acceptability": rounded(score_of(example["text"])),
+            "counterfactual_acceptability": rounded(score_of(example["counterfactual"])),
+        }
+        for example in examples
+    ]
 
 
 def rounded(score: float | None) -> float | None:
