@@ -117,6 +117,7 @@ def test_a_version_compared_with_itself_has_changed_nothing():
     assert "none got worse, none better" in comparison.verdict()
 
 
+@pytest.mark.slow  # five audits of 500 comments: 30 s of the fast tier's 3 minutes
 def test_a_baseline_that_cannot_be_paired_is_refused_in_one_line(tmp_path):
     """Another corpus, another seed, paper mode, another term list's reading, a report
     without seed-level rows: one line each, saying what differs and how to fix it."""
