@@ -36,6 +36,7 @@ from textfair.cli._runs import (
     load_text_model,
     publish,
 )
+from textfair.core.counts import counted
 from textfair.errors import TextfairError
 
 if TYPE_CHECKING:
@@ -217,7 +218,7 @@ def _audit(options: dict, group: bool) -> None:
         worse = comparison.worse(points)
         if worse:
             err.print(
-                f"{len(worse)} finding(s) got significantly worse by more than "
+                f"{counted(len(worse), 'finding')} got significantly worse by more than "
                 f"--fail-if-worse {points:g} points: failing",
                 markup=False,
                 soft_wrap=True,
