@@ -38,7 +38,9 @@ at commit 52406b8, before issue 46 moved the code): the logistic regression
 command does (UCI Adult on sex, race and age; COMPAS on sex and race).
 """
 
+import hashlib
 import json
+import math
 import sys
 
 import pytest
@@ -74,7 +76,25 @@ def _bundled_audit(terms: str = "dixon2018") -> dict:
             del section["textfair_version"]
             section["data"].pop("path", None)  # where this checkout lies
             section["data"].pop("reading_key", None)  # changes with textfair's reader
+            _summarise_seed_rows(section)
     return record
+
+
+def _summarise_seed_rows(section: dict) -> None:
+    """Each paired finding's seed rows (issue 58's `seeds` and `differences`, 100 per
+    finding) as what pins them without 8 MB of references: the seeds' digest, and the
+    differences' count, sum and sum of squares (compared with the float tolerance)."""
+    for finding in section.get("findings") or ():
+        seeds = finding.pop("seeds", None)
+        differences = finding.pop("differences", None)
+        if seeds is None:
+            continue
+        finding["seed_rows"] = {
+            "seeds_sha256": hashlib.sha256(json.dumps(seeds).encode()).hexdigest(),
+            "n": len(differences),
+            "sum": math.fsum(differences),
+            "sum_of_squares": math.fsum(d * d for d in differences),
+        }
 
 
 # The examples' audits: data set, label, favourable label, sensitive features.
