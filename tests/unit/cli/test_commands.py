@@ -221,6 +221,7 @@ def test_a_tsv_without_a_header_is_one_line_and_exit_2_before_any_query(write, t
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow  # an audit in a subprocess: 5 s of the fast tier's 3 minutes
 def test_how_the_input_was_read_is_said_before_the_report_and_its_verdict(tmp_path):
     """Issue 57: the only notice of how a file was read came last, after the verdict it
     qualifies. The note is said once the input is validated, before the first query."""
@@ -246,6 +247,7 @@ def test_how_the_input_was_read_is_said_before_the_report_and_its_verdict(tmp_pa
     assert said.count("read column 'body'") == 1
 
 
+@pytest.mark.slow  # two audits in subprocesses: 8 s of the fast tier's 3 minutes
 def test_a_rerun_over_the_cache_says_counts_that_add_up(tmp_path):
     """Issue 57: after --overwrite the run line read "0 model queries for 19,136 texts
     requested (16,089 ... answered from the cache)": 3,047 texts went unaccounted for. Every
