@@ -162,13 +162,16 @@ def audit_text(
             report = audit_domain(
                 domain, cached, favourable, config, metrics, run, data_info, recorded, ahead
             )
-    report = dataclasses.replace(
-        report, run=dataclasses.replace(report.run, reading=reading_line(domain))
+    if templated is not None and choice is not None:
+        section = audit_templates(templated, choice, cached, favourable, config, run)
+        report = dataclasses.replace(report, templates=section)
+    # The variants written, beside the reading, for the next audit of another model.
+    kept = domain.keep_written()
+    line = reading_line(domain)
+    return dataclasses.replace(
+        report,
+        run=dataclasses.replace(report.run, reading=f"{line}; {kept}" if kept else line),
     )
-    if templated is None or choice is None:
-        return report
-    section = audit_templates(templated, choice, cached, favourable, config, run)
-    return dataclasses.replace(report, templates=section)
 
 
 def corpus_keys(texts: Sequence[str], config: AuditConfig) -> dict[str, str]:

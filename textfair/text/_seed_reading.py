@@ -134,16 +134,16 @@ def corpus_reading(
     on_first_seed: Callable[[], object] | None,
     store: ReadingStore | None,
     given: Reading | None,
-) -> tuple[Reading, str, str]:
+) -> tuple[Reading, str, str, str]:
     """The corpus's reading, where it came from ("" when read here, "this process" or a
-    cache file's path) and a line on what the store refused or could not keep: `given`, or
-    the one `store` keeps for the reader's corpus, lists and settings, or read now by
-    `workers` (and kept by `store`). `given`: a reading another domain holds, in part
-    (`Reading.subset`)."""
+    cache file's path), a line on what the store refused or could not keep, and the key
+    the store keeps it under ("" without a store): `given`, or the one `store` keeps for
+    the reader's corpus, lists and settings, or read now by `workers` (and kept by
+    `store`). `given`: a reading another domain holds, in part (`Reading.subset`)."""
     if given is not None:
         if len(given) != len(reader.texts):
             raise TextfairError("reading is of another corpus than the texts given")
-        return _reused(reader, given, on_first_seed), "this process", ""
+        return _reused(reader, given, on_first_seed), "this process", "", ""
     terms = reader.matcher.term_list
     key, note = "", ""
     if store is not None:
@@ -151,13 +151,13 @@ def corpus_reading(
         key = reading_key(reader.texts, terms, reader.categories, *settings)
         found = store.find(key, reader.texts, terms)
         if found.reading is not None:
-            return _reused(reader, found.reading, on_first_seed), found.source, ""
+            return _reused(reader, found.reading, on_first_seed), found.source, found.note, key
         note = found.note
     mentions, plans = read_seeds(reader, workers, terms.terms(), on_first_seed)
     read = Reading(mentions, plans, reader.scorer.remembered(range(len(reader.texts))))
     if store is not None:
         note = "; ".join(said for said in (note, store.keep(key, read)) if said)
-    return read, "", note
+    return read, "", note, key
 
 
 def _reused(

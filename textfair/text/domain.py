@@ -110,9 +110,14 @@ class TextDomain:
             self.min_acceptability,
             self.private_names,
         )
-        self.reading, self.reading_source, self.reading_note = corpus_reading(
+        self.reading, self.reading_source, self.reading_note, self._reading_key = corpus_reading(
             reader, workers, on_first_seed, store, reading
         )
+        self._store = store
+        # The variants written from this reading, by this domain or an earlier audit's
+        # (`keep_written` stores them): `_rewrite` takes one written before as it was.
+        self._written = self.reading.written
+        self._written_known = len(self._written)
         self.scorer.remember(self.reading.scores)
         self._mentions, plans = self.reading.mentions, self.reading.plans
         self._terms = [self._terms_by_category(mentions) for mentions in self._mentions]
@@ -121,6 +126,13 @@ class TextDomain:
             for by_category in plans
         ]
         self.worlds = WorldFlags(plans)  # what rewrites rest on, per seed (WORLD, issue 56)
+        # Categories whose terms are first names or gendered words: no placebo word goes
+        # before them (`placebo`), decided once here rather than per seed.
+        self._no_placebo = {
+            c
+            for c in self._categories
+            if any(t.names or t.words for t in self.term_list.categories[c])
+        }
         self._presence = np.array(
             [
                 [c in by_category and by_category[c].left_out is None for c in self._categories]
@@ -306,8 +318,7 @@ class TextDomain:
         mentioned = tuple(
             c
             for c in categories
-            if self._target_set_of[c][index] >= 0
-            and not any(t.names or t.words for t in self.term_list.categories[c])
+            if c not in self._no_placebo and self._target_set_of[c][index] >= 0
         )
         if not mentioned:
             return None
@@ -362,21 +373,37 @@ class TextDomain:
             target_set = self._target_set_of[c][index]
             if target_set < 0 or not self._target_table[c][target_set, self._column_of[c][term.id]]:
                 return None  # left out of a category, or not to be rewritten to that term
-        rewriter = self._rewriter(index)
-        by_category = rewriter.by_category
-        result = rewriter.apply(
-            {i: term for c, term in targets.items() for i in by_category.get(c, ())},
-            with_edits=with_edits,
-        )
         swaps = tuple(
             Swap(category, source, term.id)
             for category, term in targets.items()
             for source in sorted(self._terms[index][category])
             if source != term.id
         )
+        if not with_edits and (kept := self._written.get((index, rule_set))) is not None:
+            text, score, world = kept
+            self._scored[text] = score
+            return Variant(text, (), swaps, index, score, world)
+        rewriter = self._rewriter(index)
+        by_category = rewriter.by_category
+        result = rewriter.apply(
+            {i: term for c, term in targets.items() for i in by_category.get(c, ())},
+            with_edits=with_edits,
+        )
         score = self.acceptability(index, rule_set)
         self._scored[result.text] = score
-        return Variant(result.text, result.edits, swaps, index, score, self.world(index, rule_set))
+        world = self.world(index, rule_set)
+        self._written[(index, tuple(rule_set))] = (result.text, score, world)
+        return Variant(result.text, result.edits, swaps, index, score, world)
+
+    def keep_written(self) -> str:
+        """Keep the variants this domain wrote beside its reading in the store's cache file
+        (`ReadingStore.keep_written`), for the next audit of another model; a line when the
+        file could not take them, else ""."""
+        if self._store is None or not self._reading_key:
+            return ""
+        note = self._store.keep_written(self._reading_key, self.reading, self._written_known)
+        self._written_known = len(self._written)
+        return note
 
     def acceptability_of(self, text: str) -> float | None:
         """The acceptability of a text this domain wrote (`rewrite`) or holds as a seed (1:

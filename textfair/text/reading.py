@@ -19,7 +19,7 @@ import operator
 import struct
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -63,6 +63,10 @@ class Reading:
     mentions: list[list[Mention]]
     plans: list[dict[str, CategoryPlan]]
     scores: dict[tuple[Any, str], np.ndarray]
+    written: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The variants audits wrote from this reading, by (seed, rule set): filled as they
+    write (`TextDomain.rewrite`) and kept beside the reading (`textfair.text._written`), so
+    the next audit takes them as written. A subset starts with none."""
 
     def __len__(self) -> int:
         return len(self.mentions)

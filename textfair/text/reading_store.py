@@ -13,6 +13,10 @@ model, so an audit of another model (a new version, a mitigated one, the next me
   the same key) while the other waits on SQLite's lock. The table is bounded: at most
   `MAX_READINGS` rows and `MAX_BYTES` of stored readings; the least recently used go first.
 
+The variants audits wrote from a reading (`textfair.text._written`) are kept beside it, in
+the table ``written``, and go with it when it is evicted: a re-audit of another model takes
+them as written.
+
 A stored row that is damaged or not the reading asked for (another key, format or corpus)
 is refused with one line (`Found.note`), deleted, and the corpus is read again and stored
 anew. A cache file that cannot be read is left as it is (it holds the model's answers too):
@@ -22,6 +26,7 @@ the corpus is read and nothing is stored.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import sqlite3
 import threading
 import time
@@ -32,6 +37,7 @@ from pathlib import Path
 
 from textfair.errors import TextfairError
 from textfair.terms import TermList
+from textfair.text._written import decode_written, encode_written
 from textfair.text.reading import Reading, ReadingRefused, decode, encode
 
 __all__ = ["MAX_BYTES", "MAX_READINGS", "MEMORY_SEEDS", "Found", "ReadingStore"]
@@ -48,6 +54,17 @@ _READINGS = (
     "key TEXT PRIMARY KEY, seeds INTEGER NOT NULL, bytes INTEGER NOT NULL, "
     "used REAL NOT NULL, body BLOB NOT NULL)"
 )
+# The variants written from a reading (`textfair.text._written`), one row per reading key:
+# kept and evicted with its reading.
+# Each audit adds a part with the variants it wrote that were not there; at MAX_PARTS, the
+# next joins them all into one.
+_WRITTEN = (
+    "CREATE TABLE IF NOT EXISTS written ("
+    "key TEXT NOT NULL, part INTEGER NOT NULL, variants INTEGER NOT NULL, "
+    "bytes INTEGER NOT NULL, body BLOB NOT NULL, PRIMARY KEY (key, part))"
+)
+#: Parts of a reading's stored variants before they are joined into one.
+MAX_PARTS = 8
 
 
 @dataclass(frozen=True)
@@ -93,12 +110,32 @@ class ReadingStore:
                     with db:
                         db.execute("DELETE FROM readings WHERE key = ?", (key,))
                     return Found(None, note=self._refused(str(refused)))
+                note = self._written(db, key, reading, term_list)
                 with db:  # a reading used stays longest (least recently used go first)
                     db.execute("UPDATE readings SET used = ? WHERE key = ?", (time.time(), key))
         except (sqlite3.Error, TextfairError) as err:
             return Found(None, note=self._unreadable(err))
         _memory.put(key, reading)
-        return Found(reading, str(self.path))
+        return Found(reading, str(self.path), note)
+
+    def _written(
+        self, db: sqlite3.Connection, key: str, reading: Reading, term_list: TermList
+    ) -> str:
+        """Put the variants stored for `key` into `reading.written`; a damaged row is
+        deleted (the audit writes them again) with a line saying so, else ""."""
+        rows = db.execute("SELECT body FROM written WHERE key = ? ORDER BY part", (key,))
+        try:
+            for (body,) in rows.fetchall():
+                reading.written.update(decode_written(body, key, len(reading), term_list))
+        except ReadingRefused as refused:
+            reading.written.clear()
+            with db:
+                db.execute("DELETE FROM written WHERE key = ?", (key,))
+            return (
+                f"the corpus's stored variants in {self.path} were refused ({refused}); "
+                "written again"
+            )
+        return ""
 
     def keep(self, key: str, reading: Reading) -> str:
         """Keep `reading` under `key`: in this process, and in the cache file when there is
@@ -121,12 +158,43 @@ class ReadingStore:
             return self._unreadable(err)
         return ""
 
+    def keep_written(self, key: str, reading: Reading, known: int) -> str:
+        """Keep the variants written from `reading` (`Reading.written`) in the cache file,
+        when audits wrote more than the `known` first ones (those it held when found or
+        read; a dict keeps its order): the new ones as one more part, or, at MAX_PARTS, all
+        of them as one. One transaction, so a run killed at any moment leaves the part whole
+        or absent; only beside a reading the file still holds (an evicted one takes its
+        variants with it). A line when the file could not take them, else ""."""
+        if self.path is None or len(reading.written) <= known:
+            return ""
+        try:
+            with self._connection() as db, db:
+                parts = db.execute("SELECT count(*) FROM written WHERE key = ?", (key,))
+                joined = parts.fetchone()[0] >= MAX_PARTS
+                new = itertools.islice(reading.written.items(), 0 if joined else known, None)
+                body = encode_written(key, new)
+                if len(body) > MAX_BYTES:
+                    return f"the corpus's variants ({len(body) / 1e6:.0f} MB) are too large to keep"
+                if joined:
+                    db.execute("DELETE FROM written WHERE key = ?", (key,))
+                count = len(reading.written) - (0 if joined else known)
+                db.execute(
+                    "INSERT INTO written SELECT ?1, (SELECT coalesce(max(part), 0) + 1 FROM "
+                    "written WHERE key = ?1), ?2, ?3, ?4 "
+                    "WHERE EXISTS (SELECT 1 FROM readings WHERE key = ?1)",
+                    (key, count, len(body), body),
+                )
+                _evict(db)
+        except (sqlite3.Error, TextfairError) as err:
+            return self._unreadable(err)
+        return ""
+
     @contextlib.contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
         from textfair.io import connect_cache
 
         assert self.path is not None
-        db = connect_cache(self.path, [_READINGS])
+        db = connect_cache(self.path, [_READINGS, _WRITTEN])
         try:
             yield db
         finally:
@@ -146,13 +214,18 @@ class ReadingStore:
 
 
 def _evict(db: sqlite3.Connection) -> None:
-    """Delete the least recently used rows beyond MAX_READINGS rows or MAX_BYTES in all."""
+    """Delete the least recently used readings beyond MAX_READINGS rows or MAX_BYTES in all
+    (a reading's stored variants counted with it), and the variants of a reading gone."""
     total = 0
-    rows = db.execute("SELECT key, bytes FROM readings ORDER BY used DESC").fetchall()
+    rows = db.execute(
+        "SELECT key, bytes + coalesce((SELECT sum(bytes) FROM written WHERE written.key = "
+        "readings.key), 0) FROM readings ORDER BY used DESC"
+    ).fetchall()
     for count, (key, size) in enumerate(rows, start=1):
         total += size
         if count > MAX_READINGS or total > MAX_BYTES:
             db.execute("DELETE FROM readings WHERE key = ?", (key,))
+    db.execute("DELETE FROM written WHERE key NOT IN (SELECT key FROM readings)")
 
 
 class _Memory:

@@ -188,6 +188,93 @@ def test_a_damaged_or_foreign_reading_is_refused_in_one_line_and_read_again(tmp_
         assert _fresh(store=ReadingStore(path)).reading_source == str(path)
 
 
+def _written_by_sampling(domain: TextDomain) -> list[tuple[int, tuple]]:
+    """Some variants of every category written by `domain` (as an audit's rows write them);
+    their keys."""
+    rng = np.random.default_rng(0)
+    for category in domain.categories():
+        for rule in domain.single_rules(category)[:3]:
+            if len(domain.seeds_for((rule,))):
+                domain.sample((rule,), 40, rng)
+    return list(domain.reading.written)
+
+
+def test_the_variants_written_are_kept_beside_the_reading_and_taken_as_written(tmp_path):
+    """Issue 58: a re-audit of another model takes the variants an earlier audit wrote from
+    the file (no rewriter made for them), each the variant a fresh domain writes: the same
+    text, acceptability and WORLD flag."""
+    path = tmp_path / "cache.sqlite"
+    first = _fresh(store=ReadingStore(path))
+    keys = _written_by_sampling(first)
+    assert len(keys) > 100
+    assert first.keep_written() == ""
+    assert first.keep_written() == ""  # nothing new: nothing written again
+    forget_readings()
+    second = _fresh(store=ReadingStore(path))
+    assert second.reading_source == str(path) and second.reading_note == ""
+    assert set(second.reading.written) == set(keys)
+    fresh = _fresh()
+    for index, rule_set in keys:
+        kept, written = second.rewrite(index, rule_set), fresh.rewrite(index, rule_set)
+        assert kept is not None and written is not None
+        assert (kept.text, kept.acceptability, kept.world, kept.swaps) == (
+            written.text,
+            written.acceptability,
+            written.world,
+            written.swaps,
+        )
+        assert second.acceptability_of(kept.text) == written.acceptability
+    assert second._rewriter.cache_info().misses == 0
+
+
+def test_each_audit_adds_the_variants_it_wrote_as_a_part_joined_at_max_parts(
+    tmp_path, monkeypatch
+):
+    """A re-audit stores only the variants that were not there (one part each), and at
+    MAX_PARTS the parts are joined into one; every later audit finds them all."""
+    monkeypatch.setattr(reading_store, "MAX_PARTS", 3)
+    path = tmp_path / "cache.sqlite"
+    rng = np.random.default_rng(0)
+    every: set = set()
+    for round_ in range(4):
+        forget_readings()
+        domain = _fresh(store=ReadingStore(path))
+        assert set(domain.reading.written) == every
+        rule = domain.single_rules("gender")[round_]
+        domain.sample((rule,), 30, rng)
+        every |= set(domain.reading.written)
+        assert domain.keep_written() == ""
+        db = sqlite3.connect(path)
+        parts = db.execute("SELECT part, variants FROM written ORDER BY part").fetchall()
+        db.close()
+        assert sum(count for _, count in parts) == len(every)
+        assert len(parts) == (round_ + 1 if round_ < 3 else 1)
+
+
+def test_damaged_stored_variants_are_refused_in_one_line_and_written_again(tmp_path):
+    """A damaged row of variants is deleted with one line; the reading beside it is still
+    taken, and the variants are written again (the same ones) and stored anew."""
+    path = tmp_path / "cache.sqlite"
+    first = _fresh(store=ReadingStore(path))
+    keys = _written_by_sampling(first)
+    first.keep_written()
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE written SET body = substr(body, 1, 40)")
+    db.close()
+    forget_readings()
+    second = _fresh(store=ReadingStore(path))
+    assert second.reading_source == str(path)
+    assert "stored variants" in second.reading_note and "written again" in second.reading_note
+    assert "\n" not in second.reading_note and not second.reading.written
+    fresh = _fresh()
+    for index, rule_set in keys[:50]:
+        assert second.rewrite(index, rule_set).text == fresh.rewrite(index, rule_set).text
+    assert second.keep_written() == ""
+    forget_readings()
+    assert len(_fresh(store=ReadingStore(path)).reading.written) == 50
+
+
 def test_a_users_file_is_never_taken_for_the_store(write):
     """A path holding a user's file is refused before any work, in one line, and left as it
     was."""
@@ -214,6 +301,19 @@ def test_the_store_is_bounded(tmp_path, monkeypatch):
     db = sqlite3.connect(path)
     assert sorted(db.execute("SELECT seeds FROM readings").fetchall()) == [(250,), (270,)]
     db.close()
+    # Variants are kept beside a reading the file holds, and go with it.
+    for corpus in (corpora[2], corpora[0]):
+        forget_readings()
+        time.sleep(0.01)
+        domain = _fresh(texts=corpus, store=ReadingStore(path))
+        _written_by_sampling(domain)
+        domain.keep_written()
+    forget_readings()
+    _fresh(texts=corpora[1], store=ReadingStore(path))  # 270's reading, least used, goes
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT seeds FROM readings JOIN written USING (key)").fetchall() == [(250,)]
+    assert db.execute("SELECT count(*) FROM written JOIN readings USING (key)").fetchone() == (1,)
+    db.close()
     monkeypatch.setattr(reading_store, "MEMORY_SEEDS", 500)
     forget_readings()
     for corpus in corpora:
@@ -224,10 +324,11 @@ def test_the_store_is_bounded(tmp_path, monkeypatch):
 
 
 # A run that reads TEXTS[:N] into the store at sys.argv[1] (a fresh process: nothing read in
-# it), again and again with N growing, so that a kill lands anywhere in a write; prints the
-# source of each reading.
+# it), writes some variants and keeps them beside it, again and again with N growing, so
+# that a kill lands anywhere in a write; prints the source of each reading and the notes.
 _WRITER = """
 import sys
+import numpy as np
 from conftest import bundled_comments
 from textfair.text.domain import TextDomain
 from textfair.text.reading_store import ReadingStore, forget_readings
@@ -235,7 +336,10 @@ texts = bundled_comments()[0]
 for n in range(int(sys.argv[2]), int(sys.argv[3])):
     forget_readings()
     domain = TextDomain(texts[:n], "dixon2018", workers=1, store=ReadingStore(sys.argv[1]))
-    print(repr(domain.reading_source), domain.reading_note, flush=True)
+    gender = (domain.single_rules("gender")[0],)
+    domain.sample(gender, 30, np.random.default_rng(0))  # variants, kept beside it
+    note = domain.keep_written()
+    print(repr(domain.reading_source), domain.reading_note, note, flush=True)
 """
 
 
@@ -272,7 +376,10 @@ def test_a_killed_run_leaves_a_usable_reading_or_none(tmp_path):
         forget_readings()
         domain = _fresh(texts=TEXTS[:seeds], store=ReadingStore(path))
         assert domain.reading_source == str(path), domain.reading_note
-        _same_reading(domain.reading, _fresh(texts=TEXTS[:seeds]).reading)
+        fresh = _fresh(texts=TEXTS[:seeds])
+        _same_reading(domain.reading, fresh.reading)
+        for (index, rule_set), (text, _, _) in domain.reading.written.items():
+            assert fresh.rewrite(index, rule_set).text == text
 
 
 def test_two_runs_at_once_are_safe(tmp_path):

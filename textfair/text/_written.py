@@ -1,0 +1,89 @@
+"""The variants a corpus's audits wrote, kept beside its reading so the next audit of another
+model (issue 58) takes them as written instead of writing them again.
+
+A variant is a function of its seed, the rule set it is rewritten to, and what the reading
+holds (the key of a reading covers the corpus, the lists, the reading settings and the code
+that writes variants, `textfair.text.reading.reading_key`): under one key, the same seed
+and rule set always give the same text, acceptability and WORLD flag. Which variants an
+audit writes depends on the model (each rule set stops when its interval is narrow enough),
+so the store holds the union of every audit's: a re-audit finds most of its variants there
+and writes the rest, which are kept for the next.
+
+Stored form: JSON (the rule sets ``[[category, term], ...]``, each once, and a list of
+``[seed, rule set's position, text, acceptability, world]``) under a magic and the reading's
+key, zlib-compressed; never a pickle. Anything
+that does not fit the reading (another key, a seed outside the corpus, a term the list
+lacks, a score outside [0, 1]) is refused whole.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterable
+from typing import Any
+
+from textfair.core.rules import Rule
+from textfair.terms import TermList
+from textfair.text.reading import ReadingRefused
+
+__all__ = ["Written", "WrittenKey", "decode_written", "encode_written"]
+
+#: A variant's key: its seed and the rule set it was rewritten to.
+WrittenKey = tuple[int, tuple[Rule, ...]]
+#: What a variant is: its text, its acceptability and its WORLD flag (None for none).
+Written = tuple[str, float, str | None]
+
+_MAGIC = b"TFWV1"
+
+
+def encode_written(key: str, written: Iterable[tuple[WrittenKey, Written]]) -> bytes:
+    """The stored form of the variants `written` (of the reading `key`): each rule set once,
+    and each variant naming its rule set by position."""
+    rule_sets: dict[tuple[Rule, ...], int] = {}
+    entries = [
+        [index, rule_sets.setdefault(rule_set, len(rule_sets)), text, score, world]
+        for (index, rule_set), (text, score, world) in written
+    ]
+    listed = [[[rule.category, rule.value] for rule in rule_set] for rule_set in rule_sets]
+    body = {"key": key, "rule_sets": listed, "variants": entries}
+    text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    return zlib.compress(_MAGIC + text.encode("utf-8", "surrogatepass"), 1)
+
+
+def decode_written(
+    blob: bytes, key: str, seeds: int, term_list: TermList
+) -> dict[WrittenKey, Written]:
+    """The variants `encode_written` stored for the reading `key` of a corpus of `seeds`
+    texts read with `term_list`; ReadingRefused (with the reason) for a blob that is damaged,
+    of another reading, or that does not fit."""
+    try:
+        data = zlib.decompress(blob)
+        if data[: len(_MAGIC)] != _MAGIC:
+            raise ReadingRefused("not textfair's stored variants")
+        stored = json.loads(data[len(_MAGIC) :].decode("utf-8", "surrogatepass"))
+    except (zlib.error, ValueError) as err:
+        raise ReadingRefused(f"stored variants damaged: {type(err).__name__}") from None
+    if not isinstance(stored, dict) or stored.get("key") != key:
+        raise ReadingRefused("stored variants of another corpus, term list or settings")
+    rules = {(t.category, t.id): Rule(t.category, t.id) for t in term_list.terms()}
+    try:
+        rule_sets = [tuple(rules[(c, t)] for c, t in listed) for listed in stored["rule_sets"]]
+        return dict(_entry(entry, seeds, rule_sets) for entry in stored["variants"])
+    except (KeyError, IndexError, TypeError, ValueError) as err:
+        raise ReadingRefused(f"stored variants damaged: {type(err).__name__} {err}") from None
+
+
+def _entry(
+    entry: list[Any], seeds: int, rule_sets: list[tuple[Rule, ...]]
+) -> tuple[WrittenKey, Written]:
+    index, rule_set, text, score, world = entry
+    if not (type(index) is int and 0 <= index < seeds):
+        raise ValueError("a variant of a seed outside the corpus")
+    if type(text) is not str or not (world is None or type(world) is str):
+        raise ValueError("a variant that is not text")
+    if not (type(score) in (int, float) and 0 <= score <= 1):  # NaN fails too
+        raise ValueError("an acceptability outside [0, 1]")
+    if type(rule_set) is not int or rule_set < 0:
+        raise ValueError("a rule set outside the stored ones")
+    return (index, rule_sets[rule_set]), (text, float(score), world)
