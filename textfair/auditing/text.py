@@ -84,6 +84,9 @@ def audit_text(
     # The templates are read and checked before any query, like every other input.
     choice = template_texts(config.templates, cached.labels)
     templated = template_domain(choice, config) if choice is not None else None
+    store = store if store is not None else ReadingStore()
+    # The templates' texts an earlier audit wrote (issue 58): taken, not written again.
+    template_note = templated.take_stored(store) if templated is not None else ""
     # The corpus's texts, which the label metrics score, asked ahead while the corpus is
     # read when the model waits rather than computes here (`textfair.models.ahead`).
     ahead = _ahead(cached, texts, config) if labels is not None and domain is None else None
@@ -99,7 +102,7 @@ def audit_text(
                     workers,
                     ahead.start if ahead is not None else None,
                     private_names=config.private_names,
-                    store=store if store is not None else ReadingStore(),
+                    store=store,
                 )
         mentioning = int(
             np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum()
@@ -165,13 +168,11 @@ def audit_text(
     if templated is not None and choice is not None:
         section = audit_templates(templated, choice, cached, favourable, config, run)
         report = dataclasses.replace(report, templates=section)
+        template_note = "; ".join(n for n in (template_note, templated.keep_stored(store)) if n)
     # The variants written, beside the reading, for the next audit of another model.
-    kept = domain.keep_written()
-    line = reading_line(domain)
-    return dataclasses.replace(
-        report,
-        run=dataclasses.replace(report.run, reading=f"{line}; {kept}" if kept else line),
-    )
+    said = [reading_line(domain), domain.keep_written(), template_note]
+    line = "; ".join(note for note in said if note)
+    return dataclasses.replace(report, run=dataclasses.replace(report.run, reading=line))
 
 
 def corpus_keys(texts: Sequence[str], config: AuditConfig) -> dict[str, str]:

@@ -14,20 +14,34 @@ Stored form: JSON (the rule sets ``[[category, term], ...]``, each once, and a l
 key, zlib-compressed; never a pickle. Anything
 that does not fit the reading (another key, a seed outside the corpus, a term the list
 lacks, a score outside [0, 1]) is refused whole.
+
+A template suite's written texts are kept the same way, under a key of their own
+(`template_key`): they depend on the templates, the lists and the code, not on the corpus.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from textfair._version import __version__
 from textfair.core.rules import Rule
 from textfair.terms import TermList
-from textfair.text.reading import ReadingRefused
+from textfair.text.reading import ReadingRefused, _code_digest, _term_list_digest
 
-__all__ = ["Written", "WrittenKey", "decode_written", "encode_written"]
+__all__ = [
+    "TemplateKey",
+    "Written",
+    "WrittenKey",
+    "decode_template_texts",
+    "decode_written",
+    "encode_template_texts",
+    "encode_written",
+    "template_key",
+]
 
 #: A variant's key: its seed and the rule set it was rewritten to.
 WrittenKey = tuple[int, tuple[Rule, ...]]
@@ -87,3 +101,56 @@ def _entry(
     if type(rule_set) is not int or rule_set < 0:
         raise ValueError("a rule set outside the stored ones")
     return (index, rule_sets[rule_set]), (text, float(score), world)
+
+
+#: A templated seed's text: its seed, the term written and whether with the placebo edit.
+TemplateKey = tuple[int, str, bool]
+_TEMPLATE_MAGIC = b"TFTT1"
+
+
+def template_key(
+    templates: Sequence[str],
+    kinds: Sequence[str | None],
+    term_list: TermList,
+    categories: Sequence[str],
+) -> str:
+    """What a template suite's written texts are the texts of, as a SHA-256: the templates
+    and their kinds, the term list's content, the categories, and textfair's writer (its
+    version and code digest, as a reading's key has them)."""
+    digest = hashlib.sha256()
+    written = ["templates", __version__, _code_digest(), list(categories), list(kinds)]
+    digest.update(json.dumps([*written, list(templates)]).encode("utf-8", "surrogatepass"))
+    digest.update(_term_list_digest(term_list).encode())
+    return digest.hexdigest()
+
+
+def encode_template_texts(key: str, written: Mapping[TemplateKey, str]) -> bytes:
+    """The stored form of a template domain's written texts (`TemplateDomain.write`)."""
+    entries = [[index, term, placebo, text] for (index, term, placebo), text in written.items()]
+    body = json.dumps({"key": key, "texts": entries}, separators=(",", ":"), ensure_ascii=False)
+    return zlib.compress(_TEMPLATE_MAGIC + body.encode("utf-8", "surrogatepass"), 1)
+
+
+def decode_template_texts(blob: bytes, key: str, seeds: int) -> dict[TemplateKey, str]:
+    """The texts `encode_template_texts` stored under `key` for a domain of `seeds` seeds;
+    ReadingRefused for a blob damaged, of another key, or that does not fit."""
+    try:
+        data = zlib.decompress(blob)
+        if data[: len(_TEMPLATE_MAGIC)] != _TEMPLATE_MAGIC:
+            raise ReadingRefused("not textfair's stored template texts")
+        stored = json.loads(data[len(_TEMPLATE_MAGIC) :].decode("utf-8", "surrogatepass"))
+    except (zlib.error, ValueError) as err:
+        raise ReadingRefused(f"stored template texts damaged: {type(err).__name__}") from None
+    if not isinstance(stored, dict) or stored.get("key") != key:
+        raise ReadingRefused("stored template texts of other templates, lists or settings")
+    texts: dict[TemplateKey, str] = {}
+    try:
+        for index, term, placebo, text in stored["texts"]:
+            if not (type(index) is int and 0 <= index < seeds):
+                raise ValueError("a text of a seed outside the templates")
+            if type(term) is not str or type(placebo) is not bool or type(text) is not str:
+                raise ValueError("a text that is not one")
+            texts[(index, term, placebo)] = text
+    except (KeyError, TypeError, ValueError) as err:
+        raise ReadingRefused(f"stored template texts damaged: {err}") from None
+    return texts

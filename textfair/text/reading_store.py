@@ -31,13 +31,19 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from textfair.errors import TextfairError
 from textfair.terms import TermList
-from textfair.text._written import decode_written, encode_written
+from textfair.text._written import (
+    TemplateKey,
+    decode_template_texts,
+    decode_written,
+    encode_template_texts,
+    encode_written,
+)
 from textfair.text.reading import Reading, ReadingRefused, decode, encode
 
 __all__ = ["MAX_BYTES", "MAX_READINGS", "MEMORY_SEEDS", "Found", "ReadingStore"]
@@ -65,6 +71,12 @@ _WRITTEN = (
 )
 #: Parts of a reading's stored variants before they are joined into one.
 MAX_PARTS = 8
+# A template suite's written texts (`textfair.text._written.template_key`), one row each,
+# at most MAX_READINGS rows (the least recently used go first).
+_TEMPLATE_TEXTS = (
+    "CREATE TABLE IF NOT EXISTS template_texts ("
+    "key TEXT PRIMARY KEY, used REAL NOT NULL, bytes INTEGER NOT NULL, body BLOB NOT NULL)"
+)
 
 
 @dataclass(frozen=True)
@@ -186,7 +198,55 @@ class ReadingStore:
                 )
                 _evict(db)
         except (sqlite3.Error, TextfairError) as err:
-            return self._unreadable(err)
+            return self._unreadable(err, "the corpus's variants", "written here")
+        return ""
+
+    def find_template_texts(self, key: str, seeds: int) -> tuple[dict[TemplateKey, str], str]:
+        """The template texts stored under `key` (for a template domain of `seeds` seeds),
+        empty when there are none, and a line on a damaged row (deleted), else ""."""
+        if self.path is None or not self.path.exists():
+            return {}, ""
+        try:
+            with self._connection() as db:
+                row = db.execute("SELECT body FROM template_texts WHERE key = ?", (key,))
+                found = row.fetchone()
+                if found is None:
+                    return {}, ""
+                try:
+                    texts = decode_template_texts(found[0], key, seeds)
+                except ReadingRefused as refused:
+                    with db:
+                        db.execute("DELETE FROM template_texts WHERE key = ?", (key,))
+                    return {}, (
+                        f"the templates' stored texts in {self.path} were refused ({refused}); "
+                        "written again"
+                    )
+                with db:
+                    db.execute(
+                        "UPDATE template_texts SET used = ? WHERE key = ?", (time.time(), key)
+                    )
+        except (sqlite3.Error, TextfairError) as err:
+            return {}, self._unreadable(err, "the templates' texts", "written here")
+        return texts, ""
+
+    def keep_template_texts(self, key: str, texts: Mapping[TemplateKey, str], known: int) -> str:
+        """Keep a template domain's written `texts` under `key` when there are more than the
+        `known` it found (one transaction, the row replaced whole); a line when the file
+        could not take them, else ""."""
+        if self.path is None or len(texts) <= known:
+            return ""
+        body = encode_template_texts(key, texts)
+        try:
+            with self._connection() as db, db:
+                db.execute(
+                    "INSERT OR REPLACE INTO template_texts VALUES (?, ?, ?, ?)",
+                    (key, time.time(), len(body), body),
+                )
+                rows = db.execute("SELECT key FROM template_texts ORDER BY used DESC")
+                for old in [k for (k,) in rows.fetchall()][MAX_READINGS:]:
+                    db.execute("DELETE FROM template_texts WHERE key = ?", (old,))
+        except (sqlite3.Error, TextfairError) as err:
+            return self._unreadable(err, "the templates' texts", "written here")
         return ""
 
     @contextlib.contextmanager
@@ -194,7 +254,7 @@ class ReadingStore:
         from textfair.io import connect_cache
 
         assert self.path is not None
-        db = connect_cache(self.path, [_READINGS, _WRITTEN])
+        db = connect_cache(self.path, [_READINGS, _WRITTEN, _TEMPLATE_TEXTS])
         try:
             yield db
         finally:
@@ -206,10 +266,12 @@ class ReadingStore:
             "read again and stored anew"
         )
 
-    def _unreadable(self, err: Exception) -> str:
+    def _unreadable(
+        self, err: Exception, what: str = "the corpus's reading", done: str = "read here"
+    ) -> str:
         return (
-            f"the cache file {self.path} could not keep the corpus's reading ({err}); read "
-            "here, the file left as it was"
+            f"the cache file {self.path} could not keep {what} ({err}); {done}, the file "
+            "left as it was"
         )
 
 

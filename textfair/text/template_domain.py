@@ -31,7 +31,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -41,9 +41,13 @@ from textfair.terms import Term, TermList
 from textfair.text._context import is_sentence_initial
 from textfair.text._forms import Form
 from textfair.text._minors import UNSAFE_FOR_MINORS, names_a_minor
+from textfair.text._written import template_key
 from textfair.text.mentions import Mention
 from textfair.text.rewrite import Rewriter
 from textfair.text.variants import Swap, Variant
+
+if TYPE_CHECKING:
+    from textfair.text.reading_store import ReadingStore
 
 __all__ = [
     "NAMES_PER_TEMPLATE",
@@ -187,6 +191,25 @@ class TemplateDomain:
                 self._add_seeds(k, template, c)
         self._seed_category = np.array([s.category for s in self.seeds], dtype=object)
         self._written: dict[tuple[int, str, bool], str] = {}
+        # The key the written texts are stored under in a cache file (`take_stored`), and
+        # how many were found there.
+        self._stored_key = template_key(templates, self._written_for, terms, self._categories)
+        self._stored_known = 0
+
+    def take_stored(self, store: ReadingStore) -> str:
+        """Take the texts an earlier audit wrote for these templates from `store`'s cache
+        file (`write` reads them as written); a line on a damaged row, else ""."""
+        texts, note = store.find_template_texts(self._stored_key, len(self.seeds))
+        self._written.update(texts)
+        self._stored_known = len(self._written)
+        return note
+
+    def keep_stored(self, store: ReadingStore) -> str:
+        """Keep the texts written in `store`'s cache file when there are new ones, for the
+        next audit; a line when the file could not take them, else ""."""
+        note = store.keep_template_texts(self._stored_key, self._written, self._stored_known)
+        self._stored_known = len(self._written)
+        return note
 
     def _add_seeds(self, k: int, template: ParsedTemplate, category: str) -> None:
         kind = self.kinds[category]

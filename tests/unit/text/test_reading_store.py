@@ -275,6 +275,54 @@ def test_damaged_stored_variants_are_refused_in_one_line_and_written_again(tmp_p
     assert len(_fresh(store=ReadingStore(path)).reading.written) == 50
 
 
+def _templates(terms="dixon2018"):
+    from textfair.text.template_domain import TemplateDomain
+    from textfair.text.template_suites import suite, suite_kinds
+
+    return TemplateDomain(suite("toxicity"), load_term_list(terms), None, suite_kinds("toxicity"))
+
+
+def _every_template_text(domain) -> list[str]:
+    return [
+        variant.text
+        for index in range(len(domain.seeds))
+        for rule_set in ((rule,) for c in domain.categories() for rule in domain.single_rules(c))
+        if (variant := domain.rewrite(index, rule_set)) is not None
+    ]
+
+
+def test_the_templates_texts_are_kept_and_taken_as_written(tmp_path, monkeypatch):
+    """Issue 58: a template suite's texts written by one audit are taken from the cache file
+    by the next (nothing written again), each the text a fresh domain writes; another term
+    list is another key; a damaged row is refused in one line and written again."""
+    from textfair.text.template_domain import TemplateDomain
+
+    path = tmp_path / "cache.sqlite"
+    first = _templates()
+    assert first.take_stored(ReadingStore(path)) == ""
+    texts = _every_template_text(first)
+    assert first.keep_stored(ReadingStore(path)) == ""
+    second = _templates()
+    assert second.take_stored(ReadingStore(path)) == ""
+
+    def never(*args):
+        raise AssertionError("written again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(TemplateDomain, "_write", never)
+        assert _every_template_text(second) == texts
+    other = _templates("holistic")
+    assert other.take_stored(ReadingStore(path)) == "" and not other._written
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE template_texts SET body = substr(body, 1, 30)")
+    db.close()
+    third = _templates()
+    note = third.take_stored(ReadingStore(path))
+    assert "templates' stored texts" in note and "written again" in note and "\n" not in note
+    assert _every_template_text(third) == texts
+
+
 def test_a_users_file_is_never_taken_for_the_store(write):
     """A path holding a user's file is refused before any work, in one line, and left as it
     was."""
