@@ -208,6 +208,11 @@ def _rewritten(plan: PairedRows, index: int, total: int) -> dict[int, Hashable]:
     seed may not take (another axis, a clash) is left out of its row, as one its sample
     did not draw."""
     picks = _assignment_picks(plan.domain, index, plan.categories, total, plan.bound)
+    write = getattr(plan.domain, "rewrite_input", None)
+    if write is not None:  # a text domain's inputs, without a Variant each
+        return {
+            int(k): text for k in picks if (text := write(index, plan.assignments[k])) is not None
+        }
     return {
         int(k): v.input
         for k in picks

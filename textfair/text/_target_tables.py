@@ -9,7 +9,8 @@ look them up.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 import numpy as np
@@ -33,7 +34,7 @@ class TargetTables(NamedTuple):
 
 def target_tables(
     plans: Sequence[dict[str, CategoryPlan]],
-    terms: Sequence[dict[str, set[str]]],
+    terms: Sequence[Mapping[str, AbstractSet[str]]],
     categories: Sequence[str],
     term_list: TermList,
 ) -> TargetTables:

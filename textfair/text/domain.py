@@ -120,6 +120,7 @@ class TextDomain:
         self._written_known = len(self._written)
         self.scorer.remember(self.reading.scores)
         self._mentions, plans = self.reading.mentions, self.reading.plans
+        self._no_terms = {c: frozenset[str]() for c in self._categories}
         self._terms = [self._terms_by_category(mentions) for mentions in self._mentions]
         self._related = [
             [m for plan in by_category.values() if plan.left_out is None for m in plan.related]
@@ -296,6 +297,22 @@ class TextDomain:
             if rule.value not in own and self.may_become(index, category, rule.value)
         ]
 
+    def rewrite_input(self, index: int, rule_set: tuple[Rule, ...]) -> str | None:
+        """`rewrite(index, rule_set).input` (None where `rewrite` gives None), read from the
+        variants written before without making a `Variant`: what paired rows ask the model
+        (`textfair.discovery.paired_rows`), a re-audit's most frequent call."""
+        for rule in rule_set:  # `may_become`, inlined, as `_rewrite` checks it
+            c = rule.category
+            target_set, column = self._target_set_of[c][index], self._column_of[c][rule.value]
+            if target_set < 0 or not self._target_table[c][target_set, column]:
+                return None
+        kept = self._written.get((index, rule_set))
+        if kept is None:
+            variant = self._rewrite_cached(index, rule_set)
+            return variant.input if variant is not None else None
+        self._scored[kept[0]] = kept[1]
+        return kept[0]
+
     def rewrite_with_edits(self, index: int, rule_set: tuple[Rule, ...]) -> Variant | None:
         """`rewrite`, with the span map of every change (for a reader; not remembered)."""
         return self._rewrite(index, rule_set, with_edits=True)
@@ -354,13 +371,16 @@ class TextDomain:
         pieces.append(text[cursor:])
         return Variant("".join(pieces), (), swaps=(), seed_id=index)
 
-    def _terms_by_category(self, mentions: Sequence[Mention]) -> dict[str, set[str]]:
-        """Per category of the domain, the terms `mentions` name (an empty set for none)."""
+    def _terms_by_category(self, mentions: Sequence[Mention]) -> Mapping[str, frozenset[str]]:
+        """Per category of the domain, the terms `mentions` name (an empty set for none).
+        Most seeds name none: they share one mapping (never changed: the sets are frozen)."""
+        if not mentions:
+            return self._no_terms
         found: dict[str, set[str]] = {c: set() for c in self._categories}
         for mention in mentions:
             if mention.category in found:
                 found[mention.category].add(mention.term_id)
-        return found
+        return {c: frozenset(terms) for c, terms in found.items()}
 
     def _make_rewriter(self, index: int) -> Rewriter:
         return Rewriter(self.texts[index], [*self._mentions[index], *self._related[index]])

@@ -349,6 +349,14 @@ class TemplateDomain:
         swaps = () if target.id == seed.own.id else (Swap(seed.category, seed.own.id, target.id),)
         return Variant(self.write(index, target), (), swaps=swaps, seed_id=index)
 
+    def rewrite_input(self, index: int, rule_set: tuple[Rule, ...]) -> str | None:
+        """`rewrite(index, rule_set).input`, without making a `Variant` (paired rows' call)."""
+        seed = self.seeds[index]
+        if len(rule_set) != 1 or rule_set[0].category != seed.category:
+            return None
+        target = next((t for t in seed.terms if t.id == rule_set[0].value), None)
+        return self.write(index, target) if target is not None else None
+
     remembers_rewrites = True
     """`rewrite` reads `write`'s memo: paired scoring may write the next seeds while a model
     that waits answers (`textfair.discovery.paired_rows`), as for the texts."""
