@@ -31,7 +31,7 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -202,8 +202,13 @@ class ReadingStore:
         return ""
 
     def find_template_texts(self, key: str, seeds: int) -> tuple[dict[TemplateKey, str], str]:
-        """The template texts stored under `key` (for a template domain of `seeds` seeds),
-        empty when there are none, and a line on a damaged row (deleted), else ""."""
+        """The template texts kept under `key` (for a template domain of `seeds` seeds): in
+        this process (the very dict an earlier domain filled), else from the cache file;
+        empty when there are none; and a line on a damaged row (deleted), else ""."""
+        with _template_lock:
+            kept = _template_memory.get(key)
+        if kept is not None:
+            return kept, ""
         if self.path is None or not self.path.exists():
             return {}, ""
         try:
@@ -229,10 +234,15 @@ class ReadingStore:
             return {}, self._unreadable(err, "the templates' texts", "written here")
         return texts, ""
 
-    def keep_template_texts(self, key: str, texts: Mapping[TemplateKey, str], known: int) -> str:
+    def keep_template_texts(self, key: str, texts: dict[TemplateKey, str], known: int) -> str:
         """Keep a template domain's written `texts` under `key` when there are more than the
         `known` it found (one transaction, the row replaced whole); a line when the file
-        could not take them, else ""."""
+        could not take them, else "". Kept in this process too (the last MAX_READINGS)."""
+        with _template_lock:
+            _template_memory[key] = texts
+            _template_memory.move_to_end(key)
+            while len(_template_memory) > MAX_READINGS:
+                _template_memory.popitem(last=False)
         if self.path is None or len(texts) <= known:
             return ""
         body = encode_template_texts(key, texts)
@@ -323,9 +333,14 @@ class _Memory:
 
 # Read at each put, so a test may lower it.
 _memory = _Memory(lambda: MEMORY_SEEDS)
+# The template texts written in this process, by key (a few hundred kB each).
+_template_memory: OrderedDict[str, dict[TemplateKey, str]] = OrderedDict()
+_template_lock = threading.Lock()
 
 
 def forget_readings() -> None:
-    """Forget the readings kept in this process: the next audit of any corpus reads it
-    (a stored reading in a cache file is still found)."""
+    """Forget the readings (and template texts) kept in this process: the next audit of any
+    corpus reads it (a stored reading in a cache file is still found)."""
     _memory.clear()
+    with _template_lock:
+        _template_memory.clear()

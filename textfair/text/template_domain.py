@@ -200,7 +200,8 @@ class TemplateDomain:
         """Take the texts an earlier audit wrote for these templates from `store`'s cache
         file (`write` reads them as written); a line on a damaged row, else ""."""
         texts, note = store.find_template_texts(self._stored_key, len(self.seeds))
-        self._written.update(texts)
+        texts.update(self._written)  # this process's dict is shared: every audit adds to it
+        self._written = texts
         self._stored_known = len(self._written)
         return note
 

@@ -292,8 +292,8 @@ def _every_template_text(domain) -> list[str]:
 
 
 def test_the_templates_texts_are_kept_and_taken_as_written(tmp_path, monkeypatch):
-    """Issue 58: a template suite's texts written by one audit are taken from the cache file
-    by the next (nothing written again), each the text a fresh domain writes; another term
+    """Issue 58: a template suite's texts written by one audit are taken by the next, in this
+    process or from the cache file (nothing written again), each the text a fresh domain writes; another term
     list is another key; a damaged row is refused in one line and written again."""
     from textfair.text.template_domain import TemplateDomain
 
@@ -302,6 +302,9 @@ def test_the_templates_texts_are_kept_and_taken_as_written(tmp_path, monkeypatch
     assert first.take_stored(ReadingStore(path)) == ""
     texts = _every_template_text(first)
     assert first.keep_stored(ReadingStore(path)) == ""
+    in_process = _templates()  # a notebook's second audit: no file needed
+    assert in_process.take_stored(ReadingStore()) == "" and len(in_process._written) == len(texts)
+    forget_readings()  # as a new process
     second = _templates()
     assert second.take_stored(ReadingStore(path)) == ""
 
@@ -317,6 +320,7 @@ def test_the_templates_texts_are_kept_and_taken_as_written(tmp_path, monkeypatch
     with db:
         db.execute("UPDATE template_texts SET body = substr(body, 1, 30)")
     db.close()
+    forget_readings()
     third = _templates()
     note = third.take_stored(ReadingStore(path))
     assert "templates' stored texts" in note and "written again" in note and "\n" not in note
