@@ -30,7 +30,7 @@ from textfair.models.torch_text import TorchTextModel
 from textfair.report.gate import Gate
 from textfair.report.model import AuditReport, CategoryCoverage
 from textfair.report.parts import Counterfactual, ModelInfo, RunStats, TableMetrics
-from textfair.report.versions import FindingChange, VersionComparison, compare
+from textfair.report.versions import CausalChange, FindingChange, VersionComparison, compare
 from textfair.settings import AuditConfig
 from textfair.stats.label_metrics import AucGap, BiasMetrics, SubgroupMetrics
 from textfair.stats.metrics import GroupMetrics
@@ -68,6 +68,7 @@ __all__ = [  # noqa: RUF022 (grouped, not sorted)
     # What a report holds (its findings, scores, metrics, run) and what a comparison holds
     "AucGap",
     "BiasMetrics",
+    "CausalChange",
     "CausalScore",
     "Comparison",
     "Counterfactual",

@@ -31,6 +31,8 @@ Numbers may move in the 7th digit (a float32 model's answer depends slightly on
 what it is batched with); nothing else may change. The run's cost (seconds, calls, placebo
 queries), the version and the data's path are left out. To accept a change on purpose,
 rewrite the files with `(cd tests && python -m behaviour.test_report_unchanged)`.
+Issue 58's causal seed rows (each causal score's seeds and whether each flipped) were added
+to the four text references as keys only: every number before them unchanged.
 
 The tabular examples' reports are pinned the same way (`tabular_<name>_report.json`, written
 at commit 52406b8, before issue 46 moved the code): the logistic regression
@@ -83,7 +85,8 @@ def _bundled_audit(terms: str = "dixon2018") -> dict:
 def _summarise_seed_rows(section: dict) -> None:
     """Each paired finding's seed rows (issue 58's `seeds` and `differences`, 100 per
     finding) as what pins them without 8 MB of references: the seeds' digest, and the
-    differences' count, sum and sum of squares (compared with the float tolerance)."""
+    differences' count, sum and sum of squares (compared with the float tolerance); each
+    causal score's (`seeds` and `seed_flips`, 0 or 1) as their digests and count."""
     for finding in section.get("findings") or ():
         seeds = finding.pop("seeds", None)
         differences = finding.pop("differences", None)
@@ -94,6 +97,18 @@ def _summarise_seed_rows(section: dict) -> None:
             "n": len(differences),
             "sum": math.fsum(differences),
             "sum_of_squares": math.fsum(d * d for d in differences),
+        }
+    # Each causal score's seed rows (its seeds sampled, and whether each flipped): ints,
+    # pinned exactly by their digests.
+    for causal in (section.get("counterfactual") or {}).get("causal") or ():
+        seeds = causal.pop("seeds", None)
+        flips = causal.pop("seed_flips", None)
+        if seeds is None:
+            continue
+        causal["seed_rows"] = {
+            "seeds_sha256": hashlib.sha256(json.dumps(seeds).encode()).hexdigest(),
+            "seed_flips_sha256": hashlib.sha256(json.dumps(flips).encode()).hexdigest(),
+            "n": len(flips),
         }
 
 

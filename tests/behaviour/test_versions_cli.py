@@ -23,20 +23,26 @@ def invoke(*args):
 
 @pytest.fixture(scope="module")
 def versions(tmp_path_factory):
-    """A corpus (the first 400 bundled comments), two versions of a model (v1 answers the
-    same for every text; v2 also finds every text naming "gay" toxic) and v1's audit."""
+    """A corpus (the first 400 bundled comments), versions of a model (v1 answers the same
+    for every text; v2 also finds every text naming "gay" toxic; v3 finds one text in five
+    toxic, by its exact wording: no identity fares worse, but a swap often flips it) and
+    v1's audit."""
     folder = tmp_path_factory.mktemp("versions")
     with (folder / "corpus.csv").open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["comment"])
         writer.writerows([text] for text in bundled_comments()[0][:400])
     (folder / "versions.py").write_text(
+        "import zlib\n"
         "import numpy as np\n"
         "def v1(texts):\n    return np.tile([0.8, 0.2], (len(texts), 1))\n"
         "def v2(texts):\n"
         "    toxic = np.array([0.9 if 'gay' in t.lower() else 0.2 for t in texts])\n"
         "    return np.stack([1 - toxic, toxic], axis=1)\n"
-        "v1.labels = v2.labels = ['non-toxic', 'toxic']\n"
+        "def v3(texts):\n"
+        "    toxic = np.array([0.9 if zlib.crc32(t.encode()) % 5 == 0 else 0.2 for t in texts])\n"
+        "    return np.stack([1 - toxic, toxic], axis=1)\n"
+        "v1.labels = v2.labels = v3.labels = ['non-toxic', 'toxic']\n"
     )
     return folder
 
@@ -69,7 +75,8 @@ def test_a_version_that_got_worse_fails_the_gate_and_the_same_passes(versions):
     )
     said = " ".join(worse.output.split())
     assert worse.exit_code == 1, worse.output
-    assert '1 got worse ({"gay"} -' in said
+    # The rule set and gender's flip rate: every gender seed can be swapped to "gay".
+    assert '2 got worse ({"gay"} -' in said and "flip rate of gender +" in said
     assert "got significantly worse by more than --fail-if-worse 5 points: failing" in said
     record = json.loads((versions / "v2" / "report.json").read_text())
     assert record["baseline"]["old_model"] == "py:versions:v1"
@@ -83,6 +90,26 @@ def test_a_version_that_got_worse_fails_the_gate_and_the_same_passes(versions):
     )
     assert shown.exit_code == 0, shown.output
     assert "Against the baseline:" in shown.output and "got worse" in shown.output
+
+
+def test_a_causal_score_that_got_worse_fails_the_gate_alone(versions):
+    """v3's decisions hang on each text's wording: no rule set fares significantly worse, but
+    gender swaps flip its decisions far more often than v1's, and the gate counts that."""
+    if not (versions / "v1" / "report.json").exists():
+        assert _audit(versions, "v1", "--out", str(versions / "v1")).exit_code == 0
+    worse = _audit(
+        versions, "v3", "--out", str(versions / "v3"), "--baseline", str(versions / "v1"),
+        "--fail-if-worse", "5",
+    )  # fmt: skip
+    said = " ".join(worse.output.split())
+    assert worse.exit_code == 1, worse.output
+    assert "1 causal score compared on the same seeds: 1 got worse (flip rate of gender +" in said
+    assert "texts: flip rate of gender 0.0% -> " in said
+    assert "1 finding got significantly worse by more than --fail-if-worse 5 points" in said
+    record = json.loads((versions / "v3" / "report.json").read_text())["baseline"]
+    assert not any(c["worse"] for c in record["changes"])
+    assert [c["categories"] for c in record["causal"] if c["worse"]] == [["gender"]]
+    assert "flip rate of gender" in (versions / "v3" / "report.md").read_text()
 
 
 @pytest.mark.parametrize(

@@ -223,7 +223,9 @@ def _assembled(
             )
             for f in findings
         ),
-        counterfactual=counterfactual,
+        counterfactual=(
+            counterfactual if domain.kind == "text" else _without_seed_rows(counterfactual)
+        ),
         metrics=metrics,
         run=RunStats(
             model_queries=cached.stats.forwarded,
@@ -235,6 +237,15 @@ def _assembled(
             placebo_queries=_stage_queries(cached, "placebo"),
         ),
     )
+
+
+def _without_seed_rows(counterfactual: Counterfactual | None) -> Counterfactual | None:
+    """The causal scores without their seed rows (`CausalScore.seeds`, `seed_flips`): kept
+    for comparing versions of a text model only, as the findings' are."""
+    if counterfactual is None:
+        return None
+    causal = tuple(replace(c, seeds=None, seed_flips=None) for c in counterfactual.causal)
+    return replace(counterfactual, causal=causal)
 
 
 def _stage_queries(cached: CachedModel, stage: str) -> int:

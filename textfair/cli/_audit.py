@@ -67,13 +67,14 @@ BASELINE = typer.Option(
     None,
     "--baseline",
     help="report.json of the previous version's audit (same corpus and settings): each "
-    "finding's change, paired on the same seeds, with its interval.",
+    "finding's change (rule sets and causal scores), paired on the same seeds, with its "
+    "interval.",
 )
 FAIL_IF_WORSE = typer.Option(
     None,
     "--fail-if-worse",
-    help="With --baseline: exit 1 when a finding got significantly worse by more than this "
-    "many points.",
+    help="With --baseline: exit 1 when a finding (a rule set's difference, or a causal "
+    "score's flip rate) got significantly worse by more than this many points.",
 )
 REQUIRE = typer.Option(
     None,
@@ -224,7 +225,7 @@ def _audit(options: dict, group: bool) -> None:
                 soft_wrap=True,
             )
             code = EXIT_UNFAIR
-        elif not comparison.changes and code == 0:
+        elif not (comparison.changes or comparison.causal) and code == 0:
             err.print(
                 "untested: no finding could be compared with --baseline, so --fail-if-worse "
                 "cannot pass on nothing",

@@ -27,8 +27,8 @@ def report_command(
     baseline: Path | None = typer.Option(
         None,
         "--baseline",
-        help="report.json of the previous version's audit: each finding's change, paired on "
-        "the same seeds (shown, and added to --md).",
+        help="report.json of the previous version's audit: each finding's change (rule sets "
+        "and causal scores), paired on the same seeds (shown, and added to --md).",
     ),
 ) -> None:
     """Render a saved report again: the page the audit wrote (byte for byte), Markdown, or the

@@ -112,6 +112,7 @@ def causal_score(
     model, sampling, population = run.model, run.sampling, run.population
     confidence, error, min_samples = sampling.confidence, sampling.error, sampling.min_samples
     flipped: list[bool] = []
+    sampled: list[int] = []  # the seeds of `flipped`, in order
     shares: list[float] = []  # per seed with a placebo: its identity edits' flip share
     placebo_flips: list[float] = []
     edited = 0  # seeds with at least one real edit of `subset`
@@ -122,6 +123,7 @@ def causal_score(
         labels = outcomes(run.favorable, with_placebos(model, inputs, extra))
         flips, seed_labels, edit_shares = _row_flips(labels[: len(inputs)], rows)
         flipped += flips.tolist()
+        sampled += seeds.tolist()
         edited += sum(bool(row[3].any()) for row in rows)
         for (_, _, at, _), seed_label, share in zip(rows, seed_labels, edit_shares, strict=True):
             if at >= 0:
@@ -144,6 +146,8 @@ def causal_score(
             else None
         ),
         edited,
+        seeds=tuple(sampled),
+        seed_flips=tuple(int(f) for f in flipped),
     )
 
 

@@ -68,6 +68,14 @@ class CausalScore:
     """Of the `n` seeds sampled, those with at least one real edit of `categories`: 0 means
     no seed could be rewritten there, so `score` (0) measures nothing. None in a report
     written before it was kept."""
+    seeds: tuple[int, ...] | None = field(default=None, repr=False)
+    """The `n` seeds sampled, in the run's order (a seed's index in the domain, as a
+    paired `GroupFinding`'s `seeds`), each a row of `seed_flips`. None for table rows and in
+    a report written before they were kept."""
+    seed_flips: tuple[int, ...] | None = field(default=None, repr=False)
+    """Per seed of `seeds`: 1 when some counterfactual of `categories` changed its
+    decision, else 0 (`flips` is their sum): what two versions of a model audited on the
+    same corpus and seed are compared on, seed by seed (`textfair.report.versions`)."""
 
     @property
     def measured(self) -> bool:

@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 #    Each finding may carry "world" (of its seeds, those whose variants rest on a real,
 #    named person or work: WORLD, issue 56); a report without it reads with None.
 #    Compatible later: a paired finding's seed rows, "seeds" and "differences" (compare).
+#    Compatible later: a text audit's causal score's seed rows, "seeds" and "seed_flips"
+#    (0 or 1 per seed: compare); a report without them reads with None.
 #    A later version that only adds what an older reader may ignore says so by writing
 #    "compatible_with": the oldest version able to read it (see check_version).
 REPORT_VERSION = 5
@@ -218,6 +220,10 @@ def _number_or_none(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
+def _ints_or_none(values: Any) -> tuple[int, ...] | None:
+    return None if values is None else tuple(int(x) for x in values)
+
+
 def _known(result: type, record: dict) -> dict:
     """The keys of `record` that `result` (a dataclass) has: a key a later compatible version
     adds (as ``seeds_per_term`` was added to group scores) is ignored, not a TypeError."""
@@ -269,6 +275,9 @@ def counterfactual_record(result: Counterfactual | None) -> dict | None:
                 "n": c.n,
                 "edited": c.edited,
                 "excess": _excess_record(c.excess),
+                # Text audits: each seed sampled and whether it flipped (`textfair.compare`).
+                **({"seeds": list(c.seeds)} if c.seeds is not None else {}),
+                **({"seed_flips": list(c.seed_flips)} if c.seed_flips is not None else {}),
             }
             for c in result.causal
         ],
@@ -300,6 +309,8 @@ def read_counterfactual(record: dict | None) -> Counterfactual | None:
                 int(c["n"]),
                 _read_excess(c.get("excess")),
                 None if c.get("edited") is None else int(c["edited"]),
+                seeds=_ints_or_none(c.get("seeds")),
+                seed_flips=_ints_or_none(c.get("seed_flips")),
             )
             for c in record["causal"]
         ),

@@ -23,6 +23,10 @@ A finding got worse when its change is significant and its difference on the com
 moved away from zero ($|\bar d^{new}| > |\bar d^{old}|$), better when it moved toward zero.
 A rule set tested in one version only is listed, not compared; a baseline audited on other
 data, lists or settings is refused in one line (`check_baseline`).
+
+A causal score (Themis's flip rate of a category set) is compared on the seeds both versions
+sampled, its p-values corrected over the section's causal scores apart from its rule sets:
+see `textfair.report._flipchanges`.
 """
 
 from __future__ import annotations
@@ -31,18 +35,27 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
+from textfair.core.counts import counted
 from textfair.core.rules import RuleSet
 from textfair.discovery.findings import GroupFinding
 from textfair.errors import TextfairError
+from textfair.report._flipchanges import CausalChange, causal_changes, paired_causal_change
 from textfair.report.model import AuditReport
 from textfair.stats import bounded_mean
 from textfair.stats.testing import adjust
 
-__all__ = ["FindingChange", "VersionComparison", "check_baseline", "compare"]
+__all__ = [
+    "CausalChange",
+    "FindingChange",
+    "VersionComparison",
+    "check_baseline",
+    "compare",
+    "paired_causal_change",
+]
 
 #: The settings that decide which seeds a rule set reads and how each is rewritten: two
 #: audits compared seed by seed must agree on them (the corpus's reading aside).
@@ -70,6 +83,10 @@ class FindingChange:
     p_adjusted: float = math.nan
     significant: bool = False
 
+    def label(self) -> str:
+        """The rule set, as the verdict names it: ``{"gay"}``."""
+        return self.rule_set.label()
+
     @property
     def worse(self) -> bool:
         """Significantly changed, away from no difference."""
@@ -90,10 +107,16 @@ class FindingChange:
         return paired / independent if independent > 0 else math.nan
 
 
+#: A rule set's change or a causal score's: what the verdict and the gate count alike.
+Change = FindingChange | CausalChange
+C = TypeVar("C", FindingChange, CausalChange)
+
+
 @dataclass(frozen=True)
 class VersionComparison:
-    """Every finding of two audits compared: `changes` (paired), `not_compared` (one line
-    per rule set tested in one version only, or read on other seeds)."""
+    """Every finding of two audits compared: `changes` (the rule sets', paired), `causal`
+    (the causal scores', paired), `not_compared` (one line per rule set or causal score
+    tested in one version only, or read on other seeds)."""
 
     old_model: str
     new_model: str
@@ -101,21 +124,28 @@ class VersionComparison:
     not_compared: tuple[str, ...]
     confidence: float
     correction: str
+    causal: tuple[CausalChange, ...] = ()
 
-    def worse(self, points: float = 0.0) -> tuple[FindingChange, ...]:
+    def worse(self, points: float = 0.0) -> tuple[Change, ...]:
         """The changes that got significantly worse by more than `points` (in points:
-        100 × |change|)."""
-        return tuple(c for c in self.changes if c.worse and 100 * abs(c.change) > points)
+        100 × |change|): the rule sets', then the causal scores'."""
+        both: tuple[Change, ...] = (*self.changes, *self.causal)
+        return tuple(c for c in both if c.worse and 100 * abs(c.change) > points)
 
-    def better(self) -> tuple[FindingChange, ...]:
-        """The changes that got significantly better."""
-        return tuple(c for c in self.changes if c.better)
+    def better(self) -> tuple[Change, ...]:
+        """The changes that got significantly better: the rule sets', then the causal
+        scores'."""
+        both: tuple[Change, ...] = (*self.changes, *self.causal)
+        return tuple(c for c in both if c.better)
 
     def verdict(self) -> str:
         """What changed from the old version to the new, in one sentence."""
+        compared = f"{len(self.changes)} rule sets"
+        if self.causal:
+            compared += f" and {counted(len(self.causal), 'causal score')}"
         head = (
             f"{self.new_model or 'the new model'} against {self.old_model or 'the baseline'}: "
-            f"{len(self.changes)} rule sets compared on the same seeds"
+            f"{compared} compared on the same seeds"
         )
         worse, better = self.worse(), self.better()
         parts = [f"{len(worse)} got worse ({_listed(worse)})" if worse else "none got worse"]
@@ -124,15 +154,23 @@ class VersionComparison:
         return f"{head}: {', '.join(parts)} ({self.correction}){tail}."
 
     def lines(self) -> list[str]:
-        """The comparison as text: the verdict, each significant change, what was not
-        compared."""
+        """The comparison as text: the verdict, each significant change (rule sets, then
+        causal scores), what was not compared."""
         said = [f"Against the baseline: {self.verdict()}"]
         for change in self.changes:
             if change.significant:
                 said.append(
-                    f"  {change.section}: {change.rule_set.label()} {_points(change.old)} -> "
+                    f"  {change.section}: {change.label()} {_points(change.old)} -> "
                     f"{_points(change.new)} points, change {_points(change.change)} "
                     f"[{_points(change.ci[0])}, {_points(change.ci[1])}] on {change.n} seeds"
+                )
+        for causal in self.causal:
+            if causal.significant:
+                said.append(
+                    f"  {causal.section}: {causal.label()} {_percent(causal.old)} -> "
+                    f"{_percent(causal.new)}, change {_points(causal.change)} "
+                    f"[{_points(causal.ci[0])}, {_points(causal.ci[1])}] points on "
+                    f"{causal.n} seeds"
                 )
         said += [f"  not compared: {line}" for line in self.not_compared]
         return said
@@ -156,6 +194,17 @@ class VersionComparison:
                 }
                 for c in self.changes
             ],
+            "causal": [
+                {
+                    **asdict(c),
+                    "categories": list(c.categories),
+                    "ci": list(c.ci),
+                    "independent_ci": list(c.independent_ci),
+                    "worse": c.worse,
+                    "better": c.better,
+                }
+                for c in self.causal
+            ],
             "not_compared": list(self.not_compared),
             "lines": self.lines(),
         }
@@ -165,8 +214,12 @@ def _points(value: float) -> str:
     return f"{100 * value:+.1f}"
 
 
-def _listed(changes: Sequence[FindingChange]) -> str:
-    shown = ", ".join(f"{c.rule_set.label()} {_points(c.change)}" for c in changes[:3])
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _listed(changes: Sequence[Change]) -> str:
+    shown = ", ".join(f"{c.label()} {_points(c.change)}" for c in changes[:3])
     return shown + (f" and {len(changes) - 3} more" if len(changes) > 3 else "")
 
 
@@ -216,8 +269,9 @@ def compare(old: AuditReport | str | Path, new: AuditReport | str | Path) -> Ver
     -------
     VersionComparison
         Every finding of either version: its change, paired on the seeds both read, with its
-        interval and the audit's correction (both sections: texts and templates); what got
-        worse and better (``verdict()``, ``worse(points)``).
+        interval and the audit's correction (both sections: texts and templates), the rule
+        sets' (``changes``) and the causal scores' flip rates (``causal``); what got worse
+        and better (``verdict()``, ``worse(points)``).
 
     Raises
     ------
@@ -228,8 +282,11 @@ def compare(old: AuditReport | str | Path, new: AuditReport | str | Path) -> Ver
 
     Notes
     -----
-    On the $m$ seeds both audits read, the change is the mean of
-    $d_i^{new} - d_i^{old} \in [-2, 2]$, with `bounded_mean`'s interval; see the module.
+    On the $m$ seeds both audits read, a rule set's change is the mean of
+    $d_i^{new} - d_i^{old} \in [-2, 2]$, with `bounded_mean`'s interval, corrected over the
+    section's rule sets; a causal score's, on the seeds both sampled, the mean of
+    $f_i^{new} - f_i^{old} \in [-1, 1]$ (whether seed $i$'s decision flipped), corrected
+    over the section's causal scores (``causal``); see the module.
 
     Examples
     --------
@@ -246,10 +303,16 @@ def compare(old: AuditReport | str | Path, new: AuditReport | str | Path) -> Ver
         only = "baseline" if old.templates is not None else "new audit"
         not_compared.append(f"the templates section (in the {only} only)")
     changes: list[FindingChange] = []
+    causal: list[CausalChange] = []
     confidence = float(new.config.get("confidence", 0.95))
+    correction = str(new.config.get("correction", "holm"))
     for name, before, after in sections:
         found, missing = _section_changes(name, before, after, confidence)
-        changes += _corrected(found, str(new.config.get("correction", "holm")), confidence)
+        changes += _corrected(found, correction, confidence)
+        not_compared += missing
+        # The causal scores: a family of their own, as the audit corrects them.
+        flips, missing = causal_changes(name, before, after, confidence)
+        causal += _corrected(flips, correction, confidence)
         not_compared += missing
     return VersionComparison(
         old.model.id,
@@ -257,7 +320,8 @@ def compare(old: AuditReport | str | Path, new: AuditReport | str | Path) -> Ver
         tuple(changes),
         tuple(not_compared),
         confidence,
-        str(new.config.get("correction", "holm")),
+        correction,
+        tuple(causal),
     )
 
 
@@ -317,9 +381,9 @@ def paired_change(
     )
 
 
-def _corrected(changes: list[FindingChange], method: str, confidence: float) -> list[FindingChange]:
-    """The section's changes with p-values corrected over them (the audit's correction, at
-    the audit's level)."""
+def _corrected(changes: list[C], method: str, confidence: float) -> list[C]:
+    """A family of a section's changes (its rule sets', or its causal scores') with p-values
+    corrected over them (the audit's correction, at the audit's level)."""
     if not changes:
         return []
     adjusted = adjust([c.p_value for c in changes], method, alpha=1 - confidence)

@@ -62,6 +62,9 @@ def test_text_and_rows_are_told_by_the_report_not_by_its_keys(text_report, table
     record = table_report.to_dict()
     assert set(record["findings"][0]["rule_set"][0]) == {"feature", "values"}
     assert set(text_report.to_dict()["findings"][0]["rule_set"][0]) == {"category", "term"}
+    # Seed rows (issue 58: what versions are compared on) are kept for text only.
+    assert all(c.seeds and len(c.seed_flips) == c.n for c in text_report.counterfactual.causal)
+    assert "seed_flips" not in str(record["counterfactual"]["causal"])
     # A report written before "kind" existed is still read, and read as what it is.
     del record["kind"], record["report_version"]
     assert AuditReport.from_dict(record).kind == "rows"
