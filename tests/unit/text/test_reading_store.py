@@ -227,9 +227,7 @@ def test_the_variants_written_are_kept_beside_the_reading_and_taken_as_written(t
     assert second._rewriter.cache_info().misses == 0
 
 
-def test_each_audit_adds_the_variants_it_wrote_as_a_part_joined_at_max_parts(
-    tmp_path, monkeypatch
-):
+def test_each_audit_adds_the_variants_it_wrote_as_a_part_joined_at_max_parts(tmp_path, monkeypatch):
     """A re-audit stores only the variants that were not there (one part each), and at
     MAX_PARTS the parts are joined into one; every later audit finds them all."""
     monkeypatch.setattr(reading_store, "MAX_PARTS", 3)
@@ -293,8 +291,9 @@ def _every_template_text(domain) -> list[str]:
 
 def test_the_templates_texts_are_kept_and_taken_as_written(tmp_path, monkeypatch):
     """Issue 58: a template suite's texts written by one audit are taken by the next, in this
-    process or from the cache file (nothing written again), each the text a fresh domain writes; another term
-    list is another key; a damaged row is refused in one line and written again."""
+    process or from the cache file (nothing written again), each the text a fresh domain
+    writes; another term list is another key; a damaged row is refused in one line and
+    written again."""
     from textfair.text.template_domain import TemplateDomain
 
     path = tmp_path / "cache.sqlite"
