@@ -114,7 +114,10 @@ def _section_lines(report: AuditReport, top: int) -> list[str]:
     baseline = report.extra.get("baseline")
     if isinstance(baseline, dict) and isinstance(baseline.get("lines"), list):
         # `textfair audit --baseline`: the comparison as the terminal said it.
-        lines += ["", "## Against the baseline", "", *map(str, baseline["lines"])]
+        said = [str(line) for line in baseline["lines"]]
+        lines += ["", "## Against the baseline", "", *said[:1]]
+        # Each change its own list item (plain lines would join into one paragraph).
+        lines += ["", *(f"- {line.strip()}" for line in said[1:])] if said[1:] else []
     if report.counterfactual is not None:
         lines += _counterfactual_lines(report)
     if isinstance(report.metrics, TableMetrics):

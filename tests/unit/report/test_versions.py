@@ -268,6 +268,8 @@ def test_a_version_that_flips_more_on_religion_is_worse_on_its_causal_score(flip
     assert gender.width_ratio < 0.6  # nothing moved: pairing halves the interval
     # The verdict, the gate and the lines count it; report.json's baseline holds it.
     assert religion in comparison.worse(5) and "flip rate of religion +" in comparison.verdict()
+    # One regression counted once: {gender, religion} moved with religion, at its smallest set.
+    assert [c.categories for c in comparison.worse() if c in comparison.causal] == [("religion",)]
     assert any(line.startswith("  texts: flip rate of religion ") for line in comparison.lines())
     held = comparison.to_dict()["causal"]
     assert [c["categories"] for c in held if c["worse"]] == [["religion"], ["gender", "religion"]]
@@ -344,3 +346,28 @@ def test_the_paired_interval_is_narrower_than_two_independent_audits():
     flips = [c.width_ratio for c in comparison.causal]
     assert comparison.causal and all(r < 1 for r in flips), max(flips)
     assert any(c.categories == ("gender",) and c.worse for c in comparison.causal)
+
+
+def test_the_verdict_names_the_templates_section_and_the_markdown_lists_each_change():
+    """The same rule set worse on the texts and on templates reads as two findings, the
+    second named "on templates"; report.md lists each change as its own item."""
+    from textfair.report.markdown import render_markdown
+    from textfair.report.versions import FindingChange, VersionComparison
+
+    muslim = RuleSet([Rule("religion", "muslim")])
+    changes = tuple(
+        FindingChange(section, muslim, -0.01, -0.3, -0.29, (-0.4, -0.2), 1e-6, 200, (-0.5, -0.1))
+        for section in ("texts", "templates")
+    )
+    changes = tuple(dataclasses.replace(c, p_adjusted=1e-5, significant=True) for c in changes)
+    comparison = VersionComparison("v1", "v2", changes, (), 0.95, "holm")
+    verdict = comparison.verdict()
+    assert '2 got worse ({"muslim"} -29.0, {"muslim"} on templates -29.0)' in verdict
+    constant = textfair.as_model(
+        lambda texts: [[0.9, 0.1]] * len(texts), label_names=["non-toxic", "toxic"]
+    )
+    report = textfair.audit(constant, TEXTS[:60], **SETTINGS)
+    extra = {"baseline": comparison.to_dict()}
+    text = render_markdown(dataclasses.replace(report, extra=extra))
+    listed = text.split("## Against the baseline")[1].split("\n## ")[0]
+    assert listed.count("\n- texts: ") == 1 and listed.count("\n- templates: ") == 1
