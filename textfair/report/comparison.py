@@ -267,7 +267,9 @@ def print_comparison(report: dict, console: Console) -> None:
             if o.get("accuracy_cost") is not None
             else "–",
             ("lead" if o["method"] == lead else "yes") if o["method"] in front else "",
-            f"{o['seconds']:.1f}",
+            # Whole seconds from 1,000 on: the 5 characters the column has ("1156", not
+            # "1156…": a slow machine's retrainings take that long).
+            f"{o['seconds']:.1f}" if o["seconds"] < 1000 else f"{o['seconds']:.0f}",
         ]
         for o in ran
     ]
