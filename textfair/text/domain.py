@@ -185,6 +185,9 @@ class TextDomain:
         float
             $\prod_{c} p(\text{seed}, c, t_c)$ over the categories whose term changes.
         """
+        kept = self._written.get((index, rule_set))
+        if kept is not None:  # the variant written: its score was computed then
+            return kept[1]
         score = 1.0
         for rule in rule_set:
             if rule.value in self._terms[index][rule.category]:
