@@ -1,5 +1,7 @@
 """Mitigation methods compared on one split: each method acts, and only on what it may see."""
 
+import csv
+import io
 from dataclasses import replace
 
 import numpy as np
@@ -650,12 +652,18 @@ def test_a_named_method_that_cannot_act_on_the_model_is_one_line_before_any_quer
     assert list(left_out) == ["logit-pairing"]
 
 
-@pytest.mark.slow  # about 10 minutes on 2 cores: two augmentation loops' retrainings
+# The first rows of the bundled comments: every method retrains the CNN-LSTM (8 epochs), and
+# on all 1,492 comments `--methods all` took 14 minutes of one core, half the slow tier's
+# wall; what is checked holds for any corpus (the bundled one's figures are the docs').
+SUBSET_ROWS = 500
+
+
+@pytest.mark.slow  # about 4 minutes on one core: six methods' retrainings on 500 comments
 def test_methods_all_on_the_bundled_model_reports_every_method_and_a_front_headline(tmp_path):
-    """Issue 41's bar: `textfair mitigate --methods all | cat` on the bundled CNN-LSTM reports
-    at least 5 methods with held-out accuracy and worst target (over-budget ones marked with
-    their cost), its headline is on the Pareto front, and its tables keep every column in a
-    pipe at rich's default 80 columns."""
+    """Issue 41's bar: `textfair mitigate --methods all | cat` with the bundled CNN-LSTM
+    reports at least 5 methods with held-out accuracy and worst target (over-budget ones
+    marked with their cost), its headline is on the Pareto front, and its tables keep every
+    column in a pipe at rich's default 80 columns."""
     import json
     import os
     import subprocess
@@ -663,6 +671,11 @@ def test_methods_all_on_the_bundled_model_reports_every_method_and_a_front_headl
 
     from textfair.report.front import Point, pareto_front
 
+    bundled = (ROOT / "textfair" / "datasets" / "wiki_toxicity.csv").read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(bundled)))
+    data = tmp_path / "comments.csv"
+    with data.open("w", encoding="utf-8", newline="") as out:
+        csv.writer(out).writerows(rows[: SUBSET_ROWS + 1])
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     done = subprocess.run(
         [
@@ -672,6 +685,14 @@ def test_methods_all_on_the_bundled_model_reports_every_method_and_a_front_headl
             "mitigate",
             "--methods",
             "all",
+            "--data",
+            str(data),
+            "--text-column",
+            "comment",
+            "--label-column",
+            "toxic",
+            "--label-map",
+            "True=toxic,False=non-toxic",
             "--out",
             str(tmp_path / "c"),
         ],
@@ -696,7 +717,10 @@ def test_methods_all_on_the_bundled_model_reports_every_method_and_a_front_headl
     assert report["pareto"] == pareto_front(points)
     lead = report["headline"]
     assert lead in report["pareto"] and lead != "none"
-    assert f"Of the Pareto front, {lead}" in done.stdout or "no method lowered" in done.stdout
+    # The verdict names the lead, or says (its first words) that no method within the budget
+    # lowered the worst target, naming the closest.
+    said = done.stdout.lower()
+    assert f"of the pareto front, {lead}" in said or "no method lowered" in said
     lines = done.stdout.splitlines()
     for outcome in ran:  # each method one line of the table, every column in it, at 80
         row = next(line for line in lines if line.startswith(outcome["method"] + " "))
