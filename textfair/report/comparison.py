@@ -267,8 +267,7 @@ def print_comparison(report: dict, console: Console) -> None:
             if o.get("accuracy_cost") is not None
             else "–",
             ("lead" if o["method"] == lead else "yes") if o["method"] in front else "",
-            # Whole seconds from 1,000 on: the 5 characters the column has ("1156", not
-            # "1156…": a slow machine's retrainings take that long).
+            # Whole seconds from 1,000 on, in the column's 5 characters ("1156", not "1156…").
             f"{o['seconds']:.1f}" if o["seconds"] < 1000 else f"{o['seconds']:.0f}",
         ]
         for o in ran

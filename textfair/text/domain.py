@@ -8,7 +8,6 @@ contains(d, s)). Sampling rewrites seeds with the generators of :mod:`textfair.t
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, Unpack
 
@@ -19,11 +18,12 @@ from textfair.core.seeds import seed_rng
 from textfair.errors import TextfairError
 from textfair.settings import DEFAULT_MIN_ACCEPTABILITY, check_parameter
 from textfair.terms import TermList
-from textfair.text import _context as context
 from textfair.text._acceptability import Scorer
 from textfair.text._coherence import LEFT_OUT_REASONS, coherence_of
+from textfair.text._placebo_words import PLACEBO_WORDS, with_placebo_words
 from textfair.text._seed_reading import SeedReader, corpus_reading
 from textfair.text._target_tables import target_tables
+from textfair.text._testsgd_sample import testsgd_sample
 from textfair.text._world import WorldFlags
 from textfair.text.generate import CounterfactualOptions, counterfactuals
 from textfair.text.matcher import Matcher
@@ -35,11 +35,6 @@ from textfair.text.variants import Swap, Variant, with_acceptability
 from textfair.workers import collector_paused
 
 __all__ = ["PLACEBO_WORDS", "TextDomain"]
-
-#: Neutral descriptors a placebo edit writes before an identity mention: of people, of no
-#: identity category, of no valence a toxicity or sentiment model should read, each starting
-#: with a consonant ("a tall American").
-PLACEBO_WORDS = ("tall", "local", "left-handed", "quiet")
 
 
 class TextDomain:
@@ -348,31 +343,8 @@ class TextDomain:
         words = {
             c: PLACEBO_WORDS[(first + k) % len(PLACEBO_WORDS)] for k, c in enumerate(mentioned)
         }
-        text = self.texts[index]
-        spots = sorted(
-            (m.start, words[m.category], m.natural)
-            for m in self._mentions[index]
-            if m.category in mentioned and m.form not in ("related", "gendered")
-        )
-        if not spots:
-            return None
-        pieces, cursor = [], 0
-        for start, word, natural in spots:
-            # Every placebo word starts with a consonant: "an American" -> "a tall American".
-            before = _AN_BEFORE.sub(lambda m: m.group()[0], text[cursor:start])
-            head = ""  # the mention's first letter, lowercased when the capital moves
-            written = text[start : start + len(natural)]
-            if written.isupper() and not natural.isupper() and len(written) > 1:
-                word = word.upper()  # a shouted mention ("GAY", not "LGBT") gets a shouted word
-            elif text[start : start + 1].isupper() and context.is_sentence_initial(text, start):
-                # The sentence's capital moves to the new first word: "Gay men" -> "Tall gay
-                # men" ("Muslims" keeps its own: "Tall Muslims").
-                word = word.capitalize()
-                head = text[start].lower() if natural[:1].islower() else ""
-            pieces += [before, word, " ", head]
-            cursor = start + len(head)
-        pieces.append(text[cursor:])
-        return Variant("".join(pieces), (), swaps=(), seed_id=index)
+        written = with_placebo_words(self.texts[index], self._mentions[index], words)
+        return Variant(written, (), swaps=(), seed_id=index) if written is not None else None
 
     def _terms_by_category(self, mentions: Sequence[Mention]) -> Mapping[str, frozenset[str]]:
         """Per category of the domain, the terms `mentions` name (an empty set for none).
@@ -447,21 +419,8 @@ class TextDomain:
     def sample(
         self, rule_set: tuple[Rule, ...], n: int, rng: np.random.Generator, negate: bool = False
     ) -> list[Variant]:
-        """TestSGD's Sample(D, R), or Sample(D, not R) with `negate`: seeds drawn with
-        replacement among texts mentioning R's categories, rewritten to R's terms, or to
-        another assignment of terms of the same categories."""
-        seeds = self.seeds_for(rule_set)
-        if len(seeds) == 0:
-            raise TextfairError(f"no seed text mentions every category of {_label(rule_set)}")
-        picks = rng.choice(seeds, size=n, replace=True)
-        if not negate:
-            return [v for i in picks if (v := self.rewrite(int(i), rule_set)) is not None]
-        others = []
-        for i in picks:
-            variant = self.rewrite(int(i), self._other_assignment(rule_set, rng))
-            if variant is not None:
-                others.append(variant)
-        return others
+        """TestSGD's Sample(D, R), or Sample(D, not R) with `negate` (`testsgd_sample`)."""
+        return testsgd_sample(self, rule_set, n, rng, negate)
 
     def counterfactuals(
         self, index: int, categories: Sequence[str], **options: Unpack[CounterfactualOptions]
@@ -472,26 +431,3 @@ class TextDomain:
         return counterfactuals(
             self.texts[index], list(categories), matcher=self.matcher, seed_id=index, **options
         )
-
-    def _other_assignment(
-        self, rule_set: tuple[Rule, ...], rng: np.random.Generator
-    ) -> tuple[Rule, ...]:
-        """A uniform draw among the assignments of R's categories other than R itself."""
-        while True:
-            other = tuple(
-                Rule(rule.category, self._random_term(rule.category, rng)) for rule in rule_set
-            )
-            if other != rule_set:
-                return other
-
-    def _random_term(self, category: str, rng: np.random.Generator) -> str:
-        rules = self.single_rules(category)
-        return rules[int(rng.integers(len(rules)))].value
-
-
-# "an" or "An" right before a mention: the placebo word before it takes "a".
-_AN_BEFORE = re.compile(r"\b[aA]n(?=\s+$)")
-
-
-def _label(rule_set: tuple[Rule, ...]) -> str:
-    return "{" + ", ".join(f"{r.category}: {r.value}" for r in rule_set) + "}"
