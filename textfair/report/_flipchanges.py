@@ -32,21 +32,45 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from textfair.discovery.results import CausalScore
 from textfair.stats import bounded_mean
+from textfair.stats.estimate import BoundedMean
 
 if TYPE_CHECKING:
     from textfair.report.model import AuditReport
 
-__all__ = ["CausalChange", "causal_changes", "paired_causal_change"]
+__all__ = [
+    "CausalChange",
+    "PairedInterval",
+    "causal_changes",
+    "measured",
+    "paired_causal_change",
+]
+
+
+class PairedInterval:
+    """What a paired change (a rule set's or a causal score's) says of its interval beside
+    the one two independent audits give: `width_ratio`."""
+
+    ci: tuple[float, float]
+    independent_ci: tuple[float, float]
+
+    @property
+    def width_ratio(self) -> float:
+        """The paired interval's width over the independent one's."""
+        paired, independent = (
+            self.ci[1] - self.ci[0],
+            self.independent_ci[1] - self.independent_ci[0],
+        )
+        return paired / independent if independent > 0 else math.nan
 
 
 @dataclass(frozen=True)
-class CausalChange:
+class CausalChange(PairedInterval):
     r"""One causal score's change between two versions, on the seeds both sampled.
 
     `old` and `new`: each version's flip rate (the share of seeds some counterfactual of
@@ -82,14 +106,18 @@ class CausalChange:
         """Significantly changed, flipping fewer decisions."""
         return self.significant and self.change < 0
 
-    @property
-    def width_ratio(self) -> float:
-        """The paired interval's width over the independent one's."""
-        paired, independent = (
-            self.ci[1] - self.ci[0],
-            self.independent_ci[1] - self.independent_ci[0],
-        )
-        return paired / independent if independent > 0 else math.nan
+
+def measured(before: np.ndarray, after: np.ndarray, interval: BoundedMean) -> dict[str, Any]:
+    """A paired change's measured fields: each version's mean on the seeds compared, the
+    change with its interval and p-value, and how many seeds."""
+    return {
+        "old": float(before.mean()),
+        "new": float(after.mean()),
+        "change": interval.estimate,
+        "ci": (interval.low, interval.high),
+        "p_value": interval.p_value,
+        "n": len(before),
+    }
 
 
 def causal_changes(
@@ -181,11 +209,6 @@ def paired_causal_change(
     return CausalChange(
         section=section,
         categories=tuple(new.categories),
-        old=float(before.mean()),
-        new=float(after.mean()),
-        change=interval.estimate,
-        ci=(interval.low, interval.high),
-        p_value=interval.p_value,
-        n=len(common),
+        **measured(before, after, interval),
         independent_ci=(centre - below, centre + above),
     )

@@ -43,7 +43,13 @@ from textfair.core.counts import counted
 from textfair.core.rules import RuleSet
 from textfair.discovery.findings import GroupFinding
 from textfair.errors import TextfairError
-from textfair.report._flipchanges import CausalChange, causal_changes, paired_causal_change
+from textfair.report._flipchanges import (
+    CausalChange,
+    PairedInterval,
+    causal_changes,
+    measured,
+    paired_causal_change,
+)
 from textfair.report.model import AuditReport
 from textfair.stats import bounded_mean
 from textfair.stats.testing import adjust
@@ -63,7 +69,7 @@ ROW_SETTINGS = ("seed", "mode", "max_assignments", "categories", "term_list", "t
 
 
 @dataclass(frozen=True)
-class FindingChange:
+class FindingChange(PairedInterval):
     """One rule set's change between two versions, on the seeds both read.
 
     `old` and `new`: each version's mean difference on those `n` seeds; `change` = new -
@@ -96,15 +102,6 @@ class FindingChange:
     def better(self) -> bool:
         """Significantly changed, toward no difference."""
         return self.significant and abs(self.new) < abs(self.old)
-
-    @property
-    def width_ratio(self) -> float:
-        """The paired interval's width over the independent one's."""
-        paired, independent = (
-            self.ci[1] - self.ci[0],
-            self.independent_ci[1] - self.independent_ci[0],
-        )
-        return paired / independent if independent > 0 else math.nan
 
 
 #: A rule set's change or a causal score's: what the verdict and the gate count alike.
@@ -389,12 +386,7 @@ def paired_change(
     return FindingChange(
         section=section,
         rule_set=RuleSet(new.rule_set),
-        old=float(before.mean()),
-        new=float(after.mean()),
-        change=interval.estimate,
-        ci=(interval.low, interval.high),
-        p_value=interval.p_value,
-        n=m,
+        **measured(before, after, interval),
         independent_ci=(centre - half, centre + half),
     )
 
