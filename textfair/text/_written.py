@@ -60,9 +60,7 @@ def encode_written(key: str, written: Iterable[tuple[WrittenKey, Written]]) -> b
         for (index, rule_set), (text, score, world) in written
     ]
     listed = [[[rule.category, rule.value] for rule in rule_set] for rule_set in rule_sets]
-    body = {"key": key, "rule_sets": listed, "variants": entries}
-    text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-    return zlib.compress(_MAGIC + text.encode("utf-8", "surrogatepass"), 1)
+    return _packed(_MAGIC, {"key": key, "rule_sets": listed, "variants": entries})
 
 
 def decode_written(
@@ -71,15 +69,9 @@ def decode_written(
     """The variants `encode_written` stored for the reading `key` of a corpus of `seeds`
     texts read with `term_list`; ReadingRefused (with the reason) for a blob that is damaged,
     of another reading, or that does not fit."""
-    try:
-        data = zlib.decompress(blob)
-        if data[: len(_MAGIC)] != _MAGIC:
-            raise ReadingRefused("not textfair's stored variants")
-        stored = json.loads(data[len(_MAGIC) :].decode("utf-8", "surrogatepass"))
-    except (zlib.error, ValueError) as err:
-        raise ReadingRefused(f"stored variants damaged: {type(err).__name__}") from None
-    if not isinstance(stored, dict) or stored.get("key") != key:
-        raise ReadingRefused("stored variants of another corpus, term list or settings")
+    stored = _unpacked(
+        blob, _MAGIC, key, "stored variants", "another corpus, term list or settings"
+    )
     rules = {(t.category, t.id): Rule(t.category, t.id) for t in term_list.terms()}
     try:
         rule_sets = [tuple(rules[(c, t)] for c, t in listed) for listed in stored["rule_sets"]]
@@ -127,22 +119,15 @@ def template_key(
 def encode_template_texts(key: str, written: Mapping[TemplateKey, str]) -> bytes:
     """The stored form of a template domain's written texts (`TemplateDomain.write`)."""
     entries = [[index, term, placebo, text] for (index, term, placebo), text in written.items()]
-    body = json.dumps({"key": key, "texts": entries}, separators=(",", ":"), ensure_ascii=False)
-    return zlib.compress(_TEMPLATE_MAGIC + body.encode("utf-8", "surrogatepass"), 1)
+    return _packed(_TEMPLATE_MAGIC, {"key": key, "texts": entries})
 
 
 def decode_template_texts(blob: bytes, key: str, seeds: int) -> dict[TemplateKey, str]:
     """The texts `encode_template_texts` stored under `key` for a domain of `seeds` seeds;
     ReadingRefused for a blob damaged, of another key, or that does not fit."""
-    try:
-        data = zlib.decompress(blob)
-        if data[: len(_TEMPLATE_MAGIC)] != _TEMPLATE_MAGIC:
-            raise ReadingRefused("not textfair's stored template texts")
-        stored = json.loads(data[len(_TEMPLATE_MAGIC) :].decode("utf-8", "surrogatepass"))
-    except (zlib.error, ValueError) as err:
-        raise ReadingRefused(f"stored template texts damaged: {type(err).__name__}") from None
-    if not isinstance(stored, dict) or stored.get("key") != key:
-        raise ReadingRefused("stored template texts of other templates, lists or settings")
+    stored = _unpacked(
+        blob, _TEMPLATE_MAGIC, key, "stored template texts", "other templates, lists or settings"
+    )
     texts: dict[TemplateKey, str] = {}
     try:
         for index, term, placebo, text in stored["texts"]:
@@ -154,3 +139,25 @@ def decode_template_texts(blob: bytes, key: str, seeds: int) -> dict[TemplateKey
     except (KeyError, TypeError, ValueError) as err:
         raise ReadingRefused(f"stored template texts damaged: {err}") from None
     return texts
+
+
+def _packed(magic: bytes, body: dict[str, Any]) -> bytes:
+    """`body` as JSON after `magic`, zlib-compressed (level 1: written at each audit's end)."""
+    text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    return zlib.compress(magic + text.encode("utf-8", "surrogatepass"), 1)
+
+
+def _unpacked(blob: bytes, magic: bytes, key: str, what: str, other: str) -> dict[str, Any]:
+    """The JSON object `_packed` stored after `magic` under `key`; ReadingRefused naming
+    `what` for a blob that is damaged, not textfair's, or stored under another key (`other`
+    says what that means)."""
+    try:
+        data = zlib.decompress(blob)
+        if data[: len(magic)] != magic:
+            raise ReadingRefused(f"not textfair's {what}")
+        stored = json.loads(data[len(magic) :].decode("utf-8", "surrogatepass"))
+    except (zlib.error, ValueError) as err:
+        raise ReadingRefused(f"{what} damaged: {type(err).__name__}") from None
+    if not isinstance(stored, dict) or stored.get("key") != key:
+        raise ReadingRefused(f"{what} of {other}")
+    return stored

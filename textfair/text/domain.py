@@ -298,12 +298,8 @@ class TextDomain:
     def rewrite_input(self, index: int, rule_set: tuple[Rule, ...]) -> str | None:
         """`rewrite(index, rule_set).input` (None where `rewrite` gives None), read from the
         variants written before without making a `Variant`: what paired rows ask the model
-        (`textfair.discovery.paired_rows`), a re-audit's most frequent call."""
-        for rule in rule_set:  # `may_become`, inlined, as `_rewrite` checks it
-            c = rule.category
-            target_set, column = self._target_set_of[c][index], self._column_of[c][rule.value]
-            if target_set < 0 or not self._target_table[c][target_set, column]:
-                return None
+        (`textfair.discovery.paired_rows`), a re-audit's most frequent call. (A variant is
+        kept only once `_rewrite` found the seed may take the rule set.)"""
         kept = self._written.get((index, rule_set))
         if kept is None:
             variant = self._rewrite_cached(index, rule_set)

@@ -31,9 +31,10 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence, Sized
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from textfair.errors import TextfairError
 from textfair.terms import TermList
@@ -62,6 +63,9 @@ _READINGS = (
 )
 # The variants written from a reading (`textfair.text._written`), one row per reading key:
 # kept and evicted with its reading.
+#: What `_Memory` keeps: anything with a length (a reading's seeds, a suite's texts).
+Kept = TypeVar("Kept", bound=Sized)
+
 # Each audit adds a part with the variants it wrote that were not there; at MAX_PARTS, the
 # next joins them all into one.
 _WRITTEN = (
@@ -205,8 +209,7 @@ class ReadingStore:
         """The template texts kept under `key` (for a template domain of `seeds` seeds): in
         this process (the very dict an earlier domain filled), else from the cache file;
         empty when there are none; and a line on a damaged row (deleted), else ""."""
-        with _template_lock:
-            kept = _template_memory.get(key)
+        kept = _template_memory.get(key)
         if kept is not None:
             return kept, ""
         if self.path is None or not self.path.exists():
@@ -237,12 +240,8 @@ class ReadingStore:
     def keep_template_texts(self, key: str, texts: dict[TemplateKey, str], known: int) -> str:
         """Keep a template domain's written `texts` under `key` when there are more than the
         `known` it found (one transaction, the row replaced whole); a line when the file
-        could not take them, else "". Kept in this process too (the last MAX_READINGS)."""
-        with _template_lock:
-            _template_memory[key] = texts
-            _template_memory.move_to_end(key)
-            while len(_template_memory) > MAX_READINGS:
-                _template_memory.popitem(last=False)
+        could not take them, else "". Kept in this process too."""
+        _template_memory.put(key, texts)
         if self.path is None or len(texts) <= known:
             return ""
         body = encode_template_texts(key, texts)
@@ -300,47 +299,46 @@ def _evict(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM written WHERE key NOT IN (SELECT key FROM readings)")
 
 
-class _Memory:
-    """The readings made in this process, most recently used last, at most MEMORY_SEEDS
-    seeds in all (a thread-safe LRU: a notebook may audit from several threads)."""
+class _Memory(Generic[Kept]):
+    """What this process made, by key, most recently used last, at most `size()` entries'
+    lengths in all (a reading's seeds, a template suite's texts; a thread-safe LRU: a
+    notebook may audit from several threads)."""
 
-    def __init__(self, seeds: Callable[[], int]) -> None:
-        self._readings: OrderedDict[str, Reading] = OrderedDict()
-        self._seeds = seeds
+    def __init__(self, size: Callable[[], int]) -> None:
+        self._kept: OrderedDict[str, Kept] = OrderedDict()
+        self._size = size
         self._lock = threading.Lock()
 
-    def get(self, key: str) -> Reading | None:
+    def get(self, key: str) -> Kept | None:
         with self._lock:
-            reading = self._readings.get(key)
-            if reading is not None:
-                self._readings.move_to_end(key)
-            return reading
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+            return kept
 
-    def put(self, key: str, reading: Reading) -> None:
+    def put(self, key: str, kept: Kept) -> None:
         with self._lock:
-            self._readings[key] = reading
-            self._readings.move_to_end(key)
-            total = sum(len(kept) for kept in self._readings.values())
-            while total > self._seeds() and len(self._readings) > 1:
-                _, dropped = self._readings.popitem(last=False)
+            self._kept[key] = kept
+            self._kept.move_to_end(key)
+            total = sum(len(entry) for entry in self._kept.values())
+            while total > self._size() and len(self._kept) > 1:
+                _, dropped = self._kept.popitem(last=False)
                 total -= len(dropped)
 
     def clear(self) -> None:
-        """Forget every reading (tests; a caller that wants the next audit to read)."""
+        """Forget everything kept (tests; a caller that wants the next audit to read)."""
         with self._lock:
-            self._readings.clear()
+            self._kept.clear()
 
 
 # Read at each put, so a test may lower it.
-_memory = _Memory(lambda: MEMORY_SEEDS)
-# The template texts written in this process, by key (a few hundred kB each).
-_template_memory: OrderedDict[str, dict[TemplateKey, str]] = OrderedDict()
-_template_lock = threading.Lock()
+_memory: _Memory[Reading] = _Memory(lambda: MEMORY_SEEDS)
+# The template texts written in this process (a suite writes a few thousand).
+_template_memory: _Memory[dict[TemplateKey, str]] = _Memory(lambda: MEMORY_SEEDS)
 
 
 def forget_readings() -> None:
     """Forget the readings (and template texts) kept in this process: the next audit of any
     corpus reads it (a stored reading in a cache file is still found)."""
     _memory.clear()
-    with _template_lock:
-        _template_memory.clear()
+    _template_memory.clear()
