@@ -379,6 +379,7 @@ def test_a_model_that_fails_mid_run_exits_3_never_1(small_corpus):
     assert not out.exists()
 
 
+@pytest.mark.slow  # two audits through the CLI: 6 s of the fast tier's 3 minutes
 def test_the_audit_says_what_it_wrote_and_where_the_answers_are_kept(tmp_path):
     """Without --out nothing is written, and the audit says so and how to write a report;
     with --out the 'wrote' lines name the reports and the answers file with its size."""

@@ -147,6 +147,7 @@ def test_an_output_directory_holding_other_files_is_refused_before_the_audit(fil
     assert not (files / "report.json").exists() and digest(files / "c.csv") == before
 
 
+@pytest.mark.slow  # three audits through the CLI: 9 s of the fast tier's 3 minutes
 def test_an_earlier_report_is_replaced_only_with_overwrite(files, monkeypatch):
     write_flat_model(files)
     monkeypatch.syspath_prepend(str(files))

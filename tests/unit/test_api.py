@@ -76,6 +76,7 @@ def test_a_hugging_face_pipeline(tmp_path):
     _same(report, _cli_report(tmp_path, f"hf:{bundled}"))
 
 
+@pytest.mark.slow  # trains a pipeline and audits it twice: 5 s of the fast tier's 3 minutes
 def test_a_scikit_learn_pipeline_trained_here(tmp_path):
     texts, labels = bundled_comments()
     fitted = Pipeline([("tfidf", TfidfVectorizer()), ("lr", LogisticRegression(max_iter=500))])

@@ -266,6 +266,7 @@ def test_a_rule_set_s_finding_does_not_depend_on_the_others_tested(mode):
         assert beside[lesbian].n_r < beside[gay].n_r
 
 
+@pytest.mark.slow  # two bundled audits: 6 s of the fast tier's 3 minutes
 def test_on_the_bundled_audit_theta_changes_which_rule_sets_not_their_findings():
     """Issue 41: --theta 0.01 lets "lesbian" in, which a man cannot take; {"lgbt"} and every
     rule set of both runs keep their seeds, n, estimate and interval."""

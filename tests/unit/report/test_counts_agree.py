@@ -17,6 +17,7 @@ import io
 import json
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
@@ -96,6 +97,7 @@ def check_headings(part: AuditReport, text: str) -> None:
     assert said and (int(said.group(1)), int(said.group(2))) == (significant, len(findings))
 
 
+@pytest.mark.slow  # six reports rendered on every surface, the page's charts included: 14 s
 @settings(
     max_examples=6,
     deadline=None,

@@ -160,6 +160,7 @@ def test_a_report_of_a_newer_version_is_refused_in_one_line_or_read_when_compati
         assert AuditReport.read(path).findings == text_report.findings
 
 
+@pytest.mark.slow  # the page written with its charts: 7 s of the fast tier's 3 minutes
 def test_a_notebook_prints_a_line_and_saves_the_report_and_the_page(text_report, tmp_path):
     """print(report) is one line, not the whole report; save() writes what `textfair audit
     --out` writes, and to_html() the same page."""
