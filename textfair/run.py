@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import gc
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-__all__ = ["Run", "collecting_new_objects_only"]
+__all__ = ["Run", "collecting_new_objects_only", "one_at_a_time"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,22 @@ class Run:
     def seconds(self) -> float:
         """Seconds since the run started."""
         return time.perf_counter() - self.started
+
+
+def one_at_a_time(
+    progress: Callable[[str], None] | None,
+) -> Callable[[str], None] | None:
+    """`progress` called by one thread at a time (two sections of an audit may announce
+    their stages at once: `textfair.auditing._template_section`)."""
+    if progress is None:
+        return None
+    lock = threading.Lock()
+
+    def say(message: str) -> None:
+        with lock:
+            progress(message)
+
+    return say
 
 
 @contextmanager

@@ -350,10 +350,8 @@ def test_a_model_that_fails_mid_run_exits_3_never_1(small_corpus):
     --fail-above set, and no report is written."""
     (small_corpus / "flaky.py").write_text(
         "import numpy as np\n"
-        "calls = []\n"
         "def predict(texts):\n"
-        "    calls.append(len(texts))\n"
-        "    if len(calls) > 1:\n"
+        "    if len(texts) > 2:  # answers the probes of two texts, then fails\n"
         "        raise ConnectionError('model server went away')\n"
         "    return np.tile([0.8, 0.2], (len(texts), 1))\n"
         "predict.labels = ['non-toxic', 'toxic']\n"

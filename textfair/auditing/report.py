@@ -48,6 +48,7 @@ __all__ = [
     "AuditedDomain",
     "audit_domain",
     "audit_stages",
+    "check_max_order",
     "empty_section",
     "probe",
 ]
@@ -109,14 +110,7 @@ def audit_domain(
     extra_config = dict(recorded)
     progress = run.progress
     categories = domain.categories()
-    if config.max_order > max(len(categories), AuditConfig.max_order):
-        # A rule set takes one rule per category, so a larger bound is a mistake (the
-        # default, 2, stands for "up to pairs" even when one category is audited).
-        raise TextfairError.bad(
-            "max_order",
-            f"is {config.max_order}, but the data has {len(categories)} categories "
-            f"({', '.join(categories)}); a rule set has at most one rule of each",
-        )
+    check_max_order(config, categories)
     seeds = len(domain.category_mask(categories[0]))
     frequent = None
     if config.group:
@@ -171,6 +165,18 @@ def audit_domain(
         counterfactual,
         measured,
     )
+
+
+def check_max_order(config: AuditConfig, categories: Sequence[str]) -> None:
+    """Refuse, in one line, a `max_order` above the number of `categories`: a rule set
+    takes one rule per category, so a larger bound is a mistake (the default, 2, stands for
+    "up to pairs" even when one category is audited)."""
+    if config.max_order > max(len(categories), AuditConfig.max_order):
+        raise TextfairError.bad(
+            "max_order",
+            f"is {config.max_order}, but the data has {len(categories)} categories "
+            f"({', '.join(categories)}); a rule set has at most one rule of each",
+        )
 
 
 def empty_section(

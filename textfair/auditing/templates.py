@@ -1,7 +1,8 @@
 """The templated section of a text audit: every category tested on templates, beside the
 corpus and never pooled with it.
 
-`audit_templates` audits the same model, through the same cache, on the seeds of a
+`audit_templates` audits the same model, through a sibling of the corpus's cache of its
+answers (`CachedModel.sibling`, `textfair.auditing._template_section`), on the seeds of a
 `TemplateDomain` with the same statistics as the corpus (rule sets, paired differences with
 their intervals and correction, causal tests over a placebo edit), and returns its own
 `AuditReport`, which the corpus's report holds as ``templates``. `template_texts` settles,
@@ -116,9 +117,8 @@ def audit_templates(
     run: Run,
 ) -> AuditReport:
     """The templated section's report: `audit_domain` on the templated seeds, with the
-    model queries and seconds of this section alone."""
-    before = dataclasses.replace(cached.stats, stages=dict(cached.stats.stages))
-    placebo_before = _forwarded(cached, "placebo")
+    model queries and seconds of this section alone (`cached` is the section's own sibling
+    of the audit's model: every count on it is the section's)."""
     start = time.perf_counter()
     data_info: dict[str, object] = {
         "templates": choice.name,
@@ -151,17 +151,17 @@ def audit_templates(
         data_info,
         {"term_list": terms, "templates": choice.name},
     )
-    after = cached.stats
+    stats = cached.stats
     return dataclasses.replace(
         report,
         run=RunStats(
-            model_queries=after.forwarded - before.forwarded,
-            model_calls=after.model_calls - before.model_calls,
-            unique_inputs=after.unique_inputs - before.unique_inputs,
-            cache_hits=after.cache_hits - before.cache_hits,
-            requested=after.requested - before.requested,
+            model_queries=stats.forwarded,
+            model_calls=stats.model_calls,
+            unique_inputs=stats.unique_inputs,
+            cache_hits=stats.cache_hits,
+            requested=stats.requested,
             seconds=round(time.perf_counter() - start, 3),
-            placebo_queries=_forwarded(cached, "placebo") - placebo_before,
+            placebo_queries=_forwarded(cached, "placebo"),
         ),
     )
 

@@ -17,22 +17,24 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from textfair.auditing._template_section import TemplateSection
 from textfair.auditing.decision import prepare
 from textfair.auditing.labels import check_labels, label_metrics
-from textfair.auditing.report import audit_domain, empty_section, probe
-from textfair.auditing.templates import audit_templates, template_domain, template_texts
+from textfair.auditing.report import audit_domain, check_max_order, empty_section, probe
+from textfair.auditing.templates import template_domain, template_texts
 from textfair.errors import TextfairError
 from textfair.memory import estimate_memory, memory_limit
 from textfair.models import CachedModel
 from textfair.models.ahead import Ahead, computes_on_this_cpu
 from textfair.models.decision import Decision
 from textfair.report.model import AuditReport, LabelMetrics
-from textfair.run import Run, collecting_new_objects_only
+from textfair.run import Run, collecting_new_objects_only, one_at_a_time
 from textfair.settings import AuditConfig
 from textfair.terms import TermList
 from textfair.text.domain import TextDomain
 from textfair.text.reading import reading_key, texts_digest
 from textfair.text.reading_store import ReadingStore
+from textfair.text.template_domain import TemplateDomain
 
 __all__ = ["AHEAD_BATCH", "audit_text", "corpus_keys"]
 
@@ -75,7 +77,7 @@ def audit_text(
     `textfair.text.reading_store`): an audit of any model on the same texts, lists and
     reading settings reads nothing again; the report's `run.reading` says where it came from.
     """
-    run = Run(model_id, command, progress)
+    run = Run(model_id, command, one_at_a_time(progress))  # two sections may say at once
     config, cached, favourable = prepare(model, config, favorable, decision)
     if labels is not None:
         check_labels(cached, labels, favourable, positive_label)  # before any model query
@@ -87,11 +89,29 @@ def audit_text(
     store = store if store is not None else ReadingStore()
     # The templates' texts an earlier audit wrote (issue 58): taken, not written again.
     template_note = templated.take_stored(store) if templated is not None else ""
+    # The templates, audited on a sibling of the model made before its first query: in a
+    # thread of their own from now where the model waits rather than computes here.
+    section = None
+    if templated is not None and choice is not None:
+        # The corpus's settings are checked before the templates' first query.
+        check_max_order(config, config.term_list().category_names(config.categories))
+        section = TemplateSection(templated, choice, cached, favourable, config, run)
+        if _at_once(cached, len(texts), config, templated):
+            # Both sections' probes first, here: a model that cannot answer is found as
+            # such (exit 2) whichever section would have asked it first. Asked ahead, they
+            # are counted where each section asks them, as they always were.
+            probe(cached, list(texts[:2]), ahead=True)
+            section.probe()
+            section.start()
     # The corpus's texts, which the label metrics score, asked ahead while the corpus is
     # read when the model waits rather than computes here (`textfair.models.ahead`).
     ahead = _ahead(cached, texts, config) if labels is not None and domain is None else None
-    # A run that stops, for any reason, asks nothing more ahead (`Ahead.__exit__`).
-    with ahead if ahead is not None else contextlib.nullcontext():
+    # A run that stops, for any reason, asks nothing more ahead (`Ahead.__exit__`) and
+    # stops its templates (`TemplateSection.__exit__`).
+    with (
+        section if section is not None else contextlib.nullcontext(),
+        ahead if ahead is not None else contextlib.nullcontext(),
+    ):
         if domain is None:
             with cached.stage("matching"):
                 domain = TextDomain(
@@ -107,7 +127,7 @@ def audit_text(
         mentioning = int(
             np.any([domain.category_mask(c) for c in domain.categories()], axis=0).sum()
         )
-        if mentioning == 0 and templated is None:
+        if mentioning == 0 and section is None:
             raise TextfairError(_nothing_to_audit(domain, len(texts), config.min_acceptability))
 
         def metrics() -> LabelMetrics | None:
@@ -165,9 +185,8 @@ def audit_text(
             report = audit_domain(
                 domain, cached, favourable, config, metrics, run, data_info, recorded, ahead
             )
-    if templated is not None and choice is not None:
-        section = audit_templates(templated, choice, cached, favourable, config, run)
-        report = dataclasses.replace(report, templates=section)
+    if section is not None and templated is not None:
+        report = dataclasses.replace(report, templates=section.report())
         template_note = "; ".join(n for n in (template_note, templated.keep_stored(store)) if n)
     # The variants written, beside the reading, for the next audit of another model.
     said = [reading_line(domain), domain.keep_written(), template_note]
@@ -245,14 +264,39 @@ def _ahead(cached: CachedModel, texts: Sequence[str], config: AuditConfig) -> Ah
     return Ahead(calls)
 
 
-def _fits_at_worst(texts: int, config: AuditConfig) -> bool:
+def _at_once(
+    cached: CachedModel, texts: int, config: AuditConfig, templated: TemplateDomain
+) -> bool:
+    """Whether the templates are audited in a thread beside the corpus: where the model
+    waits rather than computes on this CPU (which the corpus's work would slow), and where
+    both sections at their largest would pass the memory guard together (nothing may be
+    asked of a run that may be refused)."""
+    if computes_on_this_cpu(cached.model):
+        return False
+    terms = config.term_list()
+    sizes = {c: len(terms.categories[c]) for c in templated.categories()}
+    templates = estimate_memory(
+        sizes,
+        {c: int(templated.category_mask(c).sum()) for c in sizes},
+        sum(sizes.values()),  # a template has one slot: rule sets of one term each
+        max_samples=config.max_samples,
+        term_samples=config.min_samples,
+        max_assignments=config.max_assignments,
+    )
+    return _fits_at_worst(texts, config, templates.bytes)
+
+
+def _fits_at_worst(texts: int, config: AuditConfig, beside: int = 0) -> bool:
     """Whether the memory guard would pass this audit whatever the corpus turns out to
-    hold: every seed naming every category, every rule set frequent."""
+    hold: every seed naming every category, every rule set frequent (with `beside` bytes
+    taken by what runs at the same time)."""
     terms = config.term_list()
     sizes = {c: len(terms.categories[c]) for c in terms.category_names(config.categories)}
     rule_sets = sum(
         math.prod(sizes[c] for c in combination)
-        for order in range(1, config.max_order + 1)
+        # A rule set takes one term of each of its categories: no order above their number
+        # (`combinations` would build each impossible one's indices first).
+        for order in range(1, min(config.max_order, len(sizes)) + 1)
         for combination in itertools.combinations(sizes, order)
     )
     estimate = estimate_memory(
@@ -264,4 +308,4 @@ def _fits_at_worst(texts: int, config: AuditConfig) -> bool:
         max_assignments=config.max_assignments,
     )
     limit = memory_limit()
-    return limit is None or estimate.bytes <= limit
+    return limit is None or estimate.bytes + beside <= limit

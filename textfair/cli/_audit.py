@@ -179,9 +179,7 @@ def _audit(options: dict, group: bool) -> None:
         model = cached_model(loaded, options["model"], options)
     # The favourable outcome, checked against the model's labels before any query.
     favorable = model_decision(model, options["favorable"], options["decision"])
-    with Stages(
-        1 + audit_stages(config), queries=lambda: model.stats.forwarded, console=err
-    ) as advance:
+    with Stages(1 + audit_stages(config), queries=model.forwarded_so_far, console=err) as advance:
         advance("reading the corpus")
         report = audit_text(
             model,

@@ -8,6 +8,7 @@ what is asked of the model (and in which batches), that one only reads the answe
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -180,7 +181,9 @@ def _pipeline(model: Model, domain: Domain) -> contextlib.AbstractContextManager
     inner = getattr(model, "model", model)  # a CachedModel's own
     if computes_on_this_cpu(inner) or not getattr(domain, "remembers_rewrites", False):
         return contextlib.nullcontext(None)
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="textfair-model")
+    # Named after the section's thread: "textfair-templates-model_0" makes the templates'.
+    prefix = f"{threading.current_thread().name}-model"
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix=prefix)
 
 
 def _write_ahead(

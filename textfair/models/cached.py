@@ -24,6 +24,7 @@ import numpy as np
 from textfair.errors import ModelError, TextfairError, describe_failure
 from textfair.models._answers_file import input_key, open_cache
 from textfair.models.base import Model, check_probabilities
+from textfair.models.turns import ModelTurns
 
 __all__ = ["CacheStats", "CachedModel", "StageCost"]
 
@@ -105,6 +106,12 @@ class CachedModel:
         self._db: sqlite3.Connection | None = None
         self._stage, self._depth, self._clock = "other", 0, 0.0  # see `stage`
         self._prefetched: set[Hashable] = set()  # answered by `prefetch`, not yet asked for
+        # Shared with `sibling`s, which call the same model from another thread: one call
+        # at a time, this model's first (None until a sibling is made).
+        self._turns: ModelTurns | None = None
+        self._first = True
+        self._siblings: list[CachedModel] = []  # made by `sibling`, not yet adopted
+        self._cache_path = cache_path
         if cache_path is not None:
             if not self._cache_key:
                 raise TextfairError(
@@ -117,6 +124,59 @@ class CachedModel:
     def fingerprint(self) -> str | None:
         """The wrapped model's fingerprint (None when it has none)."""
         return self._fingerprint or None
+
+    def sibling(self) -> CachedModel:
+        """A CachedModel on the same model for another section of the audit, which may run
+        in another thread: it knows every answer this one knows now, counts only its own
+        work (`stats`), keeps its answers in the same cache file, and calls the model in
+        turn with this one (`ModelTurns`: this one's calls first). `adopt` gives its new
+        answers back. A text both sections ask for after this point is asked once by each."""
+        twin = CachedModel(
+            self.model,
+            cache_path=self._cache_path,
+            fingerprint=self._fingerprint,
+            cache_key=self._cache_key,
+            batch_size=self.batch_size,
+        )
+        self._flush_rows()
+        twin._memory, twin._matrix = dict(self._memory), self._matrix
+        if self._turns is None:
+            self._turns = ModelTurns()
+        twin._turns, twin._first = self._turns, False
+        self._siblings.append(twin)
+        return twin
+
+    def adopt(self, sibling: CachedModel) -> None:
+        """Take back what `sibling` did: the answers it got that this model lacks (a later
+        audit through this model asks none of them again) and its counts, added to
+        `stats` (which then count both sections' work, as they did before siblings); and
+        close the sibling's cache file."""
+        sibling._flush_rows()
+        new = [x for x in sibling._memory if x not in self._memory]
+        if new:
+            self._remember(new, sibling._matrix[[sibling._memory[x] for x in new]])
+        sibling.close()
+        self._siblings.remove(sibling)
+        mine, theirs = self.stats, sibling.stats
+        for name in ("requested", "unique_inputs", "forwarded", "model_calls", "cache_hits"):
+            setattr(mine, name, getattr(mine, name) + getattr(theirs, name))
+        mine.disk_hits += theirs.disk_hits
+        mine.model_seconds += theirs.model_seconds
+        for stage, cost in theirs.stages.items():
+            own = mine.stages.setdefault(stage, StageCost())
+            own.forwarded += cost.forwarded
+            own.model_seconds += cost.model_seconds
+            own.seconds += cost.seconds
+
+    def forwarded_so_far(self) -> int:
+        """Inputs forwarded to the model by this CachedModel and the siblings it has not
+        adopted yet, for a progress line."""
+        return self.stats.forwarded + sum(s.stats.forwarded for s in self._siblings)
+
+    @property
+    def turns(self) -> ModelTurns | None:
+        """The turns this model shares with its siblings (None: it has none)."""
+        return self._turns
 
     @contextlib.contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -151,10 +211,14 @@ class CachedModel:
         self._prefetched.difference_update(first)
         self.stats.cache_hits += len(inputs) - len(missing) - len(first)
         self._answer(missing)
+        self._flush_rows()
+        return self._matrix[[memory[x] for x in inputs]]
+
+    def _flush_rows(self) -> None:
+        """Join the rows answered since the matrix was last built into it."""
         if self._new_rows:
             self._matrix = np.concatenate([self._matrix, *self._new_rows])
             self._new_rows = []
-        return self._matrix[[memory[x] for x in inputs]]
 
     def prefetch(
         self, inputs: Sequence[Hashable], staged: Mapping[str, Sequence[Hashable]] | None = None
@@ -221,16 +285,20 @@ class CachedModel:
             several(batches) if several is not None else map(self.model.predict_proba, batches)
         )
         iterator = iter(answers)
+        turns = self._turns
         for batch in batches:
-            try:
-                with prints_to_stderr():
-                    answer = next(iterator)
-            except TextfairError:
-                raise
-            # A model may raise anything, or call sys.exit(); none of it is a finding, and
-            # none of it may end the run as if it had finished.
-            except (Exception, SystemExit) as err:
-                raise self._failure(len(batch), err) from err
+            # The turn is taken outside the `try`: another section's failure, or `Stopped`,
+            # is raised here as it is, never as this model's failure.
+            with turns.turn(self._first) if turns is not None else contextlib.nullcontext():
+                try:
+                    with prints_to_stderr():
+                        answer = next(iterator)
+                except TextfairError:
+                    raise
+                # A model may raise anything, or call sys.exit(); none of it is a finding,
+                # and none of it may end the run as if it had finished.
+                except (Exception, SystemExit) as err:
+                    raise self._failure(len(batch), err) from err
             yield answer
 
     def _failure(self, size: int, err: BaseException) -> ModelError:

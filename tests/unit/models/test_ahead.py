@@ -2,6 +2,7 @@
 in order, the same calls whichever thread makes them, so the report is the same; a failure
 is raised where the audit would have met it; a model on this CPU is never asked ahead."""
 
+import functools
 import json
 import os
 import threading
@@ -12,9 +13,11 @@ import numpy as np
 import pytest
 
 import textfair
+from textfair.auditing.templates import template_domain, template_texts
 from textfair.auditing.text import AHEAD_BATCH
 from textfair.errors import ModelError, TextfairError
 from textfair.models.ahead import Ahead, computes_on_this_cpu
+from textfair.settings import AuditConfig
 from textfair.text.domain import TextDomain
 from textfair.text.reading_store import forget_readings
 
@@ -86,17 +89,39 @@ def test_a_model_on_this_cpu_says_so():
     assert not computes_on_this_cpu(lambda texts: texts)
 
 
-def _waiting_model(batches: list[list[str]]):
-    """A model on a 'device': it waits while it works, and records every batch."""
+def _waiting_model(batches: list[list[str]], templates: list[list[str]] | None = None):
+    """A model on a 'device': it waits while it works, and records every batch: the
+    corpus's in `batches`, the templated section's in `templates` (dropped without). The
+    templates are audited in a thread of their own beside the corpus
+    (`textfair.auditing._template_section`), so each section's calls keep their order but
+    the two interleave as the threads run."""
+    written = _template_texts()
 
     def model(texts):
-        batches.append(list(texts))
+        section = templates if texts[0] in written else batches
+        if section is not None:
+            section.append(list(texts))
         time.sleep(len(texts) / 50_000)
         hits = np.array([("gay" in t.lower()) or ("stupid" in t.lower()) for t in texts], float)
         return np.column_stack([0.9 - 0.8 * hits, 0.1 + 0.8 * hits])
 
     model.labels = ["non-toxic", "toxic"]
     return model
+
+
+@functools.cache
+def _template_texts() -> frozenset[str]:
+    """Every text the toxicity templates can write with the default list (placebo edits
+    included)."""
+    choice = template_texts("toxicity", ())
+    assert choice is not None
+    domain = template_domain(choice, AuditConfig())
+    return frozenset(
+        domain.write(i, term, placebo)
+        for i, seed in enumerate(domain.seeds)
+        for term in seed.terms
+        for placebo in (False, True)
+    )
 
 
 def _audit(texts, labels, batches):
@@ -188,7 +213,8 @@ def _same_ahead_or_not(monkeypatch, texts, settings) -> set[str]:
     reports, asked = [], []
     for device in (None, "cpu"):
         batches: list[list[str]] = []
-        model = _waiting_model(batches)
+        templates: list[list[str]] = []
+        model = _waiting_model(batches, templates)
         if device:  # a model that says it computes here (`computes_on_this_cpu`)
             model = SimpleNamespace(labels=model.labels, device=device, predict_proba=model)
         report = textfair.audit(model, texts, model_id="m", **settings).to_dict()
@@ -196,7 +222,7 @@ def _same_ahead_or_not(monkeypatch, texts, settings) -> set[str]:
         if report.get("templates"):
             del report["templates"]["run"]["seconds"]
         reports.append(json.dumps(report, sort_keys=True))
-        asked.append(batches)
+        asked.append([batches, templates])
         # Written ahead for the waiting model only.
         assert bool(written_ahead) == (device is None)
         if device is None:
