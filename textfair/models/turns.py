@@ -17,10 +17,15 @@ asking a model whose answers nobody will read.
 from __future__ import annotations
 
 import contextlib
+import math
 import threading
+import time
 from collections.abc import Iterator
 
-__all__ = ["ModelTurns", "Stopped"]
+__all__ = ["PATIENCE", "ModelTurns", "Stopped"]
+
+#: Seconds the corpus's calls must have paused before a templates' call takes the model.
+PATIENCE = 0.02
 
 
 class Stopped(Exception):
@@ -34,10 +39,12 @@ class ModelTurns:
     """One model call at a time among the sections sharing a model; a first-priority call
     (the corpus's) is never kept waiting by a second-priority one that has not begun."""
 
-    def __init__(self) -> None:
+    def __init__(self, patience: float = PATIENCE) -> None:
         self._free = threading.Condition()
         self._busy = False
         self._first_waiting = 0
+        self._first_ended = -math.inf  # when the last first-priority call ended
+        self._patience = patience
         self._failure: BaseException | None = None
         self._stopped = False
 
@@ -47,8 +54,8 @@ class ModelTurns:
         with self._free:
             self._first_waiting += first
             try:
-                while self._busy or (not first and self._first_waiting):
-                    self._free.wait()
+                while (wait := self._wait(first)) > 0:
+                    self._free.wait(None if wait == math.inf else wait)
                     self._check()
                 self._check()
                 self._busy = True
@@ -59,7 +66,20 @@ class ModelTurns:
         finally:
             with self._free:
                 self._busy = False
+                if first:
+                    self._first_ended = time.monotonic()
                 self._free.notify_all()
+
+    def _wait(self, first: bool) -> float:
+        """How long a call must wait before it may take the model (0: it may now; inf:
+        until a call ends). A second-priority call also waits until the first-priority
+        calls have paused for `patience` seconds: a pause that short is the corpus's own
+        bookkeeping between calls, and the templates are kept for the longer ones."""
+        if self._busy or (not first and self._first_waiting):
+            return math.inf
+        if first:
+            return 0.0
+        return max(0.0, self._first_ended + self._patience - time.monotonic())
 
     def fail(self, error: BaseException) -> None:
         """A section failed with `error`: every other section's next call raises `Stopped`."""

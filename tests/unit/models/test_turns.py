@@ -105,3 +105,18 @@ def test_a_stopped_audit_stops_a_call_waiting_for_its_turn():
     holder.join()
     waiter.join()
     assert len(outcome) == 1 and isinstance(outcome[0], Stopped)
+
+
+def test_a_templates_call_waits_for_the_corpus_to_pause_for_its_patience():
+    turns = ModelTurns(patience=0.2)
+    with turns.turn(True):
+        pass
+    ended = time.monotonic()
+    with turns.turn(False):
+        began = time.monotonic()
+    assert began - ended >= 0.2
+    # Without a corpus's call lately, a templates' call takes the model at once.
+    alone = ModelTurns(patience=60.0)
+    started = time.monotonic()
+    with alone.turn(False):
+        assert time.monotonic() - started < 30.0
