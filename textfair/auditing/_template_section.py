@@ -21,38 +21,32 @@ from collections.abc import Callable
 from types import TracebackType
 
 from textfair.auditing.report import probe
-from textfair.auditing.templates import TemplateChoice, audit_templates
 from textfair.models import CachedModel
-from textfair.models.decision import Decision
 from textfair.models.turns import Stopped
 from textfair.report.model import AuditReport
 from textfair.run import Run
-from textfair.settings import AuditConfig
 from textfair.text.template_domain import TemplateDomain
 
 __all__ = ["TemplateSection"]
 
 
 class TemplateSection:
-    """The templated section of an audit on a sibling of `cached`: started in a thread by
-    `start`, or audited in the calling thread by `report` when it was not started. As a
+    """The templated section of an audit on a sibling of `cached`: `audit(model, run)` (the
+    section's audit, `audit_templates` with its domain and settings given) started in a
+    thread by `start`, or run in the calling thread by `report` when it was not started. As a
     context manager it stops the thread when the block raises (the audit's error stands)."""
 
     def __init__(
         self,
         domain: TemplateDomain,
-        choice: TemplateChoice,
         cached: CachedModel,
-        decision: Decision,
-        config: AuditConfig,
+        audit: Callable[[CachedModel, Run], AuditReport],
         run: Run,
     ) -> None:
         self._cached = cached
         self._model = cached.sibling()
         self._domain = domain
-        self._audit: Callable[[], AuditReport] = lambda: audit_templates(
-            domain, choice, self._model, decision, config, _on_templates(run)
-        )
+        self._audit = lambda: audit(self._model, _on_templates(run))
         self._thread: threading.Thread | None = None
         self._report: AuditReport | None = None
         self._error: BaseException | None = None

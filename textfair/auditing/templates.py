@@ -112,9 +112,10 @@ def audit_templates(
     domain: TemplateDomain,
     choice: TemplateChoice,
     cached: CachedModel,
+    run: Run,
+    *,
     decision: Decision,
     config: AuditConfig,
-    run: Run,
 ) -> AuditReport:
     """The templated section's report: `audit_domain` on the templated seeds, with the
     model queries and seconds of this section alone (`cached` is the section's own sibling

@@ -21,7 +21,7 @@ from textfair.auditing._template_section import TemplateSection
 from textfair.auditing.decision import prepare
 from textfair.auditing.labels import check_labels, label_metrics
 from textfair.auditing.report import audit_domain, check_max_order, empty_section, probe
-from textfair.auditing.templates import template_domain, template_texts
+from textfair.auditing.templates import audit_templates, template_domain, template_texts
 from textfair.errors import TextfairError
 from textfair.memory import estimate_memory, memory_limit
 from textfair.models import CachedModel
@@ -95,7 +95,10 @@ def audit_text(
     if templated is not None and choice is not None:
         # The corpus's settings are checked before the templates' first query.
         check_max_order(config, config.term_list().category_names(config.categories))
-        section = TemplateSection(templated, choice, cached, favourable, config, run)
+        audit = functools.partial(
+            audit_templates, templated, choice, decision=favourable, config=config
+        )
+        section = TemplateSection(templated, cached, audit, run)
         if _at_once(cached, len(texts), config, templated):
             # Both sections' probes first, here: a model that cannot answer is found as
             # such (exit 2) whichever section would have asked it first. Asked ahead, they
