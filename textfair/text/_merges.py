@@ -60,11 +60,17 @@ disabled, handicapped, crippled
 
 
 # Umbrella terms and the groups they hold (GLAAD media reference guide: "LGBTQ", "queer" as
-# an umbrella term): a word of one names the other's people too ("queer ... fags").
+# an umbrella term; "gay" of women too): a word of one names the other's people too ("queer
+# ... fags", "no gay community ... a few lesbians ... Dyke Slope").
 _UMBRELLAS = """
 lgbt, lgbtq, lgbtq+, lgbtqia, queer: gay, homosexual, lesbian, bisexual, trans, transgender
 lgbt, lgbtq, lgbtq+, lgbtqia, queer: nonbinary
+gay: lesbian
 """
+
+
+# Terms that hold every other term of their category ("religious", "spiritual" of holistic).
+_HOLDS_ITS_CATEGORY = frozenset({"religious", "spiritual"})
 
 
 @cache
@@ -87,6 +93,8 @@ def kin(first: Term, second: Term) -> bool:
     "Christian", "queer" and "gay"): a word of one is no word of *another* identity."""
     if first.id == second.id:
         return True
+    if first.category == second.category and {first.id, second.id} & _HOLDS_ITS_CATEGORY:
+        return True  # "religious groups (such as the Essenes)": every religion is religious
     forms = [{normalize_form(f) for f, _ in t.surface_forms()} for t in (first, second)]
     pairs = _kin_pairs()
     return any(frozenset((a, b)) in pairs for a in forms[0] for b in forms[1])

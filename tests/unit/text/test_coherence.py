@@ -243,3 +243,9 @@ def test_of_the_faith_names_people():
     variants = texts_of("He does not like people of the Jewish faith.", ["religion"])
     assert "He does not like people of the Muslim faith." in variants
     assert not any("atheist" in v for v in variants)  # "faith" contradicts it
+
+
+def test_a_cue_of_a_religion_beside_religious_still_leaves_the_text_out():
+    # "religious" holds every religion: a cue of one is no word of another identity.
+    text = "He had ties to religious groups. Jesus preached the end of the world."
+    assert texts_of(text, ["religion"], terms="holistic") == set()
