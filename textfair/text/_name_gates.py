@@ -250,8 +250,8 @@ def _quoted_title_case(text: str, start: int, end: int) -> bool:
     """Inside a quotation of two to six words written in title case, the term's among them
     ("\"Young Americans\"", "'Rich Dad Poor Dad'"), closed with no sentence punctuation
     inside: a title; a quoted sentence ("\"Young people never listen\"") is not."""
-    if not capitalised(text[start:end]):
-        return False
+    if not capitalised(text[start:end]) or text[start - 1 : start] == "-":
+        return False  # "``Afro-European American``": a compound label, no title
     for match in _QUOTED.finditer(text, max(0, start - 62), min(len(text), end + 62)):
         if not (match.start(1) <= start and end <= match.end(1)):
             continue
