@@ -57,7 +57,7 @@ from textfair.text._ages import (
     life_stages,
 )
 from textfair.text._gates import PlanState
-from textfair.text._merges import MergeCheck
+from textfair.text._merges import MergeCheck, kin
 from textfair.text._minors import names_a_minor
 from textfair.text._reference_check import ReferenceCheck, pronoun_genders, word_genders
 from textfair.text.matcher import Matcher
@@ -374,6 +374,8 @@ class Coherence:
                 continue  # "too young" -> "too old", never "too elderly"
             if any(self.related_word(term, role) is None for role in roles):
                 continue
+            if any(kin(term, other) for other in state.cued_elsewhere):
+                continue  # "Muslims ... the priest": no Catholic, Christian, Protestant
             targets.add(term.id)
         if state.cue_terms is not None:
             targets &= state.cue_terms  # "Christians ... Jesus": Catholic, Protestant

@@ -38,6 +38,7 @@ GROUP_NOUNS = frozenset(
     """
     rights community communities culture cultures heritage ancestry descent origin origins
     background backgrounds population populations minority minorities identity identities
+    faith
     """.split()
 )
 _PLURAL_VERBS = frozenset("tend seem want say think like love hate need know live make do".split())

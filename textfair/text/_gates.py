@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,7 @@ from textfair.terms import Term
 from textfair.text import _nationality as nationality
 from textfair.text import _references as references
 from textfair.text._ages import AGED_NOUNS, STATED_AGE, head_noun
+from textfair.text._merges import kin
 from textfair.text._minors import minor_words_in, sexual_content
 from textfair.text.mentions import Mention
 
@@ -62,6 +64,9 @@ class PlanState:
     targets: set[str] = field(default_factory=set)
     cue_terms: set[str] | None = None
     """The terms a word of several identities in the text allows (None: no such word)."""
+    cued_elsewhere: set[Term] = field(default_factory=set)
+    """The terms whose cue the text holds beside mentions of another identity ("Muslims
+    ... the priest"): never written there (a merge), but no stop."""
     world: str | None = None
     """What a swap rests on where it may make the text false about a real, named person or
     work ("full name 'Charles Lindbergh'"): a flag the variants carry (WORLD), no stop."""
@@ -120,6 +125,16 @@ def _cue(coherence: Coherence, state: PlanState) -> str | None:
             owners &= state.axis
             if not owners:
                 continue
+            if not any(
+                kin(t, s) for t in word.terms if t.id in owners for s in sources.values()
+            ) and not any(_same_sentence(text, word.start, start) for start, _ in spans):
+                # A word of another identity than the mentioned one, none of its kin, in
+                # another sentence ("Muslims ... The priest said", not "Catholics ...
+                # biblical" nor "queer ... fags" nor "not a Jew because he rejected Jesus"):
+                # the mention can become any term but the word's own, which would merge the
+                # two groups the text keeps apart (issue 56).
+                state.cued_elsewhere |= {t for t in word.terms if t.id in owners}
+                continue
             if len(owners) > 1 and owners.issuperset(sources):
                 # A word of several identities, the mentioned ones among them ("Jesus" of
                 # Christian, Catholic and Protestant; "homophobic" of the sexual minorities):
@@ -151,6 +166,15 @@ def _cue(coherence: Coherence, state: PlanState) -> str | None:
     ):
         return "cue"  # "an elderly man ... died at the age of 76"
     return None
+
+
+_SENTENCE_END = re.compile(r"[.!?\n]")
+
+
+def _same_sentence(text: str, first: int, second: int) -> bool:
+    """No sentence ends between the two positions of `text`."""
+    low, high = min(first, second), max(first, second)
+    return _SENTENCE_END.search(text, low, high) is None
 
 
 def _references(coherence: Coherence, state: PlanState) -> str | None:

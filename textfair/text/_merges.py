@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from functools import cache
 
-from textfair.terms import TermList, normalize_form
+from textfair.terms import Term, TermList, normalize_form
 from textfair.text import _context as context
 from textfair.text import _grammar_gates as grammar_gates
 
-__all__ = ["MergeCheck", "merge_groups"]
+__all__ = ["MergeCheck", "kin", "merge_groups"]
 
 
 # Words that name one identity group, or a group and the groups it holds (a hypernym): a
@@ -57,6 +57,47 @@ rich, wealthy, affluent, moneyed, well off, well to do, one percenter
 poor, low income, impoverished, broke
 disabled, handicapped, crippled
 """
+
+
+# Umbrella terms and the groups they hold (GLAAD media reference guide: "LGBTQ", "queer" as
+# an umbrella term; "gay" of women too): a word of one names the other's people too ("queer
+# ... fags", "no gay community ... a few lesbians ... Dyke Slope").
+_UMBRELLAS = """
+lgbt, lgbtq, lgbtq+, lgbtqia, queer: gay, homosexual, lesbian, bisexual, trans, transgender
+lgbt, lgbtq, lgbtq+, lgbtqia, queer: nonbinary
+gay: lesbian
+"""
+
+
+# Terms that hold every other term of their category ("religious", "spiritual" of holistic).
+_HOLDS_ITS_CATEGORY = frozenset({"religious", "spiritual"})
+
+
+@cache
+def _kin_pairs() -> frozenset[frozenset[str]]:
+    pairs = set()
+    for group in merge_groups():
+        pairs |= {frozenset((a, b)) for a in group for b in group}
+    for line in _UMBRELLAS.strip().splitlines():
+        umbrella, held = line.split(":")
+        tops = [normalize_form(w.strip()) for w in umbrella.split(",")]
+        below = [normalize_form(w.strip()) for w in held.split(",")] + tops
+        pairs |= {frozenset((a, b)) for a in tops for b in below}
+    return frozenset(pairs)
+
+
+@cache
+def kin(first: Term, second: Term) -> bool:
+    """Whether two terms name the same people, or one holds the other's (a near-synonym, a
+    denomination of a religion, an umbrella: "homosexual" and "gay", "Catholic" and
+    "Christian", "queer" and "gay"): a word of one is no word of *another* identity."""
+    if first.id == second.id:
+        return True
+    if first.category == second.category and {first.id, second.id} & _HOLDS_ITS_CATEGORY:
+        return True  # "religious groups (such as the Essenes)": every religion is religious
+    forms = [{normalize_form(f) for f, _ in t.surface_forms()} for t in (first, second)]
+    pairs = _kin_pairs()
+    return any(frozenset((a, b)) in pairs for a in forms[0] for b in forms[1])
 
 
 @cache

@@ -32,6 +32,7 @@ __all__ = [
     "in_capitals_run",
     "in_quoted_title",
     "in_title",
+    "in_title_list",
     "is_name",
     "name_kind",
     "names_a_thing_at",
@@ -194,10 +195,11 @@ _QUOTE_MARK = re.compile("[\"“”'‘’`](?:The|An?) ")
 def in_quoted_title(text: str, start: int, end: int) -> bool:
     """Inside a short quotation that is a title, not speech: three to six words, the
     first an article with a capital ("'The old home guard'", "'An American in Paris'"), no
-    comma, no verb, no sentence end."""
+    comma, no verb, no sentence end; or two to six words, every one but the short ones of
+    a title capitalised ("\"Young Americans\"", "\"Old Yeller\"": issue 56)."""
     begin = max(0, start - 80)
     if _QUOTE_MARK.search(text, begin, start) is None:  # a quote opening on an article
-        return False  # most candidates: no quotation opens before them
+        return _quoted_title_case(text, start, end)
     for match in _QUOTED.finditer(text, begin, min(len(text), end + 80)):
         if not (match.start(1) <= start and end <= match.end(1)):
             continue
@@ -230,9 +232,88 @@ def in_title(text: str, start: int, end: int, is_identity_word: Callable[[str], 
     ]
     if words and context.is_sentence_initial(text, run_start):
         words = words[1:]  # a sentence's first word is capitalised anyway
+    elif (
+        left
+        and left.group().split() in (["The"], ["A"], ["An"])
+        and _WORD_BEFORE.search(text, max(0, run_start - 30), run_start)
+    ):
+        # "Did you see The Young and the Restless": an article capitalised after a word
+        # of the sentence, right before the term, opens a title (issue 56).
+        return True
     return sum(not is_identity_word(w) for w in words) >= 2
 
 
+_GLUE_WORDS = frozenset("of the for in on a an to at by and or with from".split())
+
+
+def _quoted_title_case(text: str, start: int, end: int) -> bool:
+    """Inside a quotation of two to six words written in title case, the term's among them
+    ("\"Young Americans\"", "'Rich Dad Poor Dad'"), closed with no sentence punctuation
+    inside: a title; a quoted sentence ("\"Young people never listen\"") is not."""
+    if not capitalised(text[start:end]) or text[start - 1 : start] == "-":
+        return False  # "``Afro-European American``": a compound label, no title
+    for match in _QUOTED.finditer(text, max(0, start - 62), min(len(text), end + 62)):
+        if not (match.start(1) <= start and end <= match.end(1)):
+            continue
+        inside = match.group(1)
+        words = inside.split()
+        if not 2 <= len(words) <= 6 or any(mark in inside for mark in ",.!?;:"):
+            return False
+        if match.end() < len(text) and text[match.end()].isalpha():
+            return False  # an apostrophe inside a word ("aren't")
+        if len(words) == 2 and all(
+            w in context.first_names() or w in context.last_names() for w in words
+        ):
+            return False  # "``Ellie Mae``", "'Jack Black'": a person's name in quotes
+        return all(capitalised(w) or w in _GLUE_WORDS for w in words[1:]) and capitalised(words[0])
+    return False
+
+
+_TITLE_CASE_ITEM = re.compile(rf"(?:The |An? )?{_TITLE_WORD}(?:[ ]+{_TITLE_GLUE}{_TITLE_WORD})+")
+
+
+def in_title_list(text: str, start: int, end: int) -> bool:
+    """A first name heading a list's item of two capitalised words, the second no name
+    ("Evan Almighty"), in a run of comma-separated items of which at least two others are
+    titles: two to six capitalised words not opening on a first name ("2007 Comedies I
+    hated: Evan Almighty, The Brothers Solomon, Good Luck Chuck"). A list of people
+    ("Gretchen Mol, Chris Bauer, Lili Taylor") opens its items on first names, and a
+    person's films in brackets ("Lucas Haas (Brick, Alpha Dog)") are a list of their own:
+    neither is one (issue 56)."""
+    following = _NEXT_CAPITALISED.match(text, end)
+    if not following or following.group(1) in context.last_names():
+        return False
+    if following.group(1) in context.first_names():
+        return False
+    begin = max(0, start - 160)
+    stop = min(len(text), end + 160)
+    left = _LIST_BREAK.split(text[begin:start])[-1]
+    right = _LIST_BREAK.split(text[end:stop])[0]
+    if left.split(",")[-1].strip():
+        return False  # the name does not open its item ("Homer and John Tzetzes")
+    items = [item.strip() for item in (left + right).split(",")]
+    if len(items) < 3:
+        return False
+    titles, long = 0, False
+    for item in items:
+        match = _TITLE_CASE_ITEM.match(item)
+        if match is None or text[start:end] in item.split():
+            continue
+        words = match.group().split()
+        opening = words[1] if words[0] in ("The", "A", "An") else words[0]
+        if len(words) <= 6 and opening not in context.first_names():
+            titles += 1
+            # a name has two words and no article: a title of three, or with one, shows
+            # the list is of titles ("Alger Hiss, Toshikazu Kase" is of people)
+            long = long or len(words) > 2 or any(w in _GLUE_WORDS for w in words)
+    return titles >= 2 and long
+
+
+_NEXT_CAPITALISED = re.compile(rf"[ ]+({_TITLE_WORD})(?:,|$|[ ]*\n)")
+_LIST_BREAK = re.compile(r"[():;\n]|[ ]{2,}|[.!?][ ]")
+
+
+_WORD_BEFORE = re.compile(r"[a-z][a-z]+[ ]+$")
 _VERSE = re.compile(r"[A-Z][a-z]+\s+\d+\s*:\s*\d")
 _PLACE_OR_SAINT = frozenset("st saint virgin mount mt lake fort port san santa".split())
 
@@ -296,6 +377,8 @@ def names_a_thing_at(text: str, start: int, end: int) -> bool:
         return True  # "User talk:Dan", "'Something about Mary'"
     if _TITLED_NAME.match(text, end):
         return True  # "Sabrina the Teenage Witch", "Alexander the Great": a title
+    if in_title_list(text, start, end):
+        return True  # "Comedies I hated: Evan Almighty, The Brothers Solomon, Good Luck Chuck"
     heading = _NAME_OF.search(text, max(0, start - 40), start)
     if (
         heading

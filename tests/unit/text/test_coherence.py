@@ -214,3 +214,38 @@ def test_a_fixed_form_leaves_its_text_out():
     # "Roman Catholic" names a church as much as a faith: found, never rewritten.
     assert texts_of("The Roman Catholics met the bishop of Rome.", ["religion"]) == set()
     assert "Muslims met at noon." in texts_of("Catholics met at noon.", ["religion"])
+
+
+def test_a_cue_of_another_identity_in_another_sentence_removes_its_group_only():
+    # "priest" goes with Christian and Catholic: the Muslims may become any group but those
+    # (and their kin, Protestant), which would merge the two the text keeps apart (issue 56).
+    variants = texts_of(
+        "The Muslims of the town were angry. The priest asked them to stay.", ["religion"]
+    )
+    assert "The Jews of the town were angry. The priest asked them to stay." in variants
+    assert not any(g in v for v in variants for g in ("Christian", "Catholic", "Protestant"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Jefferson was not a Jew because he rejected Jesus.",  # the same sentence
+        "The Catholics met. They read a biblical passage.",  # biblical: Christian, their kin
+        "You are a queer. Go back to the other fags.",  # fags: gay, held by queer
+    ],
+)
+def test_a_cue_of_the_mentioned_identity_or_its_kin_still_leaves_the_text_out(text):
+    categories = ["religion"] if "Jew" in text or "Catholic" in text else ["gender"]
+    assert texts_of(text, categories) == set()
+
+
+def test_of_the_faith_names_people():
+    variants = texts_of("He does not like people of the Jewish faith.", ["religion"])
+    assert "He does not like people of the Muslim faith." in variants
+    assert not any("atheist" in v for v in variants)  # "faith" contradicts it
+
+
+def test_a_cue_of_a_religion_beside_religious_still_leaves_the_text_out():
+    # "religious" holds every religion: a cue of one is no word of another identity.
+    text = "He had ties to religious groups. Jesus preached the end of the world."
+    assert texts_of(text, ["religion"], terms="holistic") == set()

@@ -305,3 +305,43 @@ def test_a_first_name_for_a_person(text):
 def test_gendered_word_at(text, word, person):
     start, end = _span(text, word)
     assert name_gates.gendered_word_at(text, start, end) is person
+
+
+# Titles of shows, films, songs and books holding a term are no identity mention (issue 56's
+# blind read: "Evan Almighty" -> "Sara Almighty", "Sabrina the Teenage Witch").
+@pytest.mark.parametrize(
+    ("terms", "text"),
+    [
+        ("dixon2018", 'My favourite song is "Young Americans" by Bowie.'),  # quoted, title case
+        ("dixon2018", "Did you see The Young and the Restless today?"),  # an article opens it
+        ("holistic", "This is worse than The Rich Kids of Beverly Hills."),
+        ("dixon2018", "I used to watch Sabrina the Teenage Witch every day."),
+        (
+            "names",
+            "2007 Comedies I enjoyed: Superbad, Knocked Up, Hot Fuzz, Blades Of Glory  2007 "
+            "Comedies I hated: Evan Almighty, The Brothers Solomon, Good Luck Chuck I should",
+        ),  # a list of titles
+    ],
+)
+def test_a_title_holding_a_term_is_no_mention(terms, text):
+    from textfair.text.matcher import Matcher
+
+    assert Matcher(terms).find(text) == []
+
+
+@pytest.mark.parametrize(
+    ("terms", "text", "word"),
+    [
+        ("dixon2018", "Dazed and Confused. Young people loved it.", "Young"),  # a sentence start
+        ("dixon2018", "Old Men like to play chess.", "Old"),
+        ("dixon2018", 'The old man said "Young people never listen" and left.', "Young"),
+        ("dixon2018", "Did you see the Jews of Rome?", "Jews"),  # a lowercase article
+        ("names", "This film stars Steve Buscemi, Natalie Portman, Elijah Wood.", "Natalie"),
+        ("names", "It stars Lucas Haas (Brick, Alpha Dog) and Molly Parker.", "Lucas"),
+        ("names", "The girl was named ``Ellie Mae`` by her parents.", "Ellie"),  # a name
+    ],
+)
+def test_a_mention_beside_capitals_stays_one(terms, text, word):
+    from textfair.text.matcher import Matcher
+
+    assert word in [m.surface for m in Matcher(terms).find(text)]
