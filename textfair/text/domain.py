@@ -405,6 +405,8 @@ class TextDomain:
 
     kind: Literal["text"] = "text"
     """The report's kind."""
+    values_exclusive: bool = True
+    """Two terms of one category never hold together (`disjoint`): no pairwise check."""
     settings_not_read: tuple[str, ...] = ()
     """Settings report.json does not record for texts: none."""
 

@@ -296,6 +296,21 @@ class TemplateDomain:
     def _term_ids(self) -> list[frozenset[str]]:
         return [frozenset(t.id for t in s.terms) for s in self.seeds]
 
+    @cached_property
+    def _terms_by_id(self) -> list[dict[str, Term]]:
+        """Per seed, its axis's terms by id (the first of an id), one dict per distinct axis:
+        a rewrite looks its term up instead of scanning a 3,000-term axis."""
+        shared: dict[tuple[str, ...], dict[str, Term]] = {}
+        by_seed = []
+        for seed in self.seeds:
+            key = tuple(t.id for t in seed.terms)
+            if key not in shared:
+                shared[key] = {}
+                for term in seed.terms:
+                    shared[key].setdefault(term.id, term)
+            by_seed.append(shared[key])
+        return by_seed
+
     def support_mask(self, rule_set: tuple[Rule, ...]) -> np.ndarray:
         """Seeds of the rule set's one category whose axis holds its term (a template has
         one identity slot: a rule set of two categories has no seed)."""
@@ -344,7 +359,7 @@ class TemplateDomain:
         seed = self.seeds[index]
         if len(rule_set) != 1 or rule_set[0].category != seed.category:
             return None
-        target = next((t for t in seed.terms if t.id == rule_set[0].value), None)
+        target = self._terms_by_id[index].get(rule_set[0].value)
         if target is None:
             return None
         swaps = () if target.id == seed.own.id else (Swap(seed.category, seed.own.id, target.id),)
@@ -355,7 +370,7 @@ class TemplateDomain:
         seed = self.seeds[index]
         if len(rule_set) != 1 or rule_set[0].category != seed.category:
             return None
-        target = next((t for t in seed.terms if t.id == rule_set[0].value), None)
+        target = self._terms_by_id[index].get(rule_set[0].value)
         return self.write(index, target) if target is not None else None
 
     remembers_rewrites = True
@@ -399,6 +414,8 @@ class TemplateDomain:
 
     kind: Literal["text"] = "text"
     """The report's kind."""
+    values_exclusive: bool = True
+    """Two terms of one category never hold together (`disjoint`): no pairwise check."""
     settings_not_read: tuple[str, ...] = ()
     """Settings report.json does not record for texts: none."""
 

@@ -656,9 +656,15 @@ def test_a_named_method_that_cannot_act_on_the_model_is_one_line_before_any_quer
 # on all 1,492 comments `--methods all` took 14 minutes of one core, half the slow tier's
 # wall; what is checked holds for any corpus (the bundled one's figures are the docs').
 SUBSET_ROWS = 500
+# TestSGD's loop as published (`--extend-to 0`): one retraining per loop method (50 rows, the
+# cap on 500 comments), not more while none halves its target within the budget (2026-11-29,
+# the rule-sets loop went on past its first retraining). What is checked, every method reported
+# with its accuracy and worst target and a headline on the front, does not depend on how far
+# a loop goes on; the report's methods, worst targets, front and headline were the same.
+LOOP = ["--extend-to", "0"]
 
 
-@pytest.mark.slow  # about 4 minutes on one core: six methods' retrainings on 500 comments
+@pytest.mark.slow  # about 3.5 minutes on one core: four methods' retrainings on 500 comments
 def test_methods_all_on_the_bundled_model_reports_every_method_and_a_front_headline(tmp_path):
     """Issue 41's bar: `textfair mitigate --methods all | cat` with the bundled CNN-LSTM
     reports at least 5 methods with held-out accuracy and worst target (over-budget ones
@@ -695,6 +701,7 @@ def test_methods_all_on_the_bundled_model_reports_every_method_and_a_front_headl
             "True=toxic,False=non-toxic",
             "--out",
             str(tmp_path / "c"),
+            *LOOP,
         ],
         capture_output=True,
         text=True,
