@@ -17,8 +17,8 @@ def _race_note(report):
 @pytest.mark.slow  # two whole audits: 5 s
 def test_the_hint_names_the_theta_that_gives_race_a_rule_set_and_it_does():
     """Issue 41: at --theta 0.05 and at 0.01 the bundled comments give race no rule set, and
-    the hint said "lower it" both times. It names the --theta that works (12 of 1,492 texts
-    can be written to its most frequent terms: 0.008), the same at both, and that works.
+    the hint said "lower it" both times. It names the --theta that works (14 of 1,492 texts
+    can be written to its most frequent terms: 0.0093), the same at both, and that works.
     (Every variant, as before the acceptability threshold: the counts pinned are the hint's.)"""
     settings = {"categories": ["race", "religion"], "causal": False, "min_acceptability": 0}
     notes = {
@@ -28,7 +28,7 @@ def test_the_hint_names_the_theta_that_gives_race_a_rule_set_and_it_does():
     for theta, note in notes.items():
         assert note.startswith("No rule set for race (64 of 1,492 texts mention it)")
         assert f"support --theta {theta} " in note
-        assert "at most 12 texts (support 0.00804): --theta 0.008 or below" in note
+        assert "at most 14 texts (support 0.00938): --theta 0.0093 or below" in note
     theta = float(re.search(r"--theta ([0-9.]+) or below", notes[0.01]).group(1))
     lowered = textfair.audit("toxicity-cnn-lstm", theta=theta, **settings)
     assert any(r.category == "race" for f in lowered.findings for r in f.rule_set)
