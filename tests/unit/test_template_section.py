@@ -126,3 +126,37 @@ def test_a_model_on_this_cpu_has_its_templates_audited_after_the_corpus(monkeypa
     report = textfair.audit(on_cpu, TEXTS, model_id="m", **SETTINGS)
     assert isinstance(report.templates, AuditReport)
     assert {name for name, _ in waiting.calls} == {"MainThread"}
+
+
+class _Pool(_Waiting):
+    """A pool of workers (`predict_proba_batches`): one call spans its batches, from the
+    call to its last answer, and another call in between would mix their queues."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open_calls = 0
+        self.overlapped = False
+
+    def predict_proba_batches(self, batches):
+        self.overlapped |= self.open_calls > 0
+        self.open_calls += 1
+        answers = [self.predict_proba(batch) for batch in batches]  # "submitted" now
+
+        def answered():
+            try:
+                for answer in answers:
+                    time.sleep(0.001)
+                    yield answer
+            finally:
+                self.open_calls -= 1
+
+        return answered()
+
+
+def test_a_pools_call_holds_the_model_from_its_call_to_its_last_answer():
+    pool = _Pool()
+    forget_readings()
+    report = textfair.audit(CachedModel(pool, batch_size=64), TEXTS, model_id="m", **SETTINGS)
+    assert report.templates is not None
+    assert {name.startswith("textfair-templates") for name, _ in pool.calls} == {True, False}
+    assert not pool.overlapped

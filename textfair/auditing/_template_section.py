@@ -81,6 +81,7 @@ class TemplateSection:
         else:
             self._thread.join()
             if self._error is not None:
+                self._model.close()
                 raise self._error
         self._cached.adopt(self._model)
         assert self._report is not None

@@ -281,25 +281,32 @@ class CachedModel:
         so they are answered concurrently and each is still the batch a single model would
         have been given (same padding, same numbers); a failure becomes a ModelError."""
         several = getattr(self.model, "predict_proba_batches", None)
-        answers = (
-            several(batches) if several is not None else map(self.model.predict_proba, batches)
-        )
-        iterator = iter(answers)
         turns = self._turns
-        for batch in batches:
-            # The turn is taken outside the `try`: another section's failure, or `Stopped`,
-            # is raised here as it is, never as this model's failure.
-            with turns.turn(self._first) if turns is not None else contextlib.nullcontext():
-                try:
-                    with prints_to_stderr():
-                        answer = next(iterator)
-                except TextfairError:
-                    raise
-                # A model may raise anything, or call sys.exit(); none of it is a finding,
-                # and none of it may end the run as if it had finished.
-                except (Exception, SystemExit) as err:
-                    raise self._failure(len(batch), err) from err
-            yield answer
+        # A pool's batches are one call that spans them all (its own queue, which may be
+        # filled when the call is made and is not safe to share with another section's
+        # call): it holds the model from the call to its last answer. Another model is held
+        # batch by batch, so the other section's calls fit between.
+        whole = turns.turn(self._first) if turns is not None and several is not None else None
+        with whole if whole is not None else contextlib.nullcontext():
+            answers = (
+                several(batches) if several is not None else map(self.model.predict_proba, batches)
+            )
+            iterator = iter(answers)
+            for batch in batches:
+                # The turn is taken outside the `try`: another section's failure, or
+                # `Stopped`, is raised here as it is, never as this model's failure.
+                each = turns if whole is None else None
+                with each.turn(self._first) if each is not None else contextlib.nullcontext():
+                    try:
+                        with prints_to_stderr():
+                            answer = next(iterator)
+                    except TextfairError:
+                        raise
+                    # A model may raise anything, or call sys.exit(); none of it is a
+                    # finding, and none of it may end the run as if it had finished.
+                    except (Exception, SystemExit) as err:
+                        raise self._failure(len(batch), err) from err
+                yield answer
 
     def _failure(self, size: int, err: BaseException) -> ModelError:
         return ModelError(
