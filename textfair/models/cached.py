@@ -306,7 +306,10 @@ class CachedModel:
                     # finding, and none of it may end the run as if it had finished.
                     except (Exception, SystemExit) as err:
                         raise self._failure(len(batch), err) from err
-                yield answer
+                    # Held while the answer is checked, counted and committed to the cache
+                    # file: a run killed at any moment leaves at most the call in flight
+                    # unanswered on disk, never another section's answered one.
+                    yield answer
 
     def _failure(self, size: int, err: BaseException) -> ModelError:
         return ModelError(
