@@ -227,6 +227,7 @@ def test_every_printed_interval_holds_its_estimate_with_the_tables_signs(bundled
 # --- the three cases the issue saw ----------------------------------------------------
 
 
+@pytest.mark.slow  # every surface, the page included, three times: 12 s of the fast tier
 @pytest.mark.parametrize(
     ("rule", "difference", "ci", "wrong"),
     [

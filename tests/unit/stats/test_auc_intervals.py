@@ -205,6 +205,7 @@ def _bundled() -> AuditReport:
     return AuditReport.from_dict(record)
 
 
+@pytest.mark.slow  # a labelled audit rendered on every surface: 6 s
 def test_the_bundled_audit_shows_its_label_metrics_everywhere():
     """The bundled CNN-LSTM on its comments: "gay"'s BPSN AUC is below the overall AUC (its
     harmless mentions score like others' toxic texts, the bias Dixon et al. describe); the
@@ -253,6 +254,7 @@ def test_no_significant_gap_says_nothing_in_the_verdict():
     assert quiet.summary() == before + " On templates:" + after.split(" On templates:", 1)[1]
 
 
+@pytest.mark.slow  # a labelled audit rendered on every surface: 6 s
 def test_a_report_written_before_the_intervals_reads_and_renders():
     """report.json of an older version: no counts, intervals, gaps, confidence or minimum;
     every value as it was (a 5-text AUC of 0 included), rendered without an interval."""
