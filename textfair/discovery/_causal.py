@@ -22,6 +22,7 @@ import numpy as np
 from textfair.core.domain import Domain
 from textfair.core.rules import Rule
 from textfair.core.seeds import seed_rng
+from textfair.discovery._answering_ahead import answering_ahead
 from textfair.discovery._placebo import PlaceboMemo, placebo_input, with_placebos
 from textfair.discovery._sampling import Sampling, batches
 from textfair.discovery.results import CausalScore, paired_excess
@@ -111,44 +112,66 @@ def causal_score(
     """Alg. 3's sequential test of one category set (`first`: its first batch, if built)."""
     model, sampling, population = run.model, run.sampling, run.population
     confidence, error, min_samples = sampling.confidence, sampling.error, sampling.min_samples
-    flipped: list[bool] = []
-    sampled: list[int] = []  # the seeds of `flipped`, in order
-    shares: list[float] = []  # per seed with a placebo: its identity edits' flip share
-    placebo_flips: list[float] = []
-    edited = 0  # seeds with at least one real edit of `subset`
-    for k, (begin, end) in enumerate(_ranges(run)):
-        seeds = population[begin:end]
-        batch = first if k == 0 and first is not None else _batch(run, subset, seeds)
-        inputs, extra, rows = batch.inputs, batch.placebos, batch.rows
-        labels = outcomes(run.favorable, with_placebos(model, inputs, extra))
-        flips, seed_labels, edit_shares = _row_flips(labels[: len(inputs)], rows)
-        flipped += flips.tolist()
-        sampled += seeds.tolist()
-        edited += sum(bool(row[3].any()) for row in rows)
-        for (_, _, at, _), seed_label, share in zip(rows, seed_labels, edit_shares, strict=True):
-            if at >= 0:
-                shares.append(float(share))
-                placebo_flips.append(float(labels[len(inputs) + at] != seed_label))
-        interval = bounded_mean(flipped, 0.0, 1.0, confidence)
-        if interval.n >= min_samples and interval.half_width <= error:
-            break
-    interval = bounded_mean(flipped, 0.0, 1.0, confidence)
+    tally = _Tally()
+    ranges = _ranges(run)
+    written: Batch | None = first
+    with answering_ahead(model, run.domain) as pipeline:
+        for k, (begin, end) in enumerate(ranges):
+            seeds = population[begin:end]
+            batch = written if written is not None else _batch(run, subset, seeds)
+            written = None
+            if pipeline is None:
+                answers = with_placebos(model, batch.inputs, batch.placebos)
+            else:  # the next range written while the model answers this one
+                answering = pipeline.submit(with_placebos, model, batch.inputs, batch.placebos)
+                if k + 1 < len(ranges):
+                    written = _batch(run, subset, population[slice(*ranges[k + 1])])
+                answers = answering.result()
+            tally.read(batch, outcomes(run.favorable, answers), seeds)
+            interval = bounded_mean(tally.flipped, 0.0, 1.0, confidence)
+            if interval.n >= min_samples and interval.half_width <= error:
+                break
+    interval = bounded_mean(tally.flipped, 0.0, 1.0, confidence)
     n = interval.n
     return CausalScore(
         subset,
         interval.estimate if n else 0.0,
         (interval.low, interval.high),
-        sum(flipped),
+        sum(tally.flipped),
         n,
         (
-            paired_excess(shares, placebo_flips, run.excess_confidence)
+            paired_excess(tally.shares, tally.placebo_flips, run.excess_confidence)
             if run.domain.supports_placebo
             else None
         ),
-        edited,
-        seeds=tuple(sampled),
-        seed_flips=tuple(int(f) for f in flipped),
+        tally.edited,
+        seeds=tuple(tally.sampled),
+        seed_flips=tuple(int(f) for f in tally.flipped),
     )
+
+
+@dataclass
+class _Tally:
+    """What one causal test has read so far, batch by batch."""
+
+    flipped: list[bool] = field(default_factory=list)  # per seed: a counterfactual flips
+    sampled: list[int] = field(default_factory=list)  # the seeds of `flipped`, in order
+    shares: list[float] = field(default_factory=list)  # per seed with a placebo: its
+    # identity edits' flip share
+    placebo_flips: list[float] = field(default_factory=list)  # and its placebo's flip
+    edited: int = 0  # seeds with at least one real edit of the category set
+
+    def read(self, batch: Batch, labels: np.ndarray, seeds: np.ndarray) -> None:
+        """Add a batch's outcomes (`labels`: its inputs', then its placebo edits')."""
+        inputs, rows = batch.inputs, batch.rows
+        flips, seed_labels, edit_shares = _row_flips(labels[: len(inputs)], rows)
+        self.flipped += flips.tolist()
+        self.sampled += seeds.tolist()
+        self.edited += sum(bool(row[3].any()) for row in rows)
+        for (_, _, at, _), seed_label, share in zip(rows, seed_labels, edit_shares, strict=True):
+            if at >= 0:
+                self.shares.append(float(share))
+                self.placebo_flips.append(float(labels[len(inputs) + at] != seed_label))
 
 
 def _row_flips(

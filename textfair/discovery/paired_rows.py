@@ -7,10 +7,7 @@ what is asked of the model (and in which batches), that one only reads the answe
 
 from __future__ import annotations
 
-import contextlib
-import threading
 from collections.abc import Hashable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,8 +15,8 @@ import numpy as np
 from textfair.core.domain import Domain
 from textfair.core.rules import Rule, RuleSet
 from textfair.core.seeds import seed_rng
+from textfair.discovery._answering_ahead import answering_ahead
 from textfair.discovery._sampling import Sampling, seed_order
-from textfair.models.ahead import computes_on_this_cpu
 from textfair.models.base import Model
 from textfair.models.decision import Decision, decide
 from textfair.settings import MAX_ASSIGNMENTS
@@ -117,7 +114,7 @@ def paired_rows(
     checkpoint = {k: min(min_samples, max_samples) for k in running}
     cursor = 0
     ahead: dict[int, dict[int, Hashable]] = {}  # rows written while the model answered
-    with _pipeline(model, plan.domain) as pipeline:
+    with answering_ahead(model, plan.domain) as pipeline:
         while running and cursor < len(order):
             # The first batch covers min_samples rows (no rule set can stop before), in one
             # model call; then BATCH_SEEDS rows between checks.
@@ -171,19 +168,6 @@ def paired_rows(
         r = plan.group[k]
         used[r] = compared(outcomes, column[r], outside[r], totals)[0][:max_samples]
     return variants, outcomes, used, seeds
-
-
-def _pipeline(model: Model, domain: Domain) -> contextlib.AbstractContextManager:
-    """A thread that makes the model's calls while this one writes the next seeds, for a
-    model that does not compute on this CPU (a GPU's, a server's: it waits, the CPU is
-    free) over a domain that remembers its rewrites; `nullcontext(None)` otherwise (a CPU
-    model would share its cores with the writing)."""
-    inner = getattr(model, "model", model)  # a CachedModel's own
-    if computes_on_this_cpu(inner) or not getattr(domain, "remembers_rewrites", False):
-        return contextlib.nullcontext(None)
-    # Named after the section's thread: "textfair-templates-model_0" makes the templates'.
-    prefix = f"{threading.current_thread().name}-model"
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix=prefix)
 
 
 def _write_ahead(

@@ -15,6 +15,7 @@ import pytest
 import textfair
 from textfair.auditing.templates import template_domain, template_texts
 from textfair.auditing.text import AHEAD_BATCH
+from textfair.discovery._answering_ahead import AnsweringAhead
 from textfair.errors import ModelError, TextfairError
 from textfair.models.ahead import Ahead, computes_on_this_cpu
 from textfair.settings import AuditConfig
@@ -196,6 +197,23 @@ def test_the_templates_written_while_the_model_answers_change_nothing(monkeypatc
     texts = bundled_comments()[0][:300]
     settings = {"categories": ["gender"], "causal": False}
     assert "TemplateDomain" in _same_ahead_or_not(monkeypatch, texts, settings)
+
+
+def test_the_causal_ranges_written_while_the_model_answers_change_nothing(monkeypatch):
+    """The causal test writes its next range of seeds while a model that waits answers this
+    one (issue 58): the same batches, in the same order, and the same report."""
+    texts = bundled_comments()[0][:700]
+    settings = {"categories": ["gender"], "templates": "none"}
+    answered_ahead: list[str] = []
+    submit = AnsweringAhead.submit
+
+    def recorded(self, call, *args):
+        answered_ahead.append(call.__name__)
+        return submit(self, call, *args)
+
+    monkeypatch.setattr(AnsweringAhead, "submit", recorded)
+    _same_ahead_or_not(monkeypatch, texts, settings)
+    assert "with_placebos" in answered_ahead, "the causal test's calls were made ahead"
 
 
 def _same_ahead_or_not(monkeypatch, texts, settings) -> set[str]:
