@@ -59,5 +59,6 @@ def answering_ahead(model: Model, domain: Domain) -> Iterator[AnsweringAhead | N
         return
     # Named after the section's thread: "textfair-templates-model_0" makes the templates'.
     prefix = f"{threading.current_thread().name}-model"
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix=prefix) as executor:
+    series = getattr(model, "series", contextlib.nullcontext)  # a CachedModel's
+    with series(), ThreadPoolExecutor(max_workers=1, thread_name_prefix=prefix) as executor:
         yield AnsweringAhead(executor)

@@ -178,6 +178,13 @@ class CachedModel:
         """The turns this model shares with its siblings (None: it has none)."""
         return self._turns
 
+    def series(self) -> contextlib.AbstractContextManager:
+        """Mark a series of calls, each made as soon as the last one's answers are read
+        (`ModelTurns.series`): a sibling's calls keep out of its short pauses."""
+        if self._turns is None:
+            return contextlib.nullcontext()
+        return self._turns.series(self._first)
+
     @contextlib.contextmanager
     def stage(self, name: str) -> Iterator[None]:
         """Count what the model is asked inside this block, and the block's seconds, under

@@ -24,8 +24,9 @@ from collections.abc import Iterator
 
 __all__ = ["PATIENCE", "ModelTurns", "Stopped"]
 
-#: Seconds the corpus's calls must have paused before a templates' call takes the model.
-PATIENCE = 0.02
+#: Seconds the corpus's calls must have paused, inside a series of calls (`series`), before
+#: a templates' call takes the model.
+PATIENCE = 0.005
 
 
 class Stopped(Exception):
@@ -44,6 +45,7 @@ class ModelTurns:
         self._busy = False
         self._first_waiting = 0
         self._first_ended = -math.inf  # when the last first-priority call ended
+        self._first_series = 0  # first-priority series of calls open now (`series`)
         self._patience = patience
         self._failure: BaseException | None = None
         self._stopped = False
@@ -70,14 +72,32 @@ class ModelTurns:
                     self._first_ended = time.monotonic()
                 self._free.notify_all()
 
+    @contextlib.contextmanager
+    def series(self, first: bool) -> Iterator[None]:
+        """A series of calls (`first`: the corpus's), each made as soon as the last one's
+        answers are read: a test asking batch after batch until its stopping rule is met."""
+        if not first:  # only the corpus's series keep the others waiting
+            yield
+            return
+        with self._free:
+            self._first_series += 1
+        try:
+            yield
+        finally:
+            with self._free:
+                self._first_series -= 1
+                self._free.notify_all()
+
     def _wait(self, first: bool) -> float:
         """How long a call must wait before it may take the model (0: it may now; inf:
-        until a call ends). A second-priority call also waits until the first-priority
-        calls have paused for `patience` seconds: a pause that short is the corpus's own
-        bookkeeping between calls, and the templates are kept for the longer ones."""
+        until a call ends). Inside a series of first-priority calls, a second-priority call
+        also waits until they have paused for `patience` seconds: a pause that short is the
+        corpus's own bookkeeping between two batches, and the templates are kept for the
+        longer ones. Outside a series the corpus is working on what it has read, and the
+        model is free at once."""
         if self._busy or (not first and self._first_waiting):
             return math.inf
-        if first:
+        if first or not self._first_series:
             return 0.0
         return max(0.0, self._first_ended + self._patience - time.monotonic())
 

@@ -107,16 +107,56 @@ def test_a_stopped_audit_stops_a_call_waiting_for_its_turn():
     assert len(outcome) == 1 and isinstance(outcome[0], Stopped)
 
 
-def test_a_templates_call_waits_for_the_corpus_to_pause_for_its_patience():
+def test_a_templates_call_waits_for_the_corpus_to_pause_for_its_patience_in_a_series():
     turns = ModelTurns(patience=0.2)
-    with turns.turn(True):
-        pass
-    ended = time.monotonic()
-    with turns.turn(False):
-        began = time.monotonic()
+    with turns.series(True):
+        with turns.turn(True):
+            pass
+        ended = time.monotonic()
+        with turns.turn(False):
+            began = time.monotonic()
     assert began - ended >= 0.2
     # Without a corpus's call lately, a templates' call takes the model at once.
     alone = ModelTurns(patience=60.0)
     started = time.monotonic()
-    with alone.turn(False):
+    with alone.series(True), alone.turn(False):
         assert time.monotonic() - started < 30.0
+
+
+def test_outside_a_corpus_series_a_templates_call_takes_the_free_model_at_once():
+    """Between its series (a test's batches) the corpus works on what it read: no pause of
+    it is short, and the templates' call goes at once."""
+    turns = ModelTurns(patience=60.0)
+    with turns.turn(True):
+        pass
+    started = time.monotonic()
+    with turns.turn(False):
+        assert time.monotonic() - started < 30.0
+    # The templates' own series keeps nobody waiting.
+    with turns.series(False), turns.turn(True):
+        pass
+    started = time.monotonic()
+    with turns.turn(False):
+        assert time.monotonic() - started < 30.0
+
+
+def test_a_corpus_series_ending_frees_a_templates_call_waiting_for_its_patience():
+    turns = ModelTurns(patience=60.0)
+    began: list[float] = []
+    series = turns.series(True)
+    series.__enter__()
+    with turns.turn(True):
+        pass
+
+    def templates_call():
+        with turns.turn(False):
+            began.append(time.monotonic())
+
+    waiter = threading.Thread(target=templates_call)
+    waiter.start()
+    time.sleep(0.1)
+    assert not began, "inside the corpus's series, it waits for the corpus's patience"
+    ended = time.monotonic()
+    series.__exit__(None, None, None)
+    waiter.join(timeout=30)
+    assert began and began[0] - ended < 30.0
