@@ -82,6 +82,15 @@ def test_a_version_that_got_worse_fails_the_gate_and_the_same_passes(versions):
     assert record["baseline"]["old_model"] == "py:versions:v1"
     assert any(c["worse"] for c in record["baseline"]["changes"])
     assert "## Against the baseline" in (versions / "v2" / "report.md").read_text()
+    # The page too, built from report.json alone: a row per compared finding, the rule set
+    # that got worse marked so; the baseline's own page has no such section.
+    page = (versions / "v2" / "report.html").read_text(encoding="utf-8")
+    assert '<h2 id="against-the-baseline">Against the baseline</h2>' in page
+    compared = page.split('<table class="sortable" id="baseline">')[1].split("</table>")[0]
+    rows = compared.split("<tr>")[2:]  # the header's row first
+    assert len(rows) == len(record["baseline"]["changes"]) + len(record["baseline"]["causal"])
+    assert any("{&quot;gay&quot;}" in row and "<td>worse</td>" in row for row in rows)
+    assert "against-the-baseline" not in (versions / "v1" / "report.html").read_text()
     same = _audit(versions, "v1", "--baseline", str(versions / "v1"), "--fail-if-worse", "5")
     assert same.exit_code == 0, same.output
     assert "none got worse, none better" in " ".join(same.output.split())

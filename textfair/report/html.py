@@ -5,7 +5,8 @@ page opens offline and asks the network for nothing. It is built from the report
 report.json holds it, so `textfair report report.json --html page.html` writes the same bytes
 the audit wrote.
 
-This module holds the page's sections, in order: the verdict, the findings' table, the seeds,
+This module holds the page's sections, in order: the verdict, the change from a baseline
+(`textfair.report._baselinepage`, with `--baseline`), the findings' table, the seeds,
 the causal tests' table, the examples, the metrics and the run; their figures and captions
 are `textfair.report._figures`.
 """
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from textfair.report import _figures as figures
 from textfair.report import _labelwords as words
+from textfair.report._baselinepage import baseline_section
 from textfair.report._coverage import corpus_words
 from textfair.report._numbers import acceptability_note, difference
 from textfair.report._page import band as _band
@@ -44,7 +46,7 @@ def render_html(report: AuditReport) -> str:
     """The audit as a page: verdict, findings (forest plot and table), per-term rates,
     two-category rule sets, term-pair flips, examples, metrics and the run. The --fail-above
     line is drawn when report.json records one."""
-    parts = [_header(report)]
+    parts = [_header(report), *baseline_section(report.extra)]
     if report.templates is None:
         parts += _section(report)
     else:
