@@ -174,6 +174,15 @@ class VersionComparison:
         said += [f"  not compared: {line}" for line in self.not_compared]
         return said
 
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def _repr_html_(self) -> str:
+        """What Jupyter shows: the page's *Against the baseline* section."""
+        from textfair.report._baselinepage import baseline_section
+
+        return "\n".join(baseline_section({"baseline": self.to_dict()}))
+
     def to_dict(self) -> dict[str, Any]:
         """The comparison as report.json's ``baseline`` holds it."""
         return {

@@ -274,6 +274,10 @@ def test_a_version_that_flips_more_on_religion_is_worse_on_its_causal_score(flip
     assert any(line.startswith("  texts: flip rate of religion ") for line in comparison.lines())
     held = comparison.to_dict()["causal"]
     assert [c["categories"] for c in held if c["worse"]] == [["religion"], ["gender", "religion"]]
+    # A notebook shows the page's section, and print() the lines the terminal says.
+    shown = comparison._repr_html_()
+    assert shown.startswith('<h2 id="against-the-baseline">') and "<td>{religion}</td>" in shown
+    assert str(comparison).splitlines() == comparison.lines()
     # A version compared with itself: every flip rate unchanged.
     same = textfair.compare(new, new)
     assert same.causal and all(c.change == 0 and not c.significant for c in same.causal)
