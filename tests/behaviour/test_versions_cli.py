@@ -99,6 +99,16 @@ def test_a_version_that_got_worse_fails_the_gate_and_the_same_passes(versions):
     )
     assert shown.exit_code == 0, shown.output
     assert "Against the baseline:" in shown.output and "got worse" in shown.output
+    # Rendered as a page and as Markdown: v1 against v2, a comparison v1's report lacks.
+    page, text = versions / "v1-against-v2.html", versions / "v1-against-v2.md"
+    rendered = invoke(
+        "report", str(versions / "v1" / "report.json"), "--baseline", str(versions / "v2"),
+        "--html", str(page), "--md", str(text),
+    )  # fmt: skip
+    assert rendered.exit_code == 0, rendered.output
+    assert '<h2 id="against-the-baseline">' in page.read_text(encoding="utf-8")
+    markdown = text.read_text(encoding="utf-8")
+    assert markdown.count("## Against the baseline") == 1 and "got better" in markdown
 
 
 def test_a_causal_score_that_got_worse_fails_the_gate_alone(versions):

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -28,7 +29,7 @@ def report_command(
         None,
         "--baseline",
         help="report.json of the previous version's audit: each finding's change (rule sets "
-        "and causal scores), paired on the same seeds (shown, and added to --md).",
+        "and causal scores), paired on the same seeds (shown, and added to --html and --md).",
     ),
 ) -> None:
     """Render a saved report again: the page the audit wrote (byte for byte), Markdown, or the
@@ -55,10 +56,11 @@ def report_command(
             audit = AuditReport.from_dict(record)  # it checks that `record` is a report
         except TextfairError as err:
             raise TextfairError(f"{report}: {err}") from None
-        said = _compared(baseline, audit)
+        comparison = _compared(baseline, audit)
+        said = comparison["lines"] if comparison else []
+        if comparison:  # the page and the Markdown show it as an audit's --baseline does
+            audit = replace(audit, extra={**audit.extra, "baseline": comparison})
         page, text = render_html(audit), render_markdown(audit, top)
-        if said:
-            text += "\n## Against the baseline\n\n" + "\n".join(said) + "\n"
         if html is None and markdown is None:
             render_terminal(audit, top=top)
             for line in said:
@@ -73,11 +75,11 @@ def report_command(
         typer.echo(text)
 
 
-def _compared(baseline: Path | None, audit: AuditReport) -> list[str]:
-    """The lines of `audit` compared with --baseline's report (`textfair.compare`); none
-    without --baseline."""
+def _compared(baseline: Path | None, audit: AuditReport) -> dict[str, Any] | None:
+    """`audit` compared with --baseline's report (`textfair.compare`), as report.json's
+    ``baseline`` holds it; None without --baseline."""
     if baseline is None:
-        return []
+        return None
     from textfair.errors import TextfairError
     from textfair.report.model import AuditReport
     from textfair.report.versions import compare
@@ -86,4 +88,4 @@ def _compared(baseline: Path | None, audit: AuditReport) -> list[str]:
         old = AuditReport.read(baseline / "report.json" if baseline.is_dir() else baseline)
     except TextfairError as err:
         raise TextfairError(f"--baseline {baseline}: {err}") from None
-    return compare(old, audit).lines()
+    return compare(old, audit).to_dict()
