@@ -152,14 +152,17 @@ def causal_score(
 
 @dataclass
 class _Tally:
-    """What one causal test has read so far, batch by batch."""
+    """What one causal test has read so far, batch by batch: per seed whether some
+    counterfactual flips its decision (`flipped`, in the order of `sampled`); per seed with a
+    placebo edit, the share of its identity edits that flip (`shares`) and whether its
+    placebo edit flips (`placebo_flips`); and the seeds with at least one real edit of the
+    category set (`edited`)."""
 
-    flipped: list[bool] = field(default_factory=list)  # per seed: a counterfactual flips
-    sampled: list[int] = field(default_factory=list)  # the seeds of `flipped`, in order
-    shares: list[float] = field(default_factory=list)  # per seed with a placebo: its
-    # identity edits' flip share
-    placebo_flips: list[float] = field(default_factory=list)  # and its placebo's flip
-    edited: int = 0  # seeds with at least one real edit of the category set
+    flipped: list[bool] = field(default_factory=list)
+    sampled: list[int] = field(default_factory=list)
+    shares: list[float] = field(default_factory=list)
+    placebo_flips: list[float] = field(default_factory=list)
+    edited: int = 0
 
     def read(self, batch: Batch, labels: np.ndarray, seeds: np.ndarray) -> None:
         """Add a batch's outcomes (`labels`: its inputs', then its placebo edits')."""
