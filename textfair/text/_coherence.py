@@ -57,6 +57,7 @@ from textfair.text._ages import (
     life_stages,
 )
 from textfair.text._gates import PlanState
+from textfair.text._left_behind import LeftBehind, names_the_sexes
 from textfair.text._merges import MergeCheck, kin
 from textfair.text._minors import names_a_minor
 from textfair.text._reference_check import ReferenceCheck, pronoun_genders, word_genders
@@ -170,6 +171,13 @@ class Coherence:
             for c, terms in term_list.categories.items()
         }
         self._merges = MergeCheck(term_list)
+        # Words of the old identity a swap would leave behind (`_left_behind`), and the
+        # axes that hold terms of both binary genders ("male", "female": gender identity).
+        self._left_behind = LeftBehind(term_list)
+        self._sexed_axes = {
+            key: sum(1 for t in term_list.categories[key[0]] if t.id in ids and t.gender) > 1
+            for key, ids in self._axes.items()
+        }
         # Terms that can name a minor, and the categories whose swaps write the counterpart
         # of each gendered word ("girl" -> "boy"): what a sexual text may not be given.
         self._minor_terms = frozenset(t.id for t in term_list.terms() if names_a_minor(t))
@@ -379,6 +387,12 @@ class Coherence:
             targets.add(term.id)
         if state.cue_terms is not None:
             targets &= state.cue_terms  # "Christians ... Jesus": Catholic, Protestant
+        if any(
+            s.gender and self._sexed_axes[(category, s.axis_name)] for s in sources.values()
+        ) and names_the_sexes(text, state.spans):
+            # "the male population ... the women": a term of no binary gender in the place
+            # of "male" crosses the axes the text sets side by side (issue 56).
+            targets = {t for t in targets if self.term_list.term(t).gender}
         if len(targets) >= len(sources):  # else left out whatever the rest of the text says
             targets = self._fitting(text, category, found, sources, targets)
             targets -= self._named_elsewhere(text, category, found, state.related, targets)

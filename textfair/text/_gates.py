@@ -108,8 +108,27 @@ def _fixed_form(coherence: Coherence, state: PlanState) -> str | None:
 
 def _other_use(coherence: Coherence, state: PlanState) -> str | None:
     """The identity also named where it is not rewritten: a title, an institution, a
-    nation's thing ("Catholic Church", "American politics")."""
-    return "other_use" if any(u.term_id in state.sources for u in state.other_uses) else None
+    nation's thing ("Catholic Church", "American politics"), or the term written again where
+    it is no mention ("why you so gay?" beside a mention of "gay")."""
+    if any(u.term_id in state.sources for u in state.other_uses):
+        return "other_use"
+    # The term written again where the matcher found no mention ("Are you gay? ... a gay
+    # nigger", "why you so gay?" under a heading "gay"): a swap would leave it naming the
+    # old group beside the new one (issue 56, IN_TEXT; `textfair.text._left_behind`).
+    # A term of the same people ("Is Gay" beside "gay" -> "homosexual") keeps the word
+    # true: the swap stays among those.
+    own = state.spans + [(w.start, w.end) for w, _ in state.related]
+    left = coherence._left_behind.left(state.text, state.sources.values(), own)
+    if left:
+        same = {
+            t.id
+            for t in coherence.term_list.categories[state.category]
+            if t.id in state.axis and t.id not in state.sources and all(kin(t, w) for w in left)
+        }
+        if not same:
+            return "other_use"
+        state.cue_terms = same if state.cue_terms is None else state.cue_terms & same
+    return None
 
 
 def _cue(coherence: Coherence, state: PlanState) -> str | None:

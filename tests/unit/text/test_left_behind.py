@@ -1,0 +1,41 @@
+"""Words of the old identity a swap would leave behind (issue 56, IN_TEXT): the term written
+again where it is no mention, the sexes named beside "male", an adult's role beside a minor's
+age, and the cues of the religion lists. Each rule: a case it stops and a near case that
+stays."""
+
+from __future__ import annotations
+
+from textfair.text.generate import counterfactuals
+from textfair.text.matcher import Matcher
+
+
+def texts_of(text: str, categories: list[str], terms: str = "dixon2018") -> set[str]:
+    matcher = Matcher(terms)
+    return {v.text for v in counterfactuals(text, categories, matcher=matcher, max_variants=500)}
+
+
+def test_the_term_said_again_of_people_keeps_the_swap_among_its_kin():
+    # "a gay nigger" stays after "Are you gay?" is rewritten: only a term of the same
+    # people ("homosexual") keeps the text naming one group.
+    variants = texts_of("Are you gay? Are you a gay nigger?", ["gender"])
+    assert "Are you homosexual? Are you a gay nigger?" in variants
+    assert not any(w in v for v in variants for w in ("bisexual", "straight", "heterosexual"))
+
+
+def test_the_term_of_a_thing_left_behind_stops_nothing():
+    variants = texts_of("They oppose gay marriage. He is gay.", ["gender"])
+    assert "They oppose gay marriage. He is bisexual." in variants
+
+
+def test_a_term_with_no_kin_said_again_leaves_the_text_out():
+    # "young ... young cast": no age term names the same people as "young".
+    assert texts_of("A young and fairly talented young cast. He is a young man.", ["age"]) == set()
+    assert texts_of("A fairly talented cast. He is a young man.", ["age"])
+
+
+def test_the_sexes_named_beside_male_keep_a_term_of_no_binary_gender_out():
+    text = "Rather than educating the male population, they deny rights to the women."
+    variants = texts_of(text, ["gender"])
+    assert variants == {text.replace("male population", "female population")}
+    near = texts_of("Rather than educating the male population, they deny rights.", ["gender"])
+    assert "Rather than educating the trans population, they deny rights." in near
