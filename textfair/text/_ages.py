@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from textfair.text.mentions import Mention
 
 __all__ = [
+    "ADULT_NOUNS",
     "AGED_NOUNS",
     "CHILD_NOUNS",
     "HEAD_STAGES",
@@ -235,8 +236,16 @@ AGED_NOUNS = frozenset(
     grandmother grandmothers grandparent grandparents
     """.split()
 )
+# Nouns for adults only, by role or station: no minor's age is written before one ("a
+# teenage ambitious cop", "a teenage Irish mob boss", "her teenage husband"; issue 56).
+ADULT_NOUNS = frozenset(
+    """
+    cop cops policeman policemen policewoman policewomen detective detectives sheriff
+    sheriffs boss bosses husband husbands wife wives widow widows widower widowers
+    """.split()
+)
 # The ages a noun itself says: a mention modifying one describes that person.
-HEAD_STAGES = ((CHILD_NOUNS, (0, 25)), (AGED_NOUNS, (55, 120)))
+HEAD_STAGES = ((CHILD_NOUNS, (0, 25)), (AGED_NOUNS, (55, 120)), (ADULT_NOUNS, (20, 120)))
 # A stated age ("at the age of 76", "a 79-year-old", "aged 12", "in his 80s"): a life-stage
 # term rewritten beside one contradicts it.
 STATED_AGE = re.compile(
@@ -253,7 +262,9 @@ def head_noun(text: str, mention: Mention) -> str | None:
         return None
     for token in context.tokens_after(text, mention.end, count=3):
         word = context.normalize_token(token)
-        if word in CHILD_NOUNS or word in AGED_NOUNS or context.is_person_noun(word):
+        if word in CHILD_NOUNS or word in AGED_NOUNS or word in ADULT_NOUNS:
+            return word  # an age noun ("boss") need not be in the person nouns' list
+        if context.is_person_noun(word):
             return word
         if not context.is_word(token) and token not in ",-":
             return None

@@ -39,3 +39,10 @@ def test_the_sexes_named_beside_male_keep_a_term_of_no_binary_gender_out():
     assert variants == {text.replace("male population", "female population")}
     near = texts_of("Rather than educating the male population, they deny rights.", ["gender"])
     assert "Rather than educating the trans population, they deny rights." in near
+
+
+def test_no_minor_age_before_an_adults_role():
+    variants = texts_of("The film is about a young ambitious cop.", ["age"])
+    assert variants and not any("teenage" in v for v in variants)
+    near = texts_of("The film is about a young ambitious student.", ["age"])
+    assert "The film is about a teenage ambitious student." in near
