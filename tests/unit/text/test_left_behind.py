@@ -46,3 +46,23 @@ def test_no_minor_age_before_an_adults_role():
     assert variants and not any("teenage" in v for v in variants)
     near = texts_of("The film is about a young ambitious student.", ["age"])
     assert "The film is about a teenage ambitious student." in near
+
+
+def test_cues_of_jewish_in_lowercase_and_compounds_leave_the_text_out():
+    assert texts_of("It is run by anti-semites to harm all Jewish people.", ["religion"]) == set()
+    assert texts_of("They are Jews or at least show a pro-Zionist stance.", ["religion"]) == set()
+    assert texts_of("It is run by bigots to harm all Jewish people.", ["religion"])
+
+
+def test_the_old_testament_keeps_the_swap_among_its_faiths():
+    variants = texts_of("They push a Protestant POV at Books of the Old Testament.", ["religion"])
+    assert "They push a Catholic POV at Books of the Old Testament." in variants
+    assert not any(w in v for v in variants for w in ("Buddhist", "Taoist", "Sikh", "Muslim"))
+
+
+def test_the_persecutors_of_a_group_are_no_cue_of_it():
+    # "Nazi" names those who persecuted Jews, not Jews: another group in their place is a
+    # coherent text, false about the event (WORLD, counted valid by issue 56).
+    variants = texts_of("The Nazis murdered the Jews of the town.", ["religion"])
+    assert "The Nazis murdered the Muslims of the town." in variants
+    assert texts_of("The anti-Semites murdered the Jews of the town.", ["religion"]) == set()
