@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from textfair.terms import Term, TermList, normalize_form
 from textfair.text import _context as context
@@ -312,6 +312,17 @@ class Coherence:
         for _, term in related:
             sources.setdefault(term.id, term)
         axis = frozenset().union(*(self._axes[(category, t.axis_name)] for t in sources.values()))
+        # A word of a mentioned term describing a thing ("the Jews ... Jewish history") is
+        # rewritten with the mentions, so no word of the old group stays; a nation's thing
+        # ("American politics") is its affairs, which another nation does not share.
+        things = tuple(
+            replace(u, fixed=False, role="")
+            for u in other_uses
+            if u.role == "thing"
+            and u.term_id in sources
+            and u.term.axis_name != "nationality"
+            and not u.term.groups_only
+        )
         state = PlanState(
             text,
             category,
@@ -323,8 +334,9 @@ class Coherence:
             sources,
             related,
             axis,
-            [(m.start, m.end) for m in found],
+            [(m.start, m.end) for m in (*found, *things)],
             targets=set(axis - sources.keys()),  # before `no_target` reads the text
+            things=things,
         )
         for gate in gates.running():
             reason = gate.check(self, state)
@@ -348,7 +360,7 @@ class Coherence:
             )
             for w, term in related
         )
-        return CategoryPlan(None, frozenset(targets), mentions + companions, state.world)
+        return CategoryPlan(None, frozenset(targets), mentions + companions + things, state.world)
 
     def allowed_targets(self, state: PlanState) -> set[str]:
         """The terms of the mentions' axis the rest of `state`'s text allows (the

@@ -34,6 +34,7 @@ from textfair.terms import Term
 from textfair.text import _nationality as nationality
 from textfair.text import _references as references
 from textfair.text._ages import AGED_NOUNS, STATED_AGE, head_noun
+from textfair.text._descent import by_descent
 from textfair.text._merges import kin
 from textfair.text._minors import minor_words_in, sexual_content
 from textfair.text.mentions import Mention
@@ -67,6 +68,9 @@ class PlanState:
     cued_elsewhere: set[Term] = field(default_factory=set)
     """The terms whose cue the text holds beside mentions of another identity ("Muslims
     ... the priest"): never written there (a merge), but no stop."""
+    things: tuple[Mention, ...] = ()
+    """The mentioned terms' words of a thing ("Jewish history" beside "the Jews"), rewritten
+    with the mentions: a faith's or a group's thing, not a nation's affairs."""
     world: str | None = None
     """What a swap rests on where it may make the text false about a real, named person or
     work ("full name 'Charles Lindbergh'"): a flag the variants carry (WORLD), no stop."""
@@ -110,7 +114,10 @@ def _other_use(coherence: Coherence, state: PlanState) -> str | None:
     """The identity also named where it is not rewritten: a title, an institution, a
     nation's thing ("Catholic Church", "American politics"), or the term written again where
     it is no mention ("why you so gay?" beside a mention of "gay")."""
-    if any(u.term_id in state.sources for u in state.other_uses):
+    rewritten = {(m.start, m.end) for m in state.things}
+    if any(
+        u.term_id in state.sources and (u.start, u.end) not in rewritten for u in state.other_uses
+    ):
         return "other_use"
     # The term written again where the matcher found no mention ("Are you gay? ... a gay
     # nigger", "why you so gay?" under a heading "gay"): a swap would leave it naming the
@@ -179,6 +186,8 @@ def _cue(coherence: Coherence, state: PlanState) -> str | None:
             return "cue"  # "a film about Canadians", "real Italians ... spice"
     if references.hashtag_names(text, sources.values(), spans):
         return "cue"  # "Americans ... #AmericaFirst"
+    if by_descent(text, state.found):
+        return "cue"  # "shared Iranian genes among Jews and Kurds": a people, not a faith
     adult_only = coherence._restricted[state.category][0]
     if adult_only and (
         STATED_AGE.search(text) or any(head_noun(text, m) in AGED_NOUNS for m in state.found)

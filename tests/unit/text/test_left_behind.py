@@ -66,3 +66,24 @@ def test_the_persecutors_of_a_group_are_no_cue_of_it():
     variants = texts_of("The Nazis murdered the Jews of the town.", ["religion"])
     assert "The Nazis murdered the Muslims of the town." in variants
     assert texts_of("The anti-Semites murdered the Jews of the town.", ["religion"]) == set()
+
+
+def test_jewish_said_of_descent_takes_no_faith_in_its_place():
+    genes = "The similarity of these people, Jews and Kurds in particular, is due to shared genes."
+    assert texts_of(genes, ["religion"]) == set()
+    history = genes.replace("genes", "history")
+    assert history.replace("Jews", "Muslims") in texts_of(history, ["religion"])
+    # Descent spoken of in another sentence leaves the faith's mention alone.
+    apart = "Genes decide much. The Jews of the town prayed."
+    assert "Genes decide much. The Muslims of the town prayed." in texts_of(apart, ["religion"])
+
+
+def test_a_faiths_thing_is_rewritten_with_its_people():
+    # "Jewish traditions" beside "the Jews": the thing was left naming the old group (the
+    # text was left out, other_use); rewritten with the mention, the text hangs together.
+    text = "The Jews of the town kept their Jewish traditions alive."
+    assert "The Muslims of the town kept their Muslim traditions alive." in texts_of(
+        text, ["religion"]
+    )
+    # A nation's thing is its affairs, not its people's: still another use.
+    assert texts_of("The Americans here discuss American politics.", ["race"]) == set()
