@@ -209,8 +209,9 @@ def _references(coherence: Coherence, state: PlanState) -> str | None:
     """A person the swap could not follow: a gendered word's swap beside a person named in
     full (`full_name`: "Bill Nighy ... her" contradicts the name), a first name referred to
     again where the swap cannot follow, a first name beside gendered words of both genders
-    (which refer to whom is not known: `reference`), one person called by a nationality in
-    the news (`unknown_person`).
+    (which refer to whom is not known: `reference`), or beside its gendered words and
+    another person named in full (whose they are is not known either: `reference`), one
+    person called by a nationality in the news (`unknown_person`).
 
     A first name's swap that may make the text false about a real, named person or work
     (named in full, in a text about a film, not shown to be a private person's) stays
@@ -241,6 +242,14 @@ def _references(coherence: Coherence, state: PlanState) -> str | None:
             return "reference"
         state.companions = tuple(coherence._gendered_words(text, next(iter(sources.values()))))
         state.genders = frozenset()
+        # Another person named in full ("Meg Tilly ... Ellen Burstyn ... herself", "Richard
+        # Attenborough ... Denzel Washington ... him"): the rewritten words may be theirs.
+        spans = [(m.start, m.end) for m in state.found]
+        if state.companions and any(
+            not any(s < end and start < e for s, e in spans)
+            for start, end in references.named_people(text)
+        ):
+            return "reference"
     return None
 
 

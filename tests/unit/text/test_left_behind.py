@@ -87,3 +87,16 @@ def test_a_faiths_thing_is_rewritten_with_its_people():
     )
     # A nation's thing is its affairs, not its people's: still another use.
     assert texts_of("The Americans here discuss American politics.", ["race"]) == set()
+
+
+def _name_targets(text: str) -> set[str]:
+    from textfair.text.domain import TextDomain
+
+    domain = TextDomain([text], "names", ["name_gender"], 0.0, workers=1)
+    return set(domain.targets_for(0, "name_gender"))
+
+
+def test_a_name_swap_beside_another_person_named_in_full_is_left_out():
+    # "she" may be Meg Tilly's: rewritten with Ellen, it would regender another person.
+    assert _name_targets("My neighbour Ellen met Meg Tilly, and she said she was tired.") == set()
+    assert _name_targets("My neighbour Ellen met a painter, and she said she was tired.")
