@@ -23,6 +23,7 @@ __all__ = [
     "WORDS",
     "WordReader",
     "heads_a_compound",
+    "in_article_title",
     "in_collocation",
     "in_compound",
     "in_fixed_phrase",
@@ -79,6 +80,22 @@ _FIXED_PHRASE_WORDS = frozenset(
         "son sons mother straw man men woman women boy dumb blonde blondes straight old guy guys"
     ).split()
 )
+
+
+# An encyclopedia's article title: the series "<group> rights in <Country>" ("LGBT rights
+# in Greece"), and a term in parentheses after a capitalised word, the way an article's
+# title tells one sense from another ("Flamboyant (gay)"): a title, not people (issue 56).
+_RIGHTS_IN = re.compile(r"[ \t]+rights[ \t]+in[ \t]+[A-Z]")
+_DISAMBIGUATED = re.compile(r"[A-Z][\w\-]*[ \t]*\($")
+
+
+def in_article_title(text: str, start: int, end: int) -> bool:
+    """Inside an article's title: "LGBT rights in Greece", "Flamboyant (gay)"."""
+    if _RIGHTS_IN.match(text, end):
+        return True
+    return text[end : end + 1] == ")" and bool(
+        _DISAMBIGUATED.search(text, max(0, start - 40), start)
+    )
 
 
 def in_fixed_phrase(text: str, start: int, end: int) -> bool:

@@ -251,6 +251,7 @@ class Matcher:
                 in_collocation(text, start, end, self._grammar, lower)
                 or phrase_gates.in_fixed_phrase(text, start, end)
                 or name_gates.in_quoted_title(text, start, end)
+                or phrase_gates.in_article_title(text, start, end)
             ):
                 self._other_use(text, match, term, natural)
                 continue

@@ -209,3 +209,14 @@ def test_without_unlisted_compounds_changes_nothing_else(matcher):
     (after,) = phrase_gates.without_unlisted_compounds(text, mentions)
     assert after == replace(mentions[0], fixed=True)
     assert mentions[0].fixed is False  # the mentions given are left as they were
+
+
+def test_an_articles_title_holding_a_term_is_no_mention():
+    from textfair.text.matcher import Matcher
+
+    matcher = Matcher()
+    assert not matcher.find("It is a subset of LGBT rights in Greece.", ["gender"])
+    assert not matcher.find("== Flamboyant (gay) article and wikilinks ==", ["gender"])
+    # Near cases: people's rights, and a parenthesis after no capitalised word.
+    assert matcher.find("LGBT people have rights in many places.", ["gender"])
+    assert matcher.find("My friend (gay) moved in.", ["gender"])
