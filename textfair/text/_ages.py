@@ -33,6 +33,7 @@ __all__ = [
     "before_child",
     "fits_life_stages",
     "head_noun",
+    "in_age_argument",
     "life_stages",
 ]
 
@@ -274,3 +275,22 @@ def head_noun(text: str, mention: Mention) -> str | None:
 def before_child(text: str, mention: Mention) -> bool:
     """The mention modifies a child noun ("young girls")."""
     return head_noun(text, mention) in CHILD_NOUNS
+
+
+# An age the text argues from: the writer's own in a concession or a time ("Even though I'm
+# quite young, the Beatles are my favourite band", "Now I am older I watch ..."), or a degree
+# that sets a measure ("she seems young enough to be his daughter"). Another age reverses
+# the argument, as in a comparison ("older than"): the mention is a fixed form (issue 56).
+_ARGUED_FROM = re.compile(
+    r"\b(?:even[ \t]+though|although|though|now(?:[ \t]+that)?|since)[ \t]+"
+    r"I(?:['’]m|[ \t]+am|[ \t]+was)[ \t]+(?:\w+[ \t]+)?$",
+    re.IGNORECASE,
+)
+_ENOUGH_TO = re.compile(r"[ \t]+enough[ \t]+to\b", re.IGNORECASE)
+
+
+def in_age_argument(text: str, mention: Mention) -> bool:
+    """Whether the age `mention` is one the text argues from (see `_ARGUED_FROM`)."""
+    if _ENOUGH_TO.match(text, mention.end):
+        return True
+    return _ARGUED_FROM.search(text, max(0, mention.start - 40), mention.start) is not None

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from textfair.terms import Term
 from textfair.text import _nationality as nationality
 from textfair.text import _references as references
-from textfair.text._ages import AGED_NOUNS, STATED_AGE, head_noun
+from textfair.text._ages import AGED_NOUNS, STATED_AGE, head_noun, in_age_argument
 from textfair.text._descent import by_descent
 from textfair.text._merges import kin
 from textfair.text._minors import minor_words_in, sexual_content
@@ -106,8 +106,15 @@ def _several_terms(coherence: Coherence, state: PlanState) -> str | None:
 
 
 def _fixed_form(coherence: Coherence, state: PlanState) -> str | None:
-    """A mention in a fixed form ("older than", "Roman Catholic")."""
-    return "fixed_form" if any(m.fixed for m in state.found) else None
+    """A mention in a fixed form ("older than", "Roman Catholic"), or an age the text
+    argues from ("Even though I'm quite young", "young enough to be his daughter")."""
+    if any(m.fixed for m in state.found):
+        return "fixed_form"
+    if coherence._aged_category[state.category] and any(
+        in_age_argument(state.text, m) for m in state.found
+    ):
+        return "fixed_form"  # "Even though I'm quite young", "young enough to be"
+    return None
 
 
 def _other_use(coherence: Coherence, state: PlanState) -> str | None:

@@ -100,3 +100,13 @@ def test_a_name_swap_beside_another_person_named_in_full_is_left_out():
     # "she" may be Meg Tilly's: rewritten with Ellen, it would regender another person.
     assert _name_targets("My neighbour Ellen met Meg Tilly, and she said she was tired.") == set()
     assert _name_targets("My neighbour Ellen met a painter, and she said she was tired.")
+
+
+def test_an_age_the_text_argues_from_is_a_fixed_form():
+    stopped = "Even though I'm quite young, the Beatles are my favourite band!"
+    assert texts_of(stopped, ["age"]) == set()
+    assert texts_of("I'm quite young, and the Beatles are my favourite band!", ["age"])
+    assert (
+        texts_of("Ten years younger, she seems young enough to be his daughter.", ["age"]) == set()
+    )
+    assert texts_of("Ten years younger, she seems young and happy.", ["age"])
