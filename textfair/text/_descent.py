@@ -1,8 +1,8 @@
 """A religion's term said of a people by descent (issue 56, IN_TEXT).
 
 "Jewish" names a faith and a people: where a text speaks of descent ("shared Iranian genes
-among Jews and Kurds", "a common surname among Jews", "she replied: only ethnic"), it names
-the people, and no faith takes its place ("genes among atheists" reads wrong). The other
+among Jews and Kurds", "a common surname among Jews", "she replied: only ethnic", "a name
+sounds Jewish", "having a Jewish mother"), it names the people, and no faith takes its place ("genes among atheists" reads wrong). The other
 religion terms of the lists name a faith only, so only the terms of the one ethnoreligious
 people among them are read here.
 """
@@ -24,8 +24,13 @@ _PEOPLES = frozenset({"jewish", "ashkenazi jewish", "sephardic jewish"})
 # Words of descent: of the family line, genes and ethnicity (not "heritage" or "mother",
 # which readers accepted beside a new faith: "my Sikh heritage").
 _DESCENT = re.compile(
-    r"\b(?:ethnic(?:ally|ity|ities)?|genes?|genetic(?:s|ally)?|DNA|surnames?|descent"
+    r"\b(?:ethnic(?:ally|ity|ities)?|genes?|genetic(?:s|ally)?|DNA|(?:sur)?names?|descent"
     r"|ancestry|matrilineal(?:ly)?)\b",
+    re.IGNORECASE,
+)
+# A parent said to be of the people ("having a Jewish mother"): descent, by the mention's noun.
+_PARENT = re.compile(
+    r"[ \t]+(?:mother|father|parents?|grandmother|grandfather|grandparents?|ancestors?)\b",
     re.IGNORECASE,
 )
 
@@ -39,6 +44,8 @@ def by_descent(text: str, mentions: Iterable[Mention]) -> bool:
     for mention in mentions:
         if mention.term.id not in _PEOPLES:
             continue
+        if _PARENT.match(text, mention.end):
+            return True
         start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, mention.start)), default=0)
         end = _SENTENCE_END.search(text, mention.end)
         if _DESCENT.search(text, start, end.start() if end else len(text)):

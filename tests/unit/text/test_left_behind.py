@@ -110,3 +110,11 @@ def test_an_age_the_text_argues_from_is_a_fixed_form():
         texts_of("Ten years younger, she seems young enough to be his daughter.", ["age"]) == set()
     )
     assert texts_of("Ten years younger, she seems young and happy.", ["age"])
+
+
+def test_a_jewish_parent_or_name_is_descent():
+    assert (
+        texts_of("Being Jewish (i.e. having a Jewish mother) is for life.", ["religion"]) == set()
+    )
+    assert texts_of("Saying a name sounds Jewish is no attack.", ["religion"]) == set()
+    assert texts_of("Being Jewish (i.e. keeping the Jewish feasts) is for life.", ["religion"])
