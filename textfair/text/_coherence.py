@@ -164,6 +164,13 @@ class Coherence:
         check = ReferenceCheck(term_list)
         self._references = check.left_out
         self._gendered_words = check.gendered_words
+        self._name_genders = check.name_genders
+        # Categories of gendered identity terms, no names nor gendered words: there a first
+        # name's gender beside a mention rules out a term of the other gender.
+        self._named_gender = {
+            c: self._gendered_category[c] and not any(t.names or t.words for t in terms)
+            for c, terms in term_list.categories.items()
+        }
         # Per term, the ages it can describe (None: no life stage), for life-stage cues.
         self._ages = {term.id: age_range(term) for term in term_list.terms()}
         self._aged_category = {
@@ -382,6 +389,11 @@ class Coherence:
             for m in found
         )
         genders = state.genders
+        if self._named_gender[category]:
+            # "Tom Atkins is a queer": never "a lesbian" (a first name of the mention's
+            # sentence says whose gender the term must have).
+            for mention in found:
+                genders |= self._name_genders(text, *context.sentence_of(text, mention.start))
         targets = set()
         for term in self.term_list.categories[category]:
             if term.id in sources or term.id not in state.axis or term.id in clashing:

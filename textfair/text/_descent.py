@@ -2,9 +2,9 @@
 
 "Jewish" names a faith and a people: where a text speaks of descent ("shared Iranian genes
 among Jews and Kurds", "a common surname among Jews", "she replied: only ethnic", "a name
-sounds Jewish", "having a Jewish mother"), it names the people, and no faith takes its place ("genes among atheists" reads wrong). The other
-religion terms of the lists name a faith only, so only the terms of the one ethnoreligious
-people among them are read here.
+sounds Jewish", "having a Jewish mother"), it names the people, and no faith takes its
+place ("genes among atheists" reads wrong). The other religion terms of the lists name a
+faith only, so only the terms of the one ethnoreligious people among them are read here.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from textfair.text import _context as context
 from textfair.text.mentions import Mention
 
 __all__ = ["by_descent"]
@@ -35,9 +36,6 @@ _PARENT = re.compile(
 )
 
 
-_SENTENCE_END = re.compile(r"[.!?\n]")
-
-
 def by_descent(text: str, mentions: Iterable[Mention]) -> bool:
     """Whether `text` speaks of descent in a sentence holding a mention of a people's term
     (a text that speaks of genes elsewhere may still speak of the faith here)."""
@@ -46,8 +44,6 @@ def by_descent(text: str, mentions: Iterable[Mention]) -> bool:
             continue
         if _PARENT.match(text, mention.end):
             return True
-        start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, mention.start)), default=0)
-        end = _SENTENCE_END.search(text, mention.end)
-        if _DESCENT.search(text, start, end.start() if end else len(text)):
+        if _DESCENT.search(text, *context.sentence_of(text, mention.start)):
             return True
     return False

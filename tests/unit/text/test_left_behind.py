@@ -118,3 +118,8 @@ def test_a_jewish_parent_or_name_is_descent():
     )
     assert texts_of("Saying a name sounds Jewish is no attack.", ["religion"]) == set()
     assert texts_of("Being Jewish (i.e. keeping the Jewish feasts) is for life.", ["religion"])
+
+
+def test_a_first_names_gender_rules_out_a_term_of_the_other():
+    assert not any("lesbian" in v for v in texts_of("My friend John is gay.", ["gender"]))
+    assert "My friend Emily is lesbian." in texts_of("My friend Emily is gay.", ["gender"])
