@@ -115,15 +115,33 @@ def in_fixed_phrase(text: str, start: int, end: int) -> bool:
 _INTERJECTION = re.compile(r"(?:^|[,.!?;:(]\s*|\boh\s+)(?:man|boy|dude)\s*[,!]", re.IGNORECASE)
 
 
+_CLAUSE_END = re.compile(r"[ \t]*(?:[.!?]+|$)")
+# Words that make a closing noun a person's noun: determiners, possessives, numbers.
+_DETERMINING = frozenset(
+    "a an the this that these those my your his her our their its one no every any some "
+    "what such another".split()
+)
+
+
 def interjection(text: str, start: int, end: int) -> bool:
     """A gendered noun used as an interjection or a vocative, not for a person: "Man,
-    relax", ", boy, was he"."""
+    relax", ", boy, was he", "Should have went to central Catholic man"."""
     word = text[start:end].lower()
     if word not in ("man", "boy", "dude"):
         return False
     begin = max(0, start - 6)
     match = _INTERJECTION.search(text, begin, min(len(text), end + 2))
-    return match is not None and match.start() <= start and match.end() >= end
+    if match is not None and match.start() <= start and match.end() >= end:
+        return True
+    # Closing a sentence with no determiner before it: "Should have went to central
+    # Catholic man", "that was sick dude!" (issue 56), not "He is a good man."
+    if _CLAUSE_END.match(text, end) is None:
+        return False
+    before = [context.plain_token(t) for t in context.tokens_before(text, start, count=3)]
+    before = [t for t in before if t.isalpha()]
+    return bool(before) and not any(
+        t in _DETERMINING or t in context.DETERMINERS for t in before[-2:]
+    )
 
 
 def in_collocation(

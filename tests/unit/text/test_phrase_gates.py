@@ -220,3 +220,18 @@ def test_an_articles_title_holding_a_term_is_no_mention():
     # Near cases: people's rights, and a parenthesis after no capitalised word.
     assert matcher.find("LGBT people have rights in many places.", ["gender"])
     assert matcher.find("My friend (gay) moved in.", ["gender"])
+
+
+@pytest.mark.parametrize(
+    ("text", "vocative"),
+    [
+        ("Should have went to central Catholic man", True),
+        ("that was sick dude!", True),
+        ("He is a good man.", False),
+        ("I love this old man.", False),
+    ],
+)
+def test_a_noun_closing_a_sentence_without_a_determiner_is_a_vocative(text, vocative):
+    word = text.rstrip(".!").split()[-1]
+    start = text.rindex(word)
+    assert phrase_gates.interjection(text, start, start + len(word)) is vocative
