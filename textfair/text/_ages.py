@@ -289,8 +289,16 @@ _ARGUED_FROM = re.compile(
 _ENOUGH_TO = re.compile(r"[ \t]+enough[ \t]+to\b", re.IGNORECASE)
 
 
+# An institution for an age ("a home for elderly people", a nursing home): another age
+# names no such place.
+_HOME_FOR = re.compile(r"\bhomes?[ \t]+for[ \t]+(?:the[ \t]+)?$", re.IGNORECASE)
+
+
 def in_age_argument(text: str, mention: Mention) -> bool:
-    """Whether the age `mention` is one the text argues from (see `_ARGUED_FROM`)."""
+    """Whether the age `mention` is one the text argues from (see `_ARGUED_FROM`), or names
+    an institution for that age (`_HOME_FOR`)."""
     if _ENOUGH_TO.match(text, mention.end):
+        return True
+    if _HOME_FOR.search(text, max(0, mention.start - 20), mention.start):
         return True
     return _ARGUED_FROM.search(text, max(0, mention.start - 40), mention.start) is not None

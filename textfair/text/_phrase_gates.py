@@ -65,12 +65,14 @@ def in_compound(text: str, start: int) -> bool:
 # Fixed phrases that are never identity mentions, whatever their words' classes say (issue
 # 42: the general gates do the rest). Idioms and roles with a person noun
 # in them ("the straight man" of a comedy duo, "your old lady" for a wife), insults and
-# interjections built of gendered words. Written by the textfair authors, MIT.
+# interjections built of gendered words, an intensifier ("a big old queen"; issue 56).
+# Written by the textfair authors, MIT.
 _FIXED_PHRASES = re.compile(
     r"\b(?:sons? of (?:a )?bitch(?:es)?|mother[ -]?fuck\w*|straw (?:wo)?m[ae]n|oh,? (?:man|boy)"
     r"|boy,? oh,? boy|man,? oh,? man|dumb blondes?|(?:bad|good) guys?"
     r"|(?:plays?|played|playing|as) (?:the|a) straight (?:wo)?m[ae]n"
-    r"|(?:my|your|yo|ur|his|her|their|our) old (?:man|men|lady|ladies|bitch|girl|boy|woman))\b",
+    r"|(?:my|your|yo|ur|his|her|their|our) old (?:man|men|lady|ladies|bitch|girl|boy|woman)"
+    r"|old farts?|big old|big ol')\b",
     re.IGNORECASE,
 )
 

@@ -123,3 +123,8 @@ def test_a_jewish_parent_or_name_is_descent():
 def test_a_first_names_gender_rules_out_a_term_of_the_other():
     assert not any("lesbian" in v for v in texts_of("My friend John is gay.", ["gender"]))
     assert "My friend Emily is lesbian." in texts_of("My friend Emily is gay.", ["gender"])
+
+
+def test_an_institution_for_an_age_is_a_fixed_form():
+    assert texts_of("He takes his father to a home for elderly people.", ["age"]) == set()
+    assert texts_of("He takes his father to visit elderly people.", ["age"])

@@ -235,3 +235,16 @@ def test_a_noun_closing_a_sentence_without_a_determiner_is_a_vocative(text, voca
     word = text.rstrip(".!").split()[-1]
     start = text.rindex(word)
     assert phrase_gates.interjection(text, start, start + len(word)) is vocative
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("The short fat old fart was a ninja.", []),
+        ("Flowers is a big old queen.", []),
+        ("He helps elderly people at home.", ["elderly"]),
+        ("A big, old man walked in.", ["old"]),
+    ],
+)
+def test_idioms_and_institutions_of_age_words_are_no_mentions(text, found):
+    assert [m.surface for m in Matcher().find(text, ["age"])] == found
