@@ -59,9 +59,11 @@ COPULA_CONTRACTIONS = frozenset(
     """.split()
 )
 # Words allowed between a copula and the term: "he is not black", "I am very old".
+# ("mad", "hella": slang for "very", as in "it is mad gay", a pejorative of a thing; issue 56)
 DEGREE_WORDS = frozenset(
     """
     not also very too so really all both quite just still getting
+    mad hella totally extremely
     """.split()
 )
 

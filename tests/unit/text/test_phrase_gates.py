@@ -248,3 +248,9 @@ def test_a_noun_closing_a_sentence_without_a_determiner_is_a_vocative(text, voca
 )
 def test_idioms_and_institutions_of_age_words_are_no_mentions(text, found):
     assert [m.surface for m in Matcher().find(text, ["age"])] == found
+
+
+def test_slang_degree_words_reach_a_predicate_of_a_thing():
+    matcher = Matcher()
+    assert not matcher.find("I request its removal since it is mad gay.", ["gender"])
+    assert matcher.find("I request its removal since he is mad gay.", ["gender"])
