@@ -81,8 +81,6 @@ def test_not_a_wiki_name(text, word):
 
 
 def test_a_sites_name_written_with_a_space_is_an_address():
-    from textfair.text._address_gates import in_url
-
     text = "It should reflect NPOV regarding jew watch.com."
     assert in_url(text, text.index("jew"))
     near = "I saw Jews at example.com today."
