@@ -128,3 +128,9 @@ def test_a_first_names_gender_rules_out_a_term_of_the_other():
 def test_an_institution_for_an_age_is_a_fixed_form():
     assert texts_of("He takes his father to a home for elderly people.", ["age"]) == set()
     assert texts_of("He takes his father to visit elderly people.", ["age"])
+
+
+def test_a_regions_country_pins_its_people():
+    text = "The cast has many European actors, like those from Turkey and Russia."
+    assert texts_of(text, ["race"]) == set()
+    assert texts_of("The cast has many European actors.", ["race"])
