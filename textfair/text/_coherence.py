@@ -57,7 +57,7 @@ from textfair.text._ages import (
     life_stages,
 )
 from textfair.text._gates import PlanState
-from textfair.text._left_behind import LeftBehind, names_the_sexes
+from textfair.text._left_behind import LeftBehind, names_the_sexes, sexed_body
 from textfair.text._merges import MergeCheck, kin
 from textfair.text._minors import names_a_minor
 from textfair.text._reference_check import ReferenceCheck, pronoun_genders, word_genders
@@ -417,6 +417,10 @@ class Coherence:
             # "the male population ... the women": a term of no binary gender in the place
             # of "male" crosses the axes the text sets side by side (issue 56).
             targets = {t for t in targets if self.term_list.term(t).gender}
+        kept = {s.gender for s in sources.values()}
+        if None not in kept and len(kept) == 1 and sexed_body(text):
+            # "the big-breasted girls": no term of another sex (issue 56).
+            targets = {t for t in targets if self.term_list.term(t).gender in kept | {None}}
         if len(targets) >= len(sources):  # else left out whatever the rest of the text says
             targets = self._fitting(text, category, found, sources, targets)
             targets -= self._named_elsewhere(text, category, found, state.related, targets)

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from textfair.terms import Term, TermList, normalize_form
 from textfair.text import _context as context
 
-__all__ = ["LeftBehind", "names_the_sexes"]
+__all__ = ["LeftBehind", "names_the_sexes", "sexed_body"]
 
 
 class LeftBehind:
@@ -94,3 +94,18 @@ def _names_a_thing(text: str, start: int, end: int, people: frozenset[str]) -> b
         return False
     word = context.normalize_token(after[0])
     return not (context.is_person_noun(word) or word in people)
+
+
+# Body words of one sex ("pregnant", "big-breasted", "prostate"): a text holding one says
+# the sex of someone it speaks of, and a swap of the sex of its people contradicts it ("the
+# big-breasted girls" -> "the big-breasted boys"; issue 56, IN_TEXT).
+_SEXED_BODY = re.compile(
+    r"\b(?:pregnan(?:t|cy|cies)|breast(?:s|ed|feeding|fed)?|boobs?|penis(?:es)?|vagina[sl]?"
+    r"|prostate|uterus|womb|testicles?|menstrua(?:l|tion)|erection)\b",
+    re.IGNORECASE,
+)
+
+
+def sexed_body(text: str) -> bool:
+    """Whether `text` names a body part or state of one sex (see `_SEXED_BODY`)."""
+    return _SEXED_BODY.search(text) is not None

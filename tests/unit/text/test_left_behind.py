@@ -134,3 +134,10 @@ def test_a_regions_country_pins_its_people():
     text = "The cast has many European actors, like those from Turkey and Russia."
     assert texts_of(text, ["race"]) == set()
     assert texts_of("The cast has many European actors.", ["race"])
+
+
+def test_a_sexed_body_word_keeps_the_sex_of_a_gendered_swap():
+    variants = texts_of("The thing about the big-breasted girls is dull.", ["pronouns"], "pronouns")
+    assert not any("boys" in v for v in variants)
+    near = texts_of("The thing about the tall girls is dull.", ["pronouns"], "pronouns")
+    assert "The thing about the tall boys is dull." in near
