@@ -106,10 +106,23 @@ def in_fixed_phrase(text: str, start: int, end: int) -> bool:
     if text[start:end].lower() not in _FIXED_PHRASE_WORDS:
         return False  # most candidates: no phrase holds them
     begin = max(0, start - 30)
-    return any(
+    if any(
         m.start() <= start and end <= m.end()
         for m in _FIXED_PHRASES.finditer(text, begin, min(len(text), end + 30))
+    ):
+        return True
+    # "the old man" for a father the text has just named ("the daughter of a speakeasy
+    # owner/father ... After the old man dies"): the idiom, not an age (issue 56).
+    old_man = _THE_OLD_MAN.match(text, max(0, start - 4))
+    return (
+        old_man is not None
+        and old_man.start() <= start < old_man.end()
+        and _FATHER.search(text, max(0, start - 200), start) is not None
     )
+
+
+_THE_OLD_MAN = re.compile(r"the old man\b", re.IGNORECASE)
+_FATHER = re.compile(r"\b(?:father|dad|daddy|pa|pop)\b", re.IGNORECASE)
 
 
 # Bare nouns that, set off by commas or opening a sentence before one, are interjections or

@@ -254,3 +254,10 @@ def test_slang_degree_words_reach_a_predicate_of_a_thing():
     matcher = Matcher()
     assert not matcher.find("I request its removal since it is mad gay.", ["gender"])
     assert matcher.find("I request its removal since he is mad gay.", ["gender"])
+
+
+def test_the_old_man_for_a_father_just_named_is_an_idiom():
+    matcher = Matcher()
+    text = "Lilly is the daughter of a speakeasy owner/father. After the old man dies she leaves."
+    assert not matcher.find(text, ["age"])
+    assert matcher.find("After the old man dies she leaves.", ["age"])
