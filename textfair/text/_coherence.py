@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from textfair.terms import Term, TermList, normalize_form
 from textfair.text import _context as context
@@ -57,7 +57,7 @@ from textfair.text._ages import (
     life_stages,
 )
 from textfair.text._gates import PlanState
-from textfair.text._left_behind import LeftBehind, names_the_sexes, sexed_body
+from textfair.text._left_behind import LeftBehind, Sexes, things_of
 from textfair.text._merges import MergeCheck, kin
 from textfair.text._minors import names_a_minor
 from textfair.text._reference_check import ReferenceCheck, pronoun_genders, word_genders
@@ -178,13 +178,9 @@ class Coherence:
             for c, terms in term_list.categories.items()
         }
         self._merges = MergeCheck(term_list)
-        # Words of the old identity a swap would leave behind (`_left_behind`), and the
-        # axes that hold terms of both binary genders ("male", "female": gender identity).
+        # Words of the old identity a swap would leave behind, and the sexes (`_left_behind`).
         self._left_behind = LeftBehind(term_list)
-        self._sexed_axes = {
-            key: sum(1 for t in term_list.categories[key[0]] if t.id in ids and t.gender) > 1
-            for key, ids in self._axes.items()
-        }
+        self._sexes = Sexes(term_list, self._axes)
         # Terms that can name a minor, and the categories whose swaps write the counterpart
         # of each gendered word ("girl" -> "boy"): what a sexual text may not be given.
         self._minor_terms = frozenset(t.id for t in term_list.terms() if names_a_minor(t))
@@ -319,17 +315,7 @@ class Coherence:
         for _, term in related:
             sources.setdefault(term.id, term)
         axis = frozenset().union(*(self._axes[(category, t.axis_name)] for t in sources.values()))
-        # A word of a mentioned term describing a thing ("the Jews ... Jewish history") is
-        # rewritten with the mentions, so no word of the old group stays; a nation's thing
-        # ("American politics") is its affairs, which another nation does not share.
-        things = tuple(
-            replace(u, fixed=False, role="")
-            for u in other_uses
-            if u.role == "thing"
-            and u.term_id in sources
-            and u.term.axis_name != "nationality"
-            and not u.term.groups_only
-        )
+        things = things_of(other_uses, sources)  # "the Jews ... Jewish history": rewritten
         state = PlanState(
             text,
             category,
@@ -411,16 +397,8 @@ class Coherence:
             targets.add(term.id)
         if state.cue_terms is not None:
             targets &= state.cue_terms  # "Christians ... Jesus": Catholic, Protestant
-        if any(
-            s.gender and self._sexed_axes[(category, s.axis_name)] for s in sources.values()
-        ) and names_the_sexes(text, state.spans):
-            # "the male population ... the women": a term of no binary gender in the place
-            # of "male" crosses the axes the text sets side by side (issue 56).
-            targets = {t for t in targets if self.term_list.term(t).gender}
-        kept = {s.gender for s in sources.values()}
-        if None not in kept and len(kept) == 1 and sexed_body(text):
-            # "the big-breasted girls": no term of another sex (issue 56).
-            targets = {t for t in targets if self.term_list.term(t).gender in kept | {None}}
+        # "the male population ... the women", "the big-breasted girls": the sexes stay.
+        targets = self._sexes.allowed(category, sources.values(), targets, text, state.spans)
         if len(targets) >= len(sources):  # else left out whatever the rest of the text says
             targets = self._fitting(text, category, found, sources, targets)
             targets -= self._named_elsewhere(text, category, found, state.related, targets)

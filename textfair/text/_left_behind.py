@@ -14,12 +14,14 @@ no binary gender from its place (`names_the_sexes`, read by ``no_target``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from textfair.terms import Term, TermList, normalize_form
 from textfair.text import _context as context
+from textfair.text.mentions import Mention
 
-__all__ = ["LeftBehind", "names_the_sexes", "sexed_body"]
+__all__ = ["LeftBehind", "Sexes", "names_the_sexes", "sexed_body", "things_of"]
 
 
 class LeftBehind:
@@ -109,3 +111,52 @@ _SEXED_BODY = re.compile(
 def sexed_body(text: str) -> bool:
     """Whether `text` names a body part or state of one sex (see `_SEXED_BODY`)."""
     return _SEXED_BODY.search(text) is not None
+
+
+class Sexes:
+    """Per term list: the targets a text's words of sex allow a gendered mention."""
+
+    def __init__(self, term_list: TermList, axes: Mapping[tuple[str, str], frozenset[str]]):
+        self.term_list = term_list
+        # The axes holding terms of both binary genders ("male", "female": gender identity).
+        self._sexed_axes = {
+            key: sum(1 for t in term_list.categories[key[0]] if t.id in ids and t.gender) > 1
+            for key, ids in axes.items()
+        }
+
+    def allowed(
+        self,
+        category: str,
+        sources: Iterable[Term],
+        targets: set[str],
+        text: str,
+        spans: Sequence[tuple[int, int]],
+    ) -> set[str]:
+        """`targets` less a term of no binary gender in the place of "male" or "female"
+        where the text names the sexes (`names_the_sexes`), and less a term of the other
+        binary gender where it names a body of one sex (`sexed_body`)."""
+        sources = list(sources)
+        gender_of = {t: self.term_list.term(t).gender for t in targets}
+        if any(
+            s.gender and self._sexed_axes[(category, s.axis_name)] for s in sources
+        ) and names_the_sexes(text, spans):
+            targets = {t for t in targets if gender_of[t]}
+        kept = {s.gender for s in sources}
+        if None not in kept and len(kept) == 1 and sexed_body(text):
+            targets = {t for t in targets if gender_of[t] in kept | {None}}
+        return targets
+
+
+def things_of(other_uses: Sequence[Mention], sources: Mapping[str, Term]) -> tuple[Mention, ...]:
+    """The mentioned terms' words describing a thing ("the Jews ... Jewish history"), as
+    mentions a swap rewrites with the others, so no word of the old group stays. A nation's
+    thing ("American politics") is its affairs, which another nation does not share: it
+    stays another use."""
+    return tuple(
+        replace(u, fixed=False, role="")
+        for u in other_uses
+        if u.role == "thing"
+        and u.term_id in sources
+        and u.term.axis_name != "nationality"
+        and not u.term.groups_only
+    )
