@@ -16,11 +16,18 @@ __all__ = ["in_url", "in_username"]
 _TOKEN_REST = re.compile(r"[^ \n]*")
 
 
+# A word, one space, and a word ending in a top-level domain: a site's name written with a
+# space ("jew watch.com", issue 56).
+_SPACED_SITE = re.compile(r"\w+ [A-Za-z]+\.(?:org|com|net)\b")
+
+
 def in_url(text: str, start: int) -> bool:
     """Part of a web address or file name: "www.Christian-Bible.com",
     ".../official-neglect-for-anglo-sikh-war-monuments2704.html"."""
     if start > 0 and text[start - 1] in ".@_":
         return True
+    if _SPACED_SITE.match(text, start):
+        return True  # "jew watch.com": a site's name written with a space in it
     token_start = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start)) + 1
     rest = _TOKEN_REST.match(text, start)
     assert rest is not None  # a run of no length matches anywhere

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from textfair.text.mentions import Mention
 
 __all__ = [
+    "ADULT_NOUNS",
     "AGED_NOUNS",
     "CHILD_NOUNS",
     "HEAD_STAGES",
@@ -32,6 +33,7 @@ __all__ = [
     "before_child",
     "fits_life_stages",
     "head_noun",
+    "in_age_argument",
     "life_stages",
 ]
 
@@ -235,8 +237,16 @@ AGED_NOUNS = frozenset(
     grandmother grandmothers grandparent grandparents
     """.split()
 )
+# Nouns for adults only, by role or station: no minor's age is written before one ("a
+# teenage ambitious cop", "a teenage Irish mob boss", "her teenage husband"; issue 56).
+ADULT_NOUNS = frozenset(
+    """
+    cop cops policeman policemen policewoman policewomen detective detectives sheriff
+    sheriffs boss bosses husband husbands wife wives widow widows widower widowers
+    """.split()
+)
 # The ages a noun itself says: a mention modifying one describes that person.
-HEAD_STAGES = ((CHILD_NOUNS, (0, 25)), (AGED_NOUNS, (55, 120)))
+HEAD_STAGES = ((CHILD_NOUNS, (0, 25)), (AGED_NOUNS, (55, 120)), (ADULT_NOUNS, (20, 120)))
 # A stated age ("at the age of 76", "a 79-year-old", "aged 12", "in his 80s"): a life-stage
 # term rewritten beside one contradicts it.
 STATED_AGE = re.compile(
@@ -253,7 +263,9 @@ def head_noun(text: str, mention: Mention) -> str | None:
         return None
     for token in context.tokens_after(text, mention.end, count=3):
         word = context.normalize_token(token)
-        if word in CHILD_NOUNS or word in AGED_NOUNS or context.is_person_noun(word):
+        if word in CHILD_NOUNS or word in AGED_NOUNS or word in ADULT_NOUNS:
+            return word  # an age noun ("boss") need not be in the person nouns' list
+        if context.is_person_noun(word):
             return word
         if not context.is_word(token) and token not in ",-":
             return None
@@ -263,3 +275,30 @@ def head_noun(text: str, mention: Mention) -> str | None:
 def before_child(text: str, mention: Mention) -> bool:
     """The mention modifies a child noun ("young girls")."""
     return head_noun(text, mention) in CHILD_NOUNS
+
+
+# An age the text argues from: the writer's own in a concession or a time ("Even though I'm
+# quite young, the Beatles are my favourite band", "Now I am older I watch ..."), or a degree
+# that sets a measure ("she seems young enough to be his daughter"). Another age reverses
+# the argument, as in a comparison ("older than"): the mention is a fixed form (issue 56).
+_ARGUED_FROM = re.compile(
+    r"\b(?:even[ \t]+though|although|though|now(?:[ \t]+that)?|since)[ \t]+"
+    r"I(?:['’]m|[ \t]+am|[ \t]+was)[ \t]+(?:\w+[ \t]+)?$",
+    re.IGNORECASE,
+)
+_ENOUGH_TO = re.compile(r"[ \t]+enough[ \t]+to\b", re.IGNORECASE)
+
+
+# An institution for an age ("a home for elderly people", a nursing home): another age
+# names no such place.
+_HOME_FOR = re.compile(r"\bhomes?[ \t]+for[ \t]+(?:the[ \t]+)?$", re.IGNORECASE)
+
+
+def in_age_argument(text: str, mention: Mention) -> bool:
+    """Whether the age `mention` is one the text argues from (see `_ARGUED_FROM`), or names
+    an institution for that age (`_HOME_FOR`)."""
+    if _ENOUGH_TO.match(text, mention.end):
+        return True
+    if _HOME_FOR.search(text, max(0, mention.start - 20), mention.start):
+        return True
+    return _ARGUED_FROM.search(text, max(0, mention.start - 40), mention.start) is not None

@@ -57,6 +57,7 @@ from textfair.text._ages import (
     life_stages,
 )
 from textfair.text._gates import PlanState
+from textfair.text._left_behind import LeftBehind, Sexes, things_of
 from textfair.text._merges import MergeCheck, kin
 from textfair.text._minors import names_a_minor
 from textfair.text._reference_check import ReferenceCheck, pronoun_genders, word_genders
@@ -163,6 +164,13 @@ class Coherence:
         check = ReferenceCheck(term_list)
         self._references = check.left_out
         self._gendered_words = check.gendered_words
+        self._name_genders = check.name_genders
+        # Categories of gendered identity terms, no names nor gendered words: there a first
+        # name's gender beside a mention rules out a term of the other gender.
+        self._named_gender = {
+            c: self._gendered_category[c] and not any(t.names or t.words for t in terms)
+            for c, terms in term_list.categories.items()
+        }
         # Per term, the ages it can describe (None: no life stage), for life-stage cues.
         self._ages = {term.id: age_range(term) for term in term_list.terms()}
         self._aged_category = {
@@ -170,6 +178,9 @@ class Coherence:
             for c, terms in term_list.categories.items()
         }
         self._merges = MergeCheck(term_list)
+        # Words of the old identity a swap would leave behind, and the sexes (`_left_behind`).
+        self._left_behind = LeftBehind(term_list)
+        self._sexes = Sexes(term_list, self._axes)
         # Terms that can name a minor, and the categories whose swaps write the counterpart
         # of each gendered word ("girl" -> "boy"): what a sexual text may not be given.
         self._minor_terms = frozenset(t.id for t in term_list.terms() if names_a_minor(t))
@@ -304,6 +315,7 @@ class Coherence:
         for _, term in related:
             sources.setdefault(term.id, term)
         axis = frozenset().union(*(self._axes[(category, t.axis_name)] for t in sources.values()))
+        things = things_of(other_uses, sources)  # "the Jews ... Jewish history": rewritten
         state = PlanState(
             text,
             category,
@@ -315,8 +327,9 @@ class Coherence:
             sources,
             related,
             axis,
-            [(m.start, m.end) for m in found],
+            [(m.start, m.end) for m in (*found, *things)],
             targets=set(axis - sources.keys()),  # before `no_target` reads the text
+            things=things,
         )
         for gate in gates.running():
             reason = gate.check(self, state)
@@ -340,7 +353,7 @@ class Coherence:
             )
             for w, term in related
         )
-        return CategoryPlan(None, frozenset(targets), mentions + companions, state.world)
+        return CategoryPlan(None, frozenset(targets), mentions + companions + things, state.world)
 
     def allowed_targets(self, state: PlanState) -> set[str]:
         """The terms of the mentions' axis the rest of `state`'s text allows (the
@@ -362,6 +375,11 @@ class Coherence:
             for m in found
         )
         genders = state.genders
+        if self._named_gender[category]:
+            # "Tom Atkins is a queer": never "a lesbian" (a first name of the mention's
+            # sentence says whose gender the term must have).
+            for mention in found:
+                genders |= self._name_genders(text, *context.sentence_of(text, mention.start))
         targets = set()
         for term in self.term_list.categories[category]:
             if term.id in sources or term.id not in state.axis or term.id in clashing:
@@ -379,6 +397,8 @@ class Coherence:
             targets.add(term.id)
         if state.cue_terms is not None:
             targets &= state.cue_terms  # "Christians ... Jesus": Catholic, Protestant
+        # "the male population ... the women", "the big-breasted girls": the sexes stay.
+        targets = self._sexes.allowed(category, sources.values(), targets, text, state.spans)
         if len(targets) >= len(sources):  # else left out whatever the rest of the text says
             targets = self._fitting(text, category, found, sources, targets)
             targets -= self._named_elsewhere(text, category, found, state.related, targets)

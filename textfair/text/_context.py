@@ -59,9 +59,11 @@ COPULA_CONTRACTIONS = frozenset(
     """.split()
 )
 # Words allowed between a copula and the term: "he is not black", "I am very old".
+# ("mad", "hella": slang for "very", as in "it is mad gay", a pejorative of a thing; issue 56)
 DEGREE_WORDS = frozenset(
     """
     not also very too so really all both quite just still getting
+    mad hella totally extremely
     """.split()
 )
 
@@ -372,3 +374,14 @@ def collocation_regex(lowercase: bool = False) -> re.Pattern[str] | LowercasePat
     phrases = {normalize_form(phrase) for phrase in read_data_words("collocations.txt")}
     source = r"(?<![\w])" + trie_pattern(phrases) + r"(?![\w])"
     return LowercasePattern(source) if lowercase else re.compile(source, re.IGNORECASE)
+
+
+_SENTENCE_END = re.compile(r"[.!?\n]")
+
+
+def sentence_of(text: str, position: int) -> tuple[int, int]:
+    """The (start, end) of the sentence of `text` holding `position`: between the sentence
+    ends (".", "!", "?", a line break) around it."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, position)), default=0)
+    end = _SENTENCE_END.search(text, position)
+    return start, end.start() if end else len(text)

@@ -71,6 +71,9 @@ def _determiner_use(word: str, text: str, end: int) -> bool:
     """Whether `word` ("her", "his") ending at `end` determines a noun after it ("her car",
     "his ``research``", "his A game") rather than standing alone ("saw her", "is his")."""
     rest = text[end:].lstrip(" " + _QUOTES)
+    if rest[:1] == "(" and ")" in rest[:60]:
+        # A parenthesis is read past: "His (few) killings" keeps "Her", not "Hers".
+        return _determiner_use(word, text, len(text) - len(rest) + rest.index(")") + 1)
     if word == "his":
         # "hers" only where nothing follows in the clause: "the book is his.", "his or hers"
         return bool(rest[:1].isalnum()) and context.normalize_token(rest.split()[0]) not in (

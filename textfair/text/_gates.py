@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 from textfair.terms import Term
 from textfair.text import _nationality as nationality
 from textfair.text import _references as references
-from textfair.text._ages import AGED_NOUNS, STATED_AGE, head_noun
+from textfair.text._ages import AGED_NOUNS, STATED_AGE, head_noun, in_age_argument
+from textfair.text._descent import by_descent
 from textfair.text._merges import kin
 from textfair.text._minors import minor_words_in, sexual_content
 from textfair.text.mentions import Mention
@@ -67,6 +68,9 @@ class PlanState:
     cued_elsewhere: set[Term] = field(default_factory=set)
     """The terms whose cue the text holds beside mentions of another identity ("Muslims
     ... the priest"): never written there (a merge), but no stop."""
+    things: tuple[Mention, ...] = ()
+    """The mentioned terms' words of a thing ("Jewish history" beside "the Jews"), rewritten
+    with the mentions: a faith's or a group's thing, not a nation's affairs."""
     world: str | None = None
     """What a swap rests on where it may make the text false about a real, named person or
     work ("full name 'Charles Lindbergh'"): a flag the variants carry (WORLD), no stop."""
@@ -102,14 +106,43 @@ def _several_terms(coherence: Coherence, state: PlanState) -> str | None:
 
 
 def _fixed_form(coherence: Coherence, state: PlanState) -> str | None:
-    """A mention in a fixed form ("older than", "Roman Catholic")."""
-    return "fixed_form" if any(m.fixed for m in state.found) else None
+    """A mention in a fixed form ("older than", "Roman Catholic"), or an age the text
+    argues from ("Even though I'm quite young", "young enough to be his daughter")."""
+    if any(m.fixed for m in state.found):
+        return "fixed_form"
+    if coherence._aged_category[state.category] and any(
+        in_age_argument(state.text, m) for m in state.found
+    ):
+        return "fixed_form"  # "Even though I'm quite young", "young enough to be"
+    return None
 
 
 def _other_use(coherence: Coherence, state: PlanState) -> str | None:
     """The identity also named where it is not rewritten: a title, an institution, a
-    nation's thing ("Catholic Church", "American politics")."""
-    return "other_use" if any(u.term_id in state.sources for u in state.other_uses) else None
+    nation's thing ("Catholic Church", "American politics"), or the term written again where
+    it is no mention ("why you so gay?" beside a mention of "gay")."""
+    rewritten = {(m.start, m.end) for m in state.things}
+    if any(
+        u.term_id in state.sources and (u.start, u.end) not in rewritten for u in state.other_uses
+    ):
+        return "other_use"
+    # The term written again where the matcher found no mention ("Are you gay? ... a gay
+    # nigger", "why you so gay?" under a heading "gay"): a swap would leave it naming the
+    # old group beside the new one (issue 56, IN_TEXT; `textfair.text._left_behind`).
+    # A term of the same people ("Is Gay" beside "gay" -> "homosexual") keeps the word
+    # true: the swap stays among those.
+    own = state.spans + [(w.start, w.end) for w, _ in state.related]
+    left = coherence._left_behind.left(state.text, state.sources.values(), own)
+    if left:
+        same = {
+            t.id
+            for t in coherence.term_list.categories[state.category]
+            if t.id in state.axis and t.id not in state.sources and all(kin(t, w) for w in left)
+        }
+        if not same:
+            return "other_use"
+        state.cue_terms = same if state.cue_terms is None else state.cue_terms & same
+    return None
 
 
 def _cue(coherence: Coherence, state: PlanState) -> str | None:
@@ -160,6 +193,8 @@ def _cue(coherence: Coherence, state: PlanState) -> str | None:
             return "cue"  # "a film about Canadians", "real Italians ... spice"
     if references.hashtag_names(text, sources.values(), spans):
         return "cue"  # "Americans ... #AmericaFirst"
+    if by_descent(text, state.found):
+        return "cue"  # "shared Iranian genes among Jews and Kurds": a people, not a faith
     adult_only = coherence._restricted[state.category][0]
     if adult_only and (
         STATED_AGE.search(text) or any(head_noun(text, m) in AGED_NOUNS for m in state.found)
@@ -181,8 +216,9 @@ def _references(coherence: Coherence, state: PlanState) -> str | None:
     """A person the swap could not follow: a gendered word's swap beside a person named in
     full (`full_name`: "Bill Nighy ... her" contradicts the name), a first name referred to
     again where the swap cannot follow, a first name beside gendered words of both genders
-    (which refer to whom is not known: `reference`), one person called by a nationality in
-    the news (`unknown_person`).
+    (which refer to whom is not known: `reference`), or beside its gendered words and
+    another person named in full (whose they are is not known either: `reference`), one
+    person called by a nationality in the news (`unknown_person`).
 
     A first name's swap that may make the text false about a real, named person or work
     (named in full, in a text about a film, not shown to be a private person's) stays
@@ -213,6 +249,14 @@ def _references(coherence: Coherence, state: PlanState) -> str | None:
             return "reference"
         state.companions = tuple(coherence._gendered_words(text, next(iter(sources.values()))))
         state.genders = frozenset()
+        # Another person named in full ("Meg Tilly ... Ellen Burstyn ... herself", "Richard
+        # Attenborough ... Denzel Washington ... him"): the rewritten words may be theirs.
+        spans = [(m.start, m.end) for m in state.found]
+        if state.companions and any(
+            not any(s < end and start < e for s, e in spans)
+            for start, end in references.named_people(text)
+        ):
+            return "reference"
     return None
 
 

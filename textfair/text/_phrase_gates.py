@@ -23,6 +23,7 @@ __all__ = [
     "WORDS",
     "WordReader",
     "heads_a_compound",
+    "in_article_title",
     "in_collocation",
     "in_compound",
     "in_fixed_phrase",
@@ -64,12 +65,14 @@ def in_compound(text: str, start: int) -> bool:
 # Fixed phrases that are never identity mentions, whatever their words' classes say (issue
 # 42: the general gates do the rest). Idioms and roles with a person noun
 # in them ("the straight man" of a comedy duo, "your old lady" for a wife), insults and
-# interjections built of gendered words. Written by the textfair authors, MIT.
+# interjections built of gendered words, an intensifier ("a big old queen"; issue 56).
+# Written by the textfair authors, MIT.
 _FIXED_PHRASES = re.compile(
     r"\b(?:sons? of (?:a )?bitch(?:es)?|mother[ -]?fuck\w*|straw (?:wo)?m[ae]n|oh,? (?:man|boy)"
     r"|boy,? oh,? boy|man,? oh,? man|dumb blondes?|(?:bad|good) guys?"
     r"|(?:plays?|played|playing|as) (?:the|a) straight (?:wo)?m[ae]n"
-    r"|(?:my|your|yo|ur|his|her|their|our) old (?:man|men|lady|ladies|bitch|girl|boy|woman))\b",
+    r"|(?:my|your|yo|ur|his|her|their|our) old (?:man|men|lady|ladies|bitch|girl|boy|woman)"
+    r"|old farts?|big old|big ol')\b",
     re.IGNORECASE,
 )
 
@@ -81,16 +84,45 @@ _FIXED_PHRASE_WORDS = frozenset(
 )
 
 
+# An encyclopedia's article title: the series "<group> rights in <Country>" ("LGBT rights
+# in Greece"), and a term in parentheses after a capitalised word, the way an article's
+# title tells one sense from another ("Flamboyant (gay)"): a title, not people (issue 56).
+_RIGHTS_IN = re.compile(r"[ \t]+rights[ \t]+in[ \t]+[A-Z]")
+_DISAMBIGUATED = re.compile(r"[A-Z][\w\-]*[ \t]*\($")
+
+
+def in_article_title(text: str, start: int, end: int) -> bool:
+    """Inside an article's title: "LGBT rights in Greece", "Flamboyant (gay)"."""
+    if _RIGHTS_IN.match(text, end):
+        return True
+    return text[end : end + 1] == ")" and bool(
+        _DISAMBIGUATED.search(text, max(0, start - 40), start)
+    )
+
+
 def in_fixed_phrase(text: str, start: int, end: int) -> bool:
     """Inside a fixed phrase that names no identity: "son of a bitch", "oh man", "dumb
     blonde", "plays the straight man", "yo old bitch" (a former girlfriend)."""
     if text[start:end].lower() not in _FIXED_PHRASE_WORDS:
         return False  # most candidates: no phrase holds them
     begin = max(0, start - 30)
-    return any(
+    if any(
         m.start() <= start and end <= m.end()
         for m in _FIXED_PHRASES.finditer(text, begin, min(len(text), end + 30))
+    ):
+        return True
+    # "the old man" for a father the text has just named ("the daughter of a speakeasy
+    # owner/father ... After the old man dies"): the idiom, not an age (issue 56).
+    old_man = _THE_OLD_MAN.match(text, max(0, start - 4))
+    return (
+        old_man is not None
+        and old_man.start() <= start < old_man.end()
+        and _FATHER.search(text, max(0, start - 200), start) is not None
     )
+
+
+_THE_OLD_MAN = re.compile(r"the old man\b", re.IGNORECASE)
+_FATHER = re.compile(r"\b(?:father|dad|daddy|pa|pop)\b", re.IGNORECASE)
 
 
 # Bare nouns that, set off by commas or opening a sentence before one, are interjections or
@@ -98,15 +130,33 @@ def in_fixed_phrase(text: str, start: int, end: int) -> bool:
 _INTERJECTION = re.compile(r"(?:^|[,.!?;:(]\s*|\boh\s+)(?:man|boy|dude)\s*[,!]", re.IGNORECASE)
 
 
+_CLAUSE_END = re.compile(r"[ \t]*(?:[.!?]+|$)")
+# Words that make a closing noun a person's noun: determiners, possessives, numbers.
+_DETERMINING = frozenset(
+    "a an the this that these those my your his her our their its one no every any some "
+    "what such another".split()
+)
+
+
 def interjection(text: str, start: int, end: int) -> bool:
     """A gendered noun used as an interjection or a vocative, not for a person: "Man,
-    relax", ", boy, was he"."""
+    relax", ", boy, was he", "Should have went to central Catholic man"."""
     word = text[start:end].lower()
     if word not in ("man", "boy", "dude"):
         return False
     begin = max(0, start - 6)
     match = _INTERJECTION.search(text, begin, min(len(text), end + 2))
-    return match is not None and match.start() <= start and match.end() >= end
+    if match is not None and match.start() <= start and match.end() >= end:
+        return True
+    # Closing a sentence with no determiner before it: "Should have went to central
+    # Catholic man", "that was sick dude!" (issue 56), not "He is a good man."
+    if _CLAUSE_END.match(text, end) is None:
+        return False
+    before = [context.plain_token(t) for t in context.tokens_before(text, start, count=3)]
+    before = [t for t in before if t.isalpha()]
+    return bool(before) and not any(
+        t in _DETERMINING or t in context.DETERMINERS for t in before[-2:]
+    )
 
 
 def in_collocation(

@@ -39,6 +39,17 @@ class ReferenceCheck:
         self._pronouns: Matcher | None = None
         self._names: Matcher | None = None
 
+    def name_genders(self, text: str, start: int, end: int) -> frozenset[str]:
+        """The genders of the first names written in `text` between `start` and `end` ("Tom
+        Atkins is a queer": male), by the names list."""
+        if self._names is None:
+            self._names = Matcher("names")
+        return frozenset(
+            m.term.gender
+            for m in self._names.find(text)
+            if start <= m.start < end and m.term.gender
+        )
+
     def gendered_words(self, text: str, source: Term) -> tuple[Mention, ...]:
         """The gendered words of `text` (he, her, mother, ...) as mentions of the first-name
         term `source`, form "gendered": a rewrite to a name of the other gender swaps them."""

@@ -210,11 +210,16 @@ class Matcher:
             for m in mentions
         ]
 
-    def _other_use(self, text: str, match: re.Match[str], term: Term, natural: str) -> None:
+    def _other_use(
+        self, text: str, match: re.Match[str], term: Term, natural: str, thing: bool = False
+    ) -> None:
         if term.text[:1].isupper():
             start, end = match.span("m")
+            role = "thing" if thing else ""
             self._last_other_uses.append(
-                Mention(start, end, term, text[start:end], natural, "adjective", fixed=True)
+                Mention(
+                    start, end, term, text[start:end], natural, "adjective", fixed=True, role=role
+                )
             )
 
     def _find_all(self, text: str) -> list[Mention]:
@@ -246,6 +251,7 @@ class Matcher:
                 in_collocation(text, start, end, self._grammar, lower)
                 or phrase_gates.in_fixed_phrase(text, start, end)
                 or name_gates.in_quoted_title(text, start, end)
+                or phrase_gates.in_article_title(text, start, end)
             ):
                 self._other_use(text, match, term, natural)
                 continue
@@ -295,8 +301,9 @@ class Matcher:
             ):
                 # "Christian dogma", "gay jokes", "Holy Sikh shrines", "the 1984 Sikh riot":
                 # the word describes a thing, not people (a term that needs people around it,
-                # person_context, was checked by its form already).
-                self._other_use(text, match, term, natural)
+                # person_context, was checked by its form already). Such a word is marked
+                # ("thing"): a swap may rewrite it with the mentions (`_coherence`).
+                self._other_use(text, match, term, natural, thing=form is not None)
                 continue
             if describes_no_person(text, start, end, term, form):
                 self._other_use(text, match, term, natural)

@@ -165,7 +165,12 @@ def _target_phrase(mention: Mention, target: Term, text: str) -> str:
     if mention.form == "noun":
         return target.singular_noun or f"{term_text} person"
     if mention.form == "plural":
-        return target.plural_noun or f"{term_text} people"
+        plural = target.plural_noun
+        if plural and mention.possessive and plural == target.text:
+            # A plural the same as its adjective takes no possessive of its own:
+            # "Americans' fever" -> "Japanese people's fever", not "Japanese's" (issue 56).
+            plural = None
+        return plural or f"{term_text} people"
     if mention.form == "collective":
         if target.nominal:
             return term_text

@@ -92,9 +92,11 @@ def test_counterfactuals_default_runs_on_the_bundled_examples():
     result = run("counterfactuals")
     assert result.exit_code == 0
     lines = records(result.output)
-    # 6 of the 7: "I'm Catholic and Pope John Paul II..." names the Pope, a word of the
-    # Catholic identity with no counterpart, so it is left out of the religion rows.
-    assert len({r["seed_id"] for r in lines}) == 6
+    # 5 of the 7: "I'm Catholic and Pope John Paul II..." names the Pope, a word of the
+    # Catholic identity with no counterpart, so it is left out of the religion rows; "if
+    # she was Jewish and she replied ``only ethnic``" speaks of descent, which no faith in
+    # the place of "Jewish" keeps (issue 56).
+    assert len({r["seed_id"] for r in lines}) == 5
     assert any(r["text"].startswith("(I'm Jewish I don't like") for r in lines)
 
 

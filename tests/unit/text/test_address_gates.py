@@ -78,3 +78,10 @@ def test_inside_a_wiki_user_or_page_name(text, word):
 )
 def test_not_a_wiki_name(text, word):
     assert in_username(text, _start(text, word)) is False
+
+
+def test_a_sites_name_written_with_a_space_is_an_address():
+    text = "It should reflect NPOV regarding jew watch.com."
+    assert in_url(text, text.index("jew"))
+    near = "I saw Jews at example.com today."
+    assert not in_url(near, near.index("Jews"))

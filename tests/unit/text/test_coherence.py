@@ -231,12 +231,19 @@ def test_a_cue_of_another_identity_in_another_sentence_removes_its_group_only():
     [
         "Jefferson was not a Jew because he rejected Jesus.",  # the same sentence
         "The Catholics met. They read a biblical passage.",  # biblical: Christian, their kin
-        "You are a queer. Go back to the other fags.",  # fags: gay, held by queer
     ],
 )
 def test_a_cue_of_the_mentioned_identity_or_its_kin_still_leaves_the_text_out(text):
     categories = ["religion"] if "Jew" in text or "Catholic" in text else ["gender"]
     assert texts_of(text, categories) == set()
+
+
+def test_a_slur_of_several_terms_keeps_the_swap_among_them():
+    # "fags" insults gay men, whom "gay", "homosexual" and "queer" all name: the swap stays
+    # among those three, and the slur stays true of the new term (issue 56).
+    variants = texts_of("You are a queer. Go back to the other fags.", ["gender"])
+    assert "You are a homosexual. Go back to the other fags." in variants
+    assert not any(w in v for v in variants for w in ("bisexual", "straight", "lesbian"))
 
 
 def test_of_the_faith_names_people():

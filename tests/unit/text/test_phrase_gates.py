@@ -209,3 +209,55 @@ def test_without_unlisted_compounds_changes_nothing_else(matcher):
     (after,) = phrase_gates.without_unlisted_compounds(text, mentions)
     assert after == replace(mentions[0], fixed=True)
     assert mentions[0].fixed is False  # the mentions given are left as they were
+
+
+def test_an_articles_title_holding_a_term_is_no_mention():
+    from textfair.text.matcher import Matcher
+
+    matcher = Matcher()
+    assert not matcher.find("It is a subset of LGBT rights in Greece.", ["gender"])
+    assert not matcher.find("== Flamboyant (gay) article and wikilinks ==", ["gender"])
+    # Near cases: people's rights, and a parenthesis after no capitalised word.
+    assert matcher.find("LGBT people have rights in many places.", ["gender"])
+    assert matcher.find("My friend (gay) moved in.", ["gender"])
+
+
+@pytest.mark.parametrize(
+    ("text", "vocative"),
+    [
+        ("Should have went to central Catholic man", True),
+        ("that was sick dude!", True),
+        ("He is a good man.", False),
+        ("I love this old man.", False),
+    ],
+)
+def test_a_noun_closing_a_sentence_without_a_determiner_is_a_vocative(text, vocative):
+    word = text.rstrip(".!").split()[-1]
+    start = text.rindex(word)
+    assert phrase_gates.interjection(text, start, start + len(word)) is vocative
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("The short fat old fart was a ninja.", []),
+        ("Flowers is a big old queen.", []),
+        ("He helps elderly people at home.", ["elderly"]),
+        ("A big, old man walked in.", ["old"]),
+    ],
+)
+def test_idioms_and_institutions_of_age_words_are_no_mentions(text, found):
+    assert [m.surface for m in Matcher().find(text, ["age"])] == found
+
+
+def test_slang_degree_words_reach_a_predicate_of_a_thing():
+    matcher = Matcher()
+    assert not matcher.find("I request its removal since it is mad gay.", ["gender"])
+    assert matcher.find("I request its removal since he is mad gay.", ["gender"])
+
+
+def test_the_old_man_for_a_father_just_named_is_an_idiom():
+    matcher = Matcher()
+    text = "Lilly is the daughter of a speakeasy owner/father. After the old man dies she leaves."
+    assert not matcher.find(text, ["age"])
+    assert matcher.find("After the old man dies she leaves.", ["age"])

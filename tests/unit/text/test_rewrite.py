@@ -156,3 +156,24 @@ def test_hand_checked_swap(text, source, target, expected):
 @pytest.mark.parametrize(("text", "expected"), GENDER_CASES)
 def test_hand_checked_gender_swap(text, expected):
     assert gender_swap(text).text == expected
+
+
+def test_a_plural_the_same_as_its_adjective_takes_people_for_a_possessive():
+    from textfair.text.generate import counterfactuals
+    from textfair.text.matcher import Matcher
+
+    text = "The satire capitalizes on Americans' fever for technology."
+    variants = {v.text for v in counterfactuals(text, ["race"], matcher=Matcher(), max_variants=50)}
+    assert "The satire capitalizes on Japanese people's fever for technology." in variants
+    assert "The satire capitalizes on Canadians' fever for technology." in variants
+    assert not any("Japanese's" in v for v in variants)
+
+
+def test_a_parenthesis_is_read_past_for_his_or_hers():
+    from textfair.text._counterparts import gender_counterparts
+
+    pairs = gender_counterparts()
+    text = "His (few) killings are hardly shown."
+    assert pairs.counterpart("his", text, 3) == "her"
+    near = "The book is his (I think)."
+    assert pairs.counterpart("his", near, near.index("his") + 3) == "hers"

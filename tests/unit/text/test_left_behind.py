@@ -1,0 +1,143 @@
+"""Words of the old identity a swap would leave behind (issue 56, IN_TEXT): the term written
+again where it is no mention, the sexes named beside "male", an adult's role beside a minor's
+age, and the cues of the religion lists. Each rule: a case it stops and a near case that
+stays."""
+
+from __future__ import annotations
+
+from textfair.text.generate import counterfactuals
+from textfair.text.matcher import Matcher
+
+
+def texts_of(text: str, categories: list[str], terms: str = "dixon2018") -> set[str]:
+    matcher = Matcher(terms)
+    return {v.text for v in counterfactuals(text, categories, matcher=matcher, max_variants=500)}
+
+
+def test_the_term_said_again_of_people_keeps_the_swap_among_its_kin():
+    # "a gay nigger" stays after "Are you gay?" is rewritten: only a term of the same
+    # people ("homosexual") keeps the text naming one group.
+    variants = texts_of("Are you gay? Are you a gay nigger?", ["gender"])
+    assert "Are you homosexual? Are you a gay nigger?" in variants
+    assert not any(w in v for v in variants for w in ("bisexual", "straight", "heterosexual"))
+
+
+def test_the_term_of_a_thing_left_behind_stops_nothing():
+    variants = texts_of("They oppose gay marriage. He is gay.", ["gender"])
+    assert "They oppose gay marriage. He is bisexual." in variants
+
+
+def test_a_term_with_no_kin_said_again_leaves_the_text_out():
+    # "young ... young cast": no age term names the same people as "young".
+    assert texts_of("A young and fairly talented young cast. He is a young man.", ["age"]) == set()
+    assert texts_of("A fairly talented cast. He is a young man.", ["age"])
+
+
+def test_the_sexes_named_beside_male_keep_a_term_of_no_binary_gender_out():
+    text = "Rather than educating the male population, they deny rights to the women."
+    variants = texts_of(text, ["gender"])
+    assert variants == {text.replace("male population", "female population")}
+    near = texts_of("Rather than educating the male population, they deny rights.", ["gender"])
+    assert "Rather than educating the trans population, they deny rights." in near
+
+
+def test_no_minor_age_before_an_adults_role():
+    variants = texts_of("The film is about a young ambitious cop.", ["age"])
+    assert variants and not any("teenage" in v for v in variants)
+    near = texts_of("The film is about a young ambitious student.", ["age"])
+    assert "The film is about a teenage ambitious student." in near
+
+
+def test_cues_of_jewish_in_lowercase_and_compounds_leave_the_text_out():
+    assert texts_of("It is run by anti-semites to harm all Jewish people.", ["religion"]) == set()
+    assert texts_of("They are Jews or at least show a pro-Zionist stance.", ["religion"]) == set()
+    assert texts_of("It is run by bigots to harm all Jewish people.", ["religion"])
+
+
+def test_the_old_testament_keeps_the_swap_among_its_faiths():
+    variants = texts_of("They push a Protestant POV at Books of the Old Testament.", ["religion"])
+    assert "They push a Catholic POV at Books of the Old Testament." in variants
+    assert not any(w in v for v in variants for w in ("Buddhist", "Taoist", "Sikh", "Muslim"))
+
+
+def test_the_persecutors_of_a_group_are_no_cue_of_it():
+    # "Nazi" names those who persecuted Jews, not Jews: another group in their place is a
+    # coherent text, false about the event (WORLD, counted valid by issue 56).
+    variants = texts_of("The Nazis murdered the Jews of the town.", ["religion"])
+    assert "The Nazis murdered the Muslims of the town." in variants
+    assert texts_of("The anti-Semites murdered the Jews of the town.", ["religion"]) == set()
+
+
+def test_jewish_said_of_descent_takes_no_faith_in_its_place():
+    genes = "The similarity of these people, Jews and Kurds in particular, is due to shared genes."
+    assert texts_of(genes, ["religion"]) == set()
+    history = genes.replace("genes", "history")
+    assert history.replace("Jews", "Muslims") in texts_of(history, ["religion"])
+    # Descent spoken of in another sentence leaves the faith's mention alone.
+    apart = "Genes decide much. The Jews of the town prayed."
+    assert "Genes decide much. The Muslims of the town prayed." in texts_of(apart, ["religion"])
+
+
+def test_a_faiths_thing_is_rewritten_with_its_people():
+    # "Jewish traditions" beside "the Jews": the thing was left naming the old group (the
+    # text was left out, other_use); rewritten with the mention, the text hangs together.
+    text = "The Jews of the town kept their Jewish traditions alive."
+    assert "The Muslims of the town kept their Muslim traditions alive." in texts_of(
+        text, ["religion"]
+    )
+    # A nation's thing is its affairs, not its people's: still another use.
+    assert texts_of("The Americans here discuss American politics.", ["race"]) == set()
+
+
+def _name_targets(text: str) -> set[str]:
+    from textfair.text.domain import TextDomain
+
+    domain = TextDomain([text], "names", ["name_gender"], 0.0, workers=1)
+    return set(domain.targets_for(0, "name_gender"))
+
+
+def test_a_name_swap_beside_another_person_named_in_full_is_left_out():
+    # "she" may be Meg Tilly's: rewritten with Ellen, it would regender another person.
+    assert _name_targets("My neighbour Ellen met Meg Tilly, and she said she was tired.") == set()
+    assert _name_targets("My neighbour Ellen met a painter, and she said she was tired.")
+
+
+def test_an_age_the_text_argues_from_is_a_fixed_form():
+    stopped = "Even though I'm quite young, the Beatles are my favourite band!"
+    assert texts_of(stopped, ["age"]) == set()
+    assert texts_of("I'm quite young, and the Beatles are my favourite band!", ["age"])
+    assert (
+        texts_of("Ten years younger, she seems young enough to be his daughter.", ["age"]) == set()
+    )
+    assert texts_of("Ten years younger, she seems young and happy.", ["age"])
+
+
+def test_a_jewish_parent_or_name_is_descent():
+    assert (
+        texts_of("Being Jewish (i.e. having a Jewish mother) is for life.", ["religion"]) == set()
+    )
+    assert texts_of("Saying a name sounds Jewish is no attack.", ["religion"]) == set()
+    assert texts_of("Being Jewish (i.e. keeping the Jewish feasts) is for life.", ["religion"])
+
+
+def test_a_first_names_gender_rules_out_a_term_of_the_other():
+    assert not any("lesbian" in v for v in texts_of("My friend John is gay.", ["gender"]))
+    assert "My friend Emily is lesbian." in texts_of("My friend Emily is gay.", ["gender"])
+
+
+def test_an_institution_for_an_age_is_a_fixed_form():
+    assert texts_of("He takes his father to a home for elderly people.", ["age"]) == set()
+    assert texts_of("He takes his father to visit elderly people.", ["age"])
+
+
+def test_a_regions_country_pins_its_people():
+    text = "The cast has many European actors, like those from Turkey and Russia."
+    assert texts_of(text, ["race"]) == set()
+    assert texts_of("The cast has many European actors.", ["race"])
+
+
+def test_a_sexed_body_word_keeps_the_sex_of_a_gendered_swap():
+    variants = texts_of("The thing about the big-breasted girls is dull.", ["pronouns"], "pronouns")
+    assert not any("boys" in v for v in variants)
+    near = texts_of("The thing about the tall girls is dull.", ["pronouns"], "pronouns")
+    assert "The thing about the tall boys is dull." in near

@@ -1,0 +1,162 @@
+"""Words of the old identity a swap would leave behind (issue 56, IN_TEXT).
+
+A text that names its identity again where the matcher finds no mention to rewrite ("Are
+you gay? ... a gay nigger", "why you so gay?" under a heading "gay", "she was a lesbian"
+after "Lesbian Teenager") keeps naming the old group beside the new one after a swap: a
+reader sees two identities where the seed had one. The matcher drops such a word for good
+reasons (an insult, a title, a capitals run, a word it cannot place), so the word is no
+mention to rewrite; but the text still names the group, and the swap is left out
+(`LeftBehind`, read by the ``other_use`` gate). A word that names people by binary sex
+("the women", "other males") left beside a mention of "male" or "female" keeps a term of
+no binary gender from its place (`names_the_sexes`, read by ``no_target``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+
+from textfair.terms import Term, TermList, normalize_form
+from textfair.text import _context as context
+from textfair.text.mentions import Mention
+
+__all__ = ["LeftBehind", "Sexes", "names_the_sexes", "sexed_body", "things_of"]
+
+
+class LeftBehind:
+    """Per term list: every written form of the terms of categories that are no name or
+    gendered-word list, found in a text whatever the matcher made of them."""
+
+    def __init__(self, term_list: TermList) -> None:
+        self._forms: dict[str, list[Term]] = {}
+        for term in term_list.terms():
+            if term.names or term.words or term.members:
+                continue  # names and gendered words: `references` follows those
+            for form, _ in term.surface_forms():
+                self._forms.setdefault(normalize_form(form), []).append(term)
+        # A list's cue words name people where they are slurs ("nigger", "dyke"): a term
+        # before one is said of people, as before a person noun.
+        self._cues = frozenset(normalize_form(c) for t in term_list.terms() for c in t.cues)
+        source = r"(?<!\w)(?:" + context.trie_pattern(self._forms) + r")(?!\w)"
+        self._pattern = context.CaseBlindPattern(source) if self._forms else None
+
+    def left(
+        self, text: str, terms: Iterable[Term], spans: Sequence[tuple[int, int]]
+    ) -> list[Term]:
+        """Those of `terms` whose form `text` writes outside `spans` (the mentions and words
+        a swap rewrites) of people or alone ("so gay?", "a gay nigger"), not of a thing
+        ("gay marriage")."""
+        if self._pattern is None:
+            return []
+        wanted = {t.id: t for t in terms}
+        left: dict[str, Term] = {}
+        for match in self._pattern.finditer(text):
+            start, end = match.span()
+            if any(s < end and start < e for s, e in spans):
+                continue
+            for term in self._forms.get(normalize_form(text[start:end]), ()):
+                if term.id in wanted and not _names_a_thing(text, start, end, self._cues):
+                    left[term.id] = wanted[term.id]
+        return list(left.values())
+
+
+# Words that name people by binary sex, or a body part of one sex: a text holding one beside
+# a male or female mention sets the sexes side by side ("educating the male population ...
+# rights to the women", "homosexual behaviour with other males", "female genitals, and male
+# as well"), and a term of no binary gender in the mention's place crosses the axes: "the
+# transgender population ... the women" (issue 56, IN_TEXT).
+_SEX_WORDS = frozenset(
+    """
+    men women males females boys girls gentlemen ladies homosexual homosexuals prostate
+    penis penises vagina vaginas testicles genitals
+    """.split()
+)
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def names_the_sexes(text: str, spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether `text` names people by binary sex outside `spans` (the mentions)."""
+    for match in _WORD.finditer(text):
+        if match.group().lower() in _SEX_WORDS and not any(
+            s < match.end() and match.start() < e for s, e in spans
+        ):
+            return True
+    return False
+
+
+def _names_a_thing(text: str, start: int, end: int, people: frozenset[str]) -> bool:
+    """The word joins another ("anti-gay", "gay-agenda") or modifies a noun for no person
+    ("gay marriage", "lesbian undertones", "old dubbed animation"): it describes a thing,
+    and a text may keep it beside a new identity. A word of `people` (slurs) is no thing."""
+    if text[end : end + 1] == "-" or text[start - 1 : start] == "-":
+        return True
+    after = context.tokens_after(text, end, count=1)
+    if not after or not context.is_content_word(after[0]):
+        return False
+    word = context.normalize_token(after[0])
+    return not (context.is_person_noun(word) or word in people)
+
+
+# Body words of one sex ("pregnant", "big-breasted", "prostate"): a text holding one says
+# the sex of someone it speaks of, and a swap of the sex of its people contradicts it ("the
+# big-breasted girls" -> "the big-breasted boys"; issue 56, IN_TEXT).
+_SEXED_BODY = re.compile(
+    r"\b(?:pregnan(?:t|cy|cies)|breast(?:s|ed|feeding|fed)?|boobs?|penis(?:es)?|vagina[sl]?"
+    r"|prostate|uterus|womb|testicles?|menstrua(?:l|tion)|erection)\b",
+    re.IGNORECASE,
+)
+
+
+def sexed_body(text: str) -> bool:
+    """Whether `text` names a body part or state of one sex (see `_SEXED_BODY`)."""
+    return _SEXED_BODY.search(text) is not None
+
+
+class Sexes:
+    """Per term list: the targets a text's words of sex allow a gendered mention."""
+
+    def __init__(self, term_list: TermList, axes: Mapping[tuple[str, str], frozenset[str]]):
+        self.term_list = term_list
+        # The axes holding terms of both binary genders ("male", "female": gender identity).
+        self._sexed_axes = {
+            key: sum(1 for t in term_list.categories[key[0]] if t.id in ids and t.gender) > 1
+            for key, ids in axes.items()
+        }
+
+    def allowed(
+        self,
+        category: str,
+        sources: Iterable[Term],
+        targets: set[str],
+        text: str,
+        spans: Sequence[tuple[int, int]],
+    ) -> set[str]:
+        """`targets` less a term of no binary gender in the place of "male" or "female"
+        where the text names the sexes (`names_the_sexes`), and less a term of the other
+        binary gender where it names a body of one sex (`sexed_body`)."""
+        sources = list(sources)
+        gender_of = {t: self.term_list.term(t).gender for t in targets}
+        if any(
+            s.gender and self._sexed_axes[(category, s.axis_name)] for s in sources
+        ) and names_the_sexes(text, spans):
+            targets = {t for t in targets if gender_of[t]}
+        kept = {s.gender for s in sources}
+        if None not in kept and len(kept) == 1 and sexed_body(text):
+            targets = {t for t in targets if gender_of[t] in kept | {None}}
+        return targets
+
+
+def things_of(other_uses: Sequence[Mention], sources: Mapping[str, Term]) -> tuple[Mention, ...]:
+    """The mentioned terms' words describing a thing ("the Jews ... Jewish history"), as
+    mentions a swap rewrites with the others, so no word of the old group stays. A nation's
+    thing ("American politics") is its affairs, which another nation does not share: it
+    stays another use."""
+    return tuple(
+        replace(u, fixed=False, role="")
+        for u in other_uses
+        if u.role == "thing"
+        and u.term_id in sources
+        and u.term.axis_name != "nationality"
+        and not u.term.groups_only
+    )
