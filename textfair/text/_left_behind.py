@@ -118,6 +118,10 @@ class Sexes:
 
     def __init__(self, term_list: TermList, axes: Mapping[tuple[str, str], frozenset[str]]):
         self.term_list = term_list
+        # Each term's binary gender by (category, id): looked up for every target of every
+        # mention, so not by `TermList.term`, which walks the list (3,000 terms in
+        # benchmarks.lists' probe: its reading took over 15 minutes).
+        self._gender = {(t.category, t.id): t.gender for t in term_list.terms()}
         # The axes holding terms of both binary genders ("male", "female": gender identity).
         self._sexed_axes = {
             key: sum(1 for t in term_list.categories[key[0]] if t.id in ids and t.gender) > 1
@@ -136,7 +140,7 @@ class Sexes:
         where the text names the sexes (`names_the_sexes`), and less a term of the other
         binary gender where it names a body of one sex (`sexed_body`)."""
         sources = list(sources)
-        gender_of = {t: self.term_list.term(t).gender for t in targets}
+        gender_of = {t: self._gender[(category, t)] for t in targets}
         if any(
             s.gender and self._sexed_axes[(category, s.axis_name)] for s in sources
         ) and names_the_sexes(text, spans):

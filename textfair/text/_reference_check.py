@@ -38,16 +38,22 @@ class ReferenceCheck:
         # a list of gendered words does.
         self._pronouns: Matcher | None = None
         self._names: Matcher | None = None
+        self._names_found: tuple[str, list[Mention]] | None = None  # the last text's
+
+    def _names_in(self, text: str) -> list[Mention]:
+        """The first names the names list finds in `text`, found once per text: a text's
+        mentions are read one after another, and each may ask."""
+        if self._names_found is None or self._names_found[0] != text:
+            if self._names is None:
+                self._names = Matcher("names")
+            self._names_found = (text, self._names.find(text))
+        return self._names_found[1]
 
     def name_genders(self, text: str, start: int, end: int) -> frozenset[str]:
         """The genders of the first names written in `text` between `start` and `end` ("Tom
         Atkins is a queer": male), by the names list."""
-        if self._names is None:
-            self._names = Matcher("names")
         return frozenset(
-            m.term.gender
-            for m in self._names.find(text)
-            if start <= m.start < end and m.term.gender
+            m.term.gender for m in self._names_in(text) if start <= m.start < end and m.term.gender
         )
 
     def gendered_words(self, text: str, source: Term) -> tuple[Mention, ...]:
@@ -131,9 +137,7 @@ class ReferenceCheck:
             return "reference", (), None  # "Emily, a female nurse" -> "Michael, a female nurse"
         if not words:
             return None, (), world
-        if self._names is None:
-            self._names = Matcher("names")
-        named = self._names.find(text)
+        named = self._names_in(text)
         if any(references.full_name_at(text, m.start, m.start + len(m.surface)) for m in named):
             return "full_name", (), None  # "Reverend Billy ... he", "the Book of Daniel"
         if references.unknown_first_names(text, [(m.start, m.end) for m in named]):
