@@ -392,7 +392,9 @@ class TextDomain:
         file could not take them, else ""."""
         if self._store is None or not self._reading_key:
             return ""
-        note = self._store.keep_written(self._reading_key, self.reading, self._written_known)
+        note = self._store.keep_written(
+            self._reading_key, self.reading, self.texts, self._written_known
+        )
         self._written_known = len(self._written)
         return note
 

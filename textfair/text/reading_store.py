@@ -126,7 +126,7 @@ class ReadingStore:
                     with db:
                         db.execute("DELETE FROM readings WHERE key = ?", (key,))
                     return Found(None, note=self._refused(str(refused)))
-                note = self._written(db, key, reading, term_list)
+                note = self._written(db, key, reading, texts, term_list)
                 with db:  # a reading used stays longest (least recently used go first)
                     db.execute("UPDATE readings SET used = ? WHERE key = ?", (time.time(), key))
         except (sqlite3.Error, TextfairError) as err:
@@ -135,14 +135,19 @@ class ReadingStore:
         return Found(reading, str(self.path), note)
 
     def _written(
-        self, db: sqlite3.Connection, key: str, reading: Reading, term_list: TermList
+        self,
+        db: sqlite3.Connection,
+        key: str,
+        reading: Reading,
+        texts: Sequence[str],
+        term_list: TermList,
     ) -> str:
         """Put the variants stored for `key` into `reading.written`; a damaged row is
         deleted (the audit writes them again) with a line saying so, else ""."""
         rows = db.execute("SELECT body FROM written WHERE key = ? ORDER BY part", (key,))
         try:
             for (body,) in rows.fetchall():
-                reading.written.update(decode_written(body, key, len(reading), term_list))
+                reading.written.update(decode_written(body, key, texts, term_list))
         except ReadingRefused as refused:
             reading.written.clear()
             with db:
@@ -174,13 +179,14 @@ class ReadingStore:
             return self._unreadable(err)
         return ""
 
-    def keep_written(self, key: str, reading: Reading, known: int) -> str:
-        """Keep the variants written from `reading` (`Reading.written`) in the cache file,
-        when audits wrote more than the `known` first ones (those it held when found or
-        read; a dict keeps its order): the new ones as one more part, or, at MAX_PARTS, all
-        of them as one. One transaction, so a run killed at any moment leaves the part whole
-        or absent; only beside a reading the file still holds (an evicted one takes its
-        variants with it). A line when the file could not take them, else ""."""
+    def keep_written(self, key: str, reading: Reading, texts: Sequence[str], known: int) -> str:
+        """Keep the variants written from `reading` (`Reading.written`, of the corpus
+        `texts`) in the cache file, when audits wrote more than the `known` first ones
+        (those it held when found or read; a dict keeps its order): the new ones as one more
+        part, or, at MAX_PARTS, all of them as one. One transaction, so a run killed at any
+        moment leaves the part whole or absent; only beside a reading the file still holds
+        (an evicted one takes its variants with it). A line when the file could not take
+        them, else ""."""
         if self.path is None or len(reading.written) <= known:
             return ""
         try:
@@ -188,7 +194,7 @@ class ReadingStore:
                 parts = db.execute("SELECT count(*) FROM written WHERE key = ?", (key,))
                 joined = parts.fetchone()[0] >= MAX_PARTS
                 new = itertools.islice(reading.written.items(), 0 if joined else known, None)
-                body = encode_written(key, new)
+                body = encode_written(key, new, texts)
                 if len(body) > MAX_BYTES:
                     return f"the corpus's variants ({len(body) / 1e6:.0f} MB) are too large to keep"
                 if joined:

@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import zlib
 
 import numpy as np
 import pytest
@@ -474,3 +475,47 @@ def test_the_audit_says_where_its_reading_came_from(tmp_path):
     assert fresh.run.reading == "read"
     record = json.loads(json.dumps(fresh.to_dict()["findings"]))
     assert json.loads(json.dumps(other.to_dict()["findings"])) == record
+
+
+@pytest.mark.parametrize(
+    ("seed", "text"),
+    [
+        ("a gay man", "a straight man"),  # the change in the middle
+        ("gay people", "straight people"),  # at the start
+        ("I am gay", "I am straight"),  # at the end
+        ("a gay man and a gay woman", "a straight man and a straight woman"),  # two apart
+        ("aa", "aaa"),  # ends that could overlap: kept apart
+        ("aaa", "aa"),
+        ("gay", "gay"),  # unchanged
+        ("", "x"),
+        ("Muslims' 🙂 rights", "Jews' 🙂 rights"),
+    ],
+)
+def test_a_stored_variant_is_its_seed_with_the_text_between_its_changes(seed, text):
+    """Issue 58: a variant is stored as the seed's ends it keeps and the text between
+    them (not its whole text), and read back as the very text written."""
+    from textfair.core.rules import Rule
+    from textfair.text._written import decode_written, encode_written
+
+    terms = load_term_list("dixon2018")
+    rule_set = (Rule("gender", "straight"),)
+    blob = encode_written("k", [((1, rule_set), (text, 0.75, None))], ["other", seed])
+    assert decode_written(blob, "k", ["other", seed], terms) == {(1, rule_set): (text, 0.75, None)}
+    stored = json.loads(zlib.decompress(blob)[5:])["variants"][0]
+    assert stored[2] + stored[3] <= len(seed) and len(stored[4]) <= len(text)
+    if seed != text and seed and text:
+        assert text not in stored  # never the whole text when the seed keeps some of it
+
+
+def test_stored_variants_whose_ends_do_not_fit_their_seed_are_refused():
+    """Ends longer than the seed (a corpus changed under the same key, a damaged row) are
+    refused, never read as another text."""
+    from textfair.core.rules import Rule
+    from textfair.text._written import decode_written, encode_written
+    from textfair.text.reading import ReadingRefused
+
+    terms = load_term_list("dixon2018")
+    written = [((0, (Rule("gender", "straight"),)), ("a straight man", 0.7, None))]
+    blob = encode_written("k", written, ["a gay man"])
+    with pytest.raises(ReadingRefused, match="keeping more of its seed"):
+        decode_written(blob, "k", ["a man"], terms)
