@@ -64,7 +64,17 @@ def paired_findings(
         outside = {
             r: [i for i, a in enumerate(assignments) if domain.disjoint(a, r)] for r in group
         }
-    plan = PairedRows(domain, categories, assignments, column, outside, group, bound)
+    columns = getattr(domain, "assignment_columns", None)
+    plan = PairedRows(
+        domain,
+        categories,
+        assignments,
+        column,
+        outside,
+        group,
+        bound,
+        columns(assignments) if columns is not None else None,
+    )
     variants, matrix, used, seeds = paired_rows(plan, model, favorable, sampling)
     scores = _row_scores(domain, assignments, variants, seeds, used.values())
     flag = world_flags(domain)

@@ -53,6 +53,10 @@ class PairedRows:
     outside: dict[RuleSet, list[int] | None]
     group: list[RuleSet]
     bound: int
+    columns: np.ndarray | None = None
+    """A text domain's term column of each assignment's rule per category
+    (`TextDomain.assignment_columns`), which rules out the assignments a seed cannot take
+    at once; None for a domain of rows."""
 
 
 def _assignment_picks(
@@ -196,6 +200,11 @@ def _rewritten(plan: PairedRows, index: int, total: int) -> dict[int, Hashable]:
     did not draw."""
     picks = _assignment_picks(plan.domain, index, plan.categories, total, plan.bound)
     write = getattr(plan.domain, "rewrite_input", None)
+    taken = getattr(plan.domain, "assignments_taken", None)
+    if taken is not None and plan.columns is not None:
+        # Most picks a seed cannot take (another axis, a term it may not become): ruled
+        # out at once, for all of them, where asking each gave None after a rewrite's checks.
+        picks = picks[taken(index, plan.categories, plan.columns)[picks]]
     if write is not None:  # a text domain's inputs, without a Variant each
         return {
             int(k): text for k in picks if (text := write(index, plan.assignments[k])) is not None

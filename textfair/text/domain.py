@@ -230,6 +230,27 @@ class TextDomain:
             self._target_table[category][target_set, self._column_of[category][term_id]]
         )
 
+    def assignment_columns(self, assignments: Sequence[tuple[Rule, ...]]) -> np.ndarray:
+        """Per assignment (one rule per category, the same categories in the same order in
+        each), its terms' columns: what `assignments_taken` reads."""
+        return np.array(
+            [[self._column_of[r.category][r.value] for r in a] for a in assignments], dtype=np.intp
+        ).reshape(len(assignments), -1)
+
+    def assignments_taken(
+        self, index: int, categories: Sequence[str], columns: np.ndarray
+    ) -> np.ndarray:
+        """Whether seed `index` may be rewritten to each assignment over `categories`
+        (`assignment_columns` made `columns`): `may_become` in each category, as `rewrite`
+        checks it first, for every assignment at once."""
+        taken = np.ones(len(columns), dtype=bool)
+        for j, c in enumerate(categories):
+            target_set = self._target_set_of[c][index]
+            if target_set < 0:
+                return np.zeros(len(columns), dtype=bool)
+            taken &= self._target_table[c][target_set][columns[:, j]]
+        return taken
+
     def categories(self) -> list[str]:
         """The identity categories of the audit."""
         return list(self._categories)

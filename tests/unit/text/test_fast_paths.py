@@ -116,3 +116,34 @@ def test_merge_words_read_in_the_lowercased_text_as_in_the_text(reviews):
             assert fast == merges._names_no_group(text, start, end)
             read += fast
     assert read  # some words do lie in a collocation
+
+
+def test_the_assignments_a_seed_takes_are_those_it_is_rewritten_to():
+    """Issue 58: paired rows rule out the assignments a seed cannot take all at once
+    (`assignments_taken`); for every seed and every assignment over one and two categories,
+    that is exactly where `rewrite` writes a variant."""
+    import itertools
+
+    from textfair.core.rules import Rule
+
+    from conftest import bundled_comments
+
+    domain = TextDomain(bundled_comments()[0][:400], "dixon2018", workers=1)
+    taking_part = {}
+    for categories in (("gender",), ("race",), ("gender", "religion")):
+        assignments = [
+            tuple(Rule(c, v) for c, v in zip(categories, values, strict=True))
+            for values in itertools.product(
+                *[[r.value for r in domain.single_rules(c)] for c in categories]
+            )
+        ]
+        columns = domain.assignment_columns(assignments)
+        taking_part[categories] = 0
+        for index in range(len(domain.texts)):
+            taken = domain.assignments_taken(index, categories, columns)
+            written = [domain.rewrite(index, a) is not None for a in assignments]
+            assert taken.tolist() == written, (index, categories)
+            taking_part[categories] += any(written)
+    # Seeds that take some assignments (not only seeds that take none), in each case.
+    assert taking_part[("gender",)] > 30 and taking_part[("race",)] > 5
+    assert taking_part[("gender", "religion")] > 0
