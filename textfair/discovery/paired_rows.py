@@ -117,6 +117,9 @@ def paired_rows(
     used: dict[RuleSet, np.ndarray] = {}
     checkpoint = {k: min(min_samples, max_samples) for k in running}
     cursor = 0
+    # Each rule set's column, looked up once: a rule set's hash and equality are Python
+    # calls per rule, and the test below asks them for every running rule set per seed.
+    own_column = [column[r] for r in plan.group]
     ahead: dict[int, dict[int, Hashable]] = {}  # rows written while the model answered
     with answering_ahead(model, plan.domain) as pipeline:
         while running and cursor < len(order):
@@ -135,7 +138,7 @@ def paired_rows(
                 key = tuple(row.items())
                 # Kept when a rule set still running holds it (its sample of assignments
                 # may have left them all out) and it has something to compare with.
-                wanted = any(column[plan.group[k]] in row for k in running)
+                wanted = any(own_column[k] in row for k in running)
                 if len(row) > 1 and wanted and key not in seen:
                     seen.add(key)
                     rows.append(row)
@@ -160,7 +163,7 @@ def paired_rows(
             totals = row_totals(outcomes)
             for k in list(running):
                 r = plan.group[k]
-                held, d, _ = compared(outcomes, column[r], outside[r], totals)
+                held, d, _ = compared(outcomes, own_column[k], outside[r], totals)
                 stop = _stopping_point(
                     d, checkpoint, k, min_samples, max_samples, confidence, error
                 )
