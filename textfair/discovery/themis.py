@@ -200,9 +200,25 @@ def _term_rewrites(
     domain: Domain, category: str, seeds: Sequence[int]
 ) -> dict[str, dict[int, Hashable]]:
     """Per term of the category, the seeds that may become it and their rewrites."""
+    rules = domain.single_rules(category)
+    taken = getattr(domain, "assignments_taken", None)
+    columns_of = getattr(domain, "assignment_columns", None)
+    if taken is None or columns_of is None:
+        return {
+            rule.value: {i: v.input for i in seeds if (v := domain.rewrite(i, (rule,))) is not None}
+            for rule in rules
+        }
+    # A text domain: the terms each seed may become, read at once from its target tables
+    # (most seeds may become few of a category's terms), then only those rewritten.
+    columns = columns_of([(rule,) for rule in rules])
+    may = [taken(i, (category,), columns) for i in seeds]
     return {
-        rule.value: {i: v.input for i in seeds if (v := domain.rewrite(i, (rule,))) is not None}
-        for rule in domain.single_rules(category)
+        rule.value: {
+            i: v.input
+            for i, row in zip(seeds, may, strict=True)
+            if row[j] and (v := domain.rewrite(i, (rule,))) is not None
+        }
+        for j, rule in enumerate(rules)
     }
 
 
