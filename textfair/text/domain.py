@@ -231,8 +231,7 @@ class TextDomain:
         )
 
     def assignment_columns(self, assignments: Sequence[tuple[Rule, ...]]) -> np.ndarray:
-        """Per assignment (one rule per category, the same categories in the same order in
-        each), its terms' columns: what `assignments_taken` reads."""
+        """Each assignment's term columns (a rule per category, in one order for all)."""
         return np.array(
             [[self._column_of[r.category][r.value] for r in a] for a in assignments], dtype=np.intp
         ).reshape(len(assignments), -1)
@@ -240,15 +239,12 @@ class TextDomain:
     def assignments_taken(
         self, index: int, categories: Sequence[str], columns: np.ndarray
     ) -> np.ndarray:
-        """Whether seed `index` may be rewritten to each assignment over `categories`
-        (`assignment_columns` made `columns`): `may_become` in each category, as `rewrite`
-        checks it first, for every assignment at once."""
+        """Per assignment over `categories` (`assignment_columns`), whether seed `index` may
+        become it: `may_become` in each category, as `rewrite` first checks, all at once."""
         taken = np.ones(len(columns), dtype=bool)
         for j, c in enumerate(categories):
             target_set = self._target_set_of[c][index]
-            if target_set < 0:
-                return np.zeros(len(columns), dtype=bool)
-            taken &= self._target_table[c][target_set][columns[:, j]]
+            taken &= target_set >= 0 and self._target_table[c][target_set][columns[:, j]]
         return taken
 
     def categories(self) -> list[str]:
