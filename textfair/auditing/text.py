@@ -28,7 +28,7 @@ from textfair.models import CachedModel
 from textfair.models.ahead import Ahead, computes_on_this_cpu
 from textfair.models.decision import Decision
 from textfair.report.model import AuditReport, LabelMetrics
-from textfair.run import Run, collecting_new_objects_only, one_at_a_time
+from textfair.run import Run, collecting_new_objects_only, long_lived_objects, one_at_a_time
 from textfair.settings import AuditConfig
 from textfair.terms import TermList
 from textfair.text.domain import TextDomain
@@ -116,7 +116,7 @@ def audit_text(
         ahead if ahead is not None else contextlib.nullcontext(),
     ):
         if domain is None:
-            with cached.stage("matching"):
+            with cached.stage("matching"), long_lived_objects():
                 domain = TextDomain(
                     texts,
                     config.term_list(),

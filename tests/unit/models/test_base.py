@@ -166,3 +166,31 @@ def test_a_run_leaves_the_cycle_collector_as_it_found_it():
         assert gc.get_freeze_count() == frozen
     finally:
         gc.unfreeze()
+
+
+def test_long_lived_objects_are_frozen_until_the_run_ends_and_only_inside_one():
+    """Issue 58: a corpus's reading is made with the collector paused and frozen with the
+    run's other long-lived objects; the run's end gives them back, the collector is left as
+    it was (paused by the caller stays paused), and outside a run nothing is frozen."""
+    import gc
+
+    from textfair.run import collecting_new_objects_only, long_lived_objects
+
+    with long_lived_objects():  # no run: nothing frozen, the collector untouched
+        assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
+    with collecting_new_objects_only():
+        before = gc.get_freeze_count()
+        with long_lived_objects():
+            assert not gc.isenabled()
+            reading = [[object()] for _ in range(1000)]  # tracked objects, made here
+        assert gc.isenabled()
+        assert gc.get_freeze_count() >= before + len(reading)
+        gc.disable()
+        try:
+            with long_lived_objects():
+                pass
+            assert not gc.isenabled()  # the caller's pause is kept
+        finally:
+            gc.enable()
+    assert gc.get_freeze_count() == 0
