@@ -57,7 +57,13 @@ def _family_inputs(
     key = (index, mentioned)
     if key not in memo:
         family = _counterfactual_family(domain, index, mentioned, joint_variants)
-        memo[key] = tuple(v.input for a in family if (v := domain.rewrite(index, a)) is not None)
+        write = getattr(domain, "rewrite_input", None)
+        if write is not None:  # a text domain's inputs, without a Variant each
+            memo[key] = tuple(text for a in family if (text := write(index, a)) is not None)
+        else:
+            memo[key] = tuple(
+                v.input for a in family if (v := domain.rewrite(index, a)) is not None
+            )
     return memo[key]
 
 

@@ -125,7 +125,7 @@ def themis(
         _simultaneous(confidence, len(subsets)),
     )
     category_confidence = _simultaneous(confidence, len(categories))
-    seeds = {c: [int(i) for i in everything if masks[c][int(i)]][:term_samples] for c in categories}
+    seeds = {c: everything[masks[c][everything]][:term_samples].tolist() for c in categories}
     rewrites = {c: _term_rewrites(domain, c, seeds[c]) for c in categories}
     edits = {c: placebo_edits(domain, seeds[c], c, placebos) for c in categories}
     # The group scores' and term pairs' inputs: each category's seeds, their rewrites to
