@@ -83,20 +83,22 @@ def long_lived_objects() -> Iterator[None]:
     300,000 mentions, plans and variants for 20,000 texts): they are made with the cycle
     collector paused, then frozen with those made before the run.
 
-    Made as they were, each young collection would walk them and move them on, and a
-    collection of the older generations walk them all again: 0.14-0.19 s of a 2.4 s
-    re-audit of 20,000 texts, holding the interpreter lock in pauses of 50-100 ms while a
-    model as fast as an accelerator waited for it (issue 58). The run's `gc.unfreeze` gives
-    them back. Only inside a run that froze (`collecting_new_objects_only`): objects frozen
-    here must be given back when that run ends."""
+    Paused only (`collector_paused`, as `TextDomain` reads), the first collection after
+    the block walks every one of them, and a collection of the older generations walks
+    them all again: 0.14-0.19 s of a 2.4 s re-audit of 20,000 texts, in pauses of 50-100
+    ms that hold the interpreter lock while a model as fast as an accelerator waits for it
+    (issue 58). The run's `gc.unfreeze` gives them back. Only inside a run that froze
+    (`collecting_new_objects_only`): objects frozen here must be given back when that run
+    ends."""
     if not _run_froze:
         yield
         return
+    # As `textfair.workers.collector_paused` pauses it (this layer cannot import that one).
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
+        gc.freeze()  # before the collector runs again
         if enabled:
             gc.enable()
