@@ -401,8 +401,11 @@ _JOINED_AFTER = re.compile(r"[-/]\w|[ _]?\d|\||\]\]")
 _JOINED_BEFORE = frozenset("-:/|_[")
 # A quotation of at most six words around a name, opening on a capital, with no sentence
 # punctuation inside but at its end: a title ("'Something about Mary'", "\"Annie Hall\"",
-# the new "Alexander." for a film).
-_SHORT_QUOTE = re.compile(r"[\"“‘']([A-Z][^\"“”‘’'.!?;:,\n]{0,60})[.,!?]?[\"”’']")
+# the new "Alexander." for a film); a quotation the text ends in without closing it is one
+# too (`Except for the new "Alexander.`: issue 56, NOT_IDENTITY).
+_SHORT_QUOTE = re.compile(
+    r"[\"“‘']([A-Z][^\"“”‘’'.!?;:,\n]{0,60})(?:[.,!?]?[\"”’']|(?P<unclosed>[.!?]*[ \t]*$))"
+)
 
 
 def _in_short_quote(text: str, start: int, end: int) -> bool:
@@ -410,6 +413,8 @@ def _in_short_quote(text: str, start: int, end: int) -> bool:
     for match in _SHORT_QUOTE.finditer(text, max(0, start - 62), min(len(text), end + 62)):
         if match.start(1) <= start and end <= match.end(1):
             after = match.end()
+            if match.group("unclosed") is not None and text[after:].strip():
+                return False  # the window ended, not the text
             # A closing mark followed by a letter is an apostrophe inside a word.
             return len(match.group(1).split()) <= 6 and not (
                 after < len(text) and text[after].isalpha()
@@ -427,6 +432,8 @@ def gendered_word_at(text: str, start: int, end: int) -> bool:
     if address_gates.in_url(text, start):
         return False
     word = text[start:end]
-    if word.lower() in PRONOUNS or not word[:1].isupper() or word.isupper():
+    if word.lower() in PRONOUNS:
+        return not phrase_gates.pronoun_in_title(text, start, end)
+    if not word[:1].isupper() or word.isupper():
         return True
     return context.is_sentence_initial(text, start) and not (start > 0 and text[start - 1] == "-")

@@ -345,3 +345,21 @@ def test_a_mention_beside_capitals_stays_one(terms, text, word):
     from textfair.text.matcher import Matcher
 
     assert word in [m.surface for m in Matcher(terms).find(text)]
+
+
+@pytest.mark.parametrize(
+    ("terms", "text", "found"),
+    [
+        ("pronouns", "Over Her Dead Body was a nice little movie.", []),  # a title
+        ("pronouns", "I liked Over Her Dead Body a lot.", []),
+        ("pronouns", "Her movie was nice.", ["Her"]),  # a sentence's first word
+        ("pronouns", "Then John told Her Majesty.", ["Her"]),  # no capital before it
+        ("pronouns", "I Hate How He Talks To Me Every Day And Night Forever", ["He"]),
+        ("names", 'Except for the new "Alexander.', []),  # a quotation the text ends in
+        ("names", 'Except for the new "Alexander. Then Alexander said so.', ["Alexander"] * 2),
+    ],
+)
+def test_a_capitalised_pronoun_inside_a_title_and_an_unclosed_quoted_name(terms, text, found):
+    from textfair.text.matcher import Matcher
+
+    assert [m.surface for m in Matcher(terms).find(text)] == found
