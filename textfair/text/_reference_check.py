@@ -39,6 +39,7 @@ class ReferenceCheck:
         self._pronouns: Matcher | None = None
         self._names: Matcher | None = None
         self._names_found: tuple[str, list[Mention]] | None = None  # the last text's
+        self._unknown_found: tuple[str, list[tuple[int, int]]] | None = None  # and its others
 
     def _names_in(self, text: str) -> list[Mention]:
         """The first names the names list finds in `text`, found once per text: a text's
@@ -50,11 +51,21 @@ class ReferenceCheck:
         return self._names_found[1]
 
     def name_genders(self, text: str, start: int, end: int) -> frozenset[str]:
-        """The genders of the first names written in `text` between `start` and `end` ("Tom
-        Atkins is a queer": male), by the names list."""
-        return frozenset(
-            m.term.gender for m in self._names_in(text) if start <= m.start < end and m.term.gender
-        )
+        """The genders of the first names written in `text` between `start` and `end`
+        ("Emily is a lesbian": female), by the names list; ``"unknown"`` among them where a
+        first name the names list leaves out is written there ("Tom Atkins is a queer",
+        "Nico Bellic is a Gay mexican": whose gender a swap cannot know, so a term of either
+        binary gender may contradict it)."""
+        named = self._names_in(text)
+        genders: set[str] = {
+            m.term.gender for m in named if start <= m.start < end and m.term.gender
+        }
+        if self._unknown_found is None or self._unknown_found[0] != text:
+            spans = [(m.start, m.end) for m in named]
+            self._unknown_found = (text, references.unknown_first_names(text, spans))
+        if any(start <= s < end for s, _ in self._unknown_found[1]):
+            genders.add("unknown")
+        return frozenset(genders)
 
     def gendered_words(self, text: str, source: Term) -> tuple[Mention, ...]:
         """The gendered words of `text` (he, her, mother, ...) as mentions of the first-name

@@ -125,6 +125,15 @@ def test_a_first_names_gender_rules_out_a_term_of_the_other():
     assert "My friend Emily is lesbian." in texts_of("My friend Emily is gay.", ["gender"])
 
 
+def test_a_first_name_of_no_known_gender_rules_out_a_gendered_term():
+    # "Tom" and "Nico" are first names the names list leaves out: whose gender is not known.
+    variants = texts_of("Tom Atkins is a queer and so are you.", ["gender"])
+    assert variants and not any("lesbian" in v for v in variants)
+    assert not any("Lesbian" in v for v in texts_of("``Nico Bellic is a Gay mexican``", ["gender"]))
+    near = texts_of("My friend is a queer and so are you.", ["gender"])
+    assert "My friend is a lesbian and so are you." in near
+
+
 def test_an_institution_for_an_age_is_a_fixed_form():
     assert texts_of("He takes his father to a home for elderly people.", ["age"]) == set()
     assert texts_of("He takes his father to visit elderly people.", ["age"])
