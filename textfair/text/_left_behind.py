@@ -76,12 +76,18 @@ _WORD = re.compile(r"[A-Za-z]+")
 
 
 def names_the_sexes(text: str, spans: Sequence[tuple[int, int]]) -> bool:
-    """Whether `text` names people by binary sex outside `spans` (the mentions)."""
+    """Whether `text` names people by binary sex outside `spans` (the mentions), in the
+    sentence of one of them: a contrast of the sexes is drawn in a sentence ("Rather than
+    educating the male population, they deny rights to the women"); "men" sentences away
+    in a long review sets no sex against the mention ("the intrepid female reporter ...
+    Later the men arrive")."""
     for match in _WORD.finditer(text):
         if match.group().lower() in _SEX_WORDS and not any(
             s < match.end() and match.start() < e for s, e in spans
         ):
-            return True
+            first, last = context.sentence_of(text, match.start())
+            if any(first <= s <= last for s, _ in spans):
+                return True
     return False
 
 

@@ -39,6 +39,9 @@ def test_the_sexes_named_beside_male_keep_a_term_of_no_binary_gender_out():
     assert variants == {text.replace("male population", "female population")}
     near = texts_of("Rather than educating the male population, they deny rights.", ["gender"])
     assert "Rather than educating the trans population, they deny rights." in near
+    # The sexes named sentences away set no sex against the mention (a long review).
+    apart = texts_of("The intrepid female reporter goes to Rome. Later the men arrive.", ["gender"])
+    assert "The intrepid trans reporter goes to Rome. Later the men arrive." in apart
 
 
 def test_no_minor_age_before_an_adults_role():
