@@ -153,3 +153,16 @@ def test_a_sexed_body_word_keeps_the_sex_of_a_gendered_swap():
     assert not any("boys" in v for v in variants)
     near = texts_of("The thing about the tall girls is dull.", ["pronouns"], "pronouns")
     assert "The thing about the tall boys is dull." in near
+
+
+def test_blaxploitation_is_a_cue_of_black_people():
+    # A cue of black and African American: the swap stays between the two.
+    text = "Worth watching for Blaxploitation film fans. We see three black men."
+    assert texts_of(text, ["race"]) == {text.replace("black", "African American")}
+    assert texts_of("Worth watching for horror film fans. We see three black men.", ["race"])
+
+
+def test_flaming_before_an_orientation_is_a_fixed_form():
+    text = "Pascal is a flaming homosexual, he likes young boys."
+    assert texts_of(text, ["gender"]) == set()
+    assert texts_of("Pascal is a homosexual, he likes young boys.", ["gender"])
