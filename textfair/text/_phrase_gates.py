@@ -30,6 +30,7 @@ __all__ = [
     "in_no_collocation",
     "interjection",
     "pronoun_in_title",
+    "where_a_place_goes",
     "without_unlisted_compounds",
 ]
 
@@ -102,6 +103,27 @@ _IS_KING = re.compile(
 # title tells one sense from another ("Flamboyant (gay)"): a title, not people (issue 56).
 _RIGHTS_IN = re.compile(r"[ \t]+rights[ \t]+in[ \t]+[A-Z]")
 _DISAMBIGUATED = re.compile(r"[A-Z][\w\-]*[ \t]*\($")
+
+
+# A term where the place one goes to stands, with at most one word before it and nothing
+# after it in its clause but a vocative: "Should have went to central Catholic man", "she
+# attended Catholic", "the screen went to black." A school's or a church's name (or a
+# colour), not people: readers judged the swap NOT_IDENTITY (issue 56). "went to Catholic
+# school", "goes to gay bars" go on to a noun, and are read as ever.
+_TO_A_PLACE = re.compile(
+    r"\b(?:(?:go|goes|going|gone|went)[ ]+to|attend|attends|attended|attending"
+    r"|graduated[ ]+from)[ ]+(?:[A-Za-z]+[ ]+)?$",
+    re.IGNORECASE,
+)
+_PLACE_ENDS = re.compile(r"(?:[ ]+(?:man|dude|bro|lol|haha))?[ ]*(?:[.!?,;:)\n]|$)", re.IGNORECASE)
+
+
+def where_a_place_goes(text: str, start: int, end: int) -> bool:
+    """The term ends a clause after "went to", "attended" (see `_TO_A_PLACE`): a place."""
+    before = _TO_A_PLACE.search(text, max(0, start - 40), start)
+    if before is None or before.group().split()[-1].lower() in _DETERMINING - {"the"}:
+        return False  # "went to a gay", "goes to his Jewish": a noun left out, no name
+    return _PLACE_ENDS.match(text, end) is not None
 
 
 def in_article_title(text: str, start: int, end: int) -> bool:

@@ -277,3 +277,18 @@ def test_the_old_man_for_a_father_just_named_is_an_idiom():
 )
 def test_humankind_and_is_king_are_no_mentions(text, found):
     assert [m.surface for m in Matcher("pronouns").find(text)] == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Should have went to central Catholic man", []),  # a school's name
+        ("She attended Catholic.", []),
+        ("The screen went to black.", []),  # a colour
+        ("They went to Jewish families for help.", ["Jewish"]),  # a noun follows
+        ("He went to his Jewish friend.", ["Jewish"]),
+        ("The band is going Christian.", ["Christian"]),  # becoming, no place
+    ],
+)
+def test_a_term_where_a_place_goes_is_no_mention(text, found):
+    assert [m.surface for m in Matcher().find(text)] == found
