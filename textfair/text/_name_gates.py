@@ -436,4 +436,11 @@ def gendered_word_at(text: str, start: int, end: int) -> bool:
         return not phrase_gates.pronoun_in_title(text, start, end)
     if not word[:1].isupper() or word.isupper():
         return True
+    if _ROLE_BEFORE.search(text, max(0, start - 40), start):
+        return True  # "the scheming Duchess": a role, capitalised or not (issue 56)
     return context.is_sentence_initial(text, start) and not (start > 0 and text[start - 1] == "-")
+
+
+# An article and a lowercase adjective before a capitalised noun: a role, not a name ("as
+# the scheming Duchess"; "the Third Man", "Stephen King" stay names).
+_ROLE_BEFORE = re.compile(r"\b(?:the|a|an)[ ]+[a-z][a-z\-]*[ ]+$")

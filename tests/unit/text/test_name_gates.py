@@ -363,3 +363,17 @@ def test_a_capitalised_pronoun_inside_a_title_and_an_unclosed_quoted_name(terms,
     from textfair.text.matcher import Matcher
 
     assert [m.surface for m in Matcher(terms).find(text)] == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("She was great as the scheming Duchess in it.", ["She", "Duchess"]),  # a role
+        ("I loved the Third Man in it.", []),  # a title
+        ("I loved the Duchess in it.", []),  # a title of one person, as before
+    ],
+)
+def test_a_capitalised_gendered_noun_after_an_article_and_an_adjective_is_a_role(text, found):
+    from textfair.text.matcher import Matcher
+
+    assert [m.surface for m in Matcher("pronouns").find(text)] == found
