@@ -16,6 +16,13 @@ from textfair.terms.pairs import PRONOUNS
 from textfair.text import _address_gates as address_gates
 from textfair.text import _context as context
 from textfair.text import _phrase_gates as phrase_gates
+from textfair.text._name_titles import (
+    GLUE_WORDS,
+    TITLE_GLUE,
+    TITLE_WORD,
+    ends_a_title,
+    in_title_list,
+)
 from textfair.text._phrase_gates import WORDS
 
 __all__ = [
@@ -40,8 +47,8 @@ __all__ = [
 
 # A run of capitalised words, which may hold short lowercase words as titles do:
 # "No Country for Old Men", "American Association for the Advancement of Science".
-_TITLE_WORD = r"[A-Z][a-z][\w'’]*"
-_TITLE_GLUE = r"(?:(?:of|the|for|in|on|a|an|to|at|by)[ ]+)*"
+_TITLE_WORD = TITLE_WORD
+_TITLE_GLUE = TITLE_GLUE
 CAPITALISED_RUN_BEFORE = re.compile(rf"(?:{_TITLE_WORD}[ ]+{_TITLE_GLUE})+$")
 CAPITALISED_RUN_AFTER = re.compile(rf"(?:[ ]+{_TITLE_GLUE}{_TITLE_WORD})+")
 
@@ -243,7 +250,7 @@ def in_title(text: str, start: int, end: int, is_identity_word: Callable[[str], 
     return sum(not is_identity_word(w) for w in words) >= 2
 
 
-_GLUE_WORDS = frozenset("of the for in on a an to at by and or with from".split())
+_GLUE_WORDS = GLUE_WORDS
 
 
 def _quoted_title_case(text: str, start: int, end: int) -> bool:
@@ -267,50 +274,6 @@ def _quoted_title_case(text: str, start: int, end: int) -> bool:
             return False  # "``Ellie Mae``", "'Jack Black'": a person's name in quotes
         return all(capitalised(w) or w in _GLUE_WORDS for w in words[1:]) and capitalised(words[0])
     return False
-
-
-_TITLE_CASE_ITEM = re.compile(rf"(?:The |An? )?{_TITLE_WORD}(?:[ ]+{_TITLE_GLUE}{_TITLE_WORD})+")
-
-
-def in_title_list(text: str, start: int, end: int) -> bool:
-    """A first name heading a list's item of two capitalised words, the second no name
-    ("Evan Almighty"), in a run of comma-separated items of which at least two others are
-    titles: two to six capitalised words not opening on a first name ("2007 Comedies I
-    hated: Evan Almighty, The Brothers Solomon, Good Luck Chuck"). A list of people
-    ("Gretchen Mol, Chris Bauer, Lili Taylor") opens its items on first names, and a
-    person's films in brackets ("Lucas Haas (Brick, Alpha Dog)") are a list of their own:
-    neither is one (issue 56)."""
-    following = _NEXT_CAPITALISED.match(text, end)
-    if not following or following.group(1) in context.last_names():
-        return False
-    if following.group(1) in context.first_names():
-        return False
-    begin = max(0, start - 160)
-    stop = min(len(text), end + 160)
-    left = _LIST_BREAK.split(text[begin:start])[-1]
-    right = _LIST_BREAK.split(text[end:stop])[0]
-    if left.split(",")[-1].strip():
-        return False  # the name does not open its item ("Homer and John Tzetzes")
-    items = [item.strip() for item in (left + right).split(",")]
-    if len(items) < 3:
-        return False
-    titles, long = 0, False
-    for item in items:
-        match = _TITLE_CASE_ITEM.match(item)
-        if match is None or text[start:end] in item.split():
-            continue
-        words = match.group().split()
-        opening = words[1] if words[0] in ("The", "A", "An") else words[0]
-        if len(words) <= 6 and opening not in context.first_names():
-            titles += 1
-            # a name has two words and no article: a title of three, or with one, shows
-            # the list is of titles ("Alger Hiss, Toshikazu Kase" is of people)
-            long = long or len(words) > 2 or any(w in _GLUE_WORDS for w in words)
-    return titles >= 2 and long
-
-
-_NEXT_CAPITALISED = re.compile(rf"[ ]+({_TITLE_WORD})(?:,|$|[ ]*\n)")
-_LIST_BREAK = re.compile(r"[():;\n]|[ ]{2,}|[.!?][ ]")
 
 
 _WORD_BEFORE = re.compile(r"[a-z][a-z]+[ ]+$")
@@ -379,6 +342,8 @@ def names_a_thing_at(text: str, start: int, end: int) -> bool:
         return True  # "Sabrina the Teenage Witch", "Alexander the Great": a title
     if in_title_list(text, start, end):
         return True  # "Comedies I hated: Evan Almighty, The Brothers Solomon, Good Luck Chuck"
+    if ends_a_title(text, start):
+        return True  # "the musical Sunday in the Park with George"
     heading = _NAME_OF.search(text, max(0, start - 40), start)
     if (
         heading

@@ -79,6 +79,8 @@ _CALENDAR = frozenset(
     china japan india canada mexico
     """.split()
 )
+#: The words above, for the other gates (`_name_gates`): no person's name in a run.
+NOT_NAMES = _CALENDAR
 # A place, not a person, after these ("of Nazareth", "in Jordan").
 _PLACE_BEFORE = frozenset("of in from to at near".split())
 

@@ -377,3 +377,19 @@ def test_a_capitalised_gendered_noun_after_an_article_and_an_adjective_is_a_role
     from textfair.text.matcher import Matcher
 
     assert [m.surface for m in Matcher("pronouns").find(text)] == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("It is the subject of the musical Sunday in the Park with George.", []),  # a title
+        ("We had Lunch in the Park with George", []),
+        ("I went to the Park with George.", ["George"]),  # one capitalised word
+        ("Photos of Paris with George are nice.", ["George"]),
+        ("I met Emily and John in the garden with George.", ["Emily", "John", "George"]),
+    ],
+)
+def test_a_name_ending_a_run_of_title_words_is_a_title(text, found):
+    from textfair.text.matcher import Matcher
+
+    assert [m.surface for m in Matcher("names").find(text)] == found
