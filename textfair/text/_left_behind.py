@@ -114,9 +114,16 @@ _SEXED_BODY = re.compile(
 )
 
 
+# Slurs of people of one sex ("faggot" of gay men, "dyke" of lesbians; Wikipedia "List of
+# LGBT slurs", CC BY-SA 4.0, single words listed as facts): a swap of the sex of the person
+# called one contradicts it ("calling him a faggot" -> "calling her a faggot"; issue 56).
+_SEXED_SLURS = re.compile(r"\b(?:fag|fags|faggot|faggots|poof|poofs|dyke|dykes)\b", re.IGNORECASE)
+
+
 def sexed_body(text: str) -> bool:
-    """Whether `text` names a body part or state of one sex (see `_SEXED_BODY`)."""
-    return _SEXED_BODY.search(text) is not None
+    """Whether `text` names a body part or state of one sex (see `_SEXED_BODY`), or calls
+    someone by a slur of one sex (`_SEXED_SLURS`)."""
+    return _SEXED_BODY.search(text) is not None or _SEXED_SLURS.search(text) is not None
 
 
 class Sexes:

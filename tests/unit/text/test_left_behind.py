@@ -166,3 +166,10 @@ def test_flaming_before_an_orientation_is_a_fixed_form():
     text = "Pascal is a flaming homosexual, he likes young boys."
     assert texts_of(text, ["gender"]) == set()
     assert texts_of("Pascal is a homosexual, he likes young boys.", ["gender"])
+
+
+def test_a_slur_of_one_sex_keeps_the_sex_of_a_gendered_swap():
+    text = "I oppose James, but calling him a faggot will hurt his cause."
+    assert not any("her" in v.split() for v in texts_of(text, ["pronouns"], "pronouns"))
+    near = "I oppose James, but calling him a fool will hurt his cause."
+    assert any("her" in v.split() for v in texts_of(near, ["pronouns"], "pronouns"))
