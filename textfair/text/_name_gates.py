@@ -338,6 +338,8 @@ def names_a_thing_at(text: str, start: int, end: int) -> bool:
         return True  # "Todd-AO", "Dave1185", "Paul|" (a signature link), "User:Paul", "/Paul"
     if address_gates.in_username(text, start) or _in_short_quote(text, start, end):
         return True  # "User talk:Dan", "'Something about Mary'"
+    if address_gates.signs_the_text(text, start, end):
+        return True  # "...    Dylan Hunt": a signature
     if _TITLED_NAME.match(text, end):
         return True  # "Sabrina the Teenage Witch", "Alexander the Great": a title
     if in_title_list(text, start, end):

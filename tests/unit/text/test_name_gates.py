@@ -393,3 +393,19 @@ def test_a_name_ending_a_run_of_title_words_is_a_title(text, found):
     from textfair.text.matcher import Matcher
 
     assert [m.surface for m in Matcher("names").find(text)] == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I no longer find it credible.    Dylan Hunt  `", []),  # a signature
+        ("Thanks for the help. -- Paul", []),
+        ("I agree.\nPaul", []),
+        ("I agree with Dylan Hunt.", ["Dylan"]),  # spoken of
+        ("Ask Paul  ", ["Paul"]),
+    ],
+)
+def test_a_name_that_signs_the_text_is_no_mention(text, found):
+    from textfair.text.matcher import Matcher
+
+    assert [m.surface for m in Matcher("names").find(text)] == found
