@@ -403,8 +403,10 @@ def gendered_word_at(text: str, start: int, end: int) -> bool:
         return not phrase_gates.pronoun_in_title(text, start, end)
     if not word[:1].isupper() or word.isupper():
         return True
-    if _ROLE_BEFORE.search(text, max(0, start - 40), start):
-        return True  # "the scheming Duchess": a role, capitalised or not (issue 56)
+    if _ROLE_BEFORE.search(text, max(0, start - 40), start) and not CAPITALISED_RUN_AFTER.match(
+        text, end
+    ):
+        return True  # "the scheming Duchess": a role; not "the page Boy in Da Corner"
     return context.is_sentence_initial(text, start) and not (start > 0 and text[start - 1] == "-")
 
 

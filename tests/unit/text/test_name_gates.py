@@ -409,3 +409,10 @@ def test_a_name_that_signs_the_text_is_no_mention(text, found):
     from textfair.text.matcher import Matcher
 
     assert [m.surface for m in Matcher("names").find(text)] == found
+
+
+def test_a_title_after_an_article_and_a_noun_stays_a_title():
+    from textfair.text.matcher import Matcher
+
+    text = "Thank you for experimenting with the page Boy in Da Corner on Wikipedia."
+    assert Matcher("pronouns").find(text) == []
