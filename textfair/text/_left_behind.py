@@ -81,12 +81,14 @@ def names_the_sexes(text: str, spans: Sequence[tuple[int, int]]) -> bool:
     educating the male population, they deny rights to the women"); "men" sentences away
     in a long review sets no sex against the mention ("the intrepid female reporter ...
     Later the men arrive")."""
+    sentences = None  # the mentions' sentences, read at the first word of sex
     for match in _WORD.finditer(text):
         if match.group().lower() in _SEX_WORDS and not any(
             s < match.end() and match.start() < e for s, e in spans
         ):
-            first, last = context.sentence_of(text, match.start())
-            if any(first <= s <= last for s, _ in spans):
+            if sentences is None:
+                sentences = [context.sentence_of(text, s) for s, _ in spans]
+            if any(first <= match.start() <= last for first, last in sentences):
                 return True
     return False
 

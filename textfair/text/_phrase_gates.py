@@ -120,10 +120,11 @@ _PLACE_ENDS = re.compile(r"(?:[ ]+(?:man|dude|bro|lol|haha))?[ ]*(?:[.!?,;:)\n]|
 
 def where_a_place_goes(text: str, start: int, end: int) -> bool:
     """The term ends a clause after "went to", "attended" (see `_TO_A_PLACE`): a place."""
+    if _PLACE_ENDS.match(text, end) is None:
+        return False  # most candidates: a word of the clause follows
     before = _TO_A_PLACE.search(text, max(0, start - 40), start)
-    if before is None or before.group().split()[-1].lower() in _DETERMINING - {"the"}:
-        return False  # "went to a gay", "goes to his Jewish": a noun left out, no name
-    return _PLACE_ENDS.match(text, end) is not None
+    # "went to a gay", "goes to his Jewish": a noun left out, no name
+    return before is not None and before.group().split()[-1].lower() not in _DETERMINING - {"the"}
 
 
 def in_article_title(text: str, start: int, end: int) -> bool:

@@ -39,7 +39,6 @@ class ReferenceCheck:
         self._pronouns: Matcher | None = None
         self._names: Matcher | None = None
         self._names_found: tuple[str, list[Mention]] | None = None  # the last text's
-        self._unknown_found: tuple[str, list[tuple[int, int]]] | None = None  # and its others
 
     def _names_in(self, text: str) -> list[Mention]:
         """The first names the names list finds in `text`, found once per text: a text's
@@ -60,10 +59,8 @@ class ReferenceCheck:
         genders: set[str] = {
             m.term.gender for m in named if start <= m.start < end and m.term.gender
         }
-        if self._unknown_found is None or self._unknown_found[0] != text:
-            spans = [(m.start, m.end) for m in named]
-            self._unknown_found = (text, references.unknown_first_names(text, spans))
-        if any(start <= s < end for s, _ in self._unknown_found[1]):
+        spans = [(m.start, m.end) for m in named]
+        if references.unknown_first_names(text, spans, start, end):
             genders.add("unknown")
         return frozenset(genders)
 
