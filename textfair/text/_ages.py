@@ -95,9 +95,6 @@ _CUES: tuple[tuple[re.Pattern[str], tuple[int, int], tuple[str, ...]], ...] = tu
             "toddler infant kindergarten school",
         ),
         (r"kids?|child|children|schoolboys?|schoolgirls?", (0, 17), "kid child school"),
-        # Pregnancy: the childbearing years, roughly 12 to 50 (issue 56: "a strong, middle
-        # aged woman ... possible pregnancy" never becomes "60-year-old").
-        (r"pregnant|pregnancy|pregnancies", (12, 50), "pregnan"),
         (
             r"teens?|teenagers?|adolescents?|high[\s-]?school(?:ers?)?",
             (12, 19),

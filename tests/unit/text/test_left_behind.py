@@ -173,13 +173,3 @@ def test_a_slur_of_one_sex_keeps_the_sex_of_a_gendered_swap():
     assert not any("her" in v.split() for v in texts_of(text, ["pronouns"], "pronouns"))
     near = "I oppose James, but calling him a fool will hurt his cause."
     assert any("her" in v.split() for v in texts_of(near, ["pronouns"], "pronouns"))
-
-
-def test_a_pregnancy_states_the_childbearing_years():
-    text = "Why would a strong, middle aged woman hide her possible pregnancy from him?"
-    variants = texts_of(text, ["age"], "holistic")
-    assert variants and not any("60-year-old" in v or "elderly" in v for v in variants)
-    near = texts_of(
-        "Why would a strong, middle aged woman hide her bad temper from him?", ["age"], "holistic"
-    )
-    assert any("60-year-old" in v for v in near)
