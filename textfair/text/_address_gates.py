@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["in_url", "in_username"]
+__all__ = ["in_url", "in_username", "signs_the_text"]
 
 
 # The rest of a token from a place in it, to the next space or line break (or the end):
@@ -52,3 +52,18 @@ def in_username(text: str, start: int) -> bool:
     begin = max(0, start - 40)
     # The namespace's colon must be in the window; looking for it is cheaper than the search.
     return text.find(":", begin, start) >= 0 and _NAMESPACE.search(text, begin, start) is not None
+
+
+# A name standing alone at a comment's end, set apart by a line break, two spaces or a
+# dash, with at most a surname after it ("...    Dylan Hunt  `", "-- Paul"): the writer's
+# signature, a user's name, not a person spoken of (issue 56).
+_SIGNATURE_BEFORE = re.compile(r"(?:\n|[ ]{2,}|--|—|~)[ ]*$")
+_SIGNATURE_AFTER = re.compile(r"(?:[ ]+[A-Z][\w'’\-]*)?[\s`'\".,]*$")
+
+
+def signs_the_text(text: str, start: int, end: int) -> bool:
+    """A name that signs the text: alone at its end, set apart (see `_SIGNATURE_BEFORE`)."""
+    return (
+        _SIGNATURE_AFTER.match(text, end) is not None
+        and _SIGNATURE_BEFORE.search(text, max(0, start - 8), start) is not None
+    )

@@ -374,12 +374,13 @@ class Coherence:
             m.form == "adjective" and grammar_gates.gradable_context(text, m.start, m.end)
             for m in found
         )
-        genders = state.genders
+        named: frozenset[str] = frozenset()
         if self._named_gender[category]:
-            # "Tom Atkins is a queer": never "a lesbian" (a first name of the mention's
-            # sentence says whose gender the term must have).
+            # "My friend John is gay", "Tom Atkins is a queer": never "a lesbian" (a first
+            # name of the mention's sentence says, or leaves unknown, whose gender it is).
             for mention in found:
-                genders |= self._name_genders(text, *context.sentence_of(text, mention.start))
+                named |= self._name_genders(text, *context.sentence_of(text, mention.start))
+        genders = state.genders | named
         targets = set()
         for term in self.term_list.categories[category]:
             if term.id in sources or term.id not in state.axis or term.id in clashing:

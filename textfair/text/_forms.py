@@ -22,6 +22,7 @@ from textfair.text._grammar_gates import (
 )
 from textfair.text._name_gates import capitalised
 from textfair.text._phrase_gates import in_compound
+from textfair.text._references import NOT_NAMES
 
 __all__ = ["Form", "FormReader"]
 
@@ -74,8 +75,8 @@ class FormReader:
         lower = context.normalize_token(token)
         if context.is_person_noun(lower):
             return True
-        if token[:1].isupper() and token in context.first_names():
-            return True  # "a very young Bob Saget", "the older Victoria"
+        if token[:1].isupper() and token in context.first_names() and lower not in NOT_NAMES:
+            return True  # "a very young Bob Saget", "the older Victoria"; not "native Israel"
         found = self._forms.get(normalize_form(lower))
         if found is None:
             return False

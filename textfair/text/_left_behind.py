@@ -76,12 +76,20 @@ _WORD = re.compile(r"[A-Za-z]+")
 
 
 def names_the_sexes(text: str, spans: Sequence[tuple[int, int]]) -> bool:
-    """Whether `text` names people by binary sex outside `spans` (the mentions)."""
+    """Whether `text` names people by binary sex outside `spans` (the mentions), in the
+    sentence of one of them: a contrast of the sexes is drawn in a sentence ("Rather than
+    educating the male population, they deny rights to the women"); "men" sentences away
+    in a long review sets no sex against the mention ("the intrepid female reporter ...
+    Later the men arrive")."""
+    sentences = None  # the mentions' sentences, read at the first word of sex
     for match in _WORD.finditer(text):
         if match.group().lower() in _SEX_WORDS and not any(
             s < match.end() and match.start() < e for s, e in spans
         ):
-            return True
+            if sentences is None:
+                sentences = [context.sentence_of(text, s) for s, _ in spans]
+            if any(first <= match.start() <= last for first, last in sentences):
+                return True
     return False
 
 
@@ -108,9 +116,16 @@ _SEXED_BODY = re.compile(
 )
 
 
+# Slurs of people of one sex ("faggot" of gay men, "dyke" of lesbians; Wikipedia "List of
+# LGBT slurs", CC BY-SA 4.0, single words listed as facts): a swap of the sex of the person
+# called one contradicts it ("calling him a faggot" -> "calling her a faggot"; issue 56).
+_SEXED_SLURS = re.compile(r"\b(?:fag|fags|faggot|faggots|poof|poofs|dyke|dykes)\b", re.IGNORECASE)
+
+
 def sexed_body(text: str) -> bool:
-    """Whether `text` names a body part or state of one sex (see `_SEXED_BODY`)."""
-    return _SEXED_BODY.search(text) is not None
+    """Whether `text` names a body part or state of one sex (see `_SEXED_BODY`), or calls
+    someone by a slur of one sex (`_SEXED_SLURS`)."""
+    return _SEXED_BODY.search(text) is not None or _SEXED_SLURS.search(text) is not None
 
 
 class Sexes:

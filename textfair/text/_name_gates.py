@@ -16,6 +16,13 @@ from textfair.terms.pairs import PRONOUNS
 from textfair.text import _address_gates as address_gates
 from textfair.text import _context as context
 from textfair.text import _phrase_gates as phrase_gates
+from textfair.text._name_titles import (
+    GLUE_WORDS,
+    TITLE_GLUE,
+    TITLE_WORD,
+    ends_a_title,
+    in_title_list,
+)
 from textfair.text._phrase_gates import WORDS
 
 __all__ = [
@@ -40,8 +47,8 @@ __all__ = [
 
 # A run of capitalised words, which may hold short lowercase words as titles do:
 # "No Country for Old Men", "American Association for the Advancement of Science".
-_TITLE_WORD = r"[A-Z][a-z][\w'’]*"
-_TITLE_GLUE = r"(?:(?:of|the|for|in|on|a|an|to|at|by)[ ]+)*"
+_TITLE_WORD = TITLE_WORD
+_TITLE_GLUE = TITLE_GLUE
 CAPITALISED_RUN_BEFORE = re.compile(rf"(?:{_TITLE_WORD}[ ]+{_TITLE_GLUE})+$")
 CAPITALISED_RUN_AFTER = re.compile(rf"(?:[ ]+{_TITLE_GLUE}{_TITLE_WORD})+")
 
@@ -243,7 +250,7 @@ def in_title(text: str, start: int, end: int, is_identity_word: Callable[[str], 
     return sum(not is_identity_word(w) for w in words) >= 2
 
 
-_GLUE_WORDS = frozenset("of the for in on a an to at by and or with from".split())
+_GLUE_WORDS = GLUE_WORDS
 
 
 def _quoted_title_case(text: str, start: int, end: int) -> bool:
@@ -267,50 +274,6 @@ def _quoted_title_case(text: str, start: int, end: int) -> bool:
             return False  # "``Ellie Mae``", "'Jack Black'": a person's name in quotes
         return all(capitalised(w) or w in _GLUE_WORDS for w in words[1:]) and capitalised(words[0])
     return False
-
-
-_TITLE_CASE_ITEM = re.compile(rf"(?:The |An? )?{_TITLE_WORD}(?:[ ]+{_TITLE_GLUE}{_TITLE_WORD})+")
-
-
-def in_title_list(text: str, start: int, end: int) -> bool:
-    """A first name heading a list's item of two capitalised words, the second no name
-    ("Evan Almighty"), in a run of comma-separated items of which at least two others are
-    titles: two to six capitalised words not opening on a first name ("2007 Comedies I
-    hated: Evan Almighty, The Brothers Solomon, Good Luck Chuck"). A list of people
-    ("Gretchen Mol, Chris Bauer, Lili Taylor") opens its items on first names, and a
-    person's films in brackets ("Lucas Haas (Brick, Alpha Dog)") are a list of their own:
-    neither is one (issue 56)."""
-    following = _NEXT_CAPITALISED.match(text, end)
-    if not following or following.group(1) in context.last_names():
-        return False
-    if following.group(1) in context.first_names():
-        return False
-    begin = max(0, start - 160)
-    stop = min(len(text), end + 160)
-    left = _LIST_BREAK.split(text[begin:start])[-1]
-    right = _LIST_BREAK.split(text[end:stop])[0]
-    if left.split(",")[-1].strip():
-        return False  # the name does not open its item ("Homer and John Tzetzes")
-    items = [item.strip() for item in (left + right).split(",")]
-    if len(items) < 3:
-        return False
-    titles, long = 0, False
-    for item in items:
-        match = _TITLE_CASE_ITEM.match(item)
-        if match is None or text[start:end] in item.split():
-            continue
-        words = match.group().split()
-        opening = words[1] if words[0] in ("The", "A", "An") else words[0]
-        if len(words) <= 6 and opening not in context.first_names():
-            titles += 1
-            # a name has two words and no article: a title of three, or with one, shows
-            # the list is of titles ("Alger Hiss, Toshikazu Kase" is of people)
-            long = long or len(words) > 2 or any(w in _GLUE_WORDS for w in words)
-    return titles >= 2 and long
-
-
-_NEXT_CAPITALISED = re.compile(rf"[ ]+({_TITLE_WORD})(?:,|$|[ ]*\n)")
-_LIST_BREAK = re.compile(r"[():;\n]|[ ]{2,}|[.!?][ ]")
 
 
 _WORD_BEFORE = re.compile(r"[a-z][a-z]+[ ]+$")
@@ -375,10 +338,14 @@ def names_a_thing_at(text: str, start: int, end: int) -> bool:
         return True  # "Todd-AO", "Dave1185", "Paul|" (a signature link), "User:Paul", "/Paul"
     if address_gates.in_username(text, start) or _in_short_quote(text, start, end):
         return True  # "User talk:Dan", "'Something about Mary'"
+    if address_gates.signs_the_text(text, start, end):
+        return True  # "...    Dylan Hunt": a signature
     if _TITLED_NAME.match(text, end):
         return True  # "Sabrina the Teenage Witch", "Alexander the Great": a title
     if in_title_list(text, start, end):
         return True  # "Comedies I hated: Evan Almighty, The Brothers Solomon, Good Luck Chuck"
+    if ends_a_title(text, start):
+        return True  # "the musical Sunday in the Park with George"
     heading = _NAME_OF.search(text, max(0, start - 40), start)
     if (
         heading
@@ -401,8 +368,11 @@ _JOINED_AFTER = re.compile(r"[-/]\w|[ _]?\d|\||\]\]")
 _JOINED_BEFORE = frozenset("-:/|_[")
 # A quotation of at most six words around a name, opening on a capital, with no sentence
 # punctuation inside but at its end: a title ("'Something about Mary'", "\"Annie Hall\"",
-# the new "Alexander." for a film).
-_SHORT_QUOTE = re.compile(r"[\"“‘']([A-Z][^\"“”‘’'.!?;:,\n]{0,60})[.,!?]?[\"”’']")
+# the new "Alexander." for a film); a quotation the text ends in without closing it is one
+# too (`Except for the new "Alexander.`: issue 56, NOT_IDENTITY).
+_SHORT_QUOTE = re.compile(
+    r"[\"“‘']([A-Z][^\"“”‘’'.!?;:,\n]{0,60})(?:[.,!?]?[\"”’']|(?P<unclosed>[.!?]*[ \t]*$))"
+)
 
 
 def _in_short_quote(text: str, start: int, end: int) -> bool:
@@ -410,6 +380,8 @@ def _in_short_quote(text: str, start: int, end: int) -> bool:
     for match in _SHORT_QUOTE.finditer(text, max(0, start - 62), min(len(text), end + 62)):
         if match.start(1) <= start and end <= match.end(1):
             after = match.end()
+            if match.group("unclosed") is not None and text[after:].strip():
+                return False  # the window ended, not the text
             # A closing mark followed by a letter is an apostrophe inside a word.
             return len(match.group(1).split()) <= 6 and not (
                 after < len(text) and text[after].isalpha()
@@ -427,6 +399,17 @@ def gendered_word_at(text: str, start: int, end: int) -> bool:
     if address_gates.in_url(text, start):
         return False
     word = text[start:end]
-    if word.lower() in PRONOUNS or not word[:1].isupper() or word.isupper():
+    if word.lower() in PRONOUNS:
+        return not phrase_gates.pronoun_in_title(text, start, end)
+    if not word[:1].isupper() or word.isupper():
         return True
+    if _ROLE_BEFORE.search(text, max(0, start - 40), start) and not CAPITALISED_RUN_AFTER.match(
+        text, end
+    ):
+        return True  # "the scheming Duchess": a role; not "the page Boy in Da Corner"
     return context.is_sentence_initial(text, start) and not (start > 0 and text[start - 1] == "-")
+
+
+# An article and a lowercase adjective before a capitalised noun: a role, not a name ("as
+# the scheming Duchess"; "the Third Man", "Stephen King" stay names).
+_ROLE_BEFORE = re.compile(r"\b(?:the|a|an)[ ]+[a-z][a-z\-]*[ ]+$")

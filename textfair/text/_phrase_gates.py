@@ -29,6 +29,8 @@ __all__ = [
     "in_fixed_phrase",
     "in_no_collocation",
     "interjection",
+    "pronoun_in_title",
+    "where_a_place_goes",
     "without_unlisted_compounds",
 ]
 
@@ -80,7 +82,19 @@ _FIXED_PHRASES = re.compile(
 _FIXED_PHRASE_WORDS = frozenset(
     (
         "son sons mother straw man men woman women boy dumb blonde blondes straight old guy guys"
+        " king queen"
     ).split()
+)
+
+# "man" with no determiner after a preposition is humankind, not a man: "the result of
+# man", "made by man", "nature against man" (the Isle of Man and the Son of Man are no
+# mention either); and "is king" said of a thing is the idiom for what rules ("content is
+# king", "grossness is king"), not a monarch (issue 56, NOT_IDENTITY). A person said to be
+# king ("Charles is king", "he was king") is no idiom. Written by the textfair authors, MIT.
+_MANKIND = re.compile(r"\b(?:of|by|against)[ ]+man\b(?![-'’\w])", re.IGNORECASE)
+_IS_KING = re.compile(
+    r"\b([a-z][\w'’]*)[ ]+(?:is|was|remains|reigns)[ ]+(?:king|queen)\b(?![ ]+of\b)",
+    re.IGNORECASE,
 )
 
 
@@ -89,6 +103,28 @@ _FIXED_PHRASE_WORDS = frozenset(
 # title tells one sense from another ("Flamboyant (gay)"): a title, not people (issue 56).
 _RIGHTS_IN = re.compile(r"[ \t]+rights[ \t]+in[ \t]+[A-Z]")
 _DISAMBIGUATED = re.compile(r"[A-Z][\w\-]*[ \t]*\($")
+
+
+# A term where the place one goes to stands, with at most one word before it and nothing
+# after it in its clause but a vocative: "Should have went to central Catholic man", "she
+# attended Catholic", "the screen went to black." A school's or a church's name (or a
+# colour), not people: readers judged the swap NOT_IDENTITY (issue 56). "went to Catholic
+# school", "goes to gay bars" go on to a noun, and are read as ever.
+_TO_A_PLACE = re.compile(
+    r"\b(?:(?:go|goes|going|gone|went)[ ]+to|attend|attends|attended|attending"
+    r"|graduated[ ]+from)[ ]+(?:[A-Za-z]+[ ]+)?$",
+    re.IGNORECASE,
+)
+_PLACE_ENDS = re.compile(r"(?:[ ]+(?:man|dude|bro|lol|haha))?[ ]*(?:[.!?,;:)\n]|$)", re.IGNORECASE)
+
+
+def where_a_place_goes(text: str, start: int, end: int) -> bool:
+    """The term ends a clause after "went to", "attended" (see `_TO_A_PLACE`): a place."""
+    if _PLACE_ENDS.match(text, end) is None:
+        return False  # most candidates: a word of the clause follows
+    before = _TO_A_PLACE.search(text, max(0, start - 40), start)
+    # "went to a gay", "goes to his Jewish": a noun left out, no name
+    return before is not None and before.group().split()[-1].lower() not in _DETERMINING - {"the"}
 
 
 def in_article_title(text: str, start: int, end: int) -> bool:
@@ -111,6 +147,8 @@ def in_fixed_phrase(text: str, start: int, end: int) -> bool:
         for m in _FIXED_PHRASES.finditer(text, begin, min(len(text), end + 30))
     ):
         return True
+    if _idiom_of_rule_or_kind(text, start, end, begin):
+        return True
     # "the old man" for a father the text has just named ("the daughter of a speakeasy
     # owner/father ... After the old man dies"): the idiom, not an age (issue 56).
     old_man = _THE_OLD_MAN.match(text, max(0, start - 4))
@@ -118,6 +156,28 @@ def in_fixed_phrase(text: str, start: int, end: int) -> bool:
         old_man is not None
         and old_man.start() <= start < old_man.end()
         and _FATHER.search(text, max(0, start - 200), start) is not None
+    )
+
+
+def _idiom_of_rule_or_kind(text: str, start: int, end: int, begin: int) -> bool:
+    """ "the result of man" (humankind), "grossness is king" (what rules): see `_MANKIND`."""
+    word = text[start:end].lower()
+    if word == "man":
+        found = _MANKIND.search(text, begin, min(len(text), end + 2))
+        return found is not None and found.end() == end
+    if word not in ("king", "queen"):
+        return False
+    found = _IS_KING.search(text, max(0, start - 40), min(len(text), end + 6))
+    if found is None or found.end() != end:
+        return False
+    subject = found.group(1)
+    lower = context.normalize_token(subject)
+    if subject[:1].isupper() and (
+        subject in context.first_names() or not context.is_sentence_initial(text, found.start())
+    ):
+        return False  # "Charles is king", "Elvis was king": a name
+    return not (
+        lower in context.SUBJECT_PRONOUNS or lower in _DETERMINING or context.is_person_noun(lower)
     )
 
 
@@ -231,3 +291,39 @@ def without_unlisted_compounds(text: str, mentions: list[Mention]) -> list[Menti
             ):
                 fixed.add(i)
     return [replace(m, fixed=True) if i in fixed else m for i, m in enumerate(mentions)]
+
+
+_WORD_BEFORE_PRONOUN = re.compile(r"([A-Za-z][\w'’]*)[ ]+$")
+_WORD_AFTER_PRONOUN = re.compile(r"[ ]+([A-Za-z][\w'’]*)")
+
+
+def pronoun_in_title(text: str, start: int, end: int) -> bool:
+    """A pronoun capitalised inside a sentence, a capitalised word on each side: part of a
+    title ("Over Her Dead Body was a nice little movie", "I liked Kiss Her Goodbye"). A
+    sentence's words are capitalised only in names and titles, unless the writer capitalises
+    every word (a text mostly in title case or in capitals: its capitals say nothing)."""
+    if not _capitalised(text[start:end]) or context.is_sentence_initial(text, start):
+        return False
+    before = _WORD_BEFORE_PRONOUN.search(text, max(0, start - 40), start)
+    after = _WORD_AFTER_PRONOUN.match(text, end)
+    if not (before and after and _capitalised(before.group(1)) and _capitalised(after.group(1))):
+        return False
+    if after.group(1) == "I":
+        return False
+    return not _capitals_say_nothing(text)
+
+
+def _capitalised(token: str) -> bool:
+    """Written with a capital, not in capitals throughout ("Her"; not "HER")."""
+    return token[:1].isupper() and not (len(token) > 1 and token.isupper())
+
+
+@functools.lru_cache(maxsize=256)
+def _capitals_say_nothing(text: str) -> bool:
+    """Most of the text's letters are capitals (shouted), or most of its longer words start
+    with one ("I Hate How He Talks To Me Every Day"): its capitals mark no title."""
+    letters = sum(map(str.isalpha, text))
+    if sum(map(str.isupper, text)) >= 0.3 * letters:
+        return True
+    words = [w for w in WORDS.findall(text) if len(w) > 3]
+    return len(words) >= 5 and sum(w[:1].isupper() for w in words) >= 0.6 * len(words)

@@ -50,11 +50,19 @@ class ReferenceCheck:
         return self._names_found[1]
 
     def name_genders(self, text: str, start: int, end: int) -> frozenset[str]:
-        """The genders of the first names written in `text` between `start` and `end` ("Tom
-        Atkins is a queer": male), by the names list."""
-        return frozenset(
-            m.term.gender for m in self._names_in(text) if start <= m.start < end and m.term.gender
-        )
+        """The genders of the first names written in `text` between `start` and `end`
+        ("Emily is a lesbian": female), by the names list; ``"unknown"`` among them where a
+        first name the names list leaves out is written there ("Tom Atkins is a queer",
+        "Nico Bellic is a Gay mexican": whose gender a swap cannot know, so a term of either
+        binary gender may contradict it)."""
+        named = self._names_in(text)
+        genders: set[str] = {
+            m.term.gender for m in named if start <= m.start < end and m.term.gender
+        }
+        spans = [(m.start, m.end) for m in named]
+        if references.unknown_first_names(text, spans, start, end):
+            genders.add("unknown")
+        return frozenset(genders)
 
     def gendered_words(self, text: str, source: Term) -> tuple[Mention, ...]:
         """The gendered words of `text` (he, her, mother, ...) as mentions of the first-name

@@ -79,6 +79,8 @@ _CALENDAR = frozenset(
     china japan india canada mexico
     """.split()
 )
+#: The words above, for the other gates (`_name_gates`): no person's name in a run.
+NOT_NAMES = _CALENDAR
 # A place, not a person, after these ("of Nazareth", "in Jordan").
 _PLACE_BEFORE = frozenset("of in from to at near".split())
 
@@ -316,16 +318,16 @@ def named_people(text: str) -> list[tuple[int, int]]:
 
 
 def unknown_first_names(
-    text: str, mention_spans: Iterable[tuple[int, int]]
+    text: str, mention_spans: Iterable[tuple[int, int]], begin: int = 0, stop: int | None = None
 ) -> list[tuple[int, int]]:
     """Capitalised first names that are not at `mention_spans` (the name list's mentions):
     names of a person whose gender a swap cannot know ("Bill", "Joyce", which the list
     leaves out as ordinary words). A sentence's first word asking a question ("Will you",
-    "May I") is no name."""
+    "May I") is no name. Only those between `begin` and `stop` (None: the text's end)."""
     first = context.first_names()
     spans = list(mention_spans)
     found = []
-    for match in _CAPITALISED.finditer(text):
+    for match in _CAPITALISED.finditer(text, begin, len(text) if stop is None else stop):
         word, start = match.group(), match.start()
         lower = word.lower()
         if word not in first or lower in _CALENDAR or lower in _ordinary_words():

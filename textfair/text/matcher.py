@@ -252,6 +252,7 @@ class Matcher:
                 or phrase_gates.in_fixed_phrase(text, start, end)
                 or name_gates.in_quoted_title(text, start, end)
                 or phrase_gates.in_article_title(text, start, end)
+                or phrase_gates.where_a_place_goes(text, start, end)
             ):
                 self._other_use(text, match, term, natural)
                 continue

@@ -39,6 +39,9 @@ def test_the_sexes_named_beside_male_keep_a_term_of_no_binary_gender_out():
     assert variants == {text.replace("male population", "female population")}
     near = texts_of("Rather than educating the male population, they deny rights.", ["gender"])
     assert "Rather than educating the trans population, they deny rights." in near
+    # The sexes named sentences away set no sex against the mention (a long review).
+    apart = texts_of("The intrepid female reporter goes to Rome. Later the men arrive.", ["gender"])
+    assert "The intrepid trans reporter goes to Rome. Later the men arrive." in apart
 
 
 def test_no_minor_age_before_an_adults_role():
@@ -125,6 +128,15 @@ def test_a_first_names_gender_rules_out_a_term_of_the_other():
     assert "My friend Emily is lesbian." in texts_of("My friend Emily is gay.", ["gender"])
 
 
+def test_a_first_name_of_no_known_gender_rules_out_a_gendered_term():
+    # "Tom" and "Nico" are first names the names list leaves out: whose gender is not known.
+    variants = texts_of("Tom Atkins is a queer and so are you.", ["gender"])
+    assert variants and not any("lesbian" in v for v in variants)
+    assert not any("Lesbian" in v for v in texts_of("``Nico Bellic is a Gay mexican``", ["gender"]))
+    near = texts_of("My friend is a queer and so are you.", ["gender"])
+    assert "My friend is a lesbian and so are you." in near
+
+
 def test_an_institution_for_an_age_is_a_fixed_form():
     assert texts_of("He takes his father to a home for elderly people.", ["age"]) == set()
     assert texts_of("He takes his father to visit elderly people.", ["age"])
@@ -141,3 +153,23 @@ def test_a_sexed_body_word_keeps_the_sex_of_a_gendered_swap():
     assert not any("boys" in v for v in variants)
     near = texts_of("The thing about the tall girls is dull.", ["pronouns"], "pronouns")
     assert "The thing about the tall boys is dull." in near
+
+
+def test_blaxploitation_is_a_cue_of_black_people():
+    # A cue of black and African American: the swap stays between the two.
+    text = "Worth watching for Blaxploitation film fans. We see three black men."
+    assert texts_of(text, ["race"]) == {text.replace("black", "African American")}
+    assert texts_of("Worth watching for horror film fans. We see three black men.", ["race"])
+
+
+def test_flaming_before_an_orientation_is_a_fixed_form():
+    text = "Pascal is a flaming homosexual, he likes young boys."
+    assert texts_of(text, ["gender"]) == set()
+    assert texts_of("Pascal is a homosexual, he likes young boys.", ["gender"])
+
+
+def test_a_slur_of_one_sex_keeps_the_sex_of_a_gendered_swap():
+    text = "I oppose James, but calling him a faggot will hurt his cause."
+    assert not any("her" in v.split() for v in texts_of(text, ["pronouns"], "pronouns"))
+    near = "I oppose James, but calling him a fool will hurt his cause."
+    assert any("her" in v.split() for v in texts_of(near, ["pronouns"], "pronouns"))

@@ -345,3 +345,74 @@ def test_a_mention_beside_capitals_stays_one(terms, text, word):
     from textfair.text.matcher import Matcher
 
     assert word in [m.surface for m in Matcher(terms).find(text)]
+
+
+@pytest.mark.parametrize(
+    ("terms", "text", "found"),
+    [
+        ("pronouns", "Over Her Dead Body was a nice little movie.", []),  # a title
+        ("pronouns", "I liked Over Her Dead Body a lot.", []),
+        ("pronouns", "Her movie was nice.", ["Her"]),  # a sentence's first word
+        ("pronouns", "Then John told Her Majesty.", ["Her"]),  # no capital before it
+        ("pronouns", "I Hate How He Talks To Me Every Day And Night Forever", ["He"]),
+        ("names", 'Except for the new "Alexander.', []),  # a quotation the text ends in
+        ("names", 'Except for the new "Alexander. Then Alexander said so.', ["Alexander"] * 2),
+    ],
+)
+def test_a_capitalised_pronoun_inside_a_title_and_an_unclosed_quoted_name(terms, text, found):
+    from textfair.text.matcher import Matcher
+
+    assert [m.surface for m in Matcher(terms).find(text)] == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("She was great as the scheming Duchess in it.", ["She", "Duchess"]),  # a role
+        ("I loved the Third Man in it.", []),  # a title
+        ("I loved the Duchess in it.", []),  # a title of one person, as before
+    ],
+)
+def test_a_capitalised_gendered_noun_after_an_article_and_an_adjective_is_a_role(text, found):
+    from textfair.text.matcher import Matcher
+
+    assert [m.surface for m in Matcher("pronouns").find(text)] == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("It is the subject of the musical Sunday in the Park with George.", []),  # a title
+        ("We had Lunch in the Park with George", []),
+        ("I went to the Park with George.", ["George"]),  # one capitalised word
+        ("Photos of Paris with George are nice.", ["George"]),
+        ("I met Emily and John in the garden with George.", ["Emily", "John", "George"]),
+    ],
+)
+def test_a_name_ending_a_run_of_title_words_is_a_title(text, found):
+    from textfair.text.matcher import Matcher
+
+    assert [m.surface for m in Matcher("names").find(text)] == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I no longer find it credible.    Dylan Hunt  `", []),  # a signature
+        ("Thanks for the help. -- Paul", []),
+        ("I agree.\nPaul", []),
+        ("I agree with Dylan Hunt.", ["Dylan"]),  # spoken of
+        ("Ask Paul  ", ["Paul"]),
+    ],
+)
+def test_a_name_that_signs_the_text_is_no_mention(text, found):
+    from textfair.text.matcher import Matcher
+
+    assert [m.surface for m in Matcher("names").find(text)] == found
+
+
+def test_a_title_after_an_article_and_a_noun_stays_a_title():
+    from textfair.text.matcher import Matcher
+
+    text = "Thank you for experimenting with the page Boy in Da Corner on Wikipedia."
+    assert Matcher("pronouns").find(text) == []

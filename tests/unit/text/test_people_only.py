@@ -145,3 +145,12 @@ def test_merge_groups_are_whole_words_of_the_lists():
     assert any({"latino", "spanish", "hispanic"} <= group for group in groups)
     assert any({"gay", "homosexual"} <= group for group in groups)
     assert all(word == word.lower() and word.strip() == word for g in groups for word in g)
+
+
+def test_a_place_the_first_name_lexicon_holds_is_no_person():
+    from textfair.text.matcher import Matcher
+
+    matcher = Matcher("holistic")
+    text = "Yaara returns to her native Israel for the funeral."
+    assert [m.surface for m in matcher.find(text, ["characteristics"])] == []
+    assert [m.surface for m in matcher.find("The young Victoria was queen.", ["age"])] == ["young"]

@@ -261,3 +261,34 @@ def test_the_old_man_for_a_father_just_named_is_an_idiom():
     text = "Lilly is the daughter of a speakeasy owner/father. After the old man dies she leaves."
     assert not matcher.find(text, ["age"])
     assert matcher.find("After the old man dies she leaves.", ["age"])
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("The world was going to end as the result of man for 50 years.", []),  # humankind
+        ("Nature was destroyed by man.", []),
+        ("He is the son of a man I know.", ["He", "son", "man"]),  # a determiner: a man
+        ("And so grossness is king, and King is grossness.", []),  # the idiom
+        ("Content is king.", []),
+        ("Charles is king now.", ["king"]),  # a person is king
+        ("He was king of the hill.", ["He", "king"]),
+    ],
+)
+def test_humankind_and_is_king_are_no_mentions(text, found):
+    assert [m.surface for m in Matcher("pronouns").find(text)] == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Should have went to central Catholic man", []),  # a school's name
+        ("She attended Catholic.", []),
+        ("The screen went to black.", []),  # a colour
+        ("They went to Jewish families for help.", ["Jewish"]),  # a noun follows
+        ("He went to his Jewish friend.", ["Jewish"]),
+        ("The band is going Christian.", ["Christian"]),  # becoming, no place
+    ],
+)
+def test_a_term_where_a_place_goes_is_no_mention(text, found):
+    assert [m.surface for m in Matcher().find(text)] == found
