@@ -46,7 +46,8 @@ def test_hf_round_trip_and_independence_of_batching_and_sorting(tiny, tmp_path):
     tiny.network.save_pretrained(tmp_path / "copy")
     tiny.tokenizer.save_pretrained(tmp_path / "copy")
     again = load_model(f"hf:{tmp_path / 'copy'}", device="cpu")
-    np.testing.assert_array_equal(again.predict_proba(PROBES), reference)
+    # Equal to float rounding: torch may split a reduction differently with another thread count.
+    np.testing.assert_allclose(again.predict_proba(PROBES), reference, rtol=1e-5, atol=1e-7)
     for batch_size, sort in ((1, True), (2, False), (64, True)):
         tiny.batch_size, tiny.sort_by_length = batch_size, sort
         order = np.random.default_rng(batch_size).permutation(len(PROBES))
