@@ -132,7 +132,16 @@ def _other_use(coherence: Coherence, state: PlanState) -> str | None:
     # A term of the same people ("Is Gay" beside "gay" -> "homosexual") keeps the word
     # true: the swap stays among those.
     own = state.spans + [(w.start, w.end) for w, _ in state.related]
-    left = coherence._left_behind.left(state.text, state.sources.values(), own)
+    # A kin term of the mention counts too ("queer" heading "wow ur so fucking gay"): the
+    # swap to a term of other people would leave "gay" naming the old group.
+    kins = [*state.sources.values()] + [
+        t
+        for t in coherence.term_list.categories[state.category]
+        if t.id in state.axis
+        and t.id not in state.sources
+        and any(kin(t, s) for s in state.sources.values())
+    ]
+    left = coherence._left_behind.left(state.text, kins, own)
     if left:
         same = {
             t.id

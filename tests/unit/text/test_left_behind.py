@@ -22,6 +22,17 @@ def test_the_term_said_again_of_people_keeps_the_swap_among_its_kin():
     assert not any(w in v for v in variants for w in ("bisexual", "straight", "heterosexual"))
 
 
+def test_a_kin_term_said_again_keeps_the_swap_among_its_kin():
+    # Issue 56, IN_TEXT: "== queer == wow ur so fucking gay" never becomes "heterosexual"
+    # beside the "gay" left (an insult, no mention); "u" after it is a chat pronoun, no noun.
+    variants = texts_of("== queer ==  wow ur so fucking gay u should go die", ["gender"])
+    assert variants and not any(
+        w in v for v in variants for w in ("straight", "heterosexual", "bisexual")
+    )
+    near = texts_of("== queer ==  wow ur so fucking rude u should go die", ["gender"])
+    assert "== heterosexual ==  wow ur so fucking rude u should go die" in near
+
+
 def test_the_term_of_a_thing_left_behind_stops_nothing():
     variants = texts_of("They oppose gay marriage. He is gay.", ["gender"])
     assert "They oppose gay marriage. He is bisexual." in variants
