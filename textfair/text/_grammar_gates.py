@@ -113,6 +113,16 @@ def is_collective(text: str, start: int, end: int) -> bool:
 # Subjects that are never people: a predicate of one describes a thing ("it isn't cute",
 # "that was gay", "which is Catholic").
 _THING_SUBJECTS = frozenset("it this that which what".split())
+# Nouns of things a text calls gay, cute, old, ... that never stand for people (written for
+# issue 56's reads: "your TV interests are gay"; the project's own list, MIT).
+_THING_NOUNS = frozenset(
+    """
+    interest interests taste tastes music song songs movie movies film films show shows
+    game games video videos article articles page pages post posts edit edits comment
+    comments idea ideas joke jokes shirt shirts clothes outfit car cars book books story
+    stories website site picture pictures pic pics avatar username userpage signature
+    """.split()
+)
 
 
 def predicate_of_thing(text: str, start: int, end: int) -> bool:
@@ -153,9 +163,11 @@ def _thing_subject(text: str, start: int) -> bool:
             if word in ".!?;":
                 return False
         return False
-    # Only a pronoun that never stands for a person: a noun subject may be one for people
-    # that no list has ("her entire tribe became Muslim").
-    return context.normalize_token(raw[j]) in _THING_SUBJECTS
+    # Only a pronoun that never stands for a person, or a noun of `_THING_NOUNS` ("your TV
+    # interests are gay"): another noun subject may be one for people that no list has
+    # ("her entire tribe became Muslim").
+    subject = context.normalize_token(raw[j])
+    return subject in _THING_SUBJECTS or subject in _THING_NOUNS
 
 
 _THING_COPULAS = frozenset("it's that's thats what's whats".split())

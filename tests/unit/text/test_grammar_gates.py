@@ -115,6 +115,8 @@ def test_is_collective(text, word, collective):
         ("He said it, he is gay", "gay", False),
         ("It isn't funny. He is gay", "gay", False),  # the sentence ended
         ("her entire tribe became Muslim", "Muslim", False),  # a noun may be people
+        ("PS - your TV interests are gay", "gay", True),  # a noun for no person (issue 56)
+        ("PS - your TV friends are gay", "gay", False),
         ("there were attractive women", "attractive", False),  # modifies a noun
         ("this is gay people", "gay", False),
     ],
