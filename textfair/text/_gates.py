@@ -186,6 +186,10 @@ def _cue(coherence: Coherence, state: PlanState) -> str | None:
             return "cue"
         if word.kind == "clash" and any(t.id in sources for t in word.terms):
             return "cue"
+    if any(t.axis_name == "nationality" for t in sources.values()) and (
+        nationality.this_country(text)
+    ):
+        return "cue"  # "changed American culture ... coming into this country"
     if any(t.groups_only for t in sources.values()):
         if nationality.our_nation(text):
             return "cue"  # "too many Americans ... into our country"
