@@ -62,6 +62,16 @@ def test_no_minor_age_before_an_adults_role():
     assert "The film is about a teenage ambitious student." in near
 
 
+def test_no_look_of_later_life_beside_a_young_age():
+    # Issue 56, IN_TEXT: "a beautiful unmarried young woman" -> "a white-haired ... young".
+    young = texts_of("Sara, a beautiful unmarried young woman, visits.", ["body_type"], "holistic")
+    assert young and not any(
+        w in v for v in young for w in ("white-haired", "gray-haired", "graying")
+    )
+    near = texts_of("Sara, a beautiful unmarried woman, visits.", ["body_type"], "holistic")
+    assert "Sara, a white-haired unmarried woman, visits." in near
+
+
 def test_cues_of_jewish_in_lowercase_and_compounds_leave_the_text_out():
     assert texts_of("It is run by anti-semites to harm all Jewish people.", ["religion"]) == set()
     assert texts_of("They are Jews or at least show a pro-Zionist stance.", ["religion"]) == set()
