@@ -281,8 +281,14 @@ def before_child(text: str, mention: Mention) -> bool:
 
 # Looks of later life: hair that has turned grey or white (HolisticBias's body-type terms).
 AGED_LOOKS = frozenset(
-    "white haired|gray haired|grey haired|silver haired|graying|greying|salt and pepper haired".split(
-        "|"
+    (
+        "white haired",
+        "gray haired",
+        "grey haired",
+        "silver haired",
+        "graying",
+        "greying",
+        "salt and pepper haired",
     )
 )
 _YOUNG_WORDS = frozenset("young younger teenage teen youthful adolescent juvenile".split())
