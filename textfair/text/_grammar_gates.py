@@ -292,6 +292,31 @@ def counts_one(text: str, start: int, end: int) -> bool:
     )
 
 
+# "professional" before a noun of a trade or a body of people says how they work, not a
+# class ("a reliable and professional actor", "a professional soldier", "edited by
+# professional staff": issue 56, read NOT_IDENTITY); before a noun for anyone ("professional
+# women", "professional people") it stays a class.
+_ANYONE = frozenset(
+    """
+    person persons people man men woman women guy guys lady ladies folk folks family
+    families couple couples parent parents mother mothers father fathers mom moms mum mums
+    dad dads friend friends adult adults individual individuals class classes
+    """.split()
+)
+
+
+def by_trade(text: str, start: int, end: int) -> bool:
+    """ "professional" before a noun that is no word for anyone (`_ANYONE`)."""
+    if text[start:end].lower() != "professional":
+        return False
+    after = context.tokens_after(text, end, count=1)
+    return (
+        bool(after)
+        and context.is_content_word(after[0])
+        and context.normalize_token(after[0]) not in _ANYONE
+    )
+
+
 # "aliens" from space (issue 56's blind read: a film's aliens became "homeless people"): a
 # word of science fiction in the text, or "space" before it; "illegal aliens" stay.
 _SPACE_WORDS = re.compile(
@@ -352,4 +377,8 @@ def describes_no_person(
     grading = context.normalized_form(text[start:end]) in _GRADING_WORDS
     if grading and grades_a_thing(text, end):
         return True
-    return sympathy_reading(text, start, end) or counts_one(text, start, end)
+    return (
+        sympathy_reading(text, start, end)
+        or counts_one(text, start, end)
+        or by_trade(text, start, end)
+    )
