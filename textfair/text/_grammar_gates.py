@@ -317,6 +317,30 @@ def by_trade(text: str, start: int, end: int) -> bool:
     )
 
 
+# A parenthesis of descriptors after a noun describes that noun ("all major Jewish
+# organizations (religious and secular) are opposed": issue 56, NOT_IDENTITY). The
+# parenthesis holds at most four words, none a function word but "and" and "or".
+_PARENTHESIS = re.compile(r"([A-Za-z][\w\-]*)[ \t]*\(([A-Za-z\-, \t]{1,50})\)")
+
+
+def said_of_a_thing_before(text: str, start: int) -> bool:
+    """Inside a short parenthesis of descriptors after a noun for no person
+    ("organizations (religious and secular)"; "the leaders (religious and secular)" stays)."""
+    opening = text.rfind("(", max(0, start - 50), start)
+    if opening < 0:
+        return False
+    match = _PARENTHESIS.search(text, max(0, opening - 40), min(len(text), start + 50))
+    if match is None or not match.start(2) <= start < match.end(2):
+        return False
+    words = [w for w in re.split(r"[ \t,]+", match.group(2)) if w]
+    if len(words) > 4 or any(
+        w.lower() not in ("and", "or") and w.lower() in context.FUNCTION_WORDS for w in words
+    ):
+        return False
+    noun = context.normalize_token(match.group(1))
+    return context.is_content_word(noun) and not (context.is_person_noun(noun) or noun in _ANYONE)
+
+
 # "aliens" from space (issue 56's blind read: a film's aliens became "homeless people"): a
 # word of science fiction in the text, or "space" before it; "illegal aliens" stay.
 _SPACE_WORDS = re.compile(
@@ -381,4 +405,5 @@ def describes_no_person(
         sympathy_reading(text, start, end)
         or counts_one(text, start, end)
         or by_trade(text, start, end)
+        or said_of_a_thing_before(text, start)
     )
