@@ -78,6 +78,17 @@ def test_cues_of_jewish_in_lowercase_and_compounds_leave_the_text_out():
     assert texts_of("It is run by bigots to harm all Jewish people.", ["religion"])
 
 
+def test_a_faiths_house_of_worship_is_its_cue_in_holistic():
+    # Issue 56, IN_TEXT: holistic rewrites no related word, so "church" stays: the swap
+    # stays among the faiths that worship in one.
+    text = "There are 5-10% Christians in China, and many members in the State church."
+    variants = texts_of(text, ["religion"], "holistic")
+    assert text.replace("Christians", "Catholics") in variants
+    assert not any(w in v for v in variants for w in ("agnostics", "Buddhists", "Muslims"))
+    near = texts_of(text.replace("the State church", "the party"), ["religion"], "holistic")
+    assert "There are 5-10% agnostics in China, and many members in the party." in near
+
+
 def test_the_old_testament_keeps_the_swap_among_its_faiths():
     variants = texts_of("They push a Protestant POV at Books of the Old Testament.", ["religion"])
     assert "They push a Catholic POV at Books of the Old Testament." in variants
