@@ -226,7 +226,8 @@ CHILD_NOUNS = frozenset(
     child children kid kids baby babies boy boys girl girls son sons daughter daughters
     toddler toddlers infant infants schoolboy schoolboys schoolgirl schoolgirls youngster
     youngsters teen teens teenager teenagers kiddo kiddos lad lads lass lasses tot tots
-    newborn newborns grandson grandsons granddaughter granddaughters
+    newborn newborns grandson grandsons granddaughter granddaughters lassie lassies laddie
+    laddies bairn bairns
     """.split()
 )
 

@@ -62,6 +62,15 @@ def test_no_minor_age_before_an_adults_role():
     assert "The film is about a teenage ambitious student." in near
 
 
+def test_no_adult_age_before_a_scots_word_for_a_child():
+    # Issue 56, IN_TEXT: "young lassies from Scotland" -> "old lassies".
+    variants = texts_of("I don't care what young lassies from Scotland do.", ["age"])
+    assert "I don't care what teenage lassies from Scotland do." in variants
+    assert not any(w in v for v in variants for w in ("old", "elderly"))
+    near = texts_of("I don't care what young people from Scotland do.", ["age"])
+    assert "I don't care what old people from Scotland do." in near
+
+
 def test_no_look_of_later_life_beside_a_young_age():
     # Issue 56, IN_TEXT: "a beautiful unmarried young woman" -> "a white-haired ... young".
     young = texts_of("Sara, a beautiful unmarried young woman, visits.", ["body_type"], "holistic")
