@@ -247,14 +247,21 @@ def _write_ethnic_names(by_sex: dict[str, list[dict]], path: Path, **rules: floa
 def _dixon_words() -> dict[str, dict[str, list[str]]]:
     """Per dixon2018 term (lowercase), its cues and clashes: the words that tie a text to
     the identity are the identity's, whichever list names it (issue 56: holistic's religion
-    and orientation swaps left "Quran" and "homophobic" behind)."""
+    and orientation swaps left "Quran" and "homophobic" behind). A faith's related words
+    (its name, its house of worship, its scripture: "Christianity", "church", "Bible"),
+    which dixon2018 rewrites with the term, are cues in a list that does not rewrite them
+    (issue 56: "Christians in China ... the State church" -> "agnostics", IN_TEXT)."""
     dixon = yaml.safe_load((HERE / "dixon2018.yaml").read_text())
-    return {
-        entry["term"].lower(): {key: entry[key] for key in ("cues", "clashes") if key in entry}
-        for entries in dixon["categories"].values()
-        for entry in entries
-        if "cues" in entry or "clashes" in entry
-    }
+    words: dict[str, dict[str, list[str]]] = {}
+    for category, entries in dixon["categories"].items():
+        for entry in entries:
+            found = {key: list(entry[key]) for key in ("cues", "clashes") if key in entry}
+            if category == "religion" and entry.get("related"):
+                related = [w for w in entry["related"].values() if w not in found.get("cues", [])]
+                found["cues"] = found.get("cues", []) + related
+            if found:
+                words[entry["term"].lower()] = found
+    return words
 
 
 def holistic(reference: Path) -> tuple[dict, list[str]]:

@@ -4,8 +4,8 @@
 ``min_acceptability=0`` (`textfair.audit("toxicity-cnn-lstm", min_acceptability=0)`: every
 target the rules allow, as before issue 42, when the audit was pinned as
 `bundled_audit_report_before_acceptability.json`; written again with the rules of issue 56,
-and again with its precision rules of branches w56c and w56d, so that the two reports
-differ by the threshold alone); the pinned
+and again with its precision rules of branches w56c, w56d and w56e, so that the two
+reports differ by the threshold alone); the pinned
 `bundled_audit_report.json` is what the code writes now (test_report_unchanged.py checks
 that). Between them, variants are scored and those below the default --min-acceptability
 are neither generated nor audited: a seed is left out of a category (``low_acceptability``)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ADULT_NOUNS",
+    "AGED_LOOKS",
     "AGED_NOUNS",
     "CHILD_NOUNS",
     "HEAD_STAGES",
@@ -35,6 +36,7 @@ __all__ = [
     "head_noun",
     "in_age_argument",
     "life_stages",
+    "young_beside",
 ]
 
 
@@ -224,7 +226,8 @@ CHILD_NOUNS = frozenset(
     child children kid kids baby babies boy boys girl girls son sons daughter daughters
     toddler toddlers infant infants schoolboy schoolboys schoolgirl schoolgirls youngster
     youngsters teen teens teenager teenagers kiddo kiddos lad lads lass lasses tot tots
-    newborn newborns grandson grandsons granddaughter granddaughters
+    newborn newborns grandson grandsons granddaughter granddaughters lassie lassies laddie
+    laddies bairn bairns
     """.split()
 )
 
@@ -275,6 +278,37 @@ def head_noun(text: str, mention: Mention) -> str | None:
 def before_child(text: str, mention: Mention) -> bool:
     """The mention modifies a child noun ("young girls")."""
     return head_noun(text, mention) in CHILD_NOUNS
+
+
+# Looks of later life: hair that has turned grey or white (HolisticBias's body-type terms).
+AGED_LOOKS = frozenset(
+    (
+        "white haired",
+        "gray haired",
+        "grey haired",
+        "silver haired",
+        "graying",
+        "greying",
+        "salt and pepper haired",
+    )
+)
+_YOUNG_WORDS = frozenset("young younger teenage teen youthful adolescent juvenile".split())
+
+
+def young_beside(text: str, mention: Mention) -> bool:
+    """A young age or a child noun in the mention's noun phrase ("a beautiful unmarried
+    young woman", "her pretty little girl"): no look of later life is written there ("a
+    white-haired unmarried young woman", issue 56)."""
+    if mention.form != "adjective":
+        return False
+    for token in context.tokens_after(text, mention.end, count=3):
+        word = context.normalize_token(token)
+        if word in _YOUNG_WORDS or word in CHILD_NOUNS:
+            return True
+        if not context.is_word(token) or context.is_person_noun(word):
+            return False
+    before = context.tokens_before(text, mention.start, count=2)
+    return any(context.normalize_token(t) in _YOUNG_WORDS for t in before)
 
 
 # An age the text argues from: the writer's own in a concession or a time ("Even though I'm

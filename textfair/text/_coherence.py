@@ -49,12 +49,14 @@ from textfair.text import _gates as gates
 from textfair.text import _grammar_gates as grammar_gates
 from textfair.text import _references as references
 from textfair.text._ages import (
+    AGED_LOOKS,
     HEAD_STAGES,
     age_range,
     before_child,
     fits_life_stages,
     head_noun,
     life_stages,
+    young_beside,
 )
 from textfair.text._gates import PlanState
 from textfair.text._left_behind import LeftBehind, Sexes, things_of
@@ -391,6 +393,8 @@ class Coherence:
                 continue
             if degree and not term.gradable:
                 continue  # "too young" -> "too old", never "too elderly"
+            if term.id in AGED_LOOKS and any(young_beside(text, m) for m in found):
+                continue  # "a beautiful young woman": never "a white-haired young woman"
             if any(self.related_word(term, role) is None for role in roles):
                 continue
             if any(kin(term, other) for other in state.cued_elsewhere):

@@ -132,7 +132,16 @@ def _other_use(coherence: Coherence, state: PlanState) -> str | None:
     # A term of the same people ("Is Gay" beside "gay" -> "homosexual") keeps the word
     # true: the swap stays among those.
     own = state.spans + [(w.start, w.end) for w, _ in state.related]
-    left = coherence._left_behind.left(state.text, state.sources.values(), own)
+    # A kin term of the mention counts too ("queer" heading "wow ur so fucking gay"): the
+    # swap to a term of other people would leave "gay" naming the old group.
+    kins = [*state.sources.values()] + [
+        t
+        for t in coherence.term_list.categories[state.category]
+        if t.id in state.axis
+        and t.id not in state.sources
+        and any(kin(t, s) for s in state.sources.values())
+    ]
+    left = coherence._left_behind.left(state.text, kins, own)
     if left:
         same = {
             t.id
@@ -177,6 +186,10 @@ def _cue(coherence: Coherence, state: PlanState) -> str | None:
             return "cue"
         if word.kind == "clash" and any(t.id in sources for t in word.terms):
             return "cue"
+    if any(t.axis_name == "nationality" for t in sources.values()) and (
+        nationality.this_country(text)
+    ):
+        return "cue"  # "changed American culture ... coming into this country"
     if any(t.groups_only for t in sources.values()):
         if nationality.our_nation(text):
             return "cue"  # "too many Americans ... into our country"

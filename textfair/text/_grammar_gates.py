@@ -113,6 +113,16 @@ def is_collective(text: str, start: int, end: int) -> bool:
 # Subjects that are never people: a predicate of one describes a thing ("it isn't cute",
 # "that was gay", "which is Catholic").
 _THING_SUBJECTS = frozenset("it this that which what".split())
+# Nouns of things a text calls gay, cute, old, ... that never stand for people (written for
+# issue 56's reads: "your TV interests are gay"; the project's own list, MIT).
+_THING_NOUNS = frozenset(
+    """
+    interest interests taste tastes music song songs movie movies film films show shows
+    game games video videos article articles page pages post posts edit edits comment
+    comments idea ideas joke jokes shirt shirts clothes outfit car cars book books story
+    stories website site picture pictures pic pics avatar username userpage signature
+    """.split()
+)
 
 
 def predicate_of_thing(text: str, start: int, end: int) -> bool:
@@ -153,9 +163,11 @@ def _thing_subject(text: str, start: int) -> bool:
             if word in ".!?;":
                 return False
         return False
-    # Only a pronoun that never stands for a person: a noun subject may be one for people
-    # that no list has ("her entire tribe became Muslim").
-    return context.normalize_token(raw[j]) in _THING_SUBJECTS
+    # Only a pronoun that never stands for a person, or a noun of `_THING_NOUNS` ("your TV
+    # interests are gay"): another noun subject may be one for people that no list has
+    # ("her entire tribe became Muslim").
+    subject = context.normalize_token(raw[j])
+    return subject in _THING_SUBJECTS or subject in _THING_NOUNS
 
 
 _THING_COPULAS = frozenset("it's that's thats what's whats".split())
@@ -280,6 +292,55 @@ def counts_one(text: str, start: int, end: int) -> bool:
     )
 
 
+# "professional" before a noun of a trade or a body of people says how they work, not a
+# class ("a reliable and professional actor", "a professional soldier", "edited by
+# professional staff": issue 56, read NOT_IDENTITY); before a noun for anyone ("professional
+# women", "professional people") it stays a class.
+_ANYONE = frozenset(
+    """
+    person persons people man men woman women guy guys lady ladies folk folks family
+    families couple couples parent parents mother mothers father fathers mom moms mum mums
+    dad dads friend friends adult adults individual individuals class classes
+    """.split()
+)
+
+
+def by_trade(text: str, start: int, end: int) -> bool:
+    """ "professional" before a noun that is no word for anyone (`_ANYONE`)."""
+    if text[start:end].lower() != "professional":
+        return False
+    after = context.tokens_after(text, end, count=1)
+    return (
+        bool(after)
+        and context.is_content_word(after[0])
+        and context.normalize_token(after[0]) not in _ANYONE
+    )
+
+
+# A parenthesis of descriptors after a noun describes that noun ("all major Jewish
+# organizations (religious and secular) are opposed": issue 56, NOT_IDENTITY). The
+# parenthesis holds at most four words, none a function word but "and" and "or".
+_PARENTHESIS = re.compile(r"([A-Za-z][\w\-]*)[ \t]*\(([A-Za-z\-, \t]{1,50})\)")
+
+
+def said_of_a_thing_before(text: str, start: int) -> bool:
+    """Inside a short parenthesis of descriptors after a noun for no person
+    ("organizations (religious and secular)"; "the leaders (religious and secular)" stays)."""
+    opening = text.rfind("(", max(0, start - 50), start)
+    if opening < 0:
+        return False
+    match = _PARENTHESIS.search(text, max(0, opening - 40), min(len(text), start + 50))
+    if match is None or not match.start(2) <= start < match.end(2):
+        return False
+    words = [w for w in re.split(r"[ \t,]+", match.group(2)) if w]
+    if len(words) > 4 or any(
+        w.lower() not in ("and", "or") and w.lower() in context.FUNCTION_WORDS for w in words
+    ):
+        return False
+    noun = context.normalize_token(match.group(1))
+    return context.is_content_word(noun) and not (context.is_person_noun(noun) or noun in _ANYONE)
+
+
 # "aliens" from space (issue 56's blind read: a film's aliens became "homeless people"): a
 # word of science fiction in the text, or "space" before it; "illegal aliens" stay.
 _SPACE_WORDS = re.compile(
@@ -340,4 +401,9 @@ def describes_no_person(
     grading = context.normalized_form(text[start:end]) in _GRADING_WORDS
     if grading and grades_a_thing(text, end):
         return True
-    return sympathy_reading(text, start, end) or counts_one(text, start, end)
+    return (
+        sympathy_reading(text, start, end)
+        or counts_one(text, start, end)
+        or by_trade(text, start, end)
+        or said_of_a_thing_before(text, start)
+    )

@@ -103,7 +103,11 @@ def _names_a_thing(text: str, start: int, end: int, people: frozenset[str]) -> b
     if not after or not context.is_content_word(after[0]):
         return False
     word = context.normalize_token(after[0])
-    return not (context.is_person_noun(word) or word in people)
+    return not (context.is_person_noun(word) or word in people or word in _CHAT_PRONOUNS)
+
+
+# The pronouns of chat ("ur so fucking gay u should go die"): no noun after the word.
+_CHAT_PRONOUNS = frozenset("u ur ya yall".split())
 
 
 # Body words of one sex ("pregnant", "big-breasted", "prostate"): a text holding one says

@@ -342,6 +342,8 @@ def names_a_thing_at(text: str, start: int, end: int) -> bool:
         return True  # "...    Dylan Hunt": a signature
     if _TITLED_NAME.match(text, end):
         return True  # "Sabrina the Teenage Witch", "Alexander the Great": a title
+    if _NAMED_THING.match(text, end):
+        return True  # "a Black Martin Guitar", "Sarah Jane Adventures": a thing's name
     if in_title_list(text, start, end):
         return True  # "Comedies I hated: Evan Almighty, The Brothers Solomon, Good Luck Chuck"
     if ends_a_title(text, start):
@@ -361,6 +363,14 @@ def names_a_thing_at(text: str, start: int, end: int) -> bool:
 
 
 _TITLED_NAME = re.compile(r"[ ]+the[ ]+[A-Z][a-z]")
+# A name heading the name of a thing: at most one more capitalised word, then a noun that
+# names a product, a show or an institution, and is no common surname (not "Hall", "Park",
+# "Street": "Mary Hall said"; issue 56, NOT_IDENTITY).
+_NAMED_THING = re.compile(
+    r"(?:[ ]+[A-Z][a-z]+)?[ ]+(?:Guitars?|Adventures|Chronicles|Diaries|Show|Hour|Files"
+    r"|Records|Foundation|Institute|Museum|Awards?|Prize|Trophy|Stadium|Hospital|University"
+    r"|College|Academy|Airport|Avenue|Boulevard|Restaurant|Hotel|Company|Corporation)\b"
+)
 # A name joined to more: a hyphen or a slash ("Todd-AO", "Gamaliel/Raul654"), digits
 # ("Dave1185", "Dave 1185"), a wiki link's bar or brackets ("Paul|", "[[Paul]]"); or after a
 # namespace or path ("User:Paul").

@@ -39,6 +39,7 @@ __all__ = [
     "our_nation",
     "public_affairs",
     "region_or_slur",
+    "this_country",
 ]
 
 # "my Syrian neighbour", "our old Mexican friend", "my neighbour is a Mexican", "my friend,
@@ -89,6 +90,16 @@ def one_person(text: str, mention: Mention) -> bool:
     if after and _one_person_noun(after[0]):
         return True
     return len(after) == 2 and context.is_content_word(after[0]) and _one_person_noun(after[1])
+
+
+def this_country(text: str) -> bool:
+    """The text points at one country as its own ("coming into this country", "our
+    nation"): a nationality beside it is most often that country's (issue 56: "American
+    culture ... coming into this country" -> "Japanese culture", IN_TEXT)."""
+    return _THIS_COUNTRY.search(text) is not None
+
+
+_THIS_COUNTRY = re.compile(r"\b(?:this|our)[ \t]+(?:own[ \t]+)?(?:country|nation)\b", re.I)
 
 
 # "our country", "our borders", "our own laws": the writer speaks as one of a nation.

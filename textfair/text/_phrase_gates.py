@@ -28,6 +28,7 @@ __all__ = [
     "in_compound",
     "in_fixed_phrase",
     "in_no_collocation",
+    "in_reference_list",
     "interjection",
     "pronoun_in_title",
     "where_a_place_goes",
@@ -128,12 +129,36 @@ def where_a_place_goes(text: str, start: int, end: int) -> bool:
 
 
 def in_article_title(text: str, start: int, end: int) -> bool:
-    """Inside an article's title: "LGBT rights in Greece", "Flamboyant (gay)"."""
-    if _RIGHTS_IN.match(text, end):
+    """Inside an article's title: "LGBT rights in Greece", "Flamboyant (gay)", or a work's
+    title in a list of references ("# The Muslim community of the Indo-Pakistan
+    subcontinent, 610-1947; a brief historical analysis. by Ishtiaq Husain Qureshi")."""
+    if _RIGHTS_IN.match(text, end) or in_reference_list(text, start, end):
         return True
     return text[end : end + 1] == ")" and bool(
         _DISAMBIGUATED.search(text, max(0, start - 40), start)
     )
+
+
+# An item of a list (a "#", "*" or "•" opening a line, or after two spaces where a line
+# break was lost) that ends on its author: "... analysis. by Ishtiaq Husain Qureshi" (issue 56,
+# NOT_IDENTITY: a book's title).
+_ITEM_MARK = re.compile(r"(?:^|\n|[ \t]{2})[ \t]*[#*•][ \t]+")
+_BYLINE = re.compile(r"[.;,][ \t]*by[ \t]+[A-Z][a-z]+(?:[ \t]+[A-Z][\w.]*){1,3}")
+
+
+def in_reference_list(text: str, start: int, end: int) -> bool:
+    """Inside an item of a list of references, before its byline (`_BYLINE`)."""
+    begin = max(0, start - 200)
+    if "by" not in text[end : end + 200] or not any(c in text[begin:start] for c in "#*•"):
+        return False  # most candidates
+    if _ITEM_MARK.search(text, begin, start) is None:
+        return False
+    following = _ITEM_MARK.search(text, end)
+    stop = following.start() if following else len(text)
+    newline = text.find("\n", end, stop)
+    if newline >= 0:
+        stop = newline
+    return _BYLINE.search(text, end, stop) is not None
 
 
 def in_fixed_phrase(text: str, start: int, end: int) -> bool:

@@ -115,6 +115,8 @@ def test_is_collective(text, word, collective):
         ("He said it, he is gay", "gay", False),
         ("It isn't funny. He is gay", "gay", False),  # the sentence ended
         ("her entire tribe became Muslim", "Muslim", False),  # a noun may be people
+        ("PS - your TV interests are gay", "gay", True),  # a noun for no person (issue 56)
+        ("PS - your TV friends are gay", "gay", False),
         ("there were attractive women", "attractive", False),  # modifies a noun
         ("this is gay people", "gay", False),
     ],
@@ -222,6 +224,9 @@ def test_size_and_sympathy_are_read_only_for_a_term_that_needs_people_around_it(
         ("a strong supporter of the bill", "strong", "adjective", True),
         ("We share a single identity as humans.", "single", "adjective", True),
         ("the single biggest problem", "single", "adjective", True),
+        ("a reliable and professional actor", "professional", "adjective", True),
+        ("it remains for a professional soldier to report", "professional", "adjective", True),
+        ("all Jewish organizations (religious and secular) agree", "secular", "adjective", True),
         ("Space aliens abducted him.", "aliens", "plural", True),
         ("The aliens landed in a spaceship from Mars.", "aliens", "plural", True),
         ("The film is about aliens invading earth.", "aliens", "plural", True),
@@ -232,6 +237,9 @@ def test_size_and_sympathy_are_read_only_for_a_term_that_needs_people_around_it(
         ("She is a strong woman.", "strong", "adjective", False),
         ("I am a single mother of two.", "single", "adjective", False),
         ("a single guy at the bar", "single", "adjective", False),
+        ("She is a professional woman in the city.", "professional", "adjective", False),
+        ("all Jewish leaders (religious and secular) agree", "secular", "adjective", False),
+        ("it was stupid (the blind young man should know)", "blind", "adjective", False),
         ("Illegal aliens should be deported.", "aliens", "plural", False),
         ("Aliens need a visa to work here.", "Aliens", "plural", False),
     ],

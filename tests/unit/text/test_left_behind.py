@@ -22,6 +22,17 @@ def test_the_term_said_again_of_people_keeps_the_swap_among_its_kin():
     assert not any(w in v for v in variants for w in ("bisexual", "straight", "heterosexual"))
 
 
+def test_a_kin_term_said_again_keeps_the_swap_among_its_kin():
+    # Issue 56, IN_TEXT: "== queer == wow ur so fucking gay" never becomes "heterosexual"
+    # beside the "gay" left (an insult, no mention); "u" after it is a chat pronoun, no noun.
+    variants = texts_of("== queer ==  wow ur so fucking gay u should go die", ["gender"])
+    assert variants and not any(
+        w in v for v in variants for w in ("straight", "heterosexual", "bisexual")
+    )
+    near = texts_of("== queer ==  wow ur so fucking rude u should go die", ["gender"])
+    assert "== heterosexual ==  wow ur so fucking rude u should go die" in near
+
+
 def test_the_term_of_a_thing_left_behind_stops_nothing():
     variants = texts_of("They oppose gay marriage. He is gay.", ["gender"])
     assert "They oppose gay marriage. He is bisexual." in variants
@@ -51,10 +62,40 @@ def test_no_minor_age_before_an_adults_role():
     assert "The film is about a teenage ambitious student." in near
 
 
+def test_no_adult_age_before_a_scots_word_for_a_child():
+    # Issue 56, IN_TEXT: "young lassies from Scotland" -> "old lassies".
+    variants = texts_of("I don't care what young lassies from Scotland do.", ["age"])
+    assert "I don't care what teenage lassies from Scotland do." in variants
+    assert not any(w in v for v in variants for w in ("old", "elderly"))
+    near = texts_of("I don't care what young people from Scotland do.", ["age"])
+    assert "I don't care what old people from Scotland do." in near
+
+
+def test_no_look_of_later_life_beside_a_young_age():
+    # Issue 56, IN_TEXT: "a beautiful unmarried young woman" -> "a white-haired ... young".
+    young = texts_of("Sara, a beautiful unmarried young woman, visits.", ["body_type"], "holistic")
+    assert young and not any(
+        w in v for v in young for w in ("white-haired", "gray-haired", "graying")
+    )
+    near = texts_of("Sara, a beautiful unmarried woman, visits.", ["body_type"], "holistic")
+    assert "Sara, a white-haired unmarried woman, visits." in near
+
+
 def test_cues_of_jewish_in_lowercase_and_compounds_leave_the_text_out():
     assert texts_of("It is run by anti-semites to harm all Jewish people.", ["religion"]) == set()
     assert texts_of("They are Jews or at least show a pro-Zionist stance.", ["religion"]) == set()
     assert texts_of("It is run by bigots to harm all Jewish people.", ["religion"])
+
+
+def test_a_faiths_house_of_worship_is_its_cue_in_holistic():
+    # Issue 56, IN_TEXT: holistic rewrites no related word, so "church" stays: the swap
+    # stays among the faiths that worship in one.
+    text = "There are 5-10% Christians in China, and many members in the State church."
+    variants = texts_of(text, ["religion"], "holistic")
+    assert text.replace("Christians", "Catholics") in variants
+    assert not any(w in v for v in variants for w in ("agnostics", "Buddhists", "Muslims"))
+    near = texts_of(text.replace("the State church", "the party"), ["religion"], "holistic")
+    assert "There are 5-10% agnostics in China, and many members in the party." in near
 
 
 def test_the_old_testament_keeps_the_swap_among_its_faiths():

@@ -260,6 +260,8 @@ def test_first_name_at(text, word, first):
         ("THE JERRY SPRINGER SHOW is on now, and my mother watches it every day", "JERRY"),
         ("Sabrina the Teenage Witch", "Sabrina"),
         ("Alexander the Great", "Alexander"),
+        ("My Family has a Black Martin Guitar...Stamped", "Martin"),  # a product (issue 56)
+        ("Torchwood (15) and Sarah Jane Adventures (PG).", "Sarah"),  # a show
         ("the Book of Daniel", "Daniel"),
         ("Holy Name of Mary College", "Mary"),
         ("Todd-AO made it", "Todd"),
@@ -278,7 +280,15 @@ def test_a_first_name_that_names_a_thing(text, word):
 
 
 @pytest.mark.parametrize(
-    "text", ["I met Emily yesterday", "Friends of Emily met", "Emily said hi", "ask Emily, please"]
+    "text",
+    [
+        "I met Emily yesterday",
+        "Friends of Emily met",
+        "Emily said hi",
+        "ask Emily, please",
+        "Emily Hall said the guitar was hers",  # a surname that names places too
+        "Emily plays Guitar in the band",
+    ],
 )
 def test_a_first_name_for_a_person(text):
     start, end = _span(text, "Emily")

@@ -159,6 +159,14 @@ def test_a_text_a_swap_could_not_keep_true_is_left_out(text, why):
     assert left_out(text) == why
 
 
+def test_a_nationality_beside_this_country_is_that_countrys():
+    # Issue 56, IN_TEXT: "changed American culture ... coming into this country".
+    text = "LSD changed American culture. Much cocaine came into this country then."
+    assert left_out(text, "dixon2018", "race") == "cue"
+    near = "LSD changed American culture. Much cocaine came into this city then."
+    assert left_out(near, "dixon2018", "race") is None
+
+
 def test_an_income_swap_writes_a_member_of_the_target_group_with_its_country():
     income = load_term_list("nationality_income")
     low = {m.text: m for m in income.term("low income nationality").members}

@@ -292,3 +292,24 @@ def test_humankind_and_is_king_are_no_mentions(text, found):
 )
 def test_a_term_where_a_place_goes_is_no_mention(text, found):
     assert [m.surface for m in Matcher().find(text)] == found
+
+
+def test_a_title_in_a_list_of_references_is_no_mention():
+    # Issue 56, NOT_IDENTITY: a book's title, its author after "by".
+    books = (
+        "  : how about this:  # The Muslim community of the Indo-Pakistan subcontinent,"
+        " 610-1947; a brief historical analysis. by Ishtiaq Husain Qureshi  # History of the"
+        " Jats. by Ram Sarup Joon   All the books I cited can be found in a good library."
+    )
+    start = books.index("Muslim")
+    assert phrase_gates.in_reference_list(books, start, start + 6)
+    assert not Matcher("dixon2018").find(books)
+    # An item that is a sentence of its own, the byline in another item: a mention.
+    items = books.replace(
+        "of the Indo-Pakistan subcontinent, 610-1947; a brief historical"
+        " analysis. by Ishtiaq Husain Qureshi",
+        "has grown.",
+    )
+    start = items.index("Muslim")
+    assert not phrase_gates.in_reference_list(items, start, start + 6)
+    assert [m.surface for m in Matcher("dixon2018").find(items)] == ["Muslim"]
