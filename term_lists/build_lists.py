@@ -60,7 +60,7 @@ NOUN_DESCRIPTORS = frozenset(
     Shintoist Spiritualist Taoist Unitarian Zoroastrian Confucianist Cheondoist Adventist
     liberal conservative Democrat Republican leftist rightist centrist independent moderate
     libertarian socialist communist progressive radical nationalist anarchist extremist
-    addict alcoholic junkie druggie orphan immigrant refugee alien veteran
+    addict alcoholic junkie druggie orphan immigrant refugee alien veteran worker
     goth hillbilly hippie hipster redneck yuppie Boomer Millennial Zoomer
     """.split()
 )
@@ -284,10 +284,16 @@ def holistic(reference: Path) -> tuple[dict, list[str]]:
                     continue
                 seen[key] = axis
                 entry = {"term": text, "pos": "adjective", "person_context": True}
-                last = text.split()[-1]
-                if last in NOUN_DESCRIPTORS:
+                *before, last = text.split()
+                # After an adverb the word is an adjective: "a socially liberal person",
+                # never "socially liberals" (read UNGRAMMATICAL in a blind read of tweets).
+                if last in NOUN_DESCRIPTORS and not any(w.endswith("ly") for w in before):
                     entry["pos"] = "both"
                     entry["plural"] = [text[: -len(last)] + _plural(last)]
+                if text.endswith("-year-old"):
+                    # "a sixty-year-old man", never "when you are sixty-year-old" (read
+                    # UNGRAMMATICAL in a blind read of tweets): before a noun only.
+                    entry["attributive_only"] = True
                 if item.get("preference") in ("dispreferred", "polarizing"):
                     entry["flags"] = [item["preference"]]
                 if item.get("gender") in ("male", "female"):

@@ -5,16 +5,16 @@ import os
 import sys
 from pathlib import Path
 
+# Nothing is downloaded from a hub in tests: set before transformers is imported.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+import pytest
+
 # Compiled modules are kept even where PYTHONDONTWRITEBYTECODE is set (as on this project's
 # machines): without them each of the two workers compiles textfair and rewrites every test
 # module's asserts again, 21 s of collection instead of 14, and each command a test starts
 # compiles textfair again. The bytecode goes to __pycache__ folders, which git ignores.
 sys.dont_write_bytecode = False
-
-# Nothing is downloaded from a hub in tests: set before transformers is imported.
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-
-import pytest
 
 DATA = Path(__file__).parent / "data"
 PACKAGE_DATA = Path(__file__).resolve().parents[1] / "textfair" / "datasets"

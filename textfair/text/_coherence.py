@@ -393,6 +393,8 @@ class Coherence:
                 continue
             if degree and not term.gradable:
                 continue  # "too young" -> "too old", never "too elderly"
+            if not all(grammar_gates.fits_a_hashtag(text, m, term) for m in found):
+                continue  # "#Conservatives": never "#Left-wing People"
             if term.id in AGED_LOOKS and any(young_beside(text, m) for m in found):
                 continue  # "a beautiful young woman": never "a white-haired young woman"
             if any(self.related_word(term, role) is None for role in roles):

@@ -9,14 +9,19 @@ which read what a candidate is part of rather than its role in the sentence.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from textfair.terms import Term
 from textfair.text import _context as context
+
+if TYPE_CHECKING:  # mentions reads forms, which asks these gates
+    from textfair.text.mentions import Mention
 
 __all__ = [
     "SINGULAR_DETERMINERS",
     "SIZE_WORDS",
     "describes_no_person",
+    "fits_a_hashtag",
     "gradable_context",
     "grades_a_thing",
     "is_collective",
@@ -73,6 +78,27 @@ def gradable_context(text: str, start: int, end: int) -> bool:
         (before and context.normalize_token(before[0]) in _GRADABLE_BEFORE)
         or (after and context.normalize_token(after[0]) in _GRADABLE_AFTER)
     )
+
+
+_ONE_WORD = re.compile(r"\w+")
+
+
+def fits_a_hashtag(text: str, mention: Mention, term: Term) -> bool:
+    """Whether `term` can be written where `mention` is: a mention written as a hashtag
+    ("#Conservatives", "#refugees") takes only a term its form writes as one word there;
+    "#Left-wing People" or "#independently wealthy people" breaks the tag (both read
+    UNGRAMMATICAL in a blind read of tweets). Any other mention takes any term."""
+    if mention.start == 0 or text[mention.start - 1] != "#":
+        return True
+    if mention.form == "plural":
+        written = term.plural_noun
+    elif mention.form == "noun":
+        written = term.singular_noun
+    elif mention.form == "adjective":
+        written = term.text
+    else:  # a gendered word's counterpart, a related word: one word each
+        return True
+    return written is not None and _ONE_WORD.fullmatch(written) is not None
 
 
 def modifies_next(text: str, start: int, end: int) -> bool:

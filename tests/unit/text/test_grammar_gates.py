@@ -270,3 +270,60 @@ def test_the_holistic_matcher_writes_no_variant_for_those_senses(text, mentioned
     holistic = Matcher("holistic")
     assert bool(holistic.find(text)) is mentioned
     assert bool(counterfactuals(text, matcher=holistic)) is mentioned
+
+
+def _variants(text: str, category: str) -> set[str]:
+    from textfair.core.rules import RuleSet
+    from textfair.text.domain import TextDomain
+
+    domain = TextDomain([text], HOLISTIC, [category])
+    written = (domain.rewrite(0, RuleSet((rule,))) for rule in domain.single_rules(category))
+    return {v.text for v in written if v is not None and v.text != text}
+
+
+def test_a_mention_written_as_a_hashtag_takes_only_a_term_written_as_one_word():
+    """Read blind on tweets: "#Conservatives" -> "#Left-wing People" and "#refugees" ->
+    "#independently wealthy people" broke the tag (UNGRAMMATICAL)."""
+    tagged = _variants("@user and THEY are #Conservatives.", "political_ideologies")
+    assert "@user and THEY are #Liberals." in tagged
+    assert not any(" People" in v or "#Left-wing" in v for v in tagged), tagged
+    # Not a hashtag: a term of several words is written with its noun.
+    plain = _variants("@user and THEY are Conservatives.", "political_ideologies")
+    assert "@user and THEY are Left-wing people." in plain or any(
+        " people." in v.lower() for v in plain
+    ), plain
+    text = "We are #Muslims and proud."
+    (mention,) = _mentions(text, "religion")
+    assert grammar_gates.fits_a_hashtag(text, mention, HOLISTIC.term("Sikh"))
+    assert not grammar_gates.fits_a_hashtag(text, mention, HOLISTIC.term("Orthodox Jewish"))
+
+
+def _mentions(text: str, category: str):
+    from textfair.text.matcher import Matcher
+
+    return Matcher(HOLISTIC).find(text, [category])
+
+
+def test_a_descriptor_after_an_adverb_is_an_adjective_and_a_worker_a_noun():
+    """holistic.yaml as term_lists/build_lists.py writes it: "socially liberals" and "casual
+    worker people" were read UNGRAMMATICAL on tweets; "socially liberal people" and "casual
+    workers" are what a writer writes."""
+    assert HOLISTIC.term("socially liberal").plural_noun is None
+    assert HOLISTIC.term("fiscally conservative").singular_noun is None
+    assert HOLISTIC.term("casual worker").plural_noun == "casual workers"
+    variants = _variants(
+        "Dont have anything to do with Trump or any conservatives. Refuse to trade with them.",
+        "political_ideologies",
+    )
+    assert variants and all(" people." in v for v in variants), variants
+    assert not any("liberals" in v or "conservatives" in v.split("any ")[1] for v in variants)
+
+
+def test_an_age_in_years_is_written_before_a_noun_only():
+    """ "When you are older" -> "When you are sixty-year-old" was read UNGRAMMATICAL on
+    tweets: the HolisticBias ages in years are attributive only ("a sixty-year-old man")."""
+    assert HOLISTIC.term("sixty-year-old").attributive_only
+    predicate = _variants("@user so you say. When you are older you may understand.", "age")
+    assert predicate and not any("year-old" in v for v in predicate), predicate
+    before_a_noun = _variants("The old man next door waved at us.", "age")
+    assert any("sixty-year-old man" in v for v in before_a_noun), before_a_noun
