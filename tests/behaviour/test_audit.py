@@ -404,6 +404,7 @@ def test_the_audit_says_what_it_wrote_and_where_the_answers_are_kept(tmp_path):
     assert "Verdict: PASS: no significant difference larger than the gate of 50.0 points" in said
 
 
+@pytest.mark.slow  # five audits from the command line, 9 s
 def test_the_gate_takes_a_threshold_per_category_or_term(tmp_path):
     """--fail-above gender=5 fails on the bundled model's {"lgbt"} (+11.1 points, the one
     significant gender finding); a gate on religion alone passes it; a term's own threshold

@@ -252,6 +252,7 @@ def test_text_mitigation_holds_out_terms_and_keeps_accuracy(small_model, monkeyp
     assert len([text for name, text in calls if name == "dixon2018"]) == len(texts)
 
 
+@pytest.mark.slow  # a tabular mitigation, 8 s
 def test_tabular_mitigation_uses_aequitas_inputs_labelled_by_the_model():
     frame = pd.read_csv(DATA / "adult_sample.csv")
     train, _ = holdout_split(len(frame), 0.2, 0)
@@ -398,6 +399,7 @@ def test_testsgd_loop_goes_on_past_its_cap_until_the_goal_is_reached_within_budg
     assert [s.added for s in never.steps] == [50, 100, 119, 238, 476, 597]
 
 
+@pytest.mark.slow  # a mitigation of the bundled model, 7 s
 def test_the_after_audit_reports_on_seed_texts_the_step_choice_never_saw(monkeypatch):
     """The loop keeps the step with the lowest score of several; scored again on the texts
     it was chosen on, that minimum is biased low. Every measurement of the loop reads one

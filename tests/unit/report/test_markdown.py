@@ -74,6 +74,7 @@ def table_runs(tmp_path_factory):
     return root, mitigation.output
 
 
+@pytest.mark.slow  # a tabular audit and mitigation, 12 s: the fast tier keeps to 3 minutes
 @pytest.mark.parametrize("name", ["audit/report.md", "fix/mitigation.md", "fix/before/report.md"])
 def test_every_table_row_has_as_many_cells_as_its_header(table_runs, name):
     root, _ = table_runs
@@ -87,6 +88,7 @@ def test_every_table_row_has_as_many_cells_as_its_header(table_runs, name):
     assert any("race" in cell and "|" in cell for cell in cells)
 
 
+@pytest.mark.slow  # the same tabular mitigation
 def test_the_mitigation_terminal_keeps_a_rule_set_and_its_numbers_on_one_line(table_runs):
     _, printed = table_runs
     # One line per rule set: the rule set whole, its role, before → after in points.

@@ -434,6 +434,7 @@ def test_a_killed_run_leaves_a_usable_reading_or_none(tmp_path):
             assert fresh.rewrite(index, rule_set).text == text
 
 
+@pytest.mark.slow  # two processes reading 900 texts each, 8 s
 def test_two_runs_at_once_are_safe(tmp_path):
     """Two runs reading and storing the same corpora into one new file at the same time both
     finish without a note, and what they left is found and is the fresh reading."""
