@@ -90,7 +90,11 @@ def test_report_json_round_trips_with_its_templates(planted_report):
     assert again.templates is not None and again.templates.findings
 
 
-@pytest.mark.parametrize("terms", ["names_ethnicity", "nationality"])
+@pytest.mark.parametrize(
+    "terms",
+    # nationality's templates take 7 s: in the slow tier.
+    ["names_ethnicity", pytest.param("nationality", marks=pytest.mark.slow)],
+)
 def test_lists_that_need_names_test_something_on_a_corpus_naming_nobody(terms):
     texts = ["The weather is nice today.", "Nothing happened here.", "Great film."]
     report = textfair.audit(_planted("names"), texts, terms=terms, max_samples=200)

@@ -46,7 +46,11 @@ def table_report() -> AuditReport:
     return audit_rows(RowModel(fitted, columns), frame, schema, config=AuditConfig(max_samples=200))
 
 
-@pytest.mark.parametrize("which", ["text_report", "table_report"])
+@pytest.mark.parametrize(
+    "which",
+    # The text report is the bundled model's whole audit, 5 s: in the slow tier.
+    [pytest.param("text_report", marks=pytest.mark.slow), "table_report"],
+)
 def test_a_real_audit_survives_report_json(which, request):
     report = request.getfixturevalue(which)
     written = json.dumps(report.to_dict(), allow_nan=False)  # strict JSON: NaN became null

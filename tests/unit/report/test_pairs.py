@@ -42,6 +42,7 @@ def test_every_flip_of_every_term_pair_is_there_and_is_a_flip(report):
     assert ((frame["p_non-toxic"] >= 0.5) == (frame["decision"] == "non-toxic")).all()
 
 
+@pytest.mark.slow  # audits from the command line, 5 s: the fast tier keeps to 3 minutes
 def test_the_cli_writes_csv_and_jsonl_and_refuses_a_bad_path_before_any_query(tmp_path):
     runner = CliRunner()
     quick = ["audit", "--categories", "gender", "--cache", str(tmp_path / "answers.db")]

@@ -28,6 +28,7 @@ def _table_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line[:1] in BOX]
 
 
+@pytest.mark.slow  # an audit from the command line, 5 s: the fast tier keeps to 3 minutes
 def test_a_log_gets_tables_under_100_columns_with_whole_names_and_the_verdict_last(report):
     # A log of 100 columns, whatever width the test process inherits (a pytest-xdist
     # worker's COLUMNS is its terminal's).
