@@ -40,6 +40,7 @@ def textfair(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedP
     return done
 
 
+@pytest.mark.slow  # a fresh interpreter without Ray, 4 s (.ci/run checks the same before the extra)
 def test_without_ray_engine_ray_is_one_line_naming_the_extra(tmp_path):
     """`pip install ".[dev]"` has no Ray: --engine ray says how to install it, exit 2."""
     corpus = tmp_path / "corpus.csv"

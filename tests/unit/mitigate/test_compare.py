@@ -322,6 +322,7 @@ def test_logit_pairing_fine_tunes_a_hugging_face_model_too():
     assert pair_gap(planted, pairs) == pytest.approx(before)  # the given model is unchanged
 
 
+@pytest.mark.slow  # an audit and three mitigation methods, 4 s: the fast tier keeps to 3 minutes
 def test_a_model_textfair_cannot_retrain_gets_the_methods_that_need_no_retraining():
     """A plain function of texts: the retraining methods say why they did not run, and the
     per-term thresholds, which only read its probabilities, still do."""
