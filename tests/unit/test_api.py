@@ -11,7 +11,6 @@ import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline
-from transformers import pipeline
 from typer.testing import CliRunner
 
 import textfair
@@ -68,6 +67,8 @@ def _close(first, second, tolerance: float = 1e-6) -> bool:
 
 @pytest.mark.slow  # builds and trains a small transformer: about 6 s
 def test_a_hugging_face_pipeline(tmp_path):
+    from transformers import pipeline  # seconds to import: only the tests that use it pay
+
     tiny = textfair.load_model("toxicity-tiny-transformer", device="cpu", batch_size=64)
     classifier = pipeline("text-classification", model=tiny.network, tokenizer=tiny.tokenizer)
     report = textfair.audit(classifier, **SETTINGS)

@@ -16,6 +16,7 @@ Accepted, in the order they are recognised:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard
@@ -136,11 +137,11 @@ def _is_model(obj: object) -> TypeGuard[Model]:
 
 
 def _is_hf_pipeline(obj: object) -> TypeGuard[Pipeline]:
-    try:
-        from transformers import Pipeline
-    except ImportError:  # transformers is a dependency; a broken install reads as "not one"
-        return False
-    if not isinstance(obj, Pipeline):
+    # An object of a class never imported cannot be one: looking the class up where it is
+    # defined, only once imported, spares a plain function's audit the seconds that
+    # importing transformers' pipelines takes.
+    pipelines = sys.modules.get("transformers.pipelines.base")
+    if pipelines is None or not isinstance(obj, pipelines.Pipeline):
         return False
     if getattr(obj, "task", "") not in ("text-classification", "sentiment-analysis"):
         raise TextfairError(
@@ -151,8 +152,5 @@ def _is_hf_pipeline(obj: object) -> TypeGuard[Pipeline]:
 
 
 def _is_hf_network(obj: object) -> bool:
-    try:
-        from transformers import PreTrainedModel
-    except ImportError:
-        return False
-    return isinstance(obj, PreTrainedModel)
+    networks = sys.modules.get("transformers.modeling_utils")  # as for pipelines, above
+    return networks is not None and isinstance(obj, networks.PreTrainedModel)
