@@ -194,8 +194,12 @@ def _paired_examples(
 ) -> list[dict]:
     """Seeds where the outcome under R differs from some other assignment."""
     examples = []
-    for row, outcome in zip(variants, matrix, strict=True):
-        if j not in row:
+    # Which seeds have any outcome unlike R's, in one array operation: a superset (columns a
+    # seed lacks count too), which spares looking element by element at the seeds where
+    # every outcome agrees — most of them, and every one under a fair model.
+    may_differ = (matrix != matrix[:, [j]]).any(axis=1) if len(variants) else []
+    for row, outcome, candidate in zip(variants, matrix, may_differ, strict=True):
+        if not candidate or j not in row:
             continue
         differs = [k for k in row if outcome[k] != outcome[j]]
         if differs:
