@@ -116,7 +116,7 @@ class TextDomain:
         self.scorer.remember(self.reading.scores)
         self._mentions, plans = self.reading.mentions, self.reading.plans
         self._no_terms = {c: frozenset[str]() for c in self._categories}
-        self._terms = [self._terms_by_category(mentions) for mentions in self._mentions]
+        self._terms = [self._terms_by_category(self.reading.named(i)) for i in range(len(plans))]
         self._related = [
             [m for plan in by_category.values() if plan.left_out is None for m in plan.related]
             for by_category in plans
@@ -359,15 +359,15 @@ class TextDomain:
         written = with_placebo_words(self.texts[index], self._mentions[index], words)
         return Variant(written, (), swaps=(), seed_id=index) if written is not None else None
 
-    def _terms_by_category(self, mentions: Sequence[Mention]) -> Mapping[str, frozenset[str]]:
-        """Per category of the domain, the terms `mentions` name (an empty set for none).
-        Most seeds name none: they share one mapping (never changed: the sets are frozen)."""
-        if not mentions:
+    def _terms_by_category(self, named: list[tuple[str, str]]) -> Mapping[str, frozenset[str]]:
+        """Per category, the terms a seed names (`named`: its mentions' category and term
+        id), an empty set for none. Most seeds name none: they share one frozen mapping."""
+        if not named:
             return self._no_terms
         found: dict[str, set[str]] = {c: set() for c in self._categories}
-        for mention in mentions:
-            if mention.category in found:
-                found[mention.category].add(mention.term_id)
+        for category, term_id in named:
+            if category in found:
+                found[category].add(term_id)
         return {c: frozenset(terms) for c, terms in found.items()}
 
     def _make_rewriter(self, index: int) -> Rewriter:

@@ -4,7 +4,8 @@ settings it is the reading of, and its stored form.
 
 Apart from the reading itself (`textfair.text._seed_reading`) and from where it is kept
 (`textfair.text.reading_store`): this module only names a reading and turns it into bytes
-and back. The stored form is JSON with one float64 buffer, zlib-compressed, never a pickle:
+and back. The stored form is a JSON header, the scores as float64 and the mentions and
+plans as int32 columns (`textfair.text._reading_columns`), zlib-compressed, never a pickle:
 a stored reading is read back only into mentions of the domain's own term list, each term
 looked up by its id, and anything that does not fit (another key, a span outside its text,
 a term the list lacks) is refused whole.
@@ -29,6 +30,7 @@ from textfair._version import __version__
 from textfair.terms import TermList
 from textfair.text import _gates as gates
 from textfair.text._coherence import CategoryPlan
+from textfair.text._reading_columns import StoredMentions, columns_of, reading_of
 from textfair.text.mentions import Mention
 
 __all__ = [
@@ -43,7 +45,7 @@ __all__ = [
 
 #: The stored form's version: a change of what is stored is a new number, and a stored
 #: reading of another number is read again.
-FORMAT = 1
+FORMAT = 2
 _MAGIC = b"TFRD"
 
 
@@ -60,7 +62,9 @@ class Reading:
     so the reading of a subset of the corpus is the subset of its entries (`subset`).
     """
 
-    mentions: list[list[Mention]]
+    mentions: Sequence[list[Mention]]
+    """Each seed's mentions: lists, or, for a reading taken from the store, a
+    `StoredMentions` that builds a seed's when it is first read."""
     plans: list[dict[str, CategoryPlan]]
     scores: dict[tuple[Any, str], np.ndarray]
     written: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -70,6 +74,13 @@ class Reading:
 
     def __len__(self) -> int:
         return len(self.mentions)
+
+    def named(self, index: int) -> list[tuple[str, str]]:
+        """The (category, term id) of each mention of seed `index`: from a stored reading,
+        without building its mentions."""
+        if isinstance(self.mentions, StoredMentions):
+            return self.mentions.named(index)
+        return [(m.category, m.term_id) for m in self.mentions[index]]
 
     def subset(self, indices: Sequence[int] | np.ndarray) -> Reading:
         """The reading of the seeds `indices`, renumbered from 0 in that order."""
@@ -156,8 +167,9 @@ def _code_digest() -> str:
 
 
 def encode(key: str, reading: Reading) -> bytes:
-    """The stored form: magic, the JSON header's length, the header (key, format, every
-    seed's mentions and plans, where each score array lies), then the scores as float64,
+    """The stored form: magic, the JSON header's length, the header (key, format, the
+    strings and terms tables, where each column and score array lies), then the scores as
+    float64 and the mentions' and plans' columns as int32 (`textfair.text._reading_columns`),
     all zlib-compressed."""
     arrays: list[np.ndarray] = []
     places = []
@@ -167,31 +179,37 @@ def encode(key: str, reading: Reading) -> bytes:
         places.append([index, category, offset, len(flat)])
         arrays.append(flat)
         offset += len(flat)
+    tables, columns = columns_of(reading.mentions, reading.plans)
+    layout, at = {}, 0
+    for name, column in columns.items():
+        layout[name] = [at, len(column)]
+        at += len(column)
     header = {
         "format": FORMAT,
         "key": key,
-        "seeds": [
-            [[_mention(m) for m in mentions], {c: _plan(p) for c, p in plans.items()}]
-            for mentions, plans in zip(reading.mentions, reading.plans, strict=True)
-        ],
+        "seeds": len(reading),
+        **tables,
+        "columns": layout,
         "scores": places,
+        "score_values": offset,
     }
     body = json.dumps(header, separators=(",", ":"), ensure_ascii=False).encode()
-    buffer = np.concatenate(arrays).tobytes() if arrays else b""
-    return zlib.compress(_MAGIC + struct.pack("<Q", len(body)) + body + buffer, 1)
+    scores = np.concatenate(arrays).tobytes() if arrays else b""
+    ints = np.concatenate(list(columns.values())).tobytes() if columns else b""
+    return zlib.compress(_MAGIC + struct.pack("<Q", len(body)) + body + scores + ints, 1)
 
 
 def decode(blob: bytes, key: str, texts: Sequence[str], term_list: TermList) -> Reading:
-    """The reading `encode` stored, its mentions naming `term_list`'s terms; ReadingRefused
-    (with the reason) for one that is damaged, of another format, of another key, or that
-    does not fit `texts` and `term_list`."""
+    """The reading `encode` stored, its mentions naming `term_list`'s terms (each seed's
+    built when first asked for); ReadingRefused (with the reason) for one that is damaged,
+    of another format, of another key, or that does not fit `texts` and `term_list`."""
     try:
         data = zlib.decompress(blob)
         if data[:4] != _MAGIC:
             raise ReadingRefused("not a textfair reading")
         (length,) = struct.unpack("<Q", data[4:12])
         header = json.loads(data[12 : 12 + length])
-        buffer = np.frombuffer(data[12 + length :], dtype="<f8")
+        rest = data[12 + length :]
     except (zlib.error, struct.error, ValueError) as err:
         raise ReadingRefused(f"damaged: {type(err).__name__}") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
@@ -199,87 +217,33 @@ def decode(blob: bytes, key: str, texts: Sequence[str], term_list: TermList) -> 
     if header.get("key") != key:
         raise ReadingRefused("the reading of another corpus, term list or settings")
     try:
-        return _reading(header, buffer, texts, _Terms(term_list))
+        return _reading(header, rest, texts, term_list)
     except (KeyError, IndexError, TypeError, ValueError) as err:
         raise ReadingRefused(f"damaged: {type(err).__name__} {err}") from None
 
 
 def _reading(
-    header: dict[str, Any], buffer: np.ndarray, texts: Sequence[str], terms: _Terms
+    header: dict[str, Any], rest: bytes, texts: Sequence[str], term_list: TermList
 ) -> Reading:
-    seeds = header["seeds"]
-    if len(seeds) != len(texts):
-        raise ValueError(f"{len(seeds)} seeds for {len(texts)} texts")
-    mentions, plans = [], []
-    for text, (found, planned) in zip(texts, seeds, strict=True):
-        mentions.append([terms.mention(entry, len(text)) for entry in found])
-        plans.append({c: terms.plan(entry, len(text)) for c, entry in planned.items()})
+    if header["seeds"] != len(texts):
+        raise ValueError(f"{header['seeds']} seeds for {len(texts)} texts")
+    values = int(header["score_values"])
+    if not 0 <= 8 * values <= len(rest) or (len(rest) - 8 * values) % 4:
+        raise ValueError("a buffer of the wrong size")
+    buffer = np.frombuffer(rest[: 8 * values], dtype="<f8")
+    ints = np.frombuffer(rest[8 * values :], dtype="<i4")
+    columns = {}
+    for name, (at, count) in header["columns"].items():
+        if not (isinstance(at, int) and isinstance(count, int) and 0 <= at <= at + count):
+            raise ValueError("a column outside the reading")
+        if at + count > len(ints):
+            raise ValueError("a column outside the reading")
+        columns[str(name)] = ints[at : at + count]
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    mentions, plans = reading_of(header, columns, lengths, term_list)
     scores = {}
     for index, category, offset, count in header["scores"]:
         if not 0 <= index < len(texts) or offset < 0 or offset + count > len(buffer):
             raise ValueError("a score outside the reading")
         scores[(int(index), str(category))] = buffer[offset : offset + count].copy()
     return Reading(mentions, plans, scores)
-
-
-def _mention(mention: Mention) -> list[object]:
-    member = mention.member.id if mention.member is not None else None
-    return [
-        mention.start,
-        mention.end,
-        mention.category,
-        mention.term_id,
-        mention.surface,
-        mention.natural,
-        mention.form,
-        mention.possessive,
-        mention.fixed,
-        mention.role,
-        member,
-    ]
-
-
-def _plan(plan: CategoryPlan) -> list[object]:
-    # `world` too (issue 56's WORLD flag): a reused reading flags what a fresh one flags.
-    return [
-        plan.left_out,
-        sorted(plan.targets),
-        [_mention(m) for m in plan.related],
-        plan.world,
-    ]
-
-
-class _Terms:
-    """A term list's terms by (category, id), and each group's members by id: what a stored
-    mention names."""
-
-    def __init__(self, term_list: TermList) -> None:
-        self._terms = {(t.category, t.id): t for t in term_list.terms()}
-        self._members = {(t.category, t.id, m.id): m for t in term_list.terms() for m in t.members}
-
-    def mention(self, entry: list[Any], length: int) -> Mention:
-        start, end, category, term_id, surface, natural, form, possessive = entry[:8]
-        fixed, role, member = entry[8:]
-        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= length):
-            raise ValueError("a mention outside its text")
-        return Mention(
-            start,
-            end,
-            self._terms[(category, term_id)],
-            str(surface),
-            str(natural),
-            form,
-            str(possessive),
-            bool(fixed),
-            str(role),
-            None if member is None else self._members[(category, term_id, member)],
-        )
-
-    def plan(self, entry: list[Any], length: int) -> CategoryPlan:
-        left_out, targets, related, world = entry
-        return CategoryPlan(
-            left_out,
-            frozenset(targets),
-            tuple(self.mention(m, length) for m in related),
-            None if world is None else str(world),
-        )
