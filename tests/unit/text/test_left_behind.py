@@ -87,6 +87,29 @@ def test_cues_of_jewish_in_lowercase_and_compounds_leave_the_text_out():
     assert texts_of("It is run by bigots to harm all Jewish people.", ["religion"])
 
 
+def test_cues_of_jewish_misspelt_as_comments_write_them_leave_the_text_out():
+    # Issue 56, IN_TEXT: "are you Jew? ... between holocoust and Armeian deportations?" ->
+    # "are you Christian?"; "he is jewish ... the Zionst smear campaign" -> "sikh".
+    text = "Are you Jew? How is there any resemblence between holocoust and deportations?"
+    assert texts_of(text, ["religion"]) == set()
+    assert texts_of("He is jewish, and they call it a Zionst smear.", ["religion"]) == set()
+    near = texts_of(
+        "Are you Jew? How is there any resemblence between war and deportations?", ["religion"]
+    )
+    assert "Are you Christian? How is there any resemblence between war and deportations?" in near
+
+
+def test_an_orphanage_is_a_cue_of_orphans():
+    # Issue 56, IN_TEXT: "Young orphan Sophie lives in a none-too-friendly orphanage" ->
+    # "Young undocumented Sophie".
+    text = "Young orphan Sophie lives in a none-too-friendly orphanage."
+    assert texts_of(text, ["characteristics"], "holistic") == set()
+    near = texts_of(
+        "Young orphan Sophie lives in a none-too-friendly house.", ["characteristics"], "holistic"
+    )
+    assert "Young undocumented Sophie lives in a none-too-friendly house." in near
+
+
 def test_a_faiths_house_of_worship_is_its_cue_in_holistic():
     # Issue 56, IN_TEXT: holistic rewrites no related word, so "church" stays: the swap
     # stays among the faiths that worship in one.
