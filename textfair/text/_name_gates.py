@@ -127,6 +127,11 @@ def name_kind(
     # capitalised mid-sentence ("Linda and Young Guy", "the Old West", "Sydney Gay and
     # Lesbian Mardi Gras"): a sentence's first word is capitalised anyway.
     mid_sentence = not context.is_sentence_initial(text, start)
+    if after and after[0] == "/":
+        # "Catholic/Orthodox Chuch": the name goes on past the pair's second word (read
+        # NOT_IDENTITY in issue 56's gold set: "Buddhist/Orthodox Chuch").
+        pair = context.tokens_after(text, end, count=4)
+        after = pair[2:] if len(pair) > 2 and pair[1][:1].isupper() else []
     names_follow = bool(after) and heads_a_name(after, is_identity_word)
     if (term.text[:1].isupper() or mid_sentence) and names_follow:
         return "title"

@@ -109,6 +109,9 @@ def test_a_term_that_is_also_a_first_name_used_as_one(text, word, given):
         ("We met Christian Clavier", "Christian", "christian", "title"),
         ("he read American Caesar", "American", "american", "title"),
         ("the Catholic Church said", "Catholic", "catholic", "title"),
+        # A slashed pair heading a name (issue 56, NOT_IDENTITY: "Buddhist/Orthodox Chuch").
+        ("about gays and Catholic/Orthodox Chuch, instead", "Catholic", "catholic", "title"),
+        ("about gays and Catholic/Orthodox people, instead", "Catholic", "catholic", ""),
         ("Jewish Americans vote", "Jewish", "jewish", ""),  # an identity term follows
         ("the Christian Women met", "Christian", "christian", ""),  # a person noun follows
         ("Old Security Guards rally", "Old", "old", ""),  # a headline about people
