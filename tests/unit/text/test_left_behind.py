@@ -121,6 +121,18 @@ def test_a_faiths_house_of_worship_is_its_cue_in_holistic():
     assert "There are 5-10% agnostics in China, and many members in the party." in near
 
 
+def test_a_state_church_keeps_the_swap_among_the_christian_faiths():
+    # Issue 56, NOT_IDENTITY: "Christians in China ... members in the State church" ->
+    # "Buddhists ... the State temple": an established church is an institution, and
+    # Christian.
+    text = "There are 5-10% Christians in China, and many members in the State church."
+    variants = texts_of(text, ["religion"])
+    assert text.replace("Christians", "Catholics") in variants
+    assert not any(w in v for v in variants for w in ("Buddhists", "temple", "Muslims"))
+    near = texts_of(text.replace("the State church", "the church"), ["religion"])
+    assert "There are 5-10% Buddhists in China, and many members in the temple." in near
+
+
 def test_the_old_testament_keeps_the_swap_among_its_faiths():
     variants = texts_of("They push a Protestant POV at Books of the Old Testament.", ["religion"])
     assert "They push a Catholic POV at Books of the Old Testament." in variants
