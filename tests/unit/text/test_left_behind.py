@@ -181,6 +181,15 @@ def test_a_name_swap_beside_another_person_named_in_full_is_left_out():
     assert _name_targets("My neighbour Ellen met a painter, and she said she was tired.")
 
 
+def test_a_name_swap_beside_a_gendered_noun_in_apposition_with_another_name_is_left_out():
+    # Issue 56, IN_TEXT: "Martin ... this man, Antoni, is" -> "Haley ... this woman, Antoni":
+    # the man is Antoni, whom the names list does not know.
+    assert _name_targets("Ask my neighbour Martin: this man, Antoni, is a nationalist.") == set()
+    assert _name_targets("Ask my neighbour Martin: this man is a nationalist.")
+    # A list is no apposition: "mom, Thelma was" names two people.
+    assert _name_targets("My neighbour Martin was still dad, Thelma was busy.")
+
+
 def test_an_age_the_text_argues_from_is_a_fixed_form():
     stopped = "Even though I'm quite young, the Beatles are my favourite band!"
     assert texts_of(stopped, ["age"]) == set()
