@@ -133,6 +133,31 @@ def test_a_state_church_keeps_the_swap_among_the_christian_faiths():
     assert "There are 5-10% Buddhists in China, and many members in the temple." in near
 
 
+def test_us_party_politics_and_the_border_walls_are_cues_of_their_people():
+    # Issue 56's read of tweets, IN_TEXT: "all Americans with ur fake democratic platform.
+    # ... ur corrupt GOP" -> "all Indians"; "Mexican immigrants ... border walls" -> "Indian".
+    text = "You do scare all Americans with ur platform. It is ur corrupt GOP ethics."
+    assert texts_of(text, ["race"]) == set()
+    near = texts_of(
+        "You do scare all Americans with ur platform. It is ur corrupt ethics.", ["race"]
+    )
+    assert "You do scare all Canadians with ur platform. It is ur corrupt ethics." in near
+    walls = "The fire crew of Mexican immigrants never thinks of border walls."
+    assert texts_of(walls, ["race"]) == set()
+    assert texts_of(walls.replace("border walls", "politics"), ["race"])
+
+
+def test_british_politics_takes_no_african_american():
+    # Issue 56's read of tweets, IN_TEXT: "foul remarks about non-white people ... the Tory
+    # Party" -> "non-African American people": a people of the United States.
+    text = "Boris Johnson made foul remarks about non-white people; the Tory Party is racist."
+    variants = texts_of(text, ["race"])
+    assert text.replace("non-white", "non-black") in variants
+    assert not any("African American" in v for v in variants), variants
+    near = texts_of(text.replace("the Tory Party", "the party"), ["race"])
+    assert any("non-African American" in v for v in near), near
+
+
 def test_the_old_testament_keeps_the_swap_among_its_faiths():
     variants = texts_of("They push a Protestant POV at Books of the Old Testament.", ["religion"])
     assert "They push a Catholic POV at Books of the Old Testament." in variants
