@@ -329,6 +329,8 @@ def given_name_at(text: str, start: int, end: int, term: Term) -> bool:
 
 
 _SURNAME_PREFIXES = frozenset("mc mac o van von de".split())
+# A possessive that ends its clause: after "by", a firm's name (issue 56, NOT_IDENTITY).
+_FIRM = re.compile(r"['’]s[ \t]*(?:[.!?,;:)\n]|$)")
 
 
 def names_a_thing_at(text: str, start: int, end: int) -> bool:
@@ -339,6 +341,8 @@ def names_a_thing_at(text: str, start: int, end: int) -> bool:
     before = context.tokens_before(text, start, count=1)
     if before and context.normalize_token(before[0]) in _SURNAME_PREFIXES | {"the"}:
         return True
+    if before and context.normalize_token(before[0]) == "by" and _FIRM.match(text, end):
+        return True  # "the famous snack cake by Drake's!": a firm, not "by Milverton's acts"
     if _JOINED_AFTER.match(text, end) or (start and text[start - 1] in _JOINED_BEFORE):
         return True  # "Todd-AO", "Dave1185", "Paul|" (a signature link), "User:Paul", "/Paul"
     if address_gates.in_username(text, start) or _in_short_quote(text, start, end):

@@ -429,3 +429,18 @@ def test_a_title_after_an_article_and_a_noun_stays_a_title():
 
     text = "Thank you for experimenting with the page Boy in Da Corner on Wikipedia."
     assert Matcher("pronouns").find(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # Issue 56, NOT_IDENTITY: "the famous snack cake by Drake's!" -> "by Jasmine's!".
+        ("One thinks of the famous snack cake by Drake's! It was good.", []),
+        ("They were disgusted by Drake's acts.", ["Drake"]),  # a person's acts
+        ("A cake baked by Drake.", ["Drake"]),
+    ],
+)
+def test_a_possessive_ending_its_clause_after_by_is_a_firm(text, found):
+    from textfair.text.matcher import Matcher
+
+    assert [m.surface for m in Matcher("names").find(text)] == found
