@@ -244,6 +244,12 @@ def _write_ethnic_names(by_sex: dict[str, list[dict]], path: Path, **rules: floa
     path.write_text(header + _flow_yaml(data), encoding="utf-8")
 
 
+# Places that go with one descriptor alone: a text holding one is about that identity
+# (issue 56: "Young orphan Sophie ... lives in a none-too-friendly orphanage" -> "Young
+# undocumented Sophie", read IN_TEXT). Written by the textfair authors.
+PLACE_CUES = {"orphan": ["orphanage", "orphanages"]}
+
+
 def _dixon_words() -> dict[str, dict[str, list[str]]]:
     """Per dixon2018 term (lowercase), its cues and clashes: the words that tie a text to
     the identity are the identity's, whichever list names it (issue 56: holistic's religion
@@ -301,6 +307,8 @@ def holistic(reference: Path) -> tuple[dict, list[str]]:
                 if item.get("article") in ("a", "an"):
                     entry["article"] = item["article"]
                 entry.update(words_of.get(text.lower(), {}))
+                if text in PLACE_CUES:
+                    entry["cues"] = entry.get("cues", []) + PLACE_CUES[text]
                 entries.append(entry)
     data = {
         "name": "holistic",

@@ -43,6 +43,19 @@ GROUP_NOUNS = frozenset(
     """.split()
 )
 _PLURAL_VERBS = frozenset("tend seem want say think like love hate need know live make do".split())
+# A copula opening a question before its subject: "Is he gay", "are you straight?".
+_ASKING_COPULAS = frozenset("am is are was were isn't aren't wasn't weren't".split())
+
+
+def _asked_of(before: list[str]) -> bool:
+    """ "Is he gay or straight?", "are you old?": the predicate of a question to a pronoun
+    (a recall bug of issue 56: the first term of such a question was no mention)."""
+    return (
+        len(before) >= 2
+        and before[-1] in context.SUBJECT_PRONOUNS
+        and before[-1] != "who"
+        and before[-2] in _ASKING_COPULAS
+    )
 
 
 def _names_a_thing(after: list[str]) -> bool:
@@ -140,9 +153,13 @@ class FormReader:
             return "plural"  # "the Japanese tend to", "Chinese are": the people
         before = context.tokens_before(text, start, count=4)
         plain = [context.plain_token(t) for t in before]
-        if is_predicate(plain) or (
-            # "I am Italian American": another demonym between the copula and the term
-            len(before) >= 2 and capitalised(before[-1]) and is_predicate(plain[:-1])
+        if (
+            is_predicate(plain)
+            or _asked_of(plain)
+            or (
+                # "I am Italian American": another demonym between the copula and the term
+                len(before) >= 2 and capitalised(before[-1]) and is_predicate(plain[:-1])
+            )
         ):
             return "adjective"
         # Coordinated with an identity word: "people, gay and straight", "Indian or Black".

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from textfair.terms import Term
+from textfair.text import _context as context
 from textfair.text import _nationality as nationality
 from textfair.text import _references as references
 from textfair.text._ages import AGED_NOUNS, STATED_AGE, head_noun, in_age_argument
@@ -270,7 +271,26 @@ def _references(coherence: Coherence, state: PlanState) -> str | None:
             for start, end in references.named_people(text)
         ):
             return "reference"
+        # A gendered noun in apposition with another name ("this man, Antoni, is" ->
+        # "this woman, Antoni", read IN_TEXT): it is that person's, not the swapped name's
+        # (not a list: "Flo was still mom, Thelma was").
+        if any(
+            (apposed := _APPOSED_NAME.match(text, word.end)) is not None
+            and not any(s <= apposed.start(1) < e for s, e in spans)
+            and _determined(text, word.start)
+            for word in state.companions
+        ):
+            return "reference"
     return None
+
+
+_APPOSED_NAME = re.compile(r",[ \t]+([A-Z][a-z]+)\b")
+
+
+def _determined(text: str, start: int) -> bool:
+    """A determiner before the word at `start` ("this man")."""
+    before = context.tokens_before(text, start, count=1)
+    return bool(before) and context.normalize_token(before[0]) in context.DETERMINERS
 
 
 def _no_target(coherence: Coherence, state: PlanState) -> str | None:

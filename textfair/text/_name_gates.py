@@ -127,6 +127,11 @@ def name_kind(
     # capitalised mid-sentence ("Linda and Young Guy", "the Old West", "Sydney Gay and
     # Lesbian Mardi Gras"): a sentence's first word is capitalised anyway.
     mid_sentence = not context.is_sentence_initial(text, start)
+    if after and after[0] == "/":
+        # "Catholic/Orthodox Chuch": the name goes on past the pair's second word (read
+        # NOT_IDENTITY in issue 56's gold set: "Buddhist/Orthodox Chuch").
+        pair = context.tokens_after(text, end, count=4)
+        after = pair[2:] if len(pair) > 2 and pair[1][:1].isupper() else []
     names_follow = bool(after) and heads_a_name(after, is_identity_word)
     if (term.text[:1].isupper() or mid_sentence) and names_follow:
         return "title"
@@ -324,6 +329,8 @@ def given_name_at(text: str, start: int, end: int, term: Term) -> bool:
 
 
 _SURNAME_PREFIXES = frozenset("mc mac o van von de".split())
+# A possessive that ends its clause: after "by", a firm's name (issue 56, NOT_IDENTITY).
+_FIRM = re.compile(r"['’]s[ \t]*(?:[.!?,;:)\n]|$)")
 
 
 def names_a_thing_at(text: str, start: int, end: int) -> bool:
@@ -334,6 +341,8 @@ def names_a_thing_at(text: str, start: int, end: int) -> bool:
     before = context.tokens_before(text, start, count=1)
     if before and context.normalize_token(before[0]) in _SURNAME_PREFIXES | {"the"}:
         return True
+    if before and context.normalize_token(before[0]) == "by" and _FIRM.match(text, end):
+        return True  # "the famous snack cake by Drake's!": a firm, not "by Milverton's acts"
     if _JOINED_AFTER.match(text, end) or (start and text[start - 1] in _JOINED_BEFORE):
         return True  # "Todd-AO", "Dave1185", "Paul|" (a signature link), "User:Paul", "/Paul"
     if address_gates.in_username(text, start) or _in_short_quote(text, start, end):

@@ -257,7 +257,9 @@ def test_senses_of_holistic_descriptors_that_name_no_identity(text, word, form, 
         ("He is a strong believer in free speech.", False),
         ("We share a single identity as humans.", False),
         ("Space aliens abducted him.", False),
+        ("The married couple and the little sister are poor.", False),
         ("Poor people deserve help.", True),
+        ("The married man and the little sister are poor.", True),
         ("She is a strong woman.", True),
         ("I am a single mother of two.", True),
         ("Illegal aliens should be deported.", True),
@@ -327,3 +329,16 @@ def test_an_age_in_years_is_written_before_a_noun_only():
     assert predicate and not any("year-old" in v for v in predicate), predicate
     before_a_noun = _variants("The old man next door waved at us.", "age")
     assert any("sixty-year-old man" in v for v in before_a_noun), before_a_noun
+
+
+def test_a_term_asked_of_a_pronoun_is_a_mention():
+    """ "Is he gay or straight?": the first term of a question to a pronoun was no mention
+    (issue 56's recall bug), so a swap of "straight" could write "gay or polyamorous" (read
+    IN_TEXT); with both found the text names two terms and takes no part."""
+    assert [m.term_id for m in _mentions("Is he gay or straight?", "sexual_orientation")] == [
+        "gay",
+        "straight",
+    ]
+    assert not _variants("Is he gay or straight?", "sexual_orientation")
+    # One term asked of a pronoun still gets variants.
+    assert "Isn't he bisexual?" in _variants("Isn't he gay?", "sexual_orientation")

@@ -87,6 +87,29 @@ def test_cues_of_jewish_in_lowercase_and_compounds_leave_the_text_out():
     assert texts_of("It is run by bigots to harm all Jewish people.", ["religion"])
 
 
+def test_cues_of_jewish_misspelt_as_comments_write_them_leave_the_text_out():
+    # Issue 56, IN_TEXT: "are you Jew? ... between holocoust and Armeian deportations?" ->
+    # "are you Christian?"; "he is jewish ... the Zionst smear campaign" -> "sikh".
+    text = "Are you Jew? How is there any resemblence between holocoust and deportations?"
+    assert texts_of(text, ["religion"]) == set()
+    assert texts_of("He is jewish, and they call it a Zionst smear.", ["religion"]) == set()
+    near = texts_of(
+        "Are you Jew? How is there any resemblence between war and deportations?", ["religion"]
+    )
+    assert "Are you Christian? How is there any resemblence between war and deportations?" in near
+
+
+def test_an_orphanage_is_a_cue_of_orphans():
+    # Issue 56, IN_TEXT: "Young orphan Sophie lives in a none-too-friendly orphanage" ->
+    # "Young undocumented Sophie".
+    text = "Young orphan Sophie lives in a none-too-friendly orphanage."
+    assert texts_of(text, ["characteristics"], "holistic") == set()
+    near = texts_of(
+        "Young orphan Sophie lives in a none-too-friendly house.", ["characteristics"], "holistic"
+    )
+    assert "Young undocumented Sophie lives in a none-too-friendly house." in near
+
+
 def test_a_faiths_house_of_worship_is_its_cue_in_holistic():
     # Issue 56, IN_TEXT: holistic rewrites no related word, so "church" stays: the swap
     # stays among the faiths that worship in one.
@@ -96,6 +119,43 @@ def test_a_faiths_house_of_worship_is_its_cue_in_holistic():
     assert not any(w in v for v in variants for w in ("agnostics", "Buddhists", "Muslims"))
     near = texts_of(text.replace("the State church", "the party"), ["religion"], "holistic")
     assert "There are 5-10% agnostics in China, and many members in the party." in near
+
+
+def test_a_state_church_keeps_the_swap_among_the_christian_faiths():
+    # Issue 56, NOT_IDENTITY: "Christians in China ... members in the State church" ->
+    # "Buddhists ... the State temple": an established church is an institution, and
+    # Christian.
+    text = "There are 5-10% Christians in China, and many members in the State church."
+    variants = texts_of(text, ["religion"])
+    assert text.replace("Christians", "Catholics") in variants
+    assert not any(w in v for v in variants for w in ("Buddhists", "temple", "Muslims"))
+    near = texts_of(text.replace("the State church", "the church"), ["religion"])
+    assert "There are 5-10% Buddhists in China, and many members in the temple." in near
+
+
+def test_us_party_politics_and_the_border_walls_are_cues_of_their_people():
+    # Issue 56's read of tweets, IN_TEXT: "all Americans with ur fake democratic platform.
+    # ... ur corrupt GOP" -> "all Indians"; "Mexican immigrants ... border walls" -> "Indian".
+    text = "You do scare all Americans with ur platform. It is ur corrupt GOP ethics."
+    assert texts_of(text, ["race"]) == set()
+    near = texts_of(
+        "You do scare all Americans with ur platform. It is ur corrupt ethics.", ["race"]
+    )
+    assert "You do scare all Canadians with ur platform. It is ur corrupt ethics." in near
+    walls = "The fire crew of Mexican immigrants never thinks of border walls."
+    assert texts_of(walls, ["race"]) == set()
+    assert texts_of(walls.replace("border walls", "politics"), ["race"])
+
+
+def test_british_politics_takes_no_african_american():
+    # Issue 56's read of tweets, IN_TEXT: "foul remarks about non-white people ... the Tory
+    # Party" -> "non-African American people": a people of the United States.
+    text = "Boris Johnson made foul remarks about non-white people; the Tory Party is racist."
+    variants = texts_of(text, ["race"])
+    assert text.replace("non-white", "non-black") in variants
+    assert not any("African American" in v for v in variants), variants
+    near = texts_of(text.replace("the Tory Party", "the party"), ["race"])
+    assert any("non-African American" in v for v in near), near
 
 
 def test_the_old_testament_keeps_the_swap_among_its_faiths():
@@ -144,6 +204,15 @@ def test_a_name_swap_beside_another_person_named_in_full_is_left_out():
     # "she" may be Meg Tilly's: rewritten with Ellen, it would regender another person.
     assert _name_targets("My neighbour Ellen met Meg Tilly, and she said she was tired.") == set()
     assert _name_targets("My neighbour Ellen met a painter, and she said she was tired.")
+
+
+def test_a_name_swap_beside_a_gendered_noun_in_apposition_with_another_name_is_left_out():
+    # Issue 56, IN_TEXT: "Martin ... this man, Antoni, is" -> "Haley ... this woman, Antoni":
+    # the man is Antoni, whom the names list does not know.
+    assert _name_targets("Ask my neighbour Martin: this man, Antoni, is a nationalist.") == set()
+    assert _name_targets("Ask my neighbour Martin: this man is a nationalist.")
+    # A list is no apposition: "mom, Thelma was" names two people.
+    assert _name_targets("My neighbour Martin was still dad, Thelma was busy.")
 
 
 def test_an_age_the_text_argues_from_is_a_fixed_form():

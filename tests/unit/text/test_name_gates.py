@@ -109,6 +109,9 @@ def test_a_term_that_is_also_a_first_name_used_as_one(text, word, given):
         ("We met Christian Clavier", "Christian", "christian", "title"),
         ("he read American Caesar", "American", "american", "title"),
         ("the Catholic Church said", "Catholic", "catholic", "title"),
+        # A slashed pair heading a name (issue 56, NOT_IDENTITY: "Buddhist/Orthodox Chuch").
+        ("about gays and Catholic/Orthodox Chuch, instead", "Catholic", "catholic", "title"),
+        ("about gays and Catholic/Orthodox people, instead", "Catholic", "catholic", ""),
         ("Jewish Americans vote", "Jewish", "jewish", ""),  # an identity term follows
         ("the Christian Women met", "Christian", "christian", ""),  # a person noun follows
         ("Old Security Guards rally", "Old", "old", ""),  # a headline about people
@@ -426,3 +429,18 @@ def test_a_title_after_an_article_and_a_noun_stays_a_title():
 
     text = "Thank you for experimenting with the page Boy in Da Corner on Wikipedia."
     assert Matcher("pronouns").find(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # Issue 56, NOT_IDENTITY: "the famous snack cake by Drake's!" -> "by Jasmine's!".
+        ("One thinks of the famous snack cake by Drake's! It was good.", []),
+        ("They were disgusted by Drake's acts.", ["Drake"]),  # a person's acts
+        ("A cake baked by Drake.", ["Drake"]),
+    ],
+)
+def test_a_possessive_ending_its_clause_after_by_is_a_firm(text, found):
+    from textfair.text.matcher import Matcher
+
+    assert [m.surface for m in Matcher("names").find(text)] == found
