@@ -576,6 +576,7 @@ def test_a_py_model_in_the_current_directory_loads_from_the_console_script(
     assert json.loads(capsys.readouterr().out)["label"] in ("non-toxic", "toxic")
 
 
+@pytest.mark.slow  # a Hugging Face model loaded from disk, 4 s: the fast tier keeps to 3 minutes
 def test_a_hugging_face_model_keeps_max_length_tokens(capsys):
     from textfair.models.spec import load_model
 

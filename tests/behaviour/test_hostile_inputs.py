@@ -220,6 +220,7 @@ def test_a_directory_another_run_published_meanwhile_is_kept(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["report"]
 
 
+@pytest.mark.slow  # two command-line audits at once, 4 s: the fast tier keeps to 3 minutes
 def test_two_runs_given_one_new_out_do_not_both_succeed(models):
     """Both start before either has written: one publishes, the other says so (exit 2)."""
     (models / "c.csv").write_text("comment\na gay man\na straight man\n")

@@ -155,8 +155,9 @@ def test_the_tabular_example_reports_are_unchanged(name):
     [
         "dixon2018",
         pytest.param("holistic", marks=pytest.mark.slow),  # 571 descriptors: about 20 s
-        "names",
-        "pronouns",
+        # The other lists' references, about 3 s each: in the slow tier with holistic's.
+        pytest.param("names", marks=pytest.mark.slow),
+        pytest.param("pronouns", marks=pytest.mark.slow),
     ],
 )
 def test_the_bundled_audit_report_is_unchanged(terms):

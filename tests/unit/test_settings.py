@@ -350,6 +350,7 @@ def test_causal_lists_no_option_of_the_group_stage():
     assert {"--correction", "--max-order", "--error"} <= flags  # read by the causal tests
 
 
+@pytest.mark.slow  # loads a Hugging Face model twice from the command line, 7 s
 def test_label_names_name_a_hugging_face_models_label_k_on_the_command_line(tmp_path, capsys):
     """A model that calls its classes LABEL_0, LABEL_1: the error names --label-names, and
     --label-names names them (the verdict then reads "judged non-toxic")."""

@@ -300,6 +300,7 @@ def test_a_wrong_method_is_one_line_and_exit_2_before_any_work(tmp_path, capsys)
     assert not list(tmp_path.iterdir())  # nothing written
 
 
+@pytest.mark.slow  # fine-tunes a transformer, 4 s: the fast tier keeps to 3 minutes
 def test_logit_pairing_fine_tunes_a_hugging_face_model_too():
     """The bundled tiny transformer, fine-tuned on the planted texts first (so its logits
     follow "muslim"), then paired: the gap falls below 0.75 of plain fine-tuning's."""

@@ -204,6 +204,7 @@ def test_lists_combine_and_a_form_in_two_of_them_is_refused(tmp_path):
         load_term_list(f"dixon2018,{clash}")
 
 
+@pytest.mark.slow  # a command-line audit end to end, 4 s: the fast tier keeps to 3 minutes
 def test_the_documented_example_list_audits_end_to_end(tmp_path):
     """The YAML block of the term-list page, validated and audited with the bundled model on a
     forum corpus of real sentences that name its terms."""
