@@ -53,6 +53,15 @@ def one_line_error(call, *args, **kwargs):
     return raised.value
 
 
+def runs_in_a_fresh_interpreter(code: str) -> None:
+    """`code` runs to its end in a new Python process (what it imports is its own, not this
+    test session's); its stderr is the failure's message."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
 def write_flat_model(directory: Path) -> None:
     """A module `models` with `flat`: every text 80% non-toxic, for `--model py:models:flat`
     (put `directory` on sys.path)."""

@@ -264,14 +264,11 @@ def test_hf_precision_is_half_only_where_asked_or_on_a_gpu_and_keys_the_answers(
 def test_a_plain_function_is_adapted_without_importing_transformers_pipelines():
     """Checking whether a model is a Hugging Face pipeline imported transformers' pipelines
     (4-7 s) for every audit of a plain function."""
-    import subprocess
-    import sys
+    from conftest import runs_in_a_fresh_interpreter
 
-    code = (
+    runs_in_a_fresh_interpreter(
         "import sys, textfair\n"
         "from textfair.models import as_model\n"
         "as_model(lambda texts: [[0.5, 0.5]] * len(texts), label_names=['ok', 'bad'])\n"
         "assert 'transformers.pipelines' not in sys.modules, 'imported'\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr

@@ -5,8 +5,6 @@ reason; 0 gives the audit it gave before the score."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +22,7 @@ from textfair.text._acceptability_model import AcceptabilityModel, load_model
 from textfair.text.domain import TextDomain
 from textfair.text.matcher import Matcher
 
+from conftest import runs_in_a_fresh_interpreter
 from locations import DATA
 
 TEXTS = [
@@ -53,14 +52,12 @@ def test_the_shipped_model_is_json_and_scores_probabilities():
 
 
 def test_scoring_needs_no_scikit_learn():
-    code = (
+    runs_in_a_fresh_interpreter(
         "import sys, textfair\n"
         "v = textfair.counterfactuals('Muslims are my neighbours.')[0]\n"
         "assert 0 < v.acceptability < 1\n"
         "assert 'sklearn' not in sys.modules, 'sklearn imported'\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
 
 
 def test_a_planted_feature_moves_the_score_the_way_its_sign_says():
