@@ -108,3 +108,66 @@ def test_a_stored_reading_that_does_not_fit_is_refused_whole(edit, said):
     decode(_edited(blob, lambda header, columns: None), "key", TEXTS, LIST)  # edits alone
     with pytest.raises(ReadingRefused, match=said):
         decode(_edited(blob, edit), "key", TEXTS, LIST)
+
+
+def _written_blob(edit) -> bytes:
+    """Two stored variants of TEXTS[0], their columns changed by `edit(header, scores,
+    columns)` (columns: seed, rule set, kept before, kept after, WORLD flag)."""
+    from textfair.core.rules import Rule
+    from textfair.text._written import encode_written
+
+    rule_set = (Rule("income_group", "low income nationality"),)
+    written = [
+        ((0, rule_set), ("Nigerians moved to Nigeria last year.", 0.8, None)),
+        ((3, rule_set), ("I love Nigeria and Nigerians.", 0.6, "a flag")),
+    ]
+    data = zlib.decompress(encode_written("key", written, TEXTS))
+    (length,) = struct.unpack("<Q", data[5:13])
+    header = json.loads(data[13 : 13 + length])
+    rest = data[13 + length :]
+    scores = np.frombuffer(rest[:16], dtype="<f8").copy()
+    columns = np.frombuffer(rest[16:], dtype="<i4").reshape(5, 2).copy()
+    edit(header, scores, columns)
+    body = json.dumps(header).encode()
+    packed = scores.tobytes() + columns.astype("<i4").tobytes()
+    return zlib.compress(data[:5] + struct.pack("<Q", len(body)) + body + packed)
+
+
+def _column(row: int, value: int):
+    def edit(header, scores, columns):
+        columns[row, 0] = value
+
+    return edit
+
+
+def _nan_score(header, scores, columns):
+    scores[0] = float("nan")
+
+
+def _one_text_short(header, scores, columns):
+    header["betweens"].pop()
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (_column(0, 4), "seed outside the corpus"),
+        (_column(1, 1), "rule set outside"),
+        (_column(2, -1), "not lengths"),
+        (_column(3, 1000), "keeping more of its seed"),
+        (_column(4, 1), "WORLD flag outside"),
+        (_nan_score, "acceptability outside"),
+        (_one_text_short, "wrong size"),
+    ],
+)
+def test_stored_variants_that_do_not_fit_are_refused_whole(edit, said):
+    from textfair.text._written import decode_written
+
+    kept = decode_written(_written_blob(lambda *_: None), "key", TEXTS, LIST)
+    assert [v for v, _, _ in kept.values()] == [
+        "Nigerians moved to Nigeria last year.",
+        "I love Nigeria and Nigerians.",
+    ]
+    assert [w for _, _, w in kept.values()] == [None, "a flag"]
+    with pytest.raises(ReadingRefused, match=said):
+        decode_written(_written_blob(edit), "key", TEXTS, LIST)

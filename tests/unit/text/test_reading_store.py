@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import sqlite3
+import struct
 import subprocess
 import sys
 import time
@@ -502,10 +503,13 @@ def test_a_stored_variant_is_its_seed_with_the_text_between_its_changes(seed, te
     rule_set = (Rule("gender", "straight"),)
     blob = encode_written("k", [((1, rule_set), (text, 0.75, None))], ["other", seed])
     assert decode_written(blob, "k", ["other", seed], terms) == {(1, rule_set): (text, 0.75, None)}
-    stored = json.loads(zlib.decompress(blob)[5:])["variants"][0]
-    assert stored[2] + stored[3] <= len(seed) and len(stored[4]) <= len(text)
+    data = zlib.decompress(blob)
+    (length,) = struct.unpack("<Q", data[5:13])
+    (between,) = json.loads(data[13 : 13 + length])["betweens"]
+    before, after = np.frombuffer(data[13 + length + 8 :], dtype="<i4")[2:4]
+    assert before + after <= len(seed) and len(between) <= len(text)
     if seed != text and seed and text:
-        assert text not in stored  # never the whole text when the seed keeps some of it
+        assert between != text  # never the whole text when the seed keeps some of it
 
 
 def test_stored_variants_whose_ends_do_not_fit_their_seed_are_refused():
