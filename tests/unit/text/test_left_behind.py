@@ -147,6 +147,19 @@ def test_us_party_politics_and_the_border_walls_are_cues_of_their_people():
     assert texts_of(walls.replace("border walls", "politics"), ["race"])
 
 
+def test_crossing_a_border_keeps_the_swap_among_the_people_who_cross_borders():
+    # Issue 56's second read of tweets, IN_TEXT: "illegal aliens ... #BuildThatWall" ->
+    # "illegal casual workers"; "immigrant children" at "Border Protection" -> "casual worker".
+    text = "Volunteers in the town help the refugees who crossed the border last week."
+    variants = texts_of(text, ["characteristics"], "holistic")
+    assert text.replace("refugees", "immigrants") in variants
+    assert not any("workers" in v or "wealthy" in v for v in variants), variants
+    near = texts_of(
+        text.replace("crossed the border", "came here"), ["characteristics"], "holistic"
+    )
+    assert "Volunteers in the town help the gig workers who came here last week." in near
+
+
 def test_british_politics_takes_no_african_american():
     # Issue 56's read of tweets, IN_TEXT: "foul remarks about non-white people ... the Tory
     # Party" -> "non-African American people": a people of the United States.
