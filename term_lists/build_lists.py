@@ -258,6 +258,17 @@ MIGRATION = ("alien", "asylum-seeking", "foreign-born", "immigrant", "refugee", 
 MIGRATION_CUES = ["border", "borders", "illegal", "illegals", "illigal", "BuildThatWall"]
 for _descriptor in MIGRATION:
     PLACE_CUES[_descriptor] = MIGRATION_CUES
+# The United States' parties' short names and slogans go with one side of its politics, shared
+# by that side's descriptors (issue 56's second read of tweets: "#Dems and conservatives be
+# treated the same" -> "socially liberal people", read MERGED; "chips away at liberal ...
+# majorities #MAGA ... Constitutional Conservatives" -> "Socially Liberal People", IN_TEXT).
+# Written by the textfair authors.
+LEFT = ("liberal", "Democrat", "leftist", "left-wing", "socially liberal", "progressive")
+RIGHT = ("conservative", "Republican", "rightist", "right-wing", "fiscally conservative")
+for _descriptor in LEFT:
+    PLACE_CUES[_descriptor] = ["Dems", "DNC"]
+for _descriptor in RIGHT:
+    PLACE_CUES[_descriptor] = ["GOP", "MAGA", "RNC", "TCOT"]
 
 
 def _dixon_words() -> dict[str, dict[str, list[str]]]:
