@@ -24,10 +24,7 @@ _SPACED_SITE = re.compile(r"\w+ [A-Za-z]+\.(?:org|com|net)\b")
 def in_url(text: str, start: int) -> bool:
     """Part of a web address or file name: "www.Christian-Bible.com",
     ".../official-neglect-for-anglo-sikh-war-monuments2704.html"."""
-    if start > 0 and text[start - 1] in ".@_" and text[max(0, start - 2) : start] != "..":
-        # An ellipsis written without a space ("well...she is") is punctuation, no address:
-        # its word is read on (issue 56's second read of tweets: that "she" was left as it
-        # was beside the next sentence's "She" -> "He", read IN_TEXT).
+    if start > 0 and text[start - 1] in ".@_":
         return True
     if _SPACED_SITE.match(text, start):
         return True  # "jew watch.com": a site's name written with a space in it
