@@ -248,6 +248,27 @@ def _write_ethnic_names(by_sex: dict[str, list[dict]], path: Path, **rules: floa
 # (issue 56: "Young orphan Sophie ... lives in a none-too-friendly orphanage" -> "Young
 # undocumented Sophie", read IN_TEXT). Written by the textfair authors.
 PLACE_CUES = {"orphan": ["orphanage", "orphanages"]}
+# The words of crossing a border unlawfully or for refuge go with the descriptors of people
+# who cross borders, shared among them so a swap stays among them (issue 56's second read of
+# tweets: "illegal aliens ... #BuildThatWall" -> "illegal casual workers", "abusing immigrant
+# children" at "Customs and Border Protection" -> "casual worker children", "illigal refugees
+# ... back to the border" -> "independently wealthy people", read IN_TEXT). Written by the
+# textfair authors.
+MIGRATION = ("alien", "asylum-seeking", "foreign-born", "immigrant", "refugee", "undocumented")
+MIGRATION_CUES = ["border", "borders", "illegal", "illegals", "illigal", "BuildThatWall"]
+for _descriptor in MIGRATION:
+    PLACE_CUES[_descriptor] = MIGRATION_CUES
+# The United States' parties' short names and slogans go with one side of its politics, shared
+# by that side's descriptors (issue 56's second read of tweets: "#Dems and conservatives be
+# treated the same" -> "socially liberal people", read MERGED; "chips away at liberal ...
+# majorities #MAGA ... Constitutional Conservatives" -> "Socially Liberal People", IN_TEXT).
+# Written by the textfair authors.
+LEFT = ("liberal", "Democrat", "leftist", "left-wing", "socially liberal", "progressive")
+RIGHT = ("conservative", "Republican", "rightist", "right-wing", "fiscally conservative")
+for _descriptor in LEFT:
+    PLACE_CUES[_descriptor] = ["Dems", "DNC"]
+for _descriptor in RIGHT:
+    PLACE_CUES[_descriptor] = ["GOP", "MAGA", "RNC", "TCOT"]
 
 
 def _dixon_words() -> dict[str, dict[str, list[str]]]:

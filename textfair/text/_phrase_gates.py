@@ -223,10 +223,17 @@ _DETERMINING = frozenset(
 )
 
 
+# A greeting or thanks to whoever reads: "Hey guys thanks for following!" -> "Hey gals" (issue
+# 56's second read of tweets, NOT_IDENTITY), not "you guys" said of a group.
+_GREETING = re.compile(r"\b(?:hey|hi|hiya|hello|thanks|thank\s+you)[ \t]+$", re.IGNORECASE)
+
+
 def interjection(text: str, start: int, end: int) -> bool:
     """A gendered noun used as an interjection or a vocative, not for a person: "Man,
-    relax", ", boy, was he", "Should have went to central Catholic man"."""
+    relax", ", boy, was he", "Should have went to central Catholic man", "Hey guys"."""
     word = text[start:end].lower()
+    if word == "guys":
+        return _GREETING.search(text, max(0, start - 12), start) is not None
     if word not in ("man", "boy", "dude"):
         return False
     begin = max(0, start - 6)

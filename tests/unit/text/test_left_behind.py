@@ -147,6 +147,41 @@ def test_us_party_politics_and_the_border_walls_are_cues_of_their_people():
     assert texts_of(walls.replace("border walls", "politics"), ["race"])
 
 
+def test_crossing_a_border_keeps_the_swap_among_the_people_who_cross_borders():
+    # Issue 56's second read of tweets, IN_TEXT: "illegal aliens ... #BuildThatWall" ->
+    # "illegal casual workers"; "immigrant children" at "Border Protection" -> "casual worker".
+    text = "Volunteers in the town help the refugees who crossed the border last week."
+    variants = texts_of(text, ["characteristics"], "holistic")
+    assert text.replace("refugees", "immigrants") in variants
+    assert not any("workers" in v or "wealthy" in v for v in variants), variants
+    near = texts_of(
+        text.replace("crossed the border", "came here"), ["characteristics"], "holistic"
+    )
+    assert "Volunteers in the town help the gig workers who came here last week." in near
+
+
+def test_a_party_short_name_or_slogan_keeps_the_swap_on_its_side_of_politics():
+    # Issue 56's second read of tweets: "#Dems and conservatives be treated the same" ->
+    # "socially liberal people" (MERGED); "#MAGA ... Constitutional Conservatives" ->
+    # "Socially Liberal People" (IN_TEXT).
+    left = ("liberal", "Democrat", "leftist", "left-wing", "progressive")
+    dems = texts_of(
+        "The Dems and the conservatives should answer to the courts.",
+        ["political_ideologies"],
+        "holistic",
+    )
+    assert not any(w in v for v in dems for w in left), dems
+    maga = texts_of(
+        "Fill the courts with conservatives, MAGA!", ["political_ideologies"], "holistic"
+    )
+    assert "Fill the courts with Republicans, MAGA!" in maga
+    assert not any(w in v for v in maga for w in left), maga
+    near = texts_of(
+        "Fill the courts with conservatives, friends!", ["political_ideologies"], "holistic"
+    )
+    assert "Fill the courts with liberals, friends!" in near
+
+
 def test_british_politics_takes_no_african_american():
     # Issue 56's read of tweets, IN_TEXT: "foul remarks about non-white people ... the Tory
     # Party" -> "non-African American people": a people of the United States.

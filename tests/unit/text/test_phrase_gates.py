@@ -113,6 +113,10 @@ def test_in_fixed_phrase(text, word, fixed):
         ("a man, a plan", "man", False),
         ("he is a man!", "man", False),
         ("Woman, relax", "Woman", False),  # not a word used so
+        ("Hey guys thanks for the follow!", "guys", True),  # a greeting to readers
+        ("Thank you guys, see you soon", "guys", True),
+        ("What are you guys talking about?", "guys", False),  # said of a group
+        ("Hey, the guys at work are kind", "guys", False),
     ],
 )
 def test_interjection(text, word, interjection):
@@ -313,3 +317,13 @@ def test_a_title_in_a_list_of_references_is_no_mention():
     start = items.index("Muslim")
     assert not phrase_gates.in_reference_list(items, start, start + 6)
     assert [m.surface for m in Matcher("dixon2018").find(items)] == ["Muslim"]
+
+
+def test_a_greeting_to_readers_is_no_mention_but_a_group_addressed_is():
+    # Issue 56's second read of tweets, NOT_IDENTITY: "Hey guys thanks for following!" ->
+    # "Hey gals"; the earlier reads judged "What are you guys talking about?" -> "gals" fine.
+    from textfair.text.matcher import Matcher
+
+    matcher = Matcher("pronouns")
+    assert matcher.find("Hey guys thanks for the follow! Tell him hi.")[0].surface == "him"
+    assert [m.surface for m in matcher.find("Are you guys coming?")] == ["guys"]
