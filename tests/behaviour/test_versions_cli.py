@@ -60,6 +60,7 @@ def _audit(folder, version, *args):
         sys.path.remove(str(folder))
 
 
+@pytest.mark.slow  # two command-line audits, 3 s: the fast tier keeps to 3 minutes
 def test_a_version_that_got_worse_fails_the_gate_and_the_same_passes(versions):
     first = _audit(versions, "v1", "--out", str(versions / "v1"))
     assert first.exit_code == 0, first.output

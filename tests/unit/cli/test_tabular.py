@@ -37,6 +37,7 @@ def invoke(files, *args):
     return runner.invoke(app, ["tabular", args[0], *base, *args[1:]], env={"COLUMNS": "200"})
 
 
+@pytest.mark.slow  # a command-line tabular audit, 3 s: the fast tier keeps to 3 minutes
 def test_tabular_audit_writes_findings_and_group_metrics(files):
     result = invoke(
         files,

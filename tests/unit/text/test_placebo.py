@@ -83,6 +83,7 @@ def test_an_uncached_model_is_asked_each_text_once_with_the_same_result():
     assert themis(domain, cached, favorable=0, seed=3) == bare
 
 
+@pytest.mark.slow  # an audit rendered as report.md and report.html: 4 s of the fast tier
 def test_the_verdict_markdown_and_page_speak_of_the_excess():
     """The verdict names what identity adds beyond a placebo edit; the Markdown group and
     term-pair tables and the page's heatmap show the excess, not the raw flip rate."""
