@@ -38,12 +38,19 @@ _PARENT = re.compile(
 
 def by_descent(text: str, mentions: Iterable[Mention]) -> bool:
     """Whether `text` speaks of descent in a sentence holding a mention of a people's term
-    (a text that speaks of genes elsewhere may still speak of the faith here)."""
+    (a text that speaks of genes elsewhere may still speak of the faith here). Each sentence
+    is searched once: a text without sentence breaks that repeats the term hundreds of times
+    is one 5,000-character sentence, and a search per mention made its reading quadratic."""
+    searched: set[tuple[int, int]] = set()
     for mention in mentions:
         if mention.term.id not in _PEOPLES:
             continue
         if _PARENT.match(text, mention.end):
             return True
-        if _DESCENT.search(text, *context.sentence_of(text, mention.start)):
+        sentence = context.sentence_of(text, mention.start)
+        if sentence in searched:
+            continue
+        searched.add(sentence)
+        if _DESCENT.search(text, *sentence):
             return True
     return False

@@ -51,9 +51,16 @@ class LeftBehind:
             return []
         wanted = {t.id: t for t in terms}
         left: dict[str, Term] = {}
+        # The characters the spans cover, marked once: a text repeating a term hundreds of
+        # times has as many spans as matches, and a test of every span per match was
+        # quadratic. An empty span overlaps a match it falls strictly inside.
+        covered = bytearray(len(text))
+        for s, e in spans:
+            covered[s:e] = b"\x01" * (e - s)
+        empty = [s for s, e in spans if s == e]
         for match in self._pattern.finditer(text):
             start, end = match.span()
-            if any(s < end and start < e for s, e in spans):
+            if covered.find(1, start, end) != -1 or any(start < s < end for s in empty):
                 continue
             for term in self._forms.get(normalize_form(text[start:end]), ()):
                 if term.id in wanted and not _names_a_thing(text, start, end, self._cues):

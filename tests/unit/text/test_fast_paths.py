@@ -147,3 +147,68 @@ def test_the_assignments_a_seed_takes_are_those_it_is_rewritten_to():
     # Seeds that take some assignments (not only seeds that take none), in each case.
     assert taking_part[("gender",)] > 30 and taking_part[("race",)] > 5
     assert taking_part[("gender", "religion")] > 0
+
+
+def test_a_sentence_found_looking_back_is_the_one_a_scan_from_the_start_finds(reviews):
+    """`sentence_of` looks back from the position for the last sentence end (a scan from the
+    text's start made reading a text quadratic in its mentions): the same span as the scan
+    at every position of real reviews and of texts with every end mark, at either edge."""
+    import re
+
+    from textfair.text import _context as context
+
+    ends = re.compile(r"[.!?\n]")
+
+    def scanned(text: str, position: int) -> tuple[int, int]:
+        start = max((m.end() for m in ends.finditer(text, 0, position)), default=0)
+        end = ends.search(text, position)
+        return start, end.start() if end else len(text)
+
+    texts = [*reviews[:40], ".a!b?c\nd.", "no end at all", "", "..", "a.\n\nb"]
+    for text in texts:
+        # Every position beside an end mark and at either edge, every 7th elsewhere.
+        marks = {m.start() + d for m in ends.finditer(text) for d in (-1, 0, 1, 2)}
+        for position in sorted({0, len(text), *range(0, len(text), 7), *marks}):
+            if 0 <= position <= len(text):
+                assert context.sentence_of(text, position) == scanned(text, position)
+
+
+def test_terms_left_behind_are_those_outside_the_spans_tested_one_by_one():
+    """`LeftBehind.left` marks the spans' characters once rather than testing every span per
+    match (quadratic in a text repeating a term): the same terms as the span-by-span test,
+    for random spans, empty ones included, over texts repeating the terms."""
+    from textfair.terms import load_term_list
+    from textfair.text._left_behind import LeftBehind
+
+    terms = load_term_list("dixon2018")
+    left_behind = LeftBehind(terms)
+    every = list(terms.terms())
+    rng = random.Random(58)
+    words = ["gay", "Muslim", "old", "black", "the", "queer", "men", "Jewish", "young", "."]
+    found = 0
+    for _ in range(300):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 30)))
+        spans = []
+        for _ in range(rng.randint(0, 6)):
+            start = rng.randint(0, len(text))
+            spans.append((start, min(len(text), start + rng.choice([0, 1, 3, 8]))))
+        expected = _left_one_by_one(left_behind, text, every, spans)
+        assert left_behind.left(text, every, spans) == expected, (text, spans)
+        found += bool(expected)
+    assert found > 100  # texts where terms are left behind, not only texts with none
+
+
+def _left_one_by_one(left_behind, text, terms, spans):
+    """`left`, with the overlap of a match and the spans tested span by span."""
+    from textfair.text import _left_behind as module
+
+    wanted = {t.id: t for t in terms}
+    left = {}
+    for match in left_behind._pattern.finditer(text):
+        start, end = match.span()
+        if any(s < end and start < e for s, e in spans):
+            continue
+        for term in left_behind._forms.get(module.normalize_form(text[start:end]), ()):
+            if term.id in wanted and not module._names_a_thing(text, start, end, left_behind._cues):
+                left[term.id] = wanted[term.id]
+    return list(left.values())
