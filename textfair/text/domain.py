@@ -116,11 +116,6 @@ class TextDomain:
         self.scorer.remember(self.reading.scores)
         self._mentions, plans = self.reading.mentions, self.reading.plans
         self._no_terms = {c: frozenset[str]() for c in self._categories}
-        self._terms = [self._terms_by_category(self.reading.named(i)) for i in range(len(plans))]
-        self._related = [
-            [m for plan in by_category.values() if plan.left_out is None for m in plan.related]
-            for by_category in plans
-        ]
         self.worlds = WorldFlags(plans)  # what rewrites rest on, per seed (WORLD, issue 56)
         # Categories whose terms are first names or gendered words: no placebo word goes
         # before them (`placebo`), decided once here rather than per seed.
@@ -129,20 +124,25 @@ class TextDomain:
             for c in self._categories
             if any(t.names or t.words for t in self.term_list.categories[c])
         }
-        self._presence = np.array(
-            [
-                [c in by_category and by_category[c].left_out is None for c in self._categories]
-                for by_category in plans
-            ],
-            dtype=bool,
-        ).reshape(len(self.texts), len(self._categories))
         self.left_out = {c: dict.fromkeys(LEFT_OUT_REASONS, 0) for c in self._categories}
         """Per category, the seeds that mention it but take no part in its rows, by reason."""
         self.mentioning = dict.fromkeys(self._categories, 0)
         """Per category, the seeds that mention one of its terms."""
         self.naming_any = 0
         """The seeds that mention a term of any audited category."""
-        for by_category in plans:  # one pass over every seed's plans
+        self._terms: list[Mapping[str, frozenset[str]]] = [self._no_terms] * len(plans)
+        self._related: list[list[Mention]] = [[] for _ in plans]
+        self._presence = np.zeros((len(self.texts), len(self._categories)), dtype=bool)
+        # One pass over the seeds with plans only: most seeds of a corpus name no term.
+        for i in (i for i, by_category in enumerate(plans) if by_category):
+            by_category = plans[i]
+            self._terms[i] = self._terms_by_category(self.reading.named(i))
+            self._related[i] = [
+                m for plan in by_category.values() if plan.left_out is None for m in plan.related
+            ]
+            self._presence[i] = [
+                c in by_category and by_category[c].left_out is None for c in self._categories
+            ]
             self.naming_any += any(c in self.mentioning for c in by_category)
             for c, plan in by_category.items():
                 if c in self.mentioning:
