@@ -286,9 +286,34 @@ def _dixon_words() -> dict[str, dict[str, list[str]]]:
             if category == "religion" and entry.get("related"):
                 related = [w for w in entry["related"].values() if w not in found.get("cues", [])]
                 found["cues"] = found.get("cues", []) + related
+            # A noun for the people the other list does not write ("a Jew", "Jews" beside
+            # HolisticBias's adjective "Jewish") would be left behind by a swap of the
+            # adjective (issue 56: "whether someone is or is not a Jew, or what it means
+            # ... to be Jewish" -> "to be Rasta", read IN_TEXT): a cue there, where no term
+            # of the other list writes it (`holistic` drops those one does).
+            nouns = ([entry["noun"]] if entry.get("noun") else []) + entry.get("plural", [])
+            if nouns:
+                found["nouns"] = nouns
             if found:
                 words[entry["term"].lower()] = found
     return words
+
+
+def _unwritten_nouns_as_cues(categories: dict[str, list[dict]]) -> None:
+    """Each entry's dixon2018 nouns ("nouns", see `_dixon_words`) that no entry of
+    `categories` writes (as its term or a plural, hyphens and case aside) become its cues."""
+
+    def key(form: str) -> str:
+        return " ".join(re.split(r"[\s\-]+", form.lower()))
+
+    written = {
+        key(f) for es in categories.values() for e in es for f in (e["term"], *e.get("plural", []))
+    }
+    for entries in categories.values():
+        for entry in entries:
+            nouns = [n for n in entry.pop("nouns", []) if key(n) not in written]
+            if nouns:
+                entry["cues"] = entry.get("cues", []) + nouns
 
 
 def holistic(reference: Path) -> tuple[dict, list[str]]:
@@ -331,6 +356,7 @@ def holistic(reference: Path) -> tuple[dict, list[str]]:
                 if text in PLACE_CUES:
                     entry["cues"] = entry.get("cues", []) + PLACE_CUES[text]
                 entries.append(entry)
+    _unwritten_nouns_as_cues(categories)
     data = {
         "name": "holistic",
         "description": "HolisticBias v1.1: 12 axes of identity descriptors (Smith et al. 2022).",

@@ -328,3 +328,12 @@ def test_the_term_said_again_of_ones_who_keeps_the_text_out():
     # "ones that" may be anything ("the younger ones that still run"): a thing, no mention.
     near = "The younger generation must see it, not the younger ones that still run."
     assert near.replace("younger generation", "older generation") in texts_of(near, ["age"])
+
+
+def test_a_noun_holistic_does_not_write_is_a_cue_of_its_adjective():
+    # Issue 56: HolisticBias writes "Jewish", never "Jew": "whether someone is or is not a
+    # Jew, or what it means to be Jewish" -> "to be Rasta" left the Jew behind.
+    text = "I won't debate whether someone is a Jew, or what it means to be Jewish."
+    assert not texts_of(text, ["religion"], "holistic")
+    near = "I won't debate what it means to be Jewish."
+    assert near.replace("Jewish", "Rasta") in texts_of(near, ["religion"], "holistic")
