@@ -271,6 +271,17 @@ for _descriptor in RIGHT:
     PLACE_CUES[_descriptor] = ["GOP", "MAGA", "RNC", "TCOT"]
 
 
+# HolisticBias gives FTM, F2M and "trans male" the gender male, MTF, M2F and "trans female"
+# female; its other transgender descriptors say the same gender in other words (masculine,
+# masc; feminine, fem, femme), and are given it here, so that none is written where the
+# text's words for that person are of the other gender (issue 56: "Tanya is one of the dumbest
+# female leads ... her" -> "trans masc leads", read IN_TEXT). Written by the textfair authors.
+TRANS_GENDERS = {
+    **dict.fromkeys(("trans masculine", "trans masc", "transmasculine"), "male"),
+    **dict.fromkeys(("trans feminine", "trans fem", "trans femme", "transfeminine"), "female"),
+}
+
+
 def _dixon_words() -> dict[str, dict[str, list[str]]]:
     """Per dixon2018 term (lowercase), its cues and clashes: the words that tie a text to
     the identity are the identity's, whichever list names it (issue 56: holistic's religion
@@ -350,6 +361,8 @@ def holistic(reference: Path) -> tuple[dict, list[str]]:
                     entry["flags"] = [item["preference"]]
                 if item.get("gender") in ("male", "female"):
                     entry["gender"] = item["gender"]
+                elif text in TRANS_GENDERS:
+                    entry["gender"] = TRANS_GENDERS[text]
                 if item.get("article") in ("a", "an"):
                     entry["article"] = item["article"]
                 entry.update(words_of.get(text.lower(), {}))
