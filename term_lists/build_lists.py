@@ -271,6 +271,17 @@ for _descriptor in RIGHT:
     PLACE_CUES[_descriptor] = ["GOP", "MAGA", "RNC", "TCOT"]
 
 
+# HolisticBias gives FTM, F2M and "trans male" the gender male, MTF, M2F and "trans female"
+# female; its other transgender descriptors say the same gender in other words (masculine,
+# masc; feminine, fem, femme), and are given it here, so that none is written where the
+# text's words for that person are of the other gender (issue 56: "Tanya is one of the dumbest
+# female leads ... her" -> "trans masc leads", read IN_TEXT). Written by the textfair authors.
+TRANS_GENDERS = {
+    **dict.fromkeys(("trans masculine", "trans masc", "transmasculine"), "male"),
+    **dict.fromkeys(("trans feminine", "trans fem", "trans femme", "transfeminine"), "female"),
+}
+
+
 def _dixon_words() -> dict[str, dict[str, list[str]]]:
     """Per dixon2018 term (lowercase), its cues and clashes: the words that tie a text to
     the identity are the identity's, whichever list names it (issue 56: holistic's religion
@@ -286,9 +297,34 @@ def _dixon_words() -> dict[str, dict[str, list[str]]]:
             if category == "religion" and entry.get("related"):
                 related = [w for w in entry["related"].values() if w not in found.get("cues", [])]
                 found["cues"] = found.get("cues", []) + related
+            # A noun for the people the other list does not write ("a Jew", "Jews" beside
+            # HolisticBias's adjective "Jewish") would be left behind by a swap of the
+            # adjective (issue 56: "whether someone is or is not a Jew, or what it means
+            # ... to be Jewish" -> "to be Rasta", read IN_TEXT): a cue there, where no term
+            # of the other list writes it (`holistic` drops those one does).
+            nouns = ([entry["noun"]] if entry.get("noun") else []) + entry.get("plural", [])
+            if nouns:
+                found["nouns"] = nouns
             if found:
                 words[entry["term"].lower()] = found
     return words
+
+
+def _unwritten_nouns_as_cues(categories: dict[str, list[dict]]) -> None:
+    """Each entry's dixon2018 nouns ("nouns", see `_dixon_words`) that no entry of
+    `categories` writes (as its term or a plural, hyphens and case aside) become its cues."""
+
+    def key(form: str) -> str:
+        return " ".join(re.split(r"[\s\-]+", form.lower()))
+
+    written = {
+        key(f) for es in categories.values() for e in es for f in (e["term"], *e.get("plural", []))
+    }
+    for entries in categories.values():
+        for entry in entries:
+            nouns = [n for n in entry.pop("nouns", []) if key(n) not in written]
+            if nouns:
+                entry["cues"] = entry.get("cues", []) + nouns
 
 
 def holistic(reference: Path) -> tuple[dict, list[str]]:
@@ -325,12 +361,15 @@ def holistic(reference: Path) -> tuple[dict, list[str]]:
                     entry["flags"] = [item["preference"]]
                 if item.get("gender") in ("male", "female"):
                     entry["gender"] = item["gender"]
+                elif text in TRANS_GENDERS:
+                    entry["gender"] = TRANS_GENDERS[text]
                 if item.get("article") in ("a", "an"):
                     entry["article"] = item["article"]
                 entry.update(words_of.get(text.lower(), {}))
                 if text in PLACE_CUES:
                     entry["cues"] = entry.get("cues", []) + PLACE_CUES[text]
                 entries.append(entry)
+    _unwritten_nouns_as_cues(categories)
     data = {
         "name": "holistic",
         "description": "HolisticBias v1.1: 12 axes of identity descriptors (Smith et al. 2022).",

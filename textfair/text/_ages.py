@@ -114,6 +114,10 @@ _CUES: tuple[tuple[re.Pattern[str], tuple[int, int], tuple[str, ...]], ...] = tu
             (45, _OLDEST),
             "retire pensioner grand granny home",
         ),
+        # Childbearing years (issue 56: "her possible pregnancy ... a strong, middle aged
+        # woman" -> "60-year-old", read IN_TEXT). Written by the textfair authors, with the
+        # span of natural pregnancy; a term that fits it (middle-aged) keeps its range.
+        (r"pregnan(?:t|cy|cies)|expecting a baby", (12, 50), "pregnan expecting"),
     )
 )
 _STATED = re.compile(

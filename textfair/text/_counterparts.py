@@ -57,6 +57,17 @@ def gender_counterparts(pairs: str = "gender_pairs") -> GenderCounterparts:
 # "make her stand", "let her go": after a causative verb "her" is the object of the verb that
 # follows, whatever that verb looks like ("stand", "cry"), so it becomes "him".
 _CAUSATIVES = frozenset("make makes made making let lets letting help helps helped helping".split())
+# ... unless the next word is a noun no verb is spelt like: "make her life hell", "made her day",
+# "help her career" keep "her" a determiner ("his life"; a tweet read in issue 56 had "make
+# him life hell"). Written by the textfair authors: nouns of what a person has or is (their
+# life, time, body, kin) seen after these verbs in the bundled corpora.
+_POSSESSED_AFTER_CAUSATIVES = frozenset(
+    """
+    life lives day days job career childhood marriage family world future own body face eyes
+    hair heart mind head voice name money birthday husband wife son daughter mother father
+    kids children friends parents boyfriend girlfriend
+    """.split()
+)
 _QUOTES = "`'\"“”‘’"
 # Words that follow an object pronoun, never a noun it determines.
 _ADVERBS_AFTER_OBJECTS = frozenset(
@@ -81,11 +92,13 @@ def _determiner_use(word: str, text: str, end: int) -> bool:
             "or",
         )
     before = context.tokens_before(text, end - len(word), count=1)
-    if before and context.normalize_token(before[0]) in _CAUSATIVES:
-        return False
     after = context.tokens_after(text, end, count=2)
+    following = context.normalize_token(after[0]) if after else ""
+    if before and context.normalize_token(before[0]) in _CAUSATIVES:
+        return following in _POSSESSED_AFTER_CAUSATIVES
     if after:
-        following = context.normalize_token(after[0])
+        if following == "half" and (len(after) < 2 or _degree_half(after[1])):
+            return False  # "beat her half to death", "scared her half out of her wits"
         if following in _ADVERBS_AFTER_OBJECTS:
             return False  # "see her nowadays", "called her twice"
         if following.endswith("ed") and not (len(after) > 1 and context.is_word(after[1])):
@@ -93,3 +106,11 @@ def _determiner_use(word: str, text: str, end: int) -> bool:
         if following.endswith("ed") and context.normalize_token(after[1]) in ("and", "or"):
             return False
     return context.noun_follows(text, end)
+
+
+def _degree_half(after_half: str) -> bool:
+    """Whether "half" before `after_half` is an adverb of degree ("half to death", "half
+    out of her wits", "half asleep"): a function word after it other than "of" ("her half
+    of the bed" is a share of something, "her half brother" a noun phrase)."""
+    word = context.normalize_token(after_half)
+    return not context.is_word(after_half) or (word in context.FUNCTION_WORDS and word != "of")

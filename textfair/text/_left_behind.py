@@ -110,7 +110,17 @@ def _names_a_thing(text: str, start: int, end: int, people: frozenset[str]) -> b
     if not after or not context.is_content_word(after[0]):
         return False
     word = context.normalize_token(after[0])
+    if word in ("one", "ones") and _relative_who_after(text, end):
+        return False  # "the younger ones who have only heard of it": people
     return not (context.is_person_noun(word) or word in people or word in _CHAT_PRONOUNS)
+
+
+def _relative_who_after(text: str, end: int) -> bool:
+    """Whether "one(s)" after the word ending at `end` opens a relative clause of persons
+    ("the younger ones who", "the old one whose"): said of people, as before a person noun
+    ("the old ones that still run" is said of anything)."""
+    after = context.tokens_after(text, end, count=2)
+    return len(after) == 2 and context.normalize_token(after[1]) in ("who", "whom", "whose")
 
 
 # The pronouns of chat ("ur so fucking gay u should go die"): no noun after the word.

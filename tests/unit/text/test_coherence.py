@@ -256,3 +256,20 @@ def test_a_cue_of_a_religion_beside_religious_still_leaves_the_text_out():
     # "religious" holds every religion: a cue of one is no word of another identity.
     text = "He had ties to religious groups. Jesus preached the end of the world."
     assert texts_of(text, ["religion"], terms="holistic") == set()
+
+
+def test_a_transgender_descriptor_keeps_the_gender_its_words_say():
+    # Issue 56: "Tanya is one of the dumbest female leads ... her" -> "trans masc leads".
+    from textfair.text.generate import counterfactuals
+    from textfair.text.matcher import Matcher
+
+    def written(text: str) -> set[str]:
+        matcher = Matcher("holistic")
+        variants = counterfactuals(text, ["gender_and_sex"], matcher=matcher, max_variants=500)
+        return {v.text for v in variants}
+
+    text = "Tanya is one of the dumbest female characters, and her lines are silly."
+    assert not any(w in t for t in written(text) for w in ("trans masc", "transmasc", "trans male"))
+    assert text.replace("female", "trans femme") in written(text)
+    near = "He is a male doctor and his patients love him."
+    assert near.replace("male", "trans masc") in written(near)

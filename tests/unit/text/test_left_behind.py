@@ -318,3 +318,22 @@ def test_a_slur_of_one_sex_keeps_the_sex_of_a_gendered_swap():
     assert not any("her" in v.split() for v in texts_of(text, ["pronouns"], "pronouns"))
     near = "I oppose James, but calling him a fool will hurt his cause."
     assert any("her" in v.split() for v in texts_of(near, ["pronouns"], "pronouns"))
+
+
+def test_the_term_said_again_of_ones_who_keeps_the_text_out():
+    # Issue 56: "the younger generation" -> "older" left "the younger ones who have only
+    # heard of it" behind; "ones who" speaks of people, as a person noun does.
+    text = "The younger generation must see it, the younger ones who only heard of it."
+    assert not texts_of(text, ["age"])
+    # "ones that" may be anything ("the younger ones that still run"): a thing, no mention.
+    near = "The younger generation must see it, not the younger ones that still run."
+    assert near.replace("younger generation", "older generation") in texts_of(near, ["age"])
+
+
+def test_a_noun_holistic_does_not_write_is_a_cue_of_its_adjective():
+    # Issue 56: HolisticBias writes "Jewish", never "Jew": "whether someone is or is not a
+    # Jew, or what it means to be Jewish" -> "to be Rasta" left the Jew behind.
+    text = "I won't debate whether someone is a Jew, or what it means to be Jewish."
+    assert not texts_of(text, ["religion"], "holistic")
+    near = "I won't debate what it means to be Jewish."
+    assert near.replace("Jewish", "Rasta") in texts_of(near, ["religion"], "holistic")

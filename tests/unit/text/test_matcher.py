@@ -130,8 +130,10 @@ def test_hand_labelled_variants_read_well():
     assert scores.labelled >= 200
     # Most of these seeds are whole documents whose context names the old identity too
     # (textfair.text._coherence leaves them out of the category's rows): of the 200, those
-    # still written word for word are scored.
-    assert scores.still_generated >= 50
+    # still written word for word are scored. (49 since the pregnancy life stage: a "middle
+    # aged woman" hiding "her possible pregnancy" is no longer written "elderly", labelled
+    # acceptable here, read IN_TEXT as "60-year-old" by the strict read of issue 56.)
+    assert scores.still_generated >= 49
     assert scores.acceptability >= 0.957, scores
 
 

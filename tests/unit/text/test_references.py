@@ -163,6 +163,18 @@ def test_a_life_stage_elsewhere_rules_out_an_age_it_contradicts():
     assert "An elderly man gave candy to the kids." in candy
 
 
+def test_a_pregnancy_states_the_childbearing_years():
+    # Issue 56: "her possible pregnancy ... a strong, middle aged woman" -> "60-year-old".
+    assert life_stages("She hid her pregnancy.") == [(12, 50)]
+    text = "Why would a strong, middle aged woman hide her pregnancy from her boss?"
+    pregnant = variants(text, "holistic", ["age"])
+    assert pregnant and not any("60-year-old" in t or "elderly" in t for t in pregnant)
+    assert text.replace("middle aged", "forty-year-old") in pregnant
+    # Without the pregnancy, a later age is written.
+    near = "Why would a strong, middle aged woman hide her debts from her boss?"
+    assert near.replace("middle aged", "60-year-old") in variants(near, "holistic", ["age"])
+
+
 @pytest.mark.parametrize(
     ("text", "name", "private"),
     [
