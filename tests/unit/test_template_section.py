@@ -98,7 +98,7 @@ def test_a_model_failing_on_the_templates_is_said_once_and_the_corpus_stops_aski
     assert not _template_threads()
 
 
-def test_a_model_failing_on_the_corpus_stops_the_templates_at_their_next_call():
+def test_a_model_failing_on_the_corpus_stops_the_templates_at_their_next_call(monkeypatch):
     recorded = _Waiting()
     forget_readings()
     textfair.audit(recorded, TEXTS, model_id="m", **SETTINGS)
@@ -106,13 +106,27 @@ def test_a_model_failing_on_the_corpus_stops_the_templates_at_their_next_call():
     corpus_calls = [t for name, t in recorded.calls if name.startswith("MainThread-model")]
     text = corpus_calls[len(corpus_calls) // 2][0]  # a text the corpus's section asks midway
     model = _Waiting(fails_on=text)
+    # The corpus's error reaches the audit slowly, as on a loaded machine: the templates
+    # must be stopped by the failing call itself, not when the error arrives.
+    answers = CachedModel._answers
+
+    def slow_to_arrive(self, batches):
+        try:
+            yield from answers(self, batches)
+        except ModelError:
+            time.sleep(0.3)
+            raise
+
+    monkeypatch.setattr(CachedModel, "_answers", slow_to_arrive)
     forget_readings()
     with pytest.raises(ModelError, match="cannot read"):
         textfair.audit(model, TEXTS, model_id="m", **SETTINGS)
     failed = next(k for k, (_, texts) in enumerate(model.calls) if text in texts)
     assert not model.calls[failed][0].startswith("textfair-templates")
-    later = [name for name, _ in model.calls[failed + 1 :]]
-    assert all(name.startswith("textfair-templates") for name in later) and len(later) <= 1
+    # The failing call marks the failure before it gives the model back, so the templates'
+    # next call is stopped whatever the load: no call follows it (under load, one that
+    # waited for the error to reach the audit had let the templates make two).
+    assert model.calls[failed + 1 :] == []
     assert not _template_threads()
 
 

@@ -312,7 +312,10 @@ class CachedModel:
                     # A model may raise anything, or call sys.exit(); none of it is a
                     # finding, and none of it may end the run as if it had finished.
                     except (Exception, SystemExit) as err:
-                        raise self._failure(len(batch), err) from err
+                        failure = self._failure(len(batch), err)
+                        if turns is not None:  # the other section stops at its next call,
+                            turns.fail(failure)  # not when this error reaches the audit
+                        raise failure from err
                     # Held while the answer is checked, counted and committed to the cache
                     # file: a run killed at any moment leaves at most the call in flight
                     # unanswered on disk, never another section's answered one.
