@@ -13,10 +13,13 @@ p(\\text{acceptable} \\mid x) = \\sigma\\Big(b + \\sum_j w_j \\frac{x_j - \\mu_j
 \\qquad \\sigma(z) = \\frac{1}{1 + e^{-z}},
 $$
 
-with $\\mu_j, s_j$ the training features' means and standard deviations. The model is shipped
-as JSON (``acceptability_model.json``: feature names, means, scales, coefficients, intercept,
-what it was fitted on; read by :mod:`textfair.text._acceptability_model`) and scored here with
-NumPy; scikit-learn is needed only to refit.
+with $\\mu_j, s_j$ the training features' means and standard deviations, then mapped by the
+calibration $g$ the refit chose by grouped cross-validation (identity, Platt or isotonic:
+:mod:`textfair.text._acceptability_calibration`). The model is shipped as JSON
+(``acceptability_model.json``: feature names, means, scales, coefficients, intercept, the
+calibration's numbers, what it was fitted on; read by
+:mod:`textfair.text._acceptability_model`) and scored here with NumPy; scikit-learn is needed
+only to refit.
 
 This module scores rewrites: per seed and category, one row of features, and the logit of
 every target of the category as one matrix product (the features, and why the model is
@@ -43,7 +46,7 @@ from textfair.text._acceptability_features import (
     list_words,
     target_table,
 )
-from textfair.text._acceptability_model import AcceptabilityModel, load_model, sigmoid
+from textfair.text._acceptability_model import AcceptabilityModel, load_model
 from textfair.text._coherence import CategoryPlan
 from textfair.text.matcher import Matcher
 from textfair.text.mentions import Mention
@@ -122,7 +125,7 @@ class Scorer:
         total = counts.sum()
         if total:
             logits = logits + self._fallback[category] @ (counts / total)
-        found = self._cache[(key, category)] = sigmoid(logits)
+        found = self._cache[(key, category)] = self.model.of_logit(logits)
         return found
 
     def remembered(self, keys: Collection[object]) -> dict[tuple[object, str], np.ndarray]:

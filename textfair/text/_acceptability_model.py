@@ -1,6 +1,11 @@
 """The acceptability model as shipped: a logistic model over standardised features, read
 from JSON (``acceptability_model.json``: feature names, means, scales, coefficients,
-intercept, what it was fitted on) and written back by the refit.
+intercept, an optional calibration map, what it was fitted on) and written back by the refit.
+
+The score of raw features $x$ is $g\\big(\\sigma(w \\cdot (x - \\mu) / s + b)\\big)$: the
+logistic model's probability, then the calibration map $g$ the refit chose by grouped
+cross-validation (identity, Platt or isotonic, plain numbers under ``calibration``; see
+:mod:`textfair.text._acceptability_calibration`). A model without the key is uncalibrated.
 
 Apart from the scorer (:mod:`textfair.text._acceptability`) because the file is also what
 :mod:`textfair.text.acceptability_fit` writes: the format lives in one place, and scoring needs
@@ -11,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -19,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from textfair.text._acceptability_calibration import Calibration
 from textfair.text._acceptability_features import FEATURES
 
 __all__ = ["MODEL_FILE", "AcceptabilityModel", "load_model", "sigmoid"]
@@ -37,6 +43,8 @@ class AcceptabilityModel:
     intercept: float
     meta: dict[str, Any] = field(default_factory=dict)
     """What the model was fitted on, and when, with its cross-validated figures (JSON values)."""
+    calibration: Calibration = field(default_factory=Calibration)
+    """The map applied to the logistic probability (identity unless the refit chose one)."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AcceptabilityModel:
@@ -48,7 +56,9 @@ class AcceptabilityModel:
         meta = {k: v for k, v in data.items() if k not in cls.__dataclass_fields__}
         meta.update(data.get("meta", {}))
         means, scales, coefficients = arrays
-        return cls(features, means, scales, coefficients, float(data["intercept"]), meta)
+        calibration = Calibration.from_dict(data.get("calibration"))
+        intercept = float(data["intercept"])
+        return cls(features, means, scales, coefficients, intercept, meta, calibration)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object `from_dict` reads back."""
@@ -58,6 +68,7 @@ class AcceptabilityModel:
             "scales": [float(x) for x in self.scales],
             "coefficients": [float(x) for x in self.coefficients],
             "intercept": self.intercept,
+            "calibration": self.calibration.to_dict(),
             **self.meta,
         }
 
@@ -72,8 +83,16 @@ class AcceptabilityModel:
         return float(self.intercept - self.weights @ self.means)
 
     def probability(self, x: np.ndarray) -> np.ndarray:
-        """$p$ for each row of `x` (raw features, in :attr:`features` order)."""
-        return sigmoid(np.asarray(x, dtype=float) @ self.weights + self.offset)
+        """$p$ for each row of `x` (raw features, in :attr:`features` order), calibrated."""
+        return self.of_logit(np.asarray(x, dtype=float) @ self.weights + self.offset)
+
+    def of_logit(self, z: np.ndarray) -> np.ndarray:
+        """The calibrated probability of logits `z`: $g(\\sigma(z))$."""
+        return self.calibration(sigmoid(z))
+
+    def uncalibrated(self) -> AcceptabilityModel:
+        """The same model without its calibration map (the logistic probability alone)."""
+        return replace(self, calibration=Calibration())
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:

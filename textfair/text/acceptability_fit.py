@@ -34,12 +34,17 @@ $$
 $$
 
 is printed overall and per kind (review, comment, sentence), with the acceptability (share of
-readings accepting) and recall (share of units kept) at candidate thresholds.
+readings accepting) and recall (share of units kept) at candidate thresholds. A calibration map
+(none, Platt or isotonic) is chosen by nested grouped cross-validation, its ECE before and
+after printed (``calibration.nested_cv_ece``), and stored in the JSON as plain numbers
+(:mod:`textfair.text._acceptability_calibration` gives the maths); the figures are then those
+of the calibrated, nested cross-validated scores.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import json
 import sys
@@ -49,6 +54,13 @@ from pathlib import Path
 
 import numpy as np
 
+from textfair.text._acceptability_calibration import (
+    Calibration,
+    choose,
+    ece_table,
+    fit_calibration,
+    nested_calibration,
+)
 from textfair.text._acceptability_features import FEATURES, feature_vector
 from textfair.text._acceptability_model import AcceptabilityModel, load_model
 from textfair.text._evaluation import rewrite_status
@@ -275,12 +287,15 @@ def fit(samples: Sequence[Sample], description: str) -> tuple[AcceptabilityModel
     loss, c, p = best
     x = np.stack([s.x for s in samples])
     model = _fit(x, y, c)
-    table = threshold_table(samples, p)
+    calibration, p_calibrated, eces = _calibrate(samples, x, y, c, p)
+    table = threshold_table(samples, p_calibrated)
     figures = {
         "C": c,
         "cv_log_loss": round(loss, 4),
-        "cv_ece": round(ece(p, y), 4),
-        "reliability": reliability(p, y),
+        "cv_ece": round(ece(p_calibrated, y), 4),
+        "calibration": {**calibration.to_dict(), "nested_cv_ece": eces},
+        "reliability_before_calibration": reliability(p, y),
+        "reliability": reliability(p_calibrated, y),
         "readings": len(samples),
         "units": len({s.unit for s in samples}),
         "per_kind": table,
@@ -299,7 +314,30 @@ def fit(samples: Sequence[Sample], description: str) -> tuple[AcceptabilityModel
     model = AcceptabilityModel(
         model.features, model.means, model.scales, model.coefficients, model.intercept, meta
     )
-    return model, figures
+    return dataclasses.replace(model, calibration=calibration), figures
+
+
+def _calibrate(
+    samples: Sequence[Sample], x: np.ndarray, y: np.ndarray, c: float, p: np.ndarray
+) -> tuple[Calibration, np.ndarray, dict[str, dict[str, float]]]:
+    """The calibration map with the lowest nested grouped cross-validated ECE (see
+    :mod:`textfair.text._acceptability_calibration`), fitted on the out-of-fold scores `p`;
+    the nested cross-validated scores it gave; and every map's ECE, overall and per kind."""
+    groups = np.array([s.group for s in samples])
+
+    def folds(index: np.ndarray) -> list[np.ndarray]:
+        return [index[test] for test in _folds(list(groups[index]))]
+
+    def fit_score(train: np.ndarray, test: np.ndarray) -> np.ndarray:
+        return _fit(x[train], y[train], c).probability(x[test])
+
+    def out_of_fold(index: np.ndarray) -> np.ndarray:
+        return cross_validated([samples[i] for i in index], c)
+
+    nested = nested_calibration(y, folds, out_of_fold, fit_score)
+    eces = ece_table(y, [s.kind for s in samples], nested, ece)
+    method = choose({m: row["all"] for m, row in eces.items()})
+    return fit_calibration(method, p, y), nested[method], eces
 
 
 def main(argv: Sequence[str] | None = None) -> int:

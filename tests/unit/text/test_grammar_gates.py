@@ -317,8 +317,13 @@ def test_a_descriptor_after_an_adverb_is_an_adjective_and_a_worker_a_noun():
         "Dont have anything to do with Trump or any conservatives. Refuse to trade with them.",
         "political_ideologies",
     )
-    assert variants and all(" people." in v for v in variants), variants
-    assert not any("liberals" in v or "conservatives" in v.split("any ")[1] for v in variants)
+    # The adverb's descriptors take their noun; the plain ones ("any liberals") are written
+    # as they were once the refitted score keeps them (issue 56).
+    for descriptor in ("socially liberal", "fiscally conservative"):
+        assert f"any {descriptor} people." in " ".join(variants), variants
+    assert not any(
+        "socially liberals" in v or "conservatives" in v.split("any ")[1] for v in variants
+    )
 
 
 def test_an_age_in_years_is_written_before_a_noun_only():

@@ -13,12 +13,12 @@ from textfair.text.records import seed_records
 SEED = "She is black and proud."
 # What the dixon2018 list writes for "black" here, with each target's acceptability.
 RACE = {
-    "african american": 0.919,
-    "white": 0.886,
-    "hispanic": 0.886,
-    "latino": 0.886,
-    "latina": 0.904,
-    "latinx": 0.886,
+    "african american": 0.978,
+    "white": 0.972,
+    "hispanic": 0.972,
+    "latino": 0.972,
+    "latina": 0.977,
+    "latinx": 0.972,
 }
 
 
@@ -43,7 +43,7 @@ def test_each_counterfactual_is_a_record_that_swaps_the_term(matcher):
         "category": "race",
         "from": "black",
         "to": "white",
-        "acceptability": 0.886,
+        "acceptability": 0.972,
         "swaps": [{"category": "race", "from": "black", "to": "white"}],
         "world": None,  # no real, named person or work the swap may make false (issue 56)
     }
@@ -51,15 +51,15 @@ def test_each_counterfactual_is_a_record_that_swaps_the_term(matcher):
 
 
 def test_min_acceptability_leaves_out_the_records_below_it(matcher):
-    kept = _records(matcher, min_acceptability=0.89)
+    kept = _records(matcher, min_acceptability=0.975)
     assert sorted(record["to"] for record in kept) == sorted(
-        target for target, score in RACE.items() if score >= 0.89
+        target for target, score in RACE.items() if score >= 0.975
     )
     assert "white" not in {record["to"] for record in kept}
-    assert [record["to"] for record in _records(matcher, min_acceptability=0.91)] == [
+    assert [record["to"] for record in _records(matcher, min_acceptability=0.978)] == [
         "african american"
     ]
-    assert _records(matcher, min_acceptability=0.95) == []
+    assert _records(matcher, min_acceptability=0.99) == []
 
 
 def test_the_gender_swap_is_the_last_record(matcher):
