@@ -15,7 +15,9 @@ seconds outside the model (``textfair_seconds``); ``overhead_ratio`` (median ove
 audit seconds / model-alone seconds on the same distinct texts); per stage the texts scored
 and seconds. On a GPU the model answers thousands of texts a second, so the ratio measures
 what textfair's own work costs beside a fast model (issue 45). `--rows` audits only the
-first rows (a smoke test on a CPU).
+first rows and `--tiny` builds the same architecture at 1 layer, 64 hidden and 2 heads (a
+smoke test on a CPU: every code path and figure of the benchmark, at a fraction of a
+DistilBERT's cost; its figures say nothing of a DistilBERT-size model).
 """
 
 from __future__ import annotations
@@ -50,9 +52,18 @@ def bundled_comments(rows: int | None) -> tuple[list[str], list[str]]:
     return texts, labels
 
 
-def build_model(directory: Path, texts: list[str], max_length: int) -> None:
-    """A DistilBERT-shaped classifier with random weights and a word-level tokenizer learned
-    from `texts`, saved as a Hugging Face model directory."""
+# distilbert-base's shapes, and --tiny's: the same architecture, small (a smoke test).
+SHAPES = {
+    "distilbert-base": {"n_layers": 6, "dim": 768, "hidden_dim": 3072, "n_heads": 12},
+    "tiny": {"n_layers": 1, "dim": 64, "hidden_dim": 256, "n_heads": 2},
+}
+
+
+def build_model(
+    directory: Path, texts: list[str], max_length: int, shape: str = "distilbert-base"
+) -> None:
+    """A DistilBERT-architecture classifier (`shape`: one of SHAPES) with random weights and
+    a word-level tokenizer learned from `texts`, saved as a Hugging Face model directory."""
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
     from transformers import (
         DistilBertConfig,
@@ -78,6 +89,7 @@ def build_model(directory: Path, texts: list[str], max_length: int) -> None:
     torch.manual_seed(0)
     config = DistilBertConfig(
         vocab_size=VOCABULARY,
+        **SHAPES[shape],
         num_labels=2,
         id2label={0: "non-toxic", 1: "toxic"},
         label2id={"non-toxic": 0, "toxic": 1},
@@ -97,10 +109,14 @@ def main() -> None:
     parser.add_argument("--max-length", type=int, default=128, help="tokens per text at most")
     parser.add_argument("--rows", type=int, default=None, help="audit only the first rows")
     parser.add_argument("--repeats", type=int, default=3, help="medians over interleaved runs")
+    parser.add_argument(
+        "--tiny", action="store_true", help="1 layer, 64 hidden, 2 heads (a smoke test)"
+    )
     args = parser.parse_args()
     texts, labels = bundled_comments(args.rows)
     with tempfile.TemporaryDirectory() as directory:
-        build_model(Path(directory), texts, args.max_length)
+        shape = "tiny" if args.tiny else "distilbert-base"
+        build_model(Path(directory), texts, args.max_length, shape)
         model = load_model(
             f"hf:{directory}",
             batch_size=args.batch_size,
@@ -128,7 +144,7 @@ def main() -> None:
     device = str(model.device)
     result = {
         "benchmark": "gpu",
-        "model": "distilbert-base shapes, random weights, word-level tokenizer",
+        "model": f"{shape} shapes, random weights, word-level tokenizer",
         "device": device,
         "device_name": torch.cuda.get_device_name(device) if device.startswith("cuda") else "cpu",
         "dtype": model.dtype,
