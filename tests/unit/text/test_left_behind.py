@@ -337,3 +337,15 @@ def test_a_noun_holistic_does_not_write_is_a_cue_of_its_adjective():
     assert not texts_of(text, ["religion"], "holistic")
     near = "I won't debate what it means to be Jewish."
     assert near.replace("Jewish", "Rasta") in texts_of(near, ["religion"], "holistic")
+
+
+def test_an_epithet_for_women_keeps_a_woman_from_becoming_a_man():
+    # Issue 56's tweet reads: "this dumb blonde bitch was on her phone" -> "his phone" read
+    # wrong (the bitch is still a woman); 8 of 10 such swaps.
+    text = "This dumb blonde bitch was on her phone and she didn't even stop."
+    assert not any("his" in v.split() for v in texts_of(text, ["pronouns"], "pronouns"))
+    near = "This dumb blonde driver was on her phone and she didn't even stop."
+    assert any("his" in v.split() for v in texts_of(near, ["pronouns"], "pronouns"))
+    # A man may be called one too: his swap to a woman still reads well.
+    man = "He is such a little bitch, he cried when his team lost."
+    assert any("she" in v.split() for v in texts_of(man, ["pronouns"], "pronouns"))
