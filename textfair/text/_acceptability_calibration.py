@@ -39,10 +39,16 @@ __all__ = [
     "ece_table",
     "fit_calibration",
     "nested_calibration",
+    "sigmoid",
 ]
 
 METHODS = ("none", "platt", "isotonic")
 _EPS = 1e-6
+
+
+def sigmoid(z: np.ndarray) -> np.ndarray:
+    """$1 / (1 + e^{-z})$, elementwise, with $z$ clipped to $[-40, 40]$ (no overflow)."""
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
 
 
 def _logit(p: np.ndarray) -> np.ndarray:
@@ -69,8 +75,7 @@ class Calibration:
     def __call__(self, p: np.ndarray) -> np.ndarray:
         p = np.asarray(p, dtype=float)
         if self.method == "platt":
-            z = np.clip(self.a * _logit(p) + self.b, -40.0, 40.0)
-            return 1.0 / (1.0 + np.exp(-z))
+            return sigmoid(self.a * _logit(p) + self.b)
         if self.method == "isotonic":
             return np.interp(p, self.x, self.y)
         return p

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from textfair.text._acceptability_calibration import Calibration
+from textfair.text._acceptability_calibration import Calibration, sigmoid
 from textfair.text._acceptability_features import FEATURES
 
 __all__ = ["MODEL_FILE", "AcceptabilityModel", "load_model", "sigmoid"]
@@ -93,11 +93,6 @@ class AcceptabilityModel:
     def uncalibrated(self) -> AcceptabilityModel:
         """The same model without its calibration map (the logistic probability alone)."""
         return replace(self, calibration=Calibration())
-
-
-def sigmoid(z: np.ndarray) -> np.ndarray:
-    """$1 / (1 + e^{-z})$, elementwise, with $z$ clipped to $[-40, 40]$ (no overflow)."""
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
 
 
 @cache

@@ -311,10 +311,7 @@ def fit(samples: Sequence[Sample], description: str) -> tuple[AcceptabilityModel
             "per_kind": table,
         },
     }
-    model = AcceptabilityModel(
-        model.features, model.means, model.scales, model.coefficients, model.intercept, meta
-    )
-    return dataclasses.replace(model, calibration=calibration), figures
+    return dataclasses.replace(model, meta=meta, calibration=calibration), figures
 
 
 def _calibrate(
